@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// Status codes and Result<T>: how every rpgnav call reports failure. The library never throws
+/// (std::bad_alloc excepted); bad input comes back as a Status with a human-readable message.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace rpgnav {
+
+/// Outcome of an operation. Ok and PartialPath are successes.
+enum class Status : std::uint8_t {
+  Ok,               ///< Done as asked.
+  PartialPath,      ///< Success with detail: the result leads towards, not to, the goal.
+  InProgress,       ///< A sliced operation needs more calls.
+  NoPath,           ///< The goal cannot be reached from the start.
+  StartBlocked,     ///< The start tile cannot be entered by this mobility.
+  GoalBlocked,      ///< The goal tile cannot be entered by this mobility.
+  OutOfBounds,      ///< A position or tile lies outside the map.
+  BudgetExhausted,  ///< The per-call work budget ran out before an answer.
+  InvalidArgument,  ///< A parameter is malformed (NaN, negative size, unknown id...).
+  ParseError,       ///< A file or text did not follow its format.
+  IoError,          ///< A file could not be opened or read.
+};
+
+/// The enumerator's name, e.g. "NoPath".
+std::string_view toString(Status status) noexcept;
+
+/// True for the statuses that mean the operation did what was asked (Ok, PartialPath).
+constexpr bool isSuccess(Status status) noexcept {
+  return status == Status::Ok || status == Status::PartialPath;
+}
+
+/// A failure: a status and a message meant for a human (parsers put "file:line:column: " first).
+struct Error {
+  Status status = Status::InvalidArgument;
+  std::string message;
+};
+
+/// Either a value or an Error. Check ok() before value(); value() on an error is a bug and
+/// triggers RPGNAV_ASSERT.
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : m_data(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit on purpose
+  Result(Error error) : m_data(std::in_place_index<1>, std::move(error)) {}  // NOLINT
+  Result(Status status, std::string message) : Result(Error{status, std::move(message)}) {}
+
+  bool ok() const noexcept { return m_data.index() == 0; }
+  explicit operator bool() const noexcept { return ok(); }
+
+  T& value() & { return std::get<0>(m_data); }
+  const T& value() const& { return std::get<0>(m_data); }
+  T&& value() && { return std::get<0>(std::move(m_data)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+  /// The error; only valid when !ok().
+  const Error& error() const& { return std::get<1>(m_data); }
+  /// Status::Ok for a value, else the error's status.
+  Status status() const noexcept { return ok() ? Status::Ok : std::get<1>(m_data).status; }
+  /// Empty for a value, else the error's message.
+  std::string_view message() const noexcept {
+    return ok() ? std::string_view{} : std::string_view{std::get<1>(m_data).message};
+  }
+
+ private:
+  std::variant<T, Error> m_data;
+};
+
+}  // namespace rpgnav

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// Layout: the geometry of a tile grid as data. Square and hex maps differ only in the numbers a
+/// Layout holds (tile centres, tile polygons, neighbour tables); every algorithm above works on
+/// both through this one type.
+
+#include "rpgnav/core/types.hpp"
+
+#include <Eigen/Core>
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+namespace rpgnav {
+
+enum class LayoutKind : std::uint8_t {
+  Square,     ///< Square tiles; 8 or 4 movement neighbours.
+  HexPointy,  ///< Pointy-top hexagons, "odd-r" offset rows (odd rows shifted half a tile right).
+  HexFlat,    ///< Flat-top hexagons, "odd-q" offset columns (odd columns shifted half a tile down).
+};
+
+/// One entry of a neighbour table: the offset to a neighbouring tile and what a step there means.
+struct NeighbourStep {
+  std::int8_t dx = 0;
+  std::int8_t dy = 0;
+  /// Distance between the two tile centres, in tiles: 1, or √2 for square diagonals.
+  float length = 1.0f;
+  /// For square diagonals: indices, in the same table, of the two orthogonal steps whose tiles
+  /// must both be passable (no corner cutting). -1 when the step has no such condition.
+  std::int8_t requiresA = -1;
+  std::int8_t requiresB = -1;
+  /// True when the two tiles share an edge (doors sit on such edges); false for square diagonals.
+  bool sharesEdge = true;
+};
+
+/// Axial hex coordinates (q, r); the third cube coordinate is s = -q - r.
+struct Axial {
+  std::int32_t q = 0;
+  std::int32_t r = 0;
+  friend constexpr bool operator==(Axial, Axial) = default;
+};
+
+/// The corners of a tile in world units, clockwise on screen (y down). 4 for squares, 6 for hexes.
+struct TilePolygon {
+  std::array<Vec2, 6> corners{};
+  int count = 0;
+};
+
+/// Tile geometry and adjacency. A value type: cheap to copy, immutable once made.
+///
+/// Layout space is world space with the map's top-left corner at (0,0) and one unit per tile
+/// step: square tile (x, y) covers [x, x+1) × [y, y+1); hex tiles are regular hexagons whose
+/// neighbouring centres are exactly 1 apart, and tile (0,0)'s bounding box touches (0,0).
+/// World = origin + tileSize × layout space.
+///
+/// Border rule (tileAt): a point belongs to the tile with the nearest centre (tiles are the
+/// Voronoi cells of their centres, for squares and hexes alike); on an exact tie it goes to the
+/// tile with the larger row, then the larger column. For squares this is the half-open rule
+/// above: x = 3.0 lies in column 3, not 2.
+class Layout {
+ public:
+  /// Square tiles. connectivity is 8 (diagonal steps of length √2, no corner cutting) or 4.
+  static Layout square(float tileSize = 1.0f, int connectivity = 8, Vec2 origin = Vec2(0.0f, 0.0f));
+  static Layout hexPointy(float tileSize = 1.0f, Vec2 origin = Vec2(0.0f, 0.0f));
+  static Layout hexFlat(float tileSize = 1.0f, Vec2 origin = Vec2(0.0f, 0.0f));
+
+  /// Default: square, 8-connected, tile size 1, origin (0,0).
+  Layout() : Layout(square()) {}
+
+  LayoutKind kind() const noexcept { return m_kind; }
+  bool isHex() const noexcept { return m_kind != LayoutKind::Square; }
+  /// World units per tile step (square side; hex centre-to-centre distance).
+  float tileSize() const noexcept { return m_tileSize; }
+  /// World position of layout-space (0,0), the map's top-left corner.
+  Vec2 origin() const noexcept { return m_origin; }
+  /// Movement neighbours per tile: 8 or 4 for squares, 6 for hexes.
+  int connectivity() const noexcept { return m_connectivity; }
+
+  /// Movement steps from `cell`, in a fixed order (hex tables depend on the row/column parity).
+  std::span<const NeighbourStep> moves(Cell cell) const noexcept;
+  /// Every tile touching `cell` (edge or corner), whatever the connectivity: 8 for squares, 6 for
+  /// hexes. Geometry (line of sight, point location) uses this table.
+  std::span<const NeighbourStep> touching(Cell cell) const noexcept;
+
+  /// Tile centre in world units.
+  Vec2 tileCenter(Cell cell) const noexcept;
+  /// Tile corners in world units.
+  TilePolygon tilePolygon(Cell cell) const noexcept;
+  /// The tile containing a world point (see the border rule above). May lie outside any map.
+  /// NaN or infinite input is a caller bug; check with std::isfinite first (TileMap does).
+  Cell tileAt(Vec2 world) const noexcept;
+
+  /// Layout-space conversions, in double precision (used by geometry code).
+  Eigen::Vector2d toLocal(Vec2 world) const noexcept;
+  Vec2 toWorld(const Eigen::Vector2d& local) const noexcept;
+  Eigen::Vector2d localCenter(Cell cell) const noexcept;
+  /// Corners in layout space; returns the corner count.
+  int localCorners(Cell cell, std::array<Eigen::Vector2d, 6>& out) const noexcept;
+  Cell tileAtLocal(const Eigen::Vector2d& local) const noexcept;
+
+  /// Hex axial coordinates of an offset cell and back (square maps: q = x, r = y).
+  Axial toAxial(Cell cell) const noexcept;
+  Cell fromAxial(Axial axial) const noexcept;
+  /// Steps between two tiles ignoring obstacles: hex distance, Chebyshev (8-way) or Manhattan
+  /// (4-way) on squares.
+  std::int32_t stepDistance(Cell a, Cell b) const noexcept;
+
+  /// The families of parallel lines that carry every tile edge: a tile edge lies on a line
+  /// {p : normal·p = offset + k·spacing} for some family and integer k. 2 families for squares,
+  /// 3 for hexes. Line-of-sight traversal walks these lines.
+  struct EdgeLineFamily {
+    Eigen::Vector2d normal;
+    double offset;
+    double spacing;
+  };
+  std::span<const EdgeLineFamily> edgeLineFamilies() const noexcept {
+    return {m_families.data(), std::size_t(m_familyCount)};
+  }
+
+  friend bool operator==(const Layout& a, const Layout& b) noexcept {
+    return a.m_kind == b.m_kind && a.m_tileSize == b.m_tileSize && a.m_origin == b.m_origin &&
+           a.m_connectivity == b.m_connectivity;
+  }
+
+ private:
+  Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin);
+
+  LayoutKind m_kind = LayoutKind::Square;
+  float m_tileSize = 1.0f;
+  int m_connectivity = 8;
+  Vec2 m_origin = Vec2(0.0f, 0.0f);
+  std::array<EdgeLineFamily, 3> m_families{};
+  int m_familyCount = 0;
+};
+
+/// Short name used by the file formats and the tool: "square", "hex-pointy", "hex-flat".
+const char* layoutName(LayoutKind kind) noexcept;
+
+}  // namespace rpgnav

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// Segment traversal and line of sight on square and hex maps.
+///
+/// The rule, for a character of zero radius: a segment may touch the boundary of a blocked tile
+/// (run along its edge, graze its corner) but may not cross its interior, and may not squeeze
+/// between blocked tiles — at no point of the segment may blocked tiles lie on both its sides.
+/// So a segment along the edge between two blocked tiles is blocked, and so is one passing
+/// through a vertex where two blocked squares touch only diagonally; one passing a corner with
+/// blocked tiles on one side only is clear. Tiles outside the map count as blocked. The segment's
+/// own end points are not checked for squeezing (a character standing in a corner may leave it).
+///
+/// Geometry is computed in double precision in layout space. Points within a tolerance of
+/// 2·10⁻⁶ × max(1, |coordinate|) tiles of an edge or vertex count as on it, so segments built
+/// from float coordinates of a vertex are treated as passing exactly through that vertex.
+
+#include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/layout.hpp"
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <vector>
+
+namespace rpgnav {
+
+/// A stretch of a segment through one tile's interior; enter/exit are segment parameters in [0,1].
+struct TileCrossing {
+  Cell cell;
+  float enter = 0.0f;
+  float exit = 0.0f;
+  friend bool operator==(const TileCrossing&, const TileCrossing&) = default;
+};
+
+/// Appends to `out`, in order from `from` to `to`, every tile whose interior the segment crosses
+/// (tiles it only touches are left out). A zero-length segment yields the tile containing it.
+/// Non-finite input yields nothing. Tiles need not be inside any map; the work is proportional to
+/// the number of tiles crossed, so keep segments to map scale.
+void traverseSegment(const Layout& layout, Vec2 from, Vec2 to, std::vector<TileCrossing>& out);
+
+/// Convenience form of traverseSegment returning only the cells.
+std::vector<Cell> tilesCrossed(const Layout& layout, Vec2 from, Vec2 to);
+
+/// True when a zero-radius character of `mobility` can move straight from `from` to `to` under
+/// the rule above. False for non-finite points. Stops at the first blocking tile, so the cost is
+/// bounded by the map size.
+bool hasLineOfSight(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to);
+
+}  // namespace rpgnav

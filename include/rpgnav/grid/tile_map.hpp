@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// TileMap: the terrain of every tile of a square or hex map, plus its layout and terrain table.
+
+#include "rpgnav/core/assert.hpp"
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/layout.hpp"
+#include "rpgnav/grid/terrain_table.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace rpgnav {
+
+/// A rectangular block of tiles (width × height, row-major) with a terrain per tile.
+///
+/// Thread-safety: any number of threads may read a TileMap at once (queries only read it);
+/// edits (setTerrain, setTerrainCost) must not overlap with reads. Every edit bumps version(), so
+/// caches built from the map (region labels, search data, fields) can tell they are stale.
+class TileMap {
+ public:
+  static constexpr std::int32_t kMaxSide = 32768;
+  static constexpr std::int64_t kMaxTiles = std::int64_t(1) << 26;
+
+  /// A map filled with `fill`. Fails with InvalidArgument when a side is outside 1..kMaxSide, the
+  /// area exceeds kMaxTiles, the tile size or origin is not finite and positive, or `fill` is not
+  /// in `terrain`.
+  static Result<TileMap> create(const Layout& layout, std::int32_t width, std::int32_t height,
+                                TerrainTable terrain, TerrainId fill);
+  /// A map with the given tiles (row-major, width × height of them). Same checks as above, plus
+  /// every tile must name a terrain of `terrain`. The new map has version 0.
+  static Result<TileMap> create(const Layout& layout, std::int32_t width, std::int32_t height,
+                                TerrainTable terrain, std::vector<TerrainId> tiles);
+
+  const Layout& layout() const noexcept { return m_layout; }
+  std::int32_t width() const noexcept { return m_width; }
+  std::int32_t height() const noexcept { return m_height; }
+  std::int32_t tileCount() const noexcept { return m_width * m_height; }
+  const TerrainTable& terrain() const noexcept { return m_terrain; }
+
+  bool contains(Cell cell) const noexcept {
+    return cell.x >= 0 && cell.y >= 0 && cell.x < m_width && cell.y < m_height;
+  }
+  /// Row-major index of a tile inside the map (asserted).
+  std::int32_t index(Cell cell) const noexcept {
+    RPGNAV_ASSERT(contains(cell), "cell outside the map");
+    return cell.y * m_width + cell.x;
+  }
+  Cell cellAt(std::int32_t index) const noexcept { return {index % m_width, index / m_width}; }
+
+  /// Terrain of a tile inside the map (asserted).
+  TerrainId terrainAt(Cell cell) const noexcept { return m_tiles[std::size_t(index(cell))]; }
+  std::span<const TerrainId> tiles() const noexcept { return m_tiles; }
+
+  /// Travel cost of a tile for a mobility; TerrainTable::kImpassable outside the map.
+  float cost(Cell cell, MobilityId mobility) const noexcept {
+    return contains(cell) ? m_terrain.cost(m_tiles[std::size_t(cell.y * m_width + cell.x)], mobility)
+                          : TerrainTable::kImpassable;
+  }
+  /// True when the tile is inside the map and `mobility` may enter it.
+  bool passable(Cell cell, MobilityId mobility) const noexcept {
+    return cost(cell, mobility) != TerrainTable::kImpassable;
+  }
+  /// True when a character of `mobility` standing on `from` may take `step`: the target is
+  /// passable and, for a square diagonal, so are both orthogonal tiles (no corner cutting).
+  bool canStep(Cell from, const NeighbourStep& step, MobilityId mobility) const noexcept;
+
+  /// The tile containing a world point, if the point is finite and inside the map.
+  std::optional<Cell> tileAt(Vec2 world) const noexcept;
+
+  /// Changes one tile's terrain. OutOfBounds or InvalidArgument (unknown terrain) otherwise.
+  Status setTerrain(Cell cell, TerrainId terrain);
+  /// Changes a terrain's cost for a mobility (kImpassable forbids it). Bumps the version.
+  Status setTerrainCost(TerrainId terrain, MobilityId mobility, float cost);
+
+  /// Incremented by every successful edit.
+  std::uint64_t version() const noexcept { return m_version; }
+
+  /// Same layout, size, terrain table and tiles (the version is not compared).
+  friend bool operator==(const TileMap& a, const TileMap& b) {
+    return a.m_layout == b.m_layout && a.m_width == b.m_width && a.m_height == b.m_height &&
+           a.m_terrain == b.m_terrain && a.m_tiles == b.m_tiles;
+  }
+
+ private:
+  TileMap() = default;
+
+  Layout m_layout;
+  std::int32_t m_width = 0;
+  std::int32_t m_height = 0;
+  TerrainTable m_terrain;
+  std::vector<TerrainId> m_tiles;
+  std::uint64_t m_version = 0;
+};
+
+}  // namespace rpgnav

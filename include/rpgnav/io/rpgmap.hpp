@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// The rpgnav text map format (`.rpgmap`), written by hand by designers: layout, legend, tiles,
+/// doors and entities. The README's "The rpgnav map format" section is the specification.
+
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/grid/map_features.hpp"
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rpgnav {
+
+/// A map with the doors and entities authored on it.
+struct MapDocument {
+  TileMap map;
+  std::vector<DoorSpec> doors;
+  std::vector<EntitySpec> entities;
+  friend bool operator==(const MapDocument&, const MapDocument&) = default;
+};
+
+/// Parses `.rpgmap` text. Errors are ParseError with "file:line:column: expected ...".
+Result<MapDocument> parseRpgMap(std::string_view text, std::string_view fileName = "<text>");
+Result<MapDocument> readRpgMap(const std::filesystem::path& path);
+/// Writes the canonical text of a document: parseRpgMap(writeRpgMap(d)) == d, and writing that
+/// again gives the same text. InvalidArgument when a terrain has no symbol or a name is invalid.
+Result<std::string> writeRpgMap(const MapDocument& document);
+
+/// Reads a map in any supported format: `.map` (Moving AI) or `.rpgmap`, chosen by the file's
+/// first word ("type" or "rpgmap").
+Result<MapDocument> readMapFile(const std::filesystem::path& path);
+
+}  // namespace rpgnav

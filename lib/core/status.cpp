@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/core/status.hpp"
+
+namespace rpgnav {
+
+std::string_view toString(Status status) noexcept {
+  switch (status) {
+    case Status::Ok: return "Ok";
+    case Status::PartialPath: return "PartialPath";
+    case Status::InProgress: return "InProgress";
+    case Status::NoPath: return "NoPath";
+    case Status::StartBlocked: return "StartBlocked";
+    case Status::GoalBlocked: return "GoalBlocked";
+    case Status::OutOfBounds: return "OutOfBounds";
+    case Status::BudgetExhausted: return "BudgetExhausted";
+    case Status::InvalidArgument: return "InvalidArgument";
+    case Status::ParseError: return "ParseError";
+    case Status::IoError: return "IoError";
+  }
+  return "Unknown";
+}
+
+}  // namespace rpgnav

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/grid/layout.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace rpgnav {
+namespace {
+
+constexpr float kSqrt2 = 1.41421356237309515f;
+// Hexagons with neighbouring centres 1 apart: circumradius 1/√3, row (or column) pitch √3/2.
+constexpr double kHexRadius = 0.57735026918962584;
+constexpr double kHexPitch = 0.86602540378443865;
+
+// Orthogonal steps first, so the 4-connected table is a prefix of the 8-connected one.
+constexpr NeighbourStep kSquare[8] = {
+    {1, 0, 1.0f, -1, -1, true},     {0, 1, 1.0f, -1, -1, true},
+    {-1, 0, 1.0f, -1, -1, true},    {0, -1, 1.0f, -1, -1, true},
+    {1, 1, kSqrt2, 0, 1, false},    {-1, 1, kSqrt2, 2, 1, false},
+    {-1, -1, kSqrt2, 2, 3, false},  {1, -1, kSqrt2, 0, 3, false},
+};
+// Hex tables, clockwise on screen starting east (pointy) or north (flat); index = parity.
+constexpr NeighbourStep kHexPointy[2][6] = {
+    {{1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}},  // even row
+    {{1, 0}, {1, 1}, {0, 1}, {-1, 0}, {0, -1}, {1, -1}},    // odd row
+};
+constexpr NeighbourStep kHexFlat[2][6] = {
+    {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 0}, {-1, -1}},  // even column
+    {{0, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}},    // odd column
+};
+
+constexpr int parity(std::int32_t v) noexcept { return v & 1; }  // also right for negatives
+
+// Rounds fractional cube coordinates to the nearest hex (the coordinate with the largest
+// rounding error is recomputed from the other two so that q + r + s stays 0).
+Axial cubeRound(double q, double r) {
+  const double s = -q - r;
+  double rq = std::round(q), rr = std::round(r), rs = std::round(s);
+  const double dq = std::abs(rq - q), dr = std::abs(rr - r), ds = std::abs(rs - s);
+  if (dq > dr && dq > ds) {
+    rq = -rr - rs;
+  } else if (dr > ds) {
+    rr = -rq - rs;
+  }
+  return {std::int32_t(rq), std::int32_t(rr)};
+}
+
+}  // namespace
+
+Layout::Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin)
+    : m_kind(kind), m_tileSize(tileSize), m_connectivity(connectivity), m_origin(origin) {
+  // Derive the edge-line families from tile (0,0): each edge is the bisector of two centres 1
+  // apart, so it lies at distance 1/2 from the centre along the unit normal between them.
+  const double spacing = kind == LayoutKind::Square ? 1.0 : 0.5;
+  const Cell home{0, 0};
+  const Eigen::Vector2d c = localCenter(home);
+  for (const NeighbourStep& step : touching(home)) {
+    if (!step.sharesEdge) continue;
+    Eigen::Vector2d n = (localCenter({step.dx, step.dy}) - c).normalized();
+    if (n.x() < -1e-9 || (std::abs(n.x()) <= 1e-9 && n.y() < 0)) n = -n;
+    bool known = false;
+    for (int i = 0; i < m_familyCount; ++i) known = known || (m_families[i].normal - n).norm() < 1e-9;
+    if (known) continue;
+    double offset = std::fmod(n.dot(c) + 0.5, spacing);
+    if (offset < 0) offset += spacing;
+    m_families[m_familyCount++] = {n, offset, spacing};
+  }
+}
+
+Layout Layout::square(float tileSize, int connectivity, Vec2 origin) {
+  return Layout(LayoutKind::Square, tileSize, connectivity == 4 ? 4 : 8, origin);
+}
+Layout Layout::hexPointy(float tileSize, Vec2 origin) { return Layout(LayoutKind::HexPointy, tileSize, 6, origin); }
+Layout Layout::hexFlat(float tileSize, Vec2 origin) { return Layout(LayoutKind::HexFlat, tileSize, 6, origin); }
+
+std::span<const NeighbourStep> Layout::touching(Cell cell) const noexcept {
+  switch (m_kind) {
+    case LayoutKind::Square: return {kSquare, 8};
+    case LayoutKind::HexPointy: return {kHexPointy[parity(cell.y)], 6};
+    case LayoutKind::HexFlat: return {kHexFlat[parity(cell.x)], 6};
+  }
+  return {};
+}
+
+std::span<const NeighbourStep> Layout::moves(Cell cell) const noexcept {
+  if (m_kind == LayoutKind::Square) return {kSquare, std::size_t(m_connectivity)};
+  return touching(cell);
+}
+
+Eigen::Vector2d Layout::localCenter(Cell cell) const noexcept {
+  switch (m_kind) {
+    case LayoutKind::Square: return {cell.x + 0.5, cell.y + 0.5};
+    case LayoutKind::HexPointy:
+      return {cell.x + 0.5 + 0.5 * parity(cell.y), kHexRadius + cell.y * kHexPitch};
+    case LayoutKind::HexFlat:
+      return {kHexRadius + cell.x * kHexPitch, cell.y + 0.5 + 0.5 * parity(cell.x)};
+  }
+  return {0, 0};
+}
+
+int Layout::localCorners(Cell cell, std::array<Eigen::Vector2d, 6>& out) const noexcept {
+  const Eigen::Vector2d c = localCenter(cell);
+  constexpr double r = kHexRadius, h = kHexRadius / 2;
+  switch (m_kind) {
+    case LayoutKind::Square:
+      out[0] = {cell.x + 0.0, cell.y + 0.0};
+      out[1] = {cell.x + 1.0, cell.y + 0.0};
+      out[2] = {cell.x + 1.0, cell.y + 1.0};
+      out[3] = {cell.x + 0.0, cell.y + 1.0};
+      return 4;
+    case LayoutKind::HexPointy: {
+      const Eigen::Vector2d d[6] = {{0, -r}, {0.5, -h}, {0.5, h}, {0, r}, {-0.5, h}, {-0.5, -h}};
+      for (int i = 0; i < 6; ++i) out[i] = c + d[i];
+      return 6;
+    }
+    case LayoutKind::HexFlat: {
+      const Eigen::Vector2d d[6] = {{r, 0}, {h, 0.5}, {-h, 0.5}, {-r, 0}, {-h, -0.5}, {h, -0.5}};
+      for (int i = 0; i < 6; ++i) out[i] = c + d[i];
+      return 6;
+    }
+  }
+  return 0;
+}
+
+Eigen::Vector2d Layout::toLocal(Vec2 world) const noexcept {
+  return (world.cast<double>() - m_origin.cast<double>()) / double(m_tileSize);
+}
+
+Vec2 Layout::toWorld(const Eigen::Vector2d& local) const noexcept {
+  return (m_origin.cast<double>() + local * double(m_tileSize)).cast<float>();
+}
+
+Vec2 Layout::tileCenter(Cell cell) const noexcept { return toWorld(localCenter(cell)); }
+
+TilePolygon Layout::tilePolygon(Cell cell) const noexcept {
+  std::array<Eigen::Vector2d, 6> local;
+  TilePolygon polygon;
+  polygon.count = localCorners(cell, local);
+  for (int i = 0; i < polygon.count; ++i) polygon.corners[i] = toWorld(local[i]);
+  return polygon;
+}
+
+Cell Layout::tileAtLocal(const Eigen::Vector2d& p) const noexcept {
+  if (m_kind == LayoutKind::Square) {
+    return {std::int32_t(std::floor(p.x())), std::int32_t(std::floor(p.y()))};
+  }
+  Axial guess;
+  if (m_kind == LayoutKind::HexPointy) {
+    const double r = (p.y() - kHexRadius) / kHexPitch;
+    guess = cubeRound(p.x() - 0.5 - r / 2, r);
+  } else {
+    const double q = (p.x() - kHexRadius) / kHexPitch;
+    guess = cubeRound(q, p.y() - 0.5 - q / 2);
+  }
+  // Cube rounding finds the nearest centre up to rounding error; settle near-ties and the
+  // documented tie rule (larger row, then larger column) by comparing with the neighbours.
+  Cell best = fromAxial(guess);
+  double bestDistance = (localCenter(best) - p).squaredNorm();
+  const Cell start = best;
+  for (const NeighbourStep& step : touching(start)) {
+    const Cell candidate{start.x + step.dx, start.y + step.dy};
+    const double distance = (localCenter(candidate) - p).squaredNorm();
+    if (distance < bestDistance || (distance == bestDistance && best < candidate)) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+Cell Layout::tileAt(Vec2 world) const noexcept { return tileAtLocal(toLocal(world)); }
+
+Axial Layout::toAxial(Cell cell) const noexcept {
+  switch (m_kind) {
+    case LayoutKind::Square: return {cell.x, cell.y};
+    case LayoutKind::HexPointy: return {cell.x - (cell.y - parity(cell.y)) / 2, cell.y};
+    case LayoutKind::HexFlat: return {cell.x, cell.y - (cell.x - parity(cell.x)) / 2};
+  }
+  return {};
+}
+
+Cell Layout::fromAxial(Axial a) const noexcept {
+  switch (m_kind) {
+    case LayoutKind::Square: return {a.q, a.r};
+    case LayoutKind::HexPointy: return {a.q + (a.r - parity(a.r)) / 2, a.r};
+    case LayoutKind::HexFlat: return {a.q, a.r + (a.q - parity(a.q)) / 2};
+  }
+  return {};
+}
+
+std::int32_t Layout::stepDistance(Cell a, Cell b) const noexcept {
+  if (m_kind == LayoutKind::Square) {
+    const std::int32_t dx = std::abs(a.x - b.x), dy = std::abs(a.y - b.y);
+    return m_connectivity == 8 ? std::max(dx, dy) : dx + dy;
+  }
+  const Axial p = toAxial(a), q = toAxial(b);
+  const std::int32_t dq = p.q - q.q, dr = p.r - q.r;
+  return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;
+}
+
+const char* layoutName(LayoutKind kind) noexcept {
+  switch (kind) {
+    case LayoutKind::Square: return "square";
+    case LayoutKind::HexPointy: return "hex-pointy";
+    case LayoutKind::HexFlat: return "hex-flat";
+  }
+  return "unknown";
+}
+
+}  // namespace rpgnav

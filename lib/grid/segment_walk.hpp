@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Walks a segment across the tiles of a layout, reporting the tiles whose interior it crosses and
+// the places where it only touches tiles (running along an edge, passing through a vertex).
+//
+// Why this shape: every tile edge lies on one of the layout's edge-line families (2 for squares,
+// 3 for hexes), so between two consecutive crossings of those lines the segment cannot cross a
+// tile boundary. Each such interval is classified by locating its midpoint, each crossing point by
+// locating the point itself. Point location uses the fact that tiles are the Voronoi cells of
+// their centres, so "which tiles contain p" is "which centres are nearest", with one tolerance for
+// every decision. One code path serves squares and hexes.
+
+#include "rpgnav/grid/layout.hpp"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace rpgnav::detail {
+
+using Vec2d = Eigen::Vector2d;
+
+/// Tiles whose closure contains a point: up to 4 (a square vertex).
+struct TileSet {
+  std::array<Cell, 4> cells{};
+  int count = 0;
+  bool contains(Cell c) const {
+    for (int i = 0; i < count; ++i) {
+      if (cells[i] == c) return true;
+    }
+    return false;
+  }
+};
+
+/// Tolerance (in tiles) for "on an edge / at a vertex", scaled with the coordinates' magnitude so
+/// that float inputs rounded from exact vertex positions still count as exact.
+inline double geometryTolerance(const Vec2d& a, const Vec2d& b) {
+  const double magnitude = std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
+  return 2e-6 * magnitude;
+}
+
+/// The tiles whose closure contains p (within `tolerance`), nearest centre first.
+inline TileSet locate(const Layout& layout, const Vec2d& p, double tolerance) {
+  TileSet set;
+  const Cell nearest = layout.tileAtLocal(p);
+  set.cells[set.count++] = nearest;
+  const double nearestDistance = (layout.localCenter(nearest) - p).squaredNorm();
+  for (const NeighbourStep& step : layout.touching(nearest)) {
+    const Cell other{nearest.x + step.dx, nearest.y + step.dy};
+    // Signed distance of p beyond the bisector of the two centres.
+    const double beyond = ((layout.localCenter(other) - p).squaredNorm() - nearestDistance) / (2.0 * step.length);
+    if (beyond <= tolerance && set.count < 4) set.cells[set.count++] = other;
+  }
+  return set;
+}
+
+/// Tiles touching the segment without being entered, split by side (right = clockwise on screen
+/// from the direction of travel, y down).
+struct SideContact {
+  TileSet left;
+  TileSet right;
+};
+
+/// Walks the segment a→b (layout space). Calls
+///   onInterior(Cell, double t0, double t1) -> bool  for each interval inside one tile's interior,
+///   onContact(const SideContact&) -> bool          where the segment touches tiles it does not enter,
+/// in order along the segment. Either returning false stops the walk; walkSegment then returns
+/// false. Consecutive intervals may report the same tile. Requires a != b, both finite.
+template <class OnInterior, class OnContact>
+bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterior&& onInterior,
+                 OnContact&& onContact) {
+  const Vec2d d = b - a;
+  const double length = d.norm();
+  const double tolerance = geometryTolerance(a, b);
+  const double tTolerance = tolerance / length;
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+
+  // Per family: the parameter of the next line crossing, from integer line indices (no drift).
+  struct Crossings {
+    double offset, spacing, start, rate;  // line k at value offset + k·spacing; f(t) = start + t·rate
+    double line;                          // index of the next line to cross
+    double step;                          // +1 or -1
+    double nextT;
+  };
+  std::array<Crossings, 3> families{};
+  int familyCount = 0;
+  for (const auto& family : layout.edgeLineFamilies()) {
+    Crossings c{};
+    c.offset = family.offset;
+    c.spacing = family.spacing;
+    c.start = family.normal.dot(a);
+    c.rate = family.normal.dot(d);
+    if (std::abs(c.rate) * 1e12 <= length) {
+      c.nextT = kNever;  // parallel to this family: never crosses its lines
+    } else {
+      const double k = (c.start - c.offset) / c.spacing;
+      c.step = c.rate > 0 ? 1.0 : -1.0;
+      c.line = c.rate > 0 ? std::floor(k) + 1.0 : std::ceil(k) - 1.0;
+      c.nextT = (c.offset + c.line * c.spacing - c.start) / c.rate;
+    }
+    families[std::size_t(familyCount++)] = c;
+  }
+  auto advance = [](Crossings& c) {
+    c.line += c.step;
+    c.nextT = (c.offset + c.line * c.spacing - c.start) / c.rate;
+  };
+
+  auto sideOf = [&](const Vec2d& p, Cell cell) {
+    const Vec2d v = layout.localCenter(cell) - p;
+    const double cross = d.x() * v.y() - d.y() * v.x();
+    return cross / length;  // signed distance of the centre from the segment's line
+  };
+
+  // Interval classification: an interior tile, or a stretch along an edge.
+  struct Interval {
+    bool interior = false;
+    Cell cell;
+  };
+  auto classifyInterval = [&](double t0, double t1, SideContact& contact) {
+    const Vec2d mid = a + d * (0.5 * (t0 + t1));
+    const TileSet set = locate(layout, mid, tolerance);
+    Interval interval;
+    if (set.count == 1) {
+      interval.interior = true;
+      interval.cell = set.cells[0];
+      return interval;
+    }
+    for (int i = 0; i < set.count; ++i) {
+      const double side = sideOf(mid, set.cells[i]);
+      TileSet& group = side > 0 ? contact.right : contact.left;
+      group.cells[group.count++] = set.cells[i];
+    }
+    return interval;
+  };
+
+  double tPrevious = 0.0;
+  Interval previous;
+  double pendingT = -1.0;  // breakpoint waiting for the next interval's classification
+  while (true) {
+    double tNext = kNever;
+    for (int i = 0; i < familyCount; ++i) {
+      // Crossings at the very start belong to the start point, not to a breakpoint.
+      while (families[std::size_t(i)].nextT <= tPrevious + tTolerance) advance(families[std::size_t(i)]);
+      tNext = std::min(tNext, families[std::size_t(i)].nextT);
+    }
+    const bool last = tNext >= 1.0 - tTolerance;
+    if (last) tNext = 1.0;
+
+    SideContact along;
+    const Interval current = classifyInterval(tPrevious, tNext, along);
+    if (pendingT >= 0.0) {
+      const Vec2d p = a + d * pendingT;
+      const TileSet set = locate(layout, p, tolerance);
+      SideContact contact;
+      for (int i = 0; i < set.count; ++i) {
+        const Cell cell = set.cells[i];
+        if ((previous.interior && previous.cell == cell) || (current.interior && current.cell == cell)) continue;
+        const double side = sideOf(p, cell);
+        if (std::abs(side) <= tolerance) continue;
+        TileSet& group = side > 0 ? contact.right : contact.left;
+        group.cells[group.count++] = cell;
+      }
+      if (contact.left.count + contact.right.count > 0 && !onContact(contact)) return false;
+    }
+    if (current.interior) {
+      if (!onInterior(current.cell, tPrevious, tNext)) return false;
+    } else if (!onContact(along)) {
+      return false;
+    }
+    if (last) return true;
+    previous = current;
+    pendingT = tNext;
+    tPrevious = tNext;
+  }
+}
+
+}  // namespace rpgnav::detail

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace rpgnav {
+
+namespace {
+
+std::optional<Error> checkShape(const Layout& layout, std::int32_t width, std::int32_t height) {
+  if (width < 1 || height < 1 || width > TileMap::kMaxSide || height > TileMap::kMaxSide ||
+      std::int64_t(width) * height > TileMap::kMaxTiles) {
+    return Error{Status::InvalidArgument, "map size " + std::to_string(width) + "x" + std::to_string(height) +
+                                              " is outside 1..32768 per side and 2^26 tiles"};
+  }
+  if (!std::isfinite(layout.tileSize()) || !(layout.tileSize() > 0.0f) || !std::isfinite(layout.origin().x()) ||
+      !std::isfinite(layout.origin().y())) {
+    return Error{Status::InvalidArgument, "tile size must be positive and finite, origin finite"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<TileMap> TileMap::create(const Layout& layout, std::int32_t width, std::int32_t height,
+                                TerrainTable terrain, TerrainId fill) {
+  if (auto error = checkShape(layout, width, height)) return *error;
+  if (!terrain.valid(fill)) return Error{Status::InvalidArgument, "fill terrain is not in the terrain table"};
+  return create(layout, width, height, std::move(terrain),
+                std::vector<TerrainId>(std::size_t(width) * std::size_t(height), fill));
+}
+
+Result<TileMap> TileMap::create(const Layout& layout, std::int32_t width, std::int32_t height,
+                                TerrainTable terrain, std::vector<TerrainId> tiles) {
+  if (auto error = checkShape(layout, width, height)) return *error;
+  if (tiles.size() != std::size_t(width) * std::size_t(height)) {
+    return Error{Status::InvalidArgument, "expected " + std::to_string(std::int64_t(width) * height) + " tiles, got " +
+                                              std::to_string(tiles.size())};
+  }
+  for (TerrainId id : tiles) {
+    if (!terrain.valid(id)) return Error{Status::InvalidArgument, "a tile names a terrain not in the terrain table"};
+  }
+  TileMap map;
+  map.m_layout = layout;
+  map.m_width = width;
+  map.m_height = height;
+  map.m_terrain = std::move(terrain);
+  map.m_tiles = std::move(tiles);
+  return map;
+}
+
+bool TileMap::canStep(Cell from, const NeighbourStep& step, MobilityId mobility) const noexcept {
+  if (!passable({from.x + step.dx, from.y + step.dy}, mobility)) return false;
+  if (step.requiresA < 0) return true;
+  const auto table = m_layout.moves(from);
+  const NeighbourStep& a = table[std::size_t(step.requiresA)];
+  const NeighbourStep& b = table[std::size_t(step.requiresB)];
+  return passable({from.x + a.dx, from.y + a.dy}, mobility) && passable({from.x + b.dx, from.y + b.dy}, mobility);
+}
+
+std::optional<Cell> TileMap::tileAt(Vec2 world) const noexcept {
+  if (!std::isfinite(world.x()) || !std::isfinite(world.y())) return std::nullopt;
+  const Eigen::Vector2d local = m_layout.toLocal(world);
+  // Reject far-away points before converting to int32 (which would overflow).
+  if (std::abs(local.x()) > 4.0 * kMaxSide || std::abs(local.y()) > 4.0 * kMaxSide) return std::nullopt;
+  const Cell cell = m_layout.tileAtLocal(local);
+  if (!contains(cell)) return std::nullopt;
+  return cell;
+}
+
+Status TileMap::setTerrain(Cell cell, TerrainId terrain) {
+  if (!contains(cell)) return Status::OutOfBounds;
+  if (!m_terrain.valid(terrain)) return Status::InvalidArgument;
+  m_tiles[std::size_t(index(cell))] = terrain;
+  ++m_version;
+  return Status::Ok;
+}
+
+Status TileMap::setTerrainCost(TerrainId terrain, MobilityId mobility, float cost) {
+  const Status status = cost == TerrainTable::kImpassable ? m_terrain.clearCost(terrain, mobility)
+                                                          : m_terrain.setCost(terrain, mobility, cost);
+  if (status == Status::Ok) ++m_version;
+  return status;
+}
+
+}  // namespace rpgnav

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The rpgnav tool's subcommands. Each returns the process exit code; errors go to stderr.
+
+#include <span>
+#include <string_view>
+
+namespace rpgnav::tool {
+
+using Arguments = std::span<const std::string_view>;
+
+int infoCommand(Arguments args);
+int demoCommand(Arguments args);
+
+}  // namespace rpgnav::tool

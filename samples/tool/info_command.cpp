@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// rpgnav info MAP: what a map holds and how it falls apart into regions per mobility.
+#include "commands.hpp"
+
+#include "rpgnav/grid/regions.hpp"
+#include "rpgnav/io/rpgmap.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace rpgnav::tool {
+
+int infoCommand(Arguments args) {
+  if (args.size() != 1) {
+    std::fputs("usage: rpgnav info MAP\n", stderr);
+    return 2;
+  }
+  const std::string path(args[0]);
+  auto document = readMapFile(path);
+  if (!document) {
+    std::fprintf(stderr, "rpgnav info: %s\n", document.error().message.c_str());
+    return 1;
+  }
+  const TileMap& map = document->map;
+  const TerrainTable& terrain = map.terrain();
+  std::printf("map: %s\n", path.c_str());
+  std::printf("layout: %s", layoutName(map.layout().kind()));
+  if (map.layout().kind() == LayoutKind::Square) std::printf(" (%d-connected)", map.layout().connectivity());
+  std::printf("\nsize: %d x %d tiles (%d tiles), tile size %g, origin (%g, %g)\n", map.width(), map.height(),
+              map.tileCount(), double(map.layout().tileSize()), double(map.layout().origin().x()),
+              double(map.layout().origin().y()));
+
+  std::vector<std::int64_t> histogram(std::size_t(terrain.terrainCount()), 0);
+  for (TerrainId id : map.tiles()) ++histogram[id.value];
+  std::puts("terrain:");
+  for (int t = 0; t < terrain.terrainCount(); ++t) {
+    const TerrainId id{std::uint8_t(t)};
+    if (histogram[std::size_t(t)] == 0) continue;
+    std::string costs;
+    for (int m = 0; m < terrain.mobilityCount(); ++m) {
+      const MobilityId mobility{std::uint8_t(m)};
+      if (!terrain.passable(id, mobility)) continue;
+      char cost[32];
+      std::snprintf(cost, sizeof cost, "%g", double(terrain.cost(id, mobility)));
+      costs += " " + terrain.mobilityName(mobility) + "=" + cost;
+    }
+    const char symbol = terrain.terrainSymbol(id);
+    std::printf("  %c %-16s %8lld tiles %5.1f%% %s\n", symbol ? symbol : '?', terrain.terrainName(id).c_str(),
+                static_cast<long long>(histogram[std::size_t(t)]),
+                100.0 * double(histogram[std::size_t(t)]) / map.tileCount(), costs.empty() ? " impassable" : costs.c_str());
+  }
+
+  std::puts("regions:");
+  for (int m = 0; m < terrain.mobilityCount(); ++m) {
+    const MobilityId mobility{std::uint8_t(m)};
+    const RegionMap regions = RegionMap::compute(map, mobility);
+    std::vector<std::uint32_t> sizes;
+    std::uint64_t passable = 0;
+    for (std::uint32_t r = 0; r < regions.regionCount(); ++r) {
+      sizes.push_back(regions.regionSize(r));
+      passable += regions.regionSize(r);
+    }
+    std::sort(sizes.rbegin(), sizes.rend());
+    std::printf("  %-8s %6u regions, %8llu passable tiles", terrain.mobilityName(mobility).c_str(),
+                regions.regionCount(), static_cast<unsigned long long>(passable));
+    if (!sizes.empty()) {
+      std::printf(", largest");
+      for (std::size_t i = 0; i < std::min<std::size_t>(3, sizes.size()); ++i) std::printf(" %u", sizes[i]);
+    }
+    std::puts("");
+  }
+  if (!document->doors.empty() || !document->entities.empty()) {
+    std::size_t flat = 0;
+    for (const EntitySpec& entity : document->entities) flat += entity.flat ? 1 : 0;
+    std::size_t locked = 0, closed = 0;
+    for (const DoorSpec& door : document->doors) {
+      locked += door.state == DoorState::Locked ? 1 : 0;
+      closed += door.state == DoorState::Closed ? 1 : 0;
+    }
+    std::printf("doors: %zu (%zu closed, %zu locked)\n", document->doors.size(), closed, locked);
+    std::printf("entities: %zu (%zu flat)\n", document->entities.size(), flat);
+  }
+  return 0;
+}
+
+}  // namespace rpgnav::tool
