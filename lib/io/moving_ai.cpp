@@ -74,8 +74,10 @@ Result<TileMap> parseMovingAiMap(std::string_view text, std::string_view fileNam
     return reader.error(1, "map of " + std::to_string(width) + "x" + std::to_string(height) +
                                " tiles exceeds the 2^26 tile limit");
   }
-  if (!reader.nextLine(line) || detail::TextReader::tokenize(line).size() != 1 ||
-      detail::TextReader::tokenize(line)[0].text != "map") {
+  if (!reader.nextLine(line)) {
+    return reader.errorAt(reader.lineNumber() + 1, 1, "expected 'map' before the tile rows, found end of file");
+  }
+  if (detail::TextReader::tokenize(line).size() != 1 || detail::TextReader::tokenize(line)[0].text != "map") {
     return reader.error(1, "expected 'map' before the tile rows");
   }
 

@@ -77,7 +77,10 @@ std::string quote(std::string_view token) {
 bool parseInteger(std::string_view text, std::int64_t& out) {
   if (text.empty()) return false;
   const char* first = text.data();
-  if (*first == '+') ++first;
+  if (*first == '+') {
+    ++first;
+    if (first != text.data() + text.size() && *first == '-') return false;  // "+-5" is not a number
+  }
   const auto [end, error] = std::from_chars(first, text.data() + text.size(), out);
   return error == std::errc{} && end == text.data() + text.size();
 }

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Helpers shared by the tests: small maps from ASCII art, random maps, paths to data folders.
+
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace rpgnav::test {
+
+struct AssertionFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Terrain used by test maps: '.' floor (walk 1, fly 1), '#' wall (nothing), '~' water (swim 1,
+/// fly 1), ',' swamp (walk 3, swim 2, fly 1), 'h' hills (walk 2, fly 1).
+TerrainTable testTerrain();
+
+/// A map from rows of symbols of testTerrain(), e.g. {"..#", ".~."}.
+TileMap mapFromAscii(const Layout& layout, std::initializer_list<std::string_view> rows);
+
+/// A random map of testTerrain() symbols where each tile is a wall with probability `wallRate`
+/// and otherwise floor, water, swamp or hills with the given weights.
+TileMap randomMap(std::mt19937& random, const Layout& layout, int width, int height, double wallRate,
+                  bool varyTerrain = true);
+
+/// The three layouts every geometry test runs on.
+std::vector<Layout> allLayouts();
+
+/// samples/maps in the source tree.
+std::filesystem::path sampleMapsDir();
+/// The Moving AI benchmark folder, if present (tests that need it skip otherwise).
+std::optional<std::filesystem::path> movingAiDir();
+
+}  // namespace rpgnav::test
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+namespace Catch {
+template <>
+struct StringMaker<rpgnav::Cell> {
+  static std::string convert(rpgnav::Cell c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
+};
+}  // namespace Catch

@@ -1,0 +1,10 @@
+# Runs `EXE info` on each map in MAPS; fails on the first non-zero exit.
+set(count 0)
+foreach(map IN LISTS MAPS)
+  execute_process(COMMAND ${EXE} info ${map} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0 OR NOT out MATCHES "regions:")
+    message(FATAL_ERROR "rpgnav info ${map} failed (${code}): ${err}")
+  endif()
+  math(EXPR count "${count} + 1")
+endforeach()
+message(STATUS "rpgnav info passed on ${count} maps")

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include "rpgnav/grid/layout.hpp"
+#include "support/test_maps.hpp"
+
+#include <cmath>
+#include <deque>
+#include <map>
+#include <random>
+
+using namespace rpgnav;
+
+namespace {
+
+bool near(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double tolerance = 1e-9) {
+  return (a - b).norm() <= tolerance;
+}
+
+}  // namespace
+
+TEST_CASE("square layout geometry", "[grid]") {
+  const Layout layout = Layout::square(2.0f, 8, Vec2(-4.0f, 6.0f));
+  CHECK(layout.tileCenter({0, 0}) == Vec2(-3.0f, 7.0f));
+  CHECK(layout.tileCenter({3, 2}) == Vec2(3.0f, 11.0f));
+  const TilePolygon polygon = layout.tilePolygon({1, 1});
+  REQUIRE(polygon.count == 4);
+  CHECK(polygon.corners[0] == Vec2(-2.0f, 8.0f));
+  CHECK(polygon.corners[2] == Vec2(0.0f, 10.0f));
+  CHECK(layout.tileAt(Vec2(-4.0f, 6.0f)) == Cell{0, 0});
+  CHECK(layout.tileAt(Vec2(-2.0f, 6.5f)) == Cell{1, 0});  // on the border: the larger column
+  CHECK(layout.tileAt(Vec2(-4.1f, 5.9f)) == Cell{-1, -1});
+  CHECK(layout.moves({0, 0}).size() == 8);
+  CHECK(Layout::square(1.0f, 4).moves({0, 0}).size() == 4);
+  CHECK(Layout::square(1.0f, 4).touching({0, 0}).size() == 8);
+  CHECK(layout.stepDistance({0, 0}, {3, -5}) == 5);
+  CHECK(Layout::square(1.0f, 4).stepDistance({0, 0}, {3, -5}) == 8);
+}
+
+TEST_CASE("hex layouts: neighbours are exactly one step apart and share an edge", "[grid]") {
+  for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat()}) {
+    for (Cell c : {Cell{0, 0}, Cell{1, 0}, Cell{0, 1}, Cell{5, 7}, Cell{-3, -2}, Cell{-4, 3}}) {
+      const auto steps = layout.moves(c);
+      REQUIRE(steps.size() == 6);
+      std::array<Eigen::Vector2d, 6> mine;
+      REQUIRE(layout.localCorners(c, mine) == 6);
+      for (const NeighbourStep& step : steps) {
+        const Cell n{c.x + step.dx, c.y + step.dy};
+        CHECK((layout.localCenter(n) - layout.localCenter(c)).norm() == Approx(1.0).margin(1e-12));
+        CHECK(layout.stepDistance(c, n) == 1);
+        // The neighbour lists c back (symmetry) and the two hexes share exactly two corners.
+        bool back = false;
+        for (const NeighbourStep& s : layout.moves(n)) back = back || (Cell{n.x + s.dx, n.y + s.dy} == c);
+        CHECK(back);
+        std::array<Eigen::Vector2d, 6> theirs;
+        layout.localCorners(n, theirs);
+        int shared = 0;
+        for (const auto& p : mine) {
+          for (const auto& q : theirs) shared += near(p, q) ? 1 : 0;
+        }
+        CHECK(shared == 2);
+      }
+      // Corners lie at the circumradius 1/√3 from the centre.
+      for (const auto& corner : mine) CHECK((corner - layout.localCenter(c)).norm() == Approx(1.0 / std::sqrt(3.0)));
+      CHECK(layout.toAxial(c) == layout.toAxial(layout.fromAxial(layout.toAxial(c))));
+      CHECK(layout.fromAxial(layout.toAxial(c)) == c);
+    }
+  }
+}
+
+TEST_CASE("hex offset conventions: odd-r and odd-q", "[grid]") {
+  const Layout pointy = Layout::hexPointy();
+  // Odd rows sit half a tile to the right.
+  CHECK(pointy.localCenter({0, 1}).x() - pointy.localCenter({0, 0}).x() == Approx(0.5));
+  CHECK(pointy.localCenter({0, 1}).y() - pointy.localCenter({0, 0}).y() == Approx(std::sqrt(3.0) / 2));
+  const Layout flat = Layout::hexFlat();
+  CHECK(flat.localCenter({1, 0}).y() - flat.localCenter({0, 0}).y() == Approx(0.5));
+  CHECK(flat.localCenter({1, 0}).x() - flat.localCenter({0, 0}).x() == Approx(std::sqrt(3.0) / 2));
+  // Tile (0,0)'s bounding box touches the origin.
+  for (const Layout& layout : {pointy, flat}) {
+    std::array<Eigen::Vector2d, 6> corners;
+    layout.localCorners({0, 0}, corners);
+    double minX = 1e9, minY = 1e9;
+    for (const auto& p : corners) {
+      minX = std::min(minX, p.x());
+      minY = std::min(minY, p.y());
+    }
+    CHECK(minX == Approx(0.0).margin(1e-12));
+    CHECK(minY == Approx(0.0).margin(1e-12));
+  }
+}
+
+TEST_CASE("stepDistance equals breadth-first distance on an empty grid", "[grid][property]") {
+  for (const Layout& layout : test::allLayouts()) {
+    const Cell origin{6, 7};
+    std::map<Cell, int> distance{{origin, 0}};
+    std::deque<Cell> queue{origin};
+    while (!queue.empty()) {
+      const Cell c = queue.front();
+      queue.pop_front();
+      if (distance[c] == 6) continue;
+      for (const NeighbourStep& step : layout.moves(c)) {
+        const Cell n{c.x + step.dx, c.y + step.dy};
+        if (distance.emplace(n, distance[c] + 1).second) queue.push_back(n);
+      }
+    }
+    for (const auto& [cell, steps] : distance) CHECK(layout.stepDistance(origin, cell) == steps);
+  }
+}
+
+TEST_CASE("tileAt finds the nearest centre, ties to the larger row then column", "[grid][property]") {
+  std::mt19937 random(77);
+  for (const Layout& layout : {Layout::square(1.5f, 8, Vec2(3.0f, -2.0f)), Layout::hexPointy(0.75f, Vec2(1.0f, 1.0f)),
+                               Layout::hexFlat(2.0f, Vec2(-5.0f, 0.5f))}) {
+    std::uniform_real_distribution<float> coordinate(-20.0f, 40.0f);
+    for (int i = 0; i < 3000; ++i) {
+      const Vec2 p(coordinate(random), coordinate(random));
+      const Eigen::Vector2d local = layout.toLocal(p);
+      const Cell found = layout.tileAt(p);
+      // Brute force over a window of cells.
+      Cell best{0, 0};
+      double bestDistance = 1e300;
+      // Offset indices lie between coordinate and coordinate / (√3/2) for every layout.
+      auto low = [](double v) { return int(std::floor(std::min(v, v / 0.866))) - 3; };
+      auto high = [](double v) { return int(std::ceil(std::max(v, v / 0.866))) + 3; };
+      for (int y = low(local.y()); y <= high(local.y()); ++y) {
+        for (int x = low(local.x()); x <= high(local.x()); ++x) {
+          const double d = (layout.localCenter({x, y}) - local).squaredNorm();
+          if (d < bestDistance || (d == bestDistance && best < Cell{x, y})) {
+            best = {x, y};
+            bestDistance = d;
+          }
+        }
+      }
+      REQUIRE(found == best);
+    }
+  }
+  // Exact border points.
+  const Layout pointy = Layout::hexPointy();
+  // The vertical edge between (0,0) and (1,0) at x = 1: the larger column wins.
+  CHECK(pointy.tileAtLocal(Eigen::Vector2d(1.0, pointy.localCenter({0, 0}).y())) == Cell{1, 0});
+  CHECK(Layout::square().tileAtLocal(Eigen::Vector2d(2.0, 3.0)) == Cell{2, 3});
+}
+
+TEST_CASE("edge-line families carry every tile edge", "[grid]") {
+  for (const Layout& layout : test::allLayouts()) {
+    const auto families = layout.edgeLineFamilies();
+    CHECK(families.size() == (layout.isHex() ? 3u : 2u));
+    for (int y = -2; y < 3; ++y) {
+      for (int x = -2; x < 3; ++x) {
+        std::array<Eigen::Vector2d, 6> corners;
+        const int count = layout.localCorners({x, y}, corners);
+        for (int i = 0; i < count; ++i) {
+          const Eigen::Vector2d& p = corners[std::size_t(i)];
+          const Eigen::Vector2d& q = corners[std::size_t((i + 1) % count)];
+          bool carried = false;
+          for (const auto& family : families) {
+            const double k = (family.normal.dot(p) - family.offset) / family.spacing;
+            const double k2 = (family.normal.dot(q) - family.offset) / family.spacing;
+            carried = carried || (std::abs(k - std::round(k)) < 1e-9 && std::abs(k2 - k) < 1e-9);
+          }
+          CHECK(carried);
+        }
+      }
+    }
+  }
+}
