@@ -102,6 +102,7 @@ class Parser {
 
     std::optional<LayoutKind> kind;
     std::int64_t connectivity = 8, width = 0, height = 0;
+    int connectivityLine = 0, connectivityColumn = 1;
     bool haveConnectivity = false, haveSize = false, haveTileSize = false, haveOrigin = false, haveMobilities = false;
     float tileSize = 1.0f;
     Vec2 origin(0.0f, 0.0f);
@@ -132,6 +133,8 @@ class Parser {
           return errorHere(tokens[1], "expected connectivity 8 or 4, found " + quote(tokens[1].text));
         }
         connectivity = tokens[1].text == "8" ? 8 : 4;
+        connectivityLine = m_reader.lineNumber();
+        connectivityColumn = key.column;
         if (kind && *kind != LayoutKind::Square) return errorHere(key, "connectivity applies to square layouts only");
       } else if (key.text == "size") {
         if (auto error = duplicate(haveSize)) return error;
@@ -167,7 +170,7 @@ class Parser {
     if (!kind) return m_reader.error(1, "expected a 'layout' line before [legend]");
     if (!haveSize) return m_reader.error(1, "expected a 'size' line before [legend]");
     if (haveConnectivity && *kind != LayoutKind::Square) {
-      return m_reader.error(1, "connectivity applies to square layouts only");
+      return m_reader.errorAt(connectivityLine, connectivityColumn, "connectivity applies to square layouts only");
     }
     switch (*kind) {
       case LayoutKind::Square: m_layout = Layout::square(tileSize, int(connectivity), origin); break;
@@ -193,9 +196,10 @@ class Parser {
         return errorHere(symbol, "expected a one-character legend symbol or '[tiles]', found " + quote(symbol.text));
       }
       if (tokens.size() < 2) return errorHere(symbol, "expected 'SYMBOL NAME [mobility=cost ...]'");
-      auto terrain = m_terrain.addTerrain(tokens[1].text, symbol.text[0]);
-      if (!terrain) return errorHere(terrain.message().find("symbol") != std::string_view::npos ? symbol : tokens[1],
-                                     terrain.message());
+      const char glyph = symbol.text[0];
+      const bool badSymbol = glyph <= ' ' || glyph > '~' || m_terrain.findTerrainBySymbol(glyph).has_value();
+      auto terrain = m_terrain.addTerrain(tokens[1].text, glyph);
+      if (!terrain) return errorHere(badSymbol ? symbol : tokens[1], terrain.message());
       for (std::size_t i = 2; i < tokens.size(); ++i) {
         const Token& entry = tokens[i];
         const std::size_t equals = entry.text.find('=');
@@ -364,7 +368,48 @@ Result<MapDocument> readRpgMap(const std::filesystem::path& path) {
   return parseRpgMap(*text, path.string());
 }
 
+namespace {
+
+// What parseRpgMap would reject in the doors and entities of a document (the map itself is valid
+// by construction); nullopt when writing it gives text that parses back to it.
+std::optional<Error> invalidFeature(const MapDocument& document) {
+  const TileMap& map = document.map;
+  auto invalid = [](std::string message) { return Error{Status::InvalidArgument, std::move(message)}; };
+  std::set<std::string, std::less<>> names;
+  for (std::size_t i = 0; i < document.doors.size(); ++i) {
+    const DoorSpec& door = document.doors[i];
+    if (!TerrainTable::isValidName(door.name)) return invalid("invalid door name " + quote(door.name));
+    if (!names.insert(door.name).second) return invalid("duplicate door name " + quote(door.name));
+    if (!door.key.empty() && !TerrainTable::isValidName(door.key)) return invalid("invalid key name " + quote(door.key));
+    if (door.state != DoorState::Open && door.state != DoorState::Closed && door.state != DoorState::Locked) {
+      return invalid("door " + quote(door.name) + " has an invalid state");
+    }
+    if (!map.contains(door.a) || !map.contains(door.b) || !sharesEdge(map.layout(), door.a, door.b)) {
+      return invalid("door " + quote(door.name) + " is not between two neighbouring tiles of the map");
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      const DoorSpec& other = document.doors[j];
+      if ((other.a == door.a && other.b == door.b) || (other.a == door.b && other.b == door.a)) {
+        return invalid("doors " + quote(other.name) + " and " + quote(door.name) + " sit on the same edge");
+      }
+    }
+  }
+  names.clear();
+  for (const EntitySpec& entity : document.entities) {
+    if (!TerrainTable::isValidName(entity.name)) return invalid("invalid entity name " + quote(entity.name));
+    if (!names.insert(entity.name).second) return invalid("duplicate entity name " + quote(entity.name));
+    if (!map.tileAt(entity.position)) return invalid("entity " + quote(entity.name) + " lies outside the map");
+    if (!std::isfinite(entity.radius) || entity.radius < 0.0f) {
+      return invalid("entity " + quote(entity.name) + " has a negative or non-finite radius");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::string> writeRpgMap(const MapDocument& document) {
+  if (auto error = invalidFeature(document)) return *error;
   const TileMap& map = document.map;
   const TerrainTable& terrain = map.terrain();
   const Layout& layout = map.layout();

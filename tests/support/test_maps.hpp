@@ -46,6 +46,10 @@ std::optional<std::filesystem::path> movingAiDir();
 namespace Catch {
 template <>
 struct StringMaker<rpgnav::Cell> {
-  static std::string convert(rpgnav::Cell c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
+  static std::string convert(rpgnav::Cell c) {
+    std::ostringstream out;  // not "(" + std::string: GCC 12 warns falsely on that (-Wrestrict)
+    out << '(' << c.x << ',' << c.y << ')';
+    return out.str();
+  }
 };
 }  // namespace Catch
