@@ -473,7 +473,8 @@ Result<MapDocument> readMapFile(const std::filesystem::path& path) {
   if (!text) return text.error();
   const std::string_view view = *text;
   const std::size_t start = view.find_first_not_of(" \t\r\n");
-  if (start != std::string_view::npos && view.substr(start, 4) == "type") {
+  if (start != std::string_view::npos && view.substr(start, 4) == "type" && view.size() > start + 4 &&
+      (view[start + 4] == ' ' || view[start + 4] == '\t')) {
     auto map = parseMovingAiMap(view, path.string());
     if (!map) return map.error();
     return MapDocument{std::move(map.value()), {}, {}};

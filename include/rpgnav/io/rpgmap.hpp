@@ -27,7 +27,9 @@ struct MapDocument {
 Result<MapDocument> parseRpgMap(std::string_view text, std::string_view fileName = "<text>");
 Result<MapDocument> readRpgMap(const std::filesystem::path& path);
 /// Writes the canonical text of a document: parseRpgMap(writeRpgMap(d)) == d, and writing that
-/// again gives the same text. InvalidArgument when a terrain has no symbol or a name is invalid.
+/// again gives the same text. InvalidArgument for a document the parser would reject: a terrain
+/// without a symbol, an invalid or duplicate name, a door not on an edge between two map tiles or
+/// sharing its edge with another, an entity off the map or with a negative or NaN radius.
 Result<std::string> writeRpgMap(const MapDocument& document);
 
 /// Reads a map in any supported format: `.map` (Moving AI) or `.rpgmap`, chosen by the file's
