@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// A* over a SearchGrid: requests, results, and the reusable SearchContext that runs them.
+
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/core/types.hpp"
+#include "rpgnav/search/search_grid.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace rpgnav {
+
+/// One tile-to-tile query.
+struct SearchRequest {
+  Cell start;
+  Cell goal;
+  /// When the goal tile cannot be entered or reached, plan to the reachable tile whose centre is
+  /// nearest to the goal's instead; the result is then PartialPath.
+  bool nearestIfUnreachable = false;
+  /// Node expansions allowed in this call; 0 means no limit. When the budget runs out the result
+  /// is BudgetExhausted and SearchContext::resume continues where the search stopped.
+  std::int64_t maxExpansions = 0;
+  /// Jump point pruning on 8-connected square maps. Results are identical either way (the
+  /// search stays exactly optimal); it only changes how many tiles are expanded.
+  bool jumpPoints = true;
+};
+
+/// The answer to a SearchRequest. Reuse one object across queries: its path keeps its capacity.
+struct SearchResult {
+  Status status = Status::InvalidArgument;
+  /// Why the search failed (a static string), empty on success.
+  const char* reason = "";
+  /// Tiles from start to goal inclusive, each a legal move from the previous one.
+  std::vector<Cell> path;
+  /// The tile the path ends on: the goal, or the nearest reachable tile for PartialPath.
+  Cell reached;
+  /// Weighted travel cost in fixed-point units (kCostScale per cost-1 tile step).
+  std::int64_t costUnits = 0;
+  /// Weighted travel cost: Σ step length × cost of the tile entered.
+  double cost = 0.0;
+  /// Geometric length in tiles: straight steps count 1, square diagonals √2.
+  double length = 0.0;
+  /// Nodes expanded by this search, over all its slices.
+  std::int64_t expanded = 0;
+};
+
+/// Scratch memory and state for A* searches. Reusable: after the first query on a grid of a given
+/// size, queries allocate nothing (node arrays are reset with a generation counter, not cleared).
+///
+/// Thread-safety: one SearchContext per thread. A context may search any SearchGrid; grids are
+/// shared read-only. A suspended (BudgetExhausted) search keeps a pointer to its grid, which must
+/// stay alive and unchanged until the search finishes or a new one starts.
+///
+/// Determinism: neighbours are visited in a fixed order and open-list ties are broken on f, then
+/// the larger g, then the smaller tile index, so equal inputs give identical paths.
+class SearchContext {
+ public:
+  SearchContext() = default;
+  SearchContext(const SearchContext&) = delete;
+  SearchContext& operator=(const SearchContext&) = delete;
+  SearchContext(SearchContext&&) noexcept = default;
+  SearchContext& operator=(SearchContext&&) noexcept = default;
+
+  /// Runs a query (or its first slice); the status is also in out.status.
+  /// Statuses: Ok, PartialPath, NoPath, StartBlocked, GoalBlocked, OutOfBounds, BudgetExhausted.
+  Status findPath(const SearchGrid& grid, const SearchRequest& request, SearchResult& out);
+  /// Continues a search that returned BudgetExhausted with a fresh budget (0 = unlimited).
+  /// InvalidArgument when there is no suspended search.
+  Status resume(std::int64_t maxExpansions, SearchResult& out);
+  /// True while a search is suspended on its budget.
+  bool suspended() const noexcept { return m_suspended; }
+
+ private:
+  struct Node {
+    std::int64_t g;
+    std::int32_t parent;
+    std::uint32_t generation;
+    std::int32_t heapPosition;  // index in m_heap while open, kClosed once expanded
+  };
+  struct HeapEntry {
+    std::int64_t f;
+    std::int64_t g;
+    std::int32_t node;
+  };
+  static constexpr std::int32_t kClosed = -1;
+
+  Status run(std::int64_t maxExpansions, SearchResult& out);
+  void expandAll(std::int32_t node);
+  void expandJumpPoint(std::int32_t node);
+  void relax(std::int32_t node, std::int64_t g, std::int32_t parent);
+  std::int64_t heuristic(std::int32_t node) const noexcept;
+  std::int32_t jumpStraight(std::int32_t from, std::int32_t step, std::int32_t& steps) const noexcept;
+  std::int32_t jumpDiagonal(std::int32_t from, std::int32_t dx, std::int32_t dy, std::int32_t& steps) const noexcept;
+  void finish(Status status, const char* reason, SearchResult& out);
+  void buildPath(SearchResult& out) const;
+
+  void heapPush(HeapEntry entry);
+  HeapEntry heapPop();
+  void siftUp(std::size_t position);
+  void siftDown(std::size_t position);
+
+  const SearchGrid* m_grid = nullptr;
+  std::vector<Node> m_nodes;
+  std::vector<HeapEntry> m_heap;
+  std::uint32_t m_generation = 0;
+  std::int32_t m_start = 0;
+  std::int32_t m_goal = 0;
+  Cell m_goalCell;
+  bool m_partial = false;
+  bool m_jumpPoints = false;
+  bool m_suspended = false;
+  std::int64_t m_expanded = 0;
+};
+
+}  // namespace rpgnav

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// SearchGrid: a TileMap as the search sees it for one mobility — integer step costs, region
+/// labels, and which tiles sit in uniform-cost surroundings (where jump points apply).
+
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/regions.hpp"
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace rpgnav {
+
+/// Fixed-point travel costs: one tile step on cost-1 terrain costs kCostScale units. Integer costs
+/// summed in 64 bits keep results exact and deterministic; 2^24 keeps the rounding of √2 below
+/// 3·10⁻⁸ tiles per diagonal step.
+inline constexpr std::int64_t kCostScale = std::int64_t(1) << 24;
+/// Terrain costs the search accepts for a passable terrain (wider ranges would overflow 64-bit
+/// sums on the largest maps or lose precision).
+inline constexpr float kMinSearchCost = 1.0f / 1024.0f;
+inline constexpr float kMaxSearchCost = 1000.0f;
+
+/// The search's read-only view of one map for one mobility. Build it once per map version and
+/// mobility and share it: any number of threads may search one SearchGrid at once, each with its
+/// own SearchContext. When the map is edited (its version changes), build a new one; searching a
+/// stale grid answers for the old map.
+///
+/// Internally tiles are stored with a one-tile border of blocked tiles ("padded" indices), so the
+/// search needs no bounds checks.
+class SearchGrid {
+ public:
+  /// InvalidArgument when the mobility is unknown or a passable terrain's cost lies outside
+  /// [kMinSearchCost, kMaxSearchCost].
+  static Result<SearchGrid> build(const TileMap& map, MobilityId mobility);
+
+  const Layout& layout() const noexcept { return m_layout; }
+  std::int32_t width() const noexcept { return m_width; }
+  std::int32_t height() const noexcept { return m_height; }
+  MobilityId mobility() const noexcept { return m_mobility; }
+  std::uint64_t mapVersion() const noexcept { return m_mapVersion; }
+  const RegionMap& regions() const noexcept { return m_regions; }
+
+  bool contains(Cell c) const noexcept { return c.x >= 0 && c.y >= 0 && c.x < m_width && c.y < m_height; }
+  bool passable(Cell c) const noexcept { return contains(c) && m_class[std::size_t(padded(c))] != 0; }
+
+  /// Cheapest cost of entering a tile with a straight step, in cost units (the heuristic's factor).
+  std::int64_t minStraightCost() const noexcept { return m_minStraight; }
+  std::int64_t minDiagonalCost() const noexcept { return m_minDiagonal; }
+  /// True when every passable tile has the same cost: jump point search needs no boundary checks.
+  bool uniformCost() const noexcept { return m_costClasses == 1; }
+
+  // --- Internal layout used by the search (padded, row-major, width + 2 per row). ---
+  std::int32_t paddedWidth() const noexcept { return m_width + 2; }
+  std::int32_t paddedCount() const noexcept { return (m_width + 2) * (m_height + 2); }
+  std::int32_t padded(Cell c) const noexcept { return (c.y + 1) * (m_width + 2) + c.x + 1; }
+  Cell cellOf(std::int32_t paddedIndex) const noexcept {
+    return {paddedIndex % (m_width + 2) - 1, paddedIndex / (m_width + 2) - 1};
+  }
+  /// Cost class per padded tile: 0 blocked, else an index into the step cost tables.
+  const std::uint8_t* classes() const noexcept { return m_class.data(); }
+  /// Per padded tile: 1 when the tile and all its touching passable tiles share one cost (jumps
+  /// may pass through it), 0 otherwise (the search expands it fully).
+  const std::uint8_t* uniform() const noexcept { return m_uniform.data(); }
+  std::int64_t straightCost(std::uint8_t costClass) const noexcept { return m_straight[costClass]; }
+  std::int64_t diagonalCost(std::uint8_t costClass) const noexcept { return m_diagonal[costClass]; }
+
+ private:
+  Layout m_layout;
+  std::int32_t m_width = 0;
+  std::int32_t m_height = 0;
+  MobilityId m_mobility;
+  std::uint64_t m_mapVersion = 0;
+  std::vector<std::uint8_t> m_class;
+  std::vector<std::uint8_t> m_uniform;
+  std::array<std::int64_t, 256> m_straight{};
+  std::array<std::int64_t, 256> m_diagonal{};
+  int m_costClasses = 0;
+  std::int64_t m_minStraight = 0;
+  std::int64_t m_minDiagonal = 0;
+  RegionMap m_regions;
+};
+
+}  // namespace rpgnav
