@@ -9,6 +9,8 @@
 // tile a jump enters has the cost of its first tile, so a jump of k steps costs k step costs.
 #include "rpgnav/search/search_context.hpp"
 
+#include "search/bit_scan.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -113,10 +115,12 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_start = grid.padded(request.start);
   m_goal = grid.padded(goal);
   m_goalCell = goal;
+  m_goalX = goal.x + 1;
+  m_goalY = goal.y + 1;
   m_jumpPoints = request.jumpPoints && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
   Node& start = m_nodes[std::size_t(m_start)];
-  start = Node{0, -1, m_generation, 0};
-  heapPush({heuristic(m_start), 0, m_start});
+  start = Node{0, -1, m_generation, false, 0, 0};
+  heapPush({heuristic(request.start), 0, m_start});
   return run(request.maxExpansions, out);
 }
 
@@ -140,7 +144,11 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
       return out.status;
     }
     const HeapEntry top = heapPop();
-    m_nodes[std::size_t(top.node)].heapPosition = kClosed;
+    Node& popped = m_nodes[std::size_t(top.node)];
+    // Improvements push a fresh entry instead of moving the old one (no position bookkeeping
+    // in the node array, so sifting touches only the heap); skip the outdated copies here.
+    if (popped.closed || top.g != popped.g) continue;
+    popped.closed = true;
     if (top.node == m_goal) {
       buildPath(out);
       finish(m_partial ? Status::PartialPath : Status::Ok, m_partial ? "goal unreachable; path to the nearest reachable tile" : "", out);
@@ -158,9 +166,8 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
   return out.status;
 }
 
-std::int64_t SearchContext::heuristic(std::int32_t node) const noexcept {
+std::int64_t SearchContext::heuristic(Cell c) const noexcept {
   const SearchGrid& grid = *m_grid;
-  const Cell c = grid.cellOf(node);
   if (grid.layout().isHex()) return grid.layout().stepDistance(c, m_goalCell) * grid.minStraightCost();
   const std::int64_t dx = std::abs(c.x - m_goalCell.x), dy = std::abs(c.y - m_goalCell.y);
   if (grid.layout().connectivity() == 4) return (dx + dy) * grid.minStraightCost();
@@ -168,27 +175,28 @@ std::int64_t SearchContext::heuristic(std::int32_t node) const noexcept {
   return (std::max(dx, dy) - diagonal) * grid.minStraightCost() + diagonal * grid.minDiagonalCost();
 }
 
-void SearchContext::relax(std::int32_t index, std::int64_t g, std::int32_t parent) {
+void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int8_t dx,
+                          std::int8_t dy) {
   Node& node = m_nodes[std::size_t(index)];
   if (node.generation != m_generation) {
-    node = Node{g, parent, m_generation, 0};
-    heapPush({g + heuristic(index), g, index});
+    node = Node{g, parent, m_generation, false, dx, dy};
+    heapPush({g + heuristic(cell), g, index});
     return;
   }
-  if (node.heapPosition == kClosed || g >= node.g) return;
-  HeapEntry& entry = m_heap[std::size_t(node.heapPosition)];
-  entry.f += g - node.g;
-  entry.g = g;
+  if (node.closed || g >= node.g) return;
   node.g = g;
   node.parent = parent;
-  siftUp(std::size_t(node.heapPosition));
+  node.dx = dx;
+  node.dy = dy;
+  heapPush({g + heuristic(cell), g, index});
 }
 
 void SearchContext::expandAll(std::int32_t index) {
   const SearchGrid& grid = *m_grid;
   const std::uint8_t* cls = grid.classes();
   const std::int32_t pw = grid.paddedWidth();
-  const auto moves = grid.layout().moves(grid.cellOf(index));
+  const Cell cell = grid.cellOf(index);
+  const auto moves = grid.layout().moves(cell);
   const std::int64_t g = m_nodes[std::size_t(index)].g;
   for (const NeighbourStep& step : moves) {
     const std::int32_t next = index + step.dx + step.dy * pw;
@@ -198,48 +206,73 @@ void SearchContext::expandAll(std::int32_t index) {
       const NeighbourStep& a = moves[std::size_t(step.requiresA)];
       const NeighbourStep& b = moves[std::size_t(step.requiresB)];
       if (cls[index + a.dx + a.dy * pw] == 0 || cls[index + b.dx + b.dy * pw] == 0) continue;
-      relax(next, g + grid.diagonalCost(costClass), index);
+      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + grid.diagonalCost(costClass), index, step.dx, step.dy);
     } else {
-      relax(next, g + grid.straightCost(costClass), index);
+      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + grid.straightCost(costClass), index, step.dx, step.dy);
     }
   }
 }
 
-std::int32_t SearchContext::jumpStraight(std::int32_t from, std::int32_t step, std::int32_t& steps) const noexcept {
-  const SearchGrid& grid = *m_grid;
-  const std::uint8_t* cls = grid.classes();
-  const std::uint8_t* uniform = grid.uniform();
-  const std::int32_t side = (step == 1 || step == -1) ? grid.paddedWidth() : 1;
-  std::int32_t n = from;
-  steps = 0;
-  while (true) {
-    n += step;
-    ++steps;
-    if (cls[n] == 0) return -1;
-    if (n == m_goal || uniform[n] == 0) return n;
-    // Forced neighbour: a side tile opens up where the tile behind it was blocked.
-    if ((cls[n - step + side] == 0 && cls[n + side] != 0) || (cls[n - step - side] == 0 && cls[n - side] != 0)) {
-      return n;
-    }
-  }
-}
-
-std::int32_t SearchContext::jumpDiagonal(std::int32_t from, std::int32_t dx, std::int32_t dy,
+std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
                                          std::int32_t& steps) const noexcept {
+  // Block-based jump (JPS with bit scans, after Harabor & Grastien): find, 64 tiles at a time,
+  // the first tile along the line that stops the jump — one that is not jumpable (blocked or not
+  // uniform) or has a forced neighbour (a side tile opens where the one behind it was blocked).
+  // Coordinates are padded; rows scan along x, transposed columns along y.
+  const SearchGrid& grid = *m_grid;
+  const bool horizontal = dx != 0;
+  const std::int32_t along = horizontal ? x : y;
+  const std::int32_t line = horizontal ? y : x;
+  const std::uint64_t* jumpable = horizontal ? grid.jumpableRow(line) : grid.jumpableColumn(line);
+  const std::uint64_t* sideA = horizontal ? grid.passableRow(line - 1) : grid.passableColumn(line - 1);
+  const std::uint64_t* sideB = horizontal ? grid.passableRow(line + 1) : grid.passableColumn(line + 1);
+  const bool forward = (dx + dy) > 0;
+  std::int32_t stop = forward ? detail::scanForward(jumpable, sideA, sideB, along + 1)
+                              : detail::scanBackward(jumpable, sideA, sideB, along - 1);
+  const std::int32_t goalLine = horizontal ? m_goalY : m_goalX;
+  const std::int32_t goalAlong = horizontal ? m_goalX : m_goalY;
+  if (goalLine == line && (forward ? (goalAlong > along && goalAlong <= stop) : (goalAlong < along && goalAlong >= stop))) {
+    stop = goalAlong;
+  }
+  // Passability of the stop tile from the line's own bit row, which sits between the two side
+  // rows in memory (already in cache), rather than from the tile array far away.
+  const std::uint64_t* own = horizontal ? grid.passableRow(line) : grid.passableColumn(line);
+  if (((own[stop >> 6] >> (stop & 63)) & 1) == 0) return -1;
+  const std::int32_t target = horizontal ? line * grid.paddedWidth() + stop : stop * grid.paddedWidth() + line;
+  steps = std::abs(stop - along);
+  return target;
+}
+
+void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t dx, std::int32_t dy) {
+  // Walks the diagonal; at every diagonal tile the two straight jumps it would make are run at
+  // once and their jump points become successors of `index` directly ("diagonal first, then
+  // straight", Harabor & Grastien 2014), so the diagonal tiles themselves are never queued.
   const SearchGrid& grid = *m_grid;
   const std::uint8_t* cls = grid.classes();
   const std::uint8_t* uniform = grid.uniform();
-  const std::int32_t vertical = dy * grid.paddedWidth();
-  std::int32_t n = from;
-  steps = 0;
-  while (true) {
-    if (cls[n + dx] == 0 || cls[n + vertical] == 0) return -1;  // no corner cutting
+  const std::int32_t pw = grid.paddedWidth();
+  const std::int32_t vertical = dy * pw;
+  const std::int64_t g = m_nodes[std::size_t(index)].g;
+  // Every tile entered has the cost of the first one (the others neighbour uniform tiles).
+  const std::uint8_t costClass = cls[index + dx + vertical];
+  const std::int64_t diagonalCost = grid.diagonalCost(costClass), straightCost = grid.straightCost(costClass);
+  std::int32_t n = index, x = index % pw, y = index / pw;
+  for (std::int64_t k = 1;; ++k) {
+    if (cls[n + dx] == 0 || cls[n + vertical] == 0) return;  // no corner cutting
     n += dx + vertical;
-    ++steps;
-    if (cls[n] == 0) return -1;
-    if (n == m_goal || uniform[n] == 0) return n;
-    std::int32_t ignored;
-    if (jumpStraight(n, dx, ignored) >= 0 || jumpStraight(n, vertical, ignored) >= 0) return n;
+    x += dx;
+    y += dy;
+    if (cls[n] == 0) return;
+    const std::int64_t gHere = g + k * diagonalCost;
+    if (n == m_goal || uniform[n] == 0) {
+      relax(n, {x - 1, y - 1}, gHere, index, std::int8_t(dx), std::int8_t(dy));
+      return;
+    }
+    std::int32_t steps = 0;
+    const std::int32_t across = jumpStraight(x, y, dx, 0, steps);
+    if (across >= 0) relax(across, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, std::int8_t(dx), 0);
+    const std::int32_t down = jumpStraight(x, y, 0, dy, steps);
+    if (down >= 0) relax(down, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, std::int8_t(dy));
   }
 }
 
@@ -248,6 +281,7 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
   const std::uint8_t* cls = grid.classes();
   const std::int32_t pw = grid.paddedWidth();
   const Node node = m_nodes[std::size_t(index)];
+  const std::int32_t x = index % pw, y = index / pw;
 
   // Directions to search from this node, as (dx, dy) pairs.
   std::int32_t directions[8][2];
@@ -260,8 +294,7 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
   if (node.parent < 0 || grid.uniform()[index] == 0) {
     for (const NeighbourStep& step : grid.layout().moves({0, 0})) add(step.dx, step.dy);
   } else {
-    const Cell here = grid.cellOf(index), from = grid.cellOf(node.parent);
-    const std::int32_t dx = sign(here.x - from.x), dy = sign(here.y - from.y);
+    const std::int32_t dx = node.dx, dy = node.dy;
     if (dx != 0 && dy != 0) {
       add(dx, 0);
       add(0, dy);
@@ -290,41 +323,54 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
     const std::int32_t next = index + dx + dy * pw;
     const std::uint8_t costClass = cls[next];
     if (costClass == 0) continue;
-    const bool diagonal = dx != 0 && dy != 0;
-    if (diagonal && (cls[index + dx] == 0 || cls[index + dy * pw] == 0)) continue;
+    if (dx != 0 && dy != 0) {
+      jumpDiagonal(index, dx, dy);
+      continue;
+    }
     std::int32_t steps = 0;
-    const std::int32_t target = diagonal ? jumpDiagonal(index, dx, dy, steps) : jumpStraight(index, dx + dy * pw, steps);
+    const std::int32_t target = jumpStraight(x, y, dx, dy, steps);
     if (target < 0) continue;
-    const std::int64_t stepCost = diagonal ? grid.diagonalCost(costClass) : grid.straightCost(costClass);
-    relax(target, node.g + steps * stepCost, index);
+    relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, node.g + steps * grid.straightCost(costClass), index,
+          std::int8_t(dx), std::int8_t(dy));
   }
 }
 
 void SearchContext::buildPath(SearchResult& out) const {
   const SearchGrid& grid = *m_grid;
-  // Parents link jump points (or neighbours); consecutive ones always lie on a straight or
-  // diagonal line, so the tiles between them follow from the direction. Hex parents are always
-  // neighbours (no jumps on hexes), one step apart.
+  // Parents link jump points (or plain neighbours). Between a parent and its child the route is
+  // "diagonal first, then straight": min(|dx|,|dy|) diagonal steps, then the rest along one
+  // axis — exactly how jumps travel. Hex parents are always neighbours, one step apart.
+  const bool hex = grid.layout().isHex();
   std::size_t total = 1;
   std::int64_t straight = 0, diagonal = 0;
   for (std::int32_t i = m_goal; m_nodes[std::size_t(i)].parent >= 0; i = m_nodes[std::size_t(i)].parent) {
     const Cell a = grid.cellOf(m_nodes[std::size_t(i)].parent), b = grid.cellOf(i);
-    const std::int32_t steps = std::max(std::abs(b.x - a.x), std::abs(b.y - a.y));
-    total += std::size_t(steps);
-    const bool isDiagonal = !grid.layout().isHex() && a.x != b.x && a.y != b.y;
-    (isDiagonal ? diagonal : straight) += steps;
+    const std::int32_t ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
+    total += std::size_t(std::max(ax, ay));
+    const std::int32_t diagonalSteps = hex ? 0 : std::min(ax, ay);
+    diagonal += diagonalSteps;
+    straight += std::max(ax, ay) - diagonalSteps;
   }
   out.path.resize(total);
   std::size_t write = total;
   for (std::int32_t i = m_goal;; i = m_nodes[std::size_t(i)].parent) {
-    const Cell b = grid.cellOf(i);
+    Cell b = grid.cellOf(i);
     out.path[--write] = b;
     const std::int32_t parent = m_nodes[std::size_t(i)].parent;
     if (parent < 0) break;
     const Cell a = grid.cellOf(parent);
+    if (hex) continue;
+    // Walk back from b: first the straight part, then the diagonal part.
     const std::int32_t dx = sign(b.x - a.x), dy = sign(b.y - a.y);
-    const std::int32_t steps = std::max(std::abs(b.x - a.x), std::abs(b.y - a.y));
-    for (std::int32_t k = steps - 1; k >= 1; --k) out.path[--write] = {a.x + dx * k, a.y + dy * k};
+    const std::int32_t ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
+    for (std::int32_t k = std::max(ax, ay) - std::min(ax, ay); k > 0; --k) {
+      b = ax > ay ? Cell{b.x - dx, b.y} : Cell{b.x, b.y - dy};
+      if (b != a) out.path[--write] = b;
+    }
+    while (b != a) {
+      b = {b.x - dx, b.y - dy};
+      if (b != a) out.path[--write] = b;
+    }
   }
   out.reached = m_goalCell;
   out.costUnits = m_nodes[std::size_t(m_goal)].g;
@@ -332,42 +378,28 @@ void SearchContext::buildPath(SearchResult& out) const {
   out.length = double(straight) + double(diagonal) * std::sqrt(2.0);
 }
 
-// --- Binary heap of open nodes; each node knows its heap position for decrease-key. ---
+// --- Binary min-heap of open entries, ordered by heapLess. ---
 
 void SearchContext::heapPush(HeapEntry entry) {
   m_heap.push_back(entry);
-  m_nodes[std::size_t(entry.node)].heapPosition = std::int32_t(m_heap.size() - 1);
-  siftUp(m_heap.size() - 1);
-}
-
-SearchContext::HeapEntry SearchContext::heapPop() {
-  const HeapEntry top = m_heap.front();
-  m_heap.front() = m_heap.back();
-  m_heap.pop_back();
-  if (!m_heap.empty()) {
-    m_nodes[std::size_t(m_heap.front().node)].heapPosition = 0;
-    siftDown(0);
-  }
-  return top;
-}
-
-void SearchContext::siftUp(std::size_t position) {
-  const HeapEntry entry = m_heap[position];
+  std::size_t position = m_heap.size() - 1;
   while (position > 0) {
     const std::size_t parent = (position - 1) / 2;
     const HeapEntry& above = m_heap[parent];
     if (!heapLess(entry.f, entry.g, entry.node, above.f, above.g, above.node)) break;
     m_heap[position] = above;
-    m_nodes[std::size_t(above.node)].heapPosition = std::int32_t(position);
     position = parent;
   }
   m_heap[position] = entry;
-  m_nodes[std::size_t(entry.node)].heapPosition = std::int32_t(position);
 }
 
-void SearchContext::siftDown(std::size_t position) {
-  const HeapEntry entry = m_heap[position];
+SearchContext::HeapEntry SearchContext::heapPop() {
+  const HeapEntry top = m_heap.front();
+  const HeapEntry last = m_heap.back();
+  m_heap.pop_back();
   const std::size_t size = m_heap.size();
+  if (size == 0) return top;
+  std::size_t position = 0;
   while (true) {
     std::size_t child = 2 * position + 1;
     if (child >= size) break;
@@ -376,13 +408,12 @@ void SearchContext::siftDown(std::size_t position) {
       ++child;
     }
     const HeapEntry& below = m_heap[child];
-    if (!heapLess(below.f, below.g, below.node, entry.f, entry.g, entry.node)) break;
+    if (!heapLess(below.f, below.g, below.node, last.f, last.g, last.node)) break;
     m_heap[position] = below;
-    m_nodes[std::size_t(below.node)].heapPosition = std::int32_t(position);
     position = child;
   }
-  m_heap[position] = entry;
-  m_nodes[std::size_t(entry.node)].heapPosition = std::int32_t(position);
+  m_heap[position] = last;
+  return top;
 }
 
 }  // namespace rpgnav

@@ -64,6 +64,30 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility) {
     }
   }
   grid.m_regions = RegionMap::compute(map, mobility);
+
+  const std::int32_t ph = map.height() + 2;
+  grid.m_rowWords = (pw + 63) / 64 + 1;
+  grid.m_columnWords = (ph + 63) / 64 + 1;
+  grid.m_rowPassable.assign(std::size_t(ph) * std::size_t(grid.m_rowWords), 0);
+  grid.m_rowJumpable.assign(grid.m_rowPassable.size(), 0);
+  grid.m_columnPassable.assign(std::size_t(pw) * std::size_t(grid.m_columnWords), 0);
+  grid.m_columnJumpable.assign(grid.m_columnPassable.size(), 0);
+  for (std::int32_t y = 0; y < ph; ++y) {
+    for (std::int32_t x = 0; x < pw; ++x) {
+      const std::size_t i = std::size_t(y) * std::size_t(pw) + std::size_t(x);
+      const std::uint64_t rowBit = std::uint64_t(1) << (x & 63), columnBit = std::uint64_t(1) << (y & 63);
+      const std::size_t row = std::size_t(y) * std::size_t(grid.m_rowWords) + std::size_t(x >> 6);
+      const std::size_t column = std::size_t(x) * std::size_t(grid.m_columnWords) + std::size_t(y >> 6);
+      if (grid.m_class[i] != 0) {
+        grid.m_rowPassable[row] |= rowBit;
+        grid.m_columnPassable[column] |= columnBit;
+      }
+      if (grid.m_uniform[i] != 0) {
+        grid.m_rowJumpable[row] |= rowBit;
+        grid.m_columnJumpable[column] |= columnBit;
+      }
+    }
+  }
   return grid;
 }
 

@@ -77,29 +77,32 @@ class SearchContext {
     std::int64_t g;
     std::int32_t parent;
     std::uint32_t generation;
-    std::int32_t heapPosition;  // index in m_heap while open, kClosed once expanded
+    bool closed;                // expanded: its g is final
+    std::int8_t dx;             // direction of the last move into this node (jump pruning)
+    std::int8_t dy;
   };
   struct HeapEntry {
     std::int64_t f;
     std::int64_t g;
     std::int32_t node;
   };
-  static constexpr std::int32_t kClosed = -1;
 
   Status run(std::int64_t maxExpansions, SearchResult& out);
   void expandAll(std::int32_t node);
   void expandJumpPoint(std::int32_t node);
-  void relax(std::int32_t node, std::int64_t g, std::int32_t parent);
-  std::int64_t heuristic(std::int32_t node) const noexcept;
-  std::int32_t jumpStraight(std::int32_t from, std::int32_t step, std::int32_t& steps) const noexcept;
-  std::int32_t jumpDiagonal(std::int32_t from, std::int32_t dx, std::int32_t dy, std::int32_t& steps) const noexcept;
+  void relax(std::int32_t node, Cell cell, std::int64_t g, std::int32_t parent, std::int8_t dx, std::int8_t dy);
+  std::int64_t heuristic(Cell cell) const noexcept;
+  // A straight jump from padded coordinates (x, y) in direction (dx, dy): the padded index of
+  // the jump point reached (steps = tiles travelled) or -1. A diagonal jump from a node relaxes
+  // the jump points it finds directly.
+  std::int32_t jumpStraight(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
+                            std::int32_t& steps) const noexcept;
+  void jumpDiagonal(std::int32_t node, std::int32_t dx, std::int32_t dy);
   void finish(Status status, const char* reason, SearchResult& out);
   void buildPath(SearchResult& out) const;
 
   void heapPush(HeapEntry entry);
   HeapEntry heapPop();
-  void siftUp(std::size_t position);
-  void siftDown(std::size_t position);
 
   const SearchGrid* m_grid = nullptr;
   std::vector<Node> m_nodes;
@@ -108,6 +111,8 @@ class SearchContext {
   std::int32_t m_start = 0;
   std::int32_t m_goal = 0;
   Cell m_goalCell;
+  std::int32_t m_goalX = 0;  // padded coordinates of the goal
+  std::int32_t m_goalY = 0;
   bool m_partial = false;
   bool m_jumpPoints = false;
   bool m_suspended = false;

@@ -66,6 +66,24 @@ class SearchGrid {
   /// may pass through it), 0 otherwise (the search expands it fully).
   const std::uint8_t* uniform() const noexcept { return m_uniform.data(); }
   std::int64_t straightCost(std::uint8_t costClass) const noexcept { return m_straight[costClass]; }
+
+  /// Bit rows for block-based jumps: bit x of padded row y (words of 64 tiles, one spare word at
+  /// the end of each row). "Passable" and "jumpable" (passable and uniform) per row, and the same
+  /// transposed per column, so horizontal and vertical jumps scan 64 tiles per step.
+  std::int32_t rowWords() const noexcept { return m_rowWords; }
+  std::int32_t columnWords() const noexcept { return m_columnWords; }
+  const std::uint64_t* passableRow(std::int32_t paddedY) const noexcept {
+    return m_rowPassable.data() + std::size_t(paddedY) * std::size_t(m_rowWords);
+  }
+  const std::uint64_t* jumpableRow(std::int32_t paddedY) const noexcept {
+    return m_rowJumpable.data() + std::size_t(paddedY) * std::size_t(m_rowWords);
+  }
+  const std::uint64_t* passableColumn(std::int32_t paddedX) const noexcept {
+    return m_columnPassable.data() + std::size_t(paddedX) * std::size_t(m_columnWords);
+  }
+  const std::uint64_t* jumpableColumn(std::int32_t paddedX) const noexcept {
+    return m_columnJumpable.data() + std::size_t(paddedX) * std::size_t(m_columnWords);
+  }
   std::int64_t diagonalCost(std::uint8_t costClass) const noexcept { return m_diagonal[costClass]; }
 
  private:
@@ -82,6 +100,12 @@ class SearchGrid {
   std::int64_t m_minStraight = 0;
   std::int64_t m_minDiagonal = 0;
   RegionMap m_regions;
+  std::int32_t m_rowWords = 0;
+  std::int32_t m_columnWords = 0;
+  std::vector<std::uint64_t> m_rowPassable;
+  std::vector<std::uint64_t> m_rowJumpable;
+  std::vector<std::uint64_t> m_columnPassable;
+  std::vector<std::uint64_t> m_columnJumpable;
 };
 
 }  // namespace rpgnav
