@@ -33,7 +33,6 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility) {
     if (c == classCost.size()) classCost.push_back(cost);
     classOfTerrain[std::size_t(t)] = std::uint8_t(c);
   }
-  grid.m_costClasses = int(classCost.size()) - 1;
   grid.m_minStraight = grid.m_minDiagonal = 0;
   for (std::size_t c = 1; c < classCost.size(); ++c) {
     grid.m_straight[c] = std::llround(double(classCost[c]) * double(kCostScale));
@@ -45,11 +44,15 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility) {
   const std::int32_t pw = grid.paddedWidth();
   grid.m_class.assign(std::size_t(grid.paddedCount()), 0);
   grid.m_uniform.assign(std::size_t(grid.paddedCount()), 0);
+  std::array<bool, 256> present{};
   for (std::int32_t y = 0; y < map.height(); ++y) {
     for (std::int32_t x = 0; x < map.width(); ++x) {
-      grid.m_class[std::size_t((y + 1) * pw + x + 1)] = classOfTerrain[map.terrainAt({x, y}).value];
+      const std::uint8_t costClass = classOfTerrain[map.terrainAt({x, y}).value];
+      grid.m_class[std::size_t((y + 1) * pw + x + 1)] = costClass;
+      present[costClass] = true;
     }
   }
+  for (std::size_t c = 1; c < present.size(); ++c) grid.m_costClasses += present[c] ? 1 : 0;
   for (std::int32_t y = 0; y < map.height(); ++y) {
     for (std::int32_t x = 0; x < map.width(); ++x) {
       const Cell cell{x, y};

@@ -50,7 +50,7 @@ class SearchGrid {
   /// Cheapest cost of entering a tile with a straight step, in cost units (the heuristic's factor).
   std::int64_t minStraightCost() const noexcept { return m_minStraight; }
   std::int64_t minDiagonalCost() const noexcept { return m_minDiagonal; }
-  /// True when every passable tile has the same cost: jump point search needs no boundary checks.
+  /// True when every passable tile of the map costs the same for this mobility.
   bool uniformCost() const noexcept { return m_costClasses == 1; }
 
   // --- Internal layout used by the search (padded, row-major, width + 2 per row). ---

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A plain Dijkstra over a TileMap, written independently of the search module, as ground truth:
+// step cost = round(step length × tile cost × kCostScale), the documented fixed-point rule.
+
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace rpgnav::test {
+
+/// The fixed-point cost of one step into `to` (length 1 or √2).
+std::int64_t referenceStepCost(const TileMap& map, Cell to, MobilityId mobility, bool diagonal);
+
+/// Optimal cost from start to every tile (-1 where unreachable), in fixed-point units.
+std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility, Cell start);
+
+/// Checks a tile path: starts and ends where asked, every step a legal move. Returns its
+/// fixed-point cost, or nullopt when a step is illegal.
+std::optional<std::int64_t> pathCost(const TileMap& map, MobilityId mobility, const std::vector<Cell>& path);
+
+}  // namespace rpgnav::test

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include "rpgnav/search/search_context.hpp"
+#include "rpgnav/search/search_grid.hpp"
+#include "support/allocation_counter.hpp"
+#include "support/reference_search.hpp"
+#include "support/test_maps.hpp"
+
+#include <cmath>
+#include <random>
+
+using namespace rpgnav;
+
+namespace {
+
+SearchGrid gridFor(const TileMap& map, MobilityId mobility = TerrainTable::kWalk) {
+  auto grid = SearchGrid::build(map, mobility);
+  REQUIRE(grid.ok());
+  return std::move(grid.value());
+}
+
+SearchResult search(const SearchGrid& grid, Cell start, Cell goal, bool jumpPoints = true) {
+  SearchContext context;
+  SearchResult result;
+  SearchRequest request;
+  request.start = start;
+  request.goal = goal;
+  request.jumpPoints = jumpPoints;
+  context.findPath(grid, request, result);
+  return result;
+}
+
+// Floor with rectangles of other terrain and walls: large uniform areas with cost borders, the
+// case jump points must get right on weighted maps.
+TileMap blobMap(std::mt19937& random, const Layout& layout, int width, int height) {
+  TileMap map = test::randomMap(random, layout, width, height, 0.0, false);
+  std::uniform_int_distribution<int> terrain(1, 4);  // wall, water, swamp, hills
+  for (int blob = 0; blob < width * height / 40 + 1; ++blob) {
+    const int w = std::uniform_int_distribution<int>(1, std::max(1, width / 3))(random);
+    const int h = std::uniform_int_distribution<int>(1, std::max(1, height / 3))(random);
+    const int x0 = std::uniform_int_distribution<int>(0, width - 1)(random);
+    const int y0 = std::uniform_int_distribution<int>(0, height - 1)(random);
+    const TerrainId id{std::uint8_t(terrain(random))};
+    for (int y = y0; y < std::min(height, y0 + h); ++y) {
+      for (int x = x0; x < std::min(width, x0 + w); ++x) REQUIRE(map.setTerrain({x, y}, id) == Status::Ok);
+    }
+  }
+  return map;
+}
+
+}  // namespace
+
+TEST_CASE("A* finds the straight route and its exact cost", "[search]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               ".....",
+                                                               ".###.",
+                                                               ".....",
+                                                           });
+  const SearchGrid grid = gridFor(map);
+  const SearchResult result = search(grid, {0, 0}, {4, 0});
+  REQUIRE(result.status == Status::Ok);
+  CHECK(result.path == std::vector<Cell>{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}});
+  CHECK(result.costUnits == 4 * kCostScale);
+  CHECK(result.cost == 4.0);
+  CHECK(result.length == 4.0);
+  CHECK(result.reached == Cell{4, 0});
+  // Around the wall: every diagonal would cut one of its corners, so 6 straight steps.
+  const SearchResult around = search(grid, {0, 0}, {4, 2});
+  REQUIRE(around.status == Status::Ok);
+  CHECK(test::pathCost(map, TerrainTable::kWalk, around.path) == around.costUnits);
+  CHECK(around.length == 6.0);
+}
+
+TEST_CASE("A* never cuts a blocked corner", "[search]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "..",
+                                                               "#.",
+                                                           });
+  const SearchGrid grid = gridFor(map);
+  for (bool jumps : {true, false}) {
+    const SearchResult result = search(grid, {0, 0}, {1, 1}, jumps);
+    REQUIRE(result.status == Status::Ok);
+    CHECK(result.path == std::vector<Cell>{{0, 0}, {1, 0}, {1, 1}});
+    CHECK(result.length == 2.0);
+  }
+}
+
+TEST_CASE("costly terrain is avoided en route but a costly goal is still reached", "[search]") {
+  const TileMap map = test::mapFromAscii(Layout::square(1.0f, 4), {
+                                                                      ".,,,.",
+                                                                      ".....",
+                                                                  });
+  const SearchGrid grid = gridFor(map);
+  const SearchResult detour = search(grid, {0, 0}, {4, 0});
+  REQUIRE(detour.status == Status::Ok);
+  // Through the swamp: 3 swamp tiles (cost 3) + 1 floor = 10; around: 6 floor steps.
+  CHECK(detour.cost == 6.0);
+  CHECK(detour.path == std::vector<Cell>{{0, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {4, 0}});
+  const SearchResult into = search(grid, {0, 1}, {2, 0});
+  REQUIRE(into.status == Status::Ok);
+  CHECK(into.cost == 2.0 + 3.0);  // two floor steps, then one step into the swamp goal
+}
+
+TEST_CASE("statuses for bad and impossible queries", "[search]") {
+  const TileMap map = test::mapFromAscii(Layout::hexFlat(), {
+                                                                "..#..",
+                                                                "..#..",
+                                                                "..#.#",
+                                                            });
+  const SearchGrid grid = gridFor(map);
+  CHECK(search(grid, {-1, 0}, {0, 0}).status == Status::OutOfBounds);
+  CHECK(search(grid, {0, 0}, {5, 0}).status == Status::OutOfBounds);
+  CHECK(search(grid, {0, 0}, {0, 99999}).status == Status::OutOfBounds);
+  CHECK(search(grid, {2, 0}, {0, 0}).status == Status::StartBlocked);
+  CHECK(search(grid, {0, 0}, {2, 1}).status == Status::GoalBlocked);
+  // The right side is another region: answered from the labels, without expanding anything.
+  const SearchResult unreachable = search(grid, {0, 0}, {4, 0});
+  CHECK(unreachable.status == Status::NoPath);
+  CHECK(unreachable.expanded == 0);
+  CHECK(std::string(unreachable.reason).find("region") != std::string::npos);
+  const SearchResult same = search(grid, {1, 1}, {1, 1});
+  CHECK(same.status == Status::Ok);
+  CHECK(same.path == std::vector<Cell>{{1, 1}});
+  CHECK(same.cost == 0.0);
+  SearchContext context;
+  SearchResult result;
+  CHECK(context.resume(10, result) == Status::InvalidArgument);
+
+  auto bad = SearchGrid::build(map, MobilityId{7});
+  CHECK(bad.status() == Status::InvalidArgument);
+  TileMap expensive = map;
+  REQUIRE(expensive.setTerrainCost(TerrainId{0}, TerrainTable::kWalk, 5000.0f) == Status::Ok);
+  CHECK(SearchGrid::build(expensive, TerrainTable::kWalk).status() == Status::InvalidArgument);
+  REQUIRE(expensive.setTerrainCost(TerrainId{0}, TerrainTable::kWalk, 0.0001f) == Status::Ok);
+  CHECK(SearchGrid::build(expensive, TerrainTable::kWalk).status() == Status::InvalidArgument);
+}
+
+TEST_CASE("nearest reachable tile when the goal is blocked or cut off", "[search]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "....#...",
+                                                               "....#.#.",
+                                                               "....#...",
+                                                           });
+  const SearchGrid grid = gridFor(map);
+  SearchContext context;
+  SearchResult result;
+  SearchRequest request;
+  request.start = {0, 1};
+  request.goal = {6, 1};  // a wall in the other region
+  request.nearestIfUnreachable = true;
+  REQUIRE(context.findPath(grid, request, result) == Status::PartialPath);
+  CHECK(result.reached == Cell{3, 1});
+  CHECK(result.path.back() == Cell{3, 1});
+  CHECK(result.cost == 3.0);
+  request.goal = {4, 0};  // the wall itself, right beside the region: nearest centres tie at 1
+  REQUIRE(context.findPath(grid, request, result) == Status::PartialPath);
+  CHECK(result.reached == Cell{3, 0});  // ties go to the earlier tile in row order
+  request.goal = {2, 2};  // reachable: an ordinary path
+  CHECK(context.findPath(grid, request, result) == Status::Ok);
+}
+
+TEST_CASE("expansion budgets suspend and resume to the same answer", "[search]") {
+  std::mt19937 random(5);
+  for (const Layout& layout : test::allLayouts()) {
+    const TileMap map = test::randomMap(random, layout, 60, 60, 0.2);
+    const SearchGrid grid = gridFor(map);
+    const RegionMap& regions = grid.regions();
+    int checked = 0;
+    for (int attempt = 0; attempt < 200 && checked < 10; ++attempt) {
+      const Cell start{std::uniform_int_distribution<int>(0, 59)(random), std::uniform_int_distribution<int>(0, 59)(random)};
+      const Cell goal{std::uniform_int_distribution<int>(0, 59)(random), std::uniform_int_distribution<int>(0, 59)(random)};
+      if (!regions.connected(start, goal) || start == goal) continue;
+      const SearchResult whole = search(grid, start, goal);
+      REQUIRE(whole.status == Status::Ok);
+      SearchContext context;
+      SearchResult sliced;
+      SearchRequest request;
+      request.start = start;
+      request.goal = goal;
+      request.maxExpansions = 3;
+      Status status = context.findPath(grid, request, sliced);
+      int slices = 1;
+      while (status == Status::BudgetExhausted) {
+        CHECK(context.suspended());
+        status = context.resume(3, sliced);
+        ++slices;
+      }
+      REQUIRE(status == Status::Ok);
+      CHECK_FALSE(context.suspended());
+      CHECK(sliced.path == whole.path);
+      CHECK(sliced.costUnits == whole.costUnits);
+      CHECK(sliced.expanded == whole.expanded);
+      if (whole.expanded > 3) CHECK(slices > 1);
+      ++checked;
+    }
+    CHECK(checked == 10);
+  }
+}
+
+TEST_CASE("A* equals Dijkstra on random weighted square and hex maps", "[search][property]") {
+  std::mt19937 random(42);
+  int queries = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat()}) {
+    for (int trial = 0; trial < 120; ++trial) {
+      const int w = std::uniform_int_distribution<int>(1, 28)(random);
+      const int h = std::uniform_int_distribution<int>(1, 28)(random);
+      const TileMap map = trial % 2 == 0 ? test::randomMap(random, layout, w, h, 0.3) : blobMap(random, layout, w, h);
+      for (MobilityId mobility : {TerrainTable::kWalk, TerrainTable::kSwim, TerrainTable::kFly}) {
+        const SearchGrid grid = gridFor(map, mobility);
+        for (int q = 0; q < 3; ++q) {
+          const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+          if (!map.passable(start, mobility)) continue;
+          const std::vector<std::int64_t> best = test::dijkstraCosts(map, mobility, start);
+          for (int g = 0; g < 6; ++g) {
+            const Cell goal{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+            const std::int64_t expected = best[std::size_t(map.index(goal))];
+            for (bool jumps : {true, false}) {
+              const SearchResult result = search(grid, start, goal, jumps);
+              INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", jumps " << jumps);
+              if (expected < 0) {
+                REQUIRE(!isSuccess(result.status));
+                continue;
+              }
+              REQUIRE(result.status == Status::Ok);
+              REQUIRE(result.costUnits == expected);
+              REQUIRE(result.path.front() == start);
+              REQUIRE(result.path.back() == goal);
+              REQUIRE(test::pathCost(map, mobility, result.path) == expected);
+              double length = 0;
+              for (std::size_t i = 1; i < result.path.size(); ++i) {
+                length += (layout.localCenter(result.path[i]) - layout.localCenter(result.path[i - 1])).norm();
+              }
+              REQUIRE(result.length == Approx(length).epsilon(1e-12));
+              ++queries;
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(queries > 5000);
+}
+
+TEST_CASE("jump points prune open areas and give the same paths", "[search]") {
+  const TileMap map = TileMap::create(Layout::square(), 300, 300, test::testTerrain(), TerrainId{0}).value();
+  const SearchGrid grid = gridFor(map);
+  CHECK(grid.uniformCost());
+  const SearchResult jumping = search(grid, {5, 7}, {290, 250}, true);
+  const SearchResult plain = search(grid, {5, 7}, {290, 250}, false);
+  REQUIRE(jumping.status == Status::Ok);
+  REQUIRE(plain.status == Status::Ok);
+  CHECK(jumping.costUnits == plain.costUnits);
+  CHECK(jumping.length == Approx(243 * std::sqrt(2.0) + 42));
+  CHECK(jumping.expanded < 10);
+  CHECK(plain.expanded > 200);
+}
+
+TEST_CASE("searches are deterministic", "[search][determinism]") {
+  std::mt19937 random(7);
+  const TileMap map = test::randomMap(random, Layout::square(), 80, 80, 0.25);
+  const SearchGrid grid = gridFor(map);
+  SearchContext a, b;
+  SearchResult ra, rb;
+  SearchRequest request;
+  request.start = {1, 1};
+  for (int i = 0; i < 50; ++i) {
+    request.goal = {std::uniform_int_distribution<int>(0, 79)(random), std::uniform_int_distribution<int>(0, 79)(random)};
+    a.findPath(grid, request, ra);
+    b.findPath(grid, request, rb);
+    a.findPath(grid, request, rb);  // the same context again, after other queries
+    CHECK(ra.status == rb.status);
+    CHECK(ra.path == rb.path);
+  }
+}
+
+TEST_CASE("a warm SearchContext allocates nothing per query", "[search]") {
+  std::mt19937 random(11);
+  for (const Layout& layout : test::allLayouts()) {
+    const TileMap map = test::randomMap(random, layout, 120, 120, 0.2);
+    const SearchGrid grid = gridFor(map);
+    std::vector<SearchRequest> requests;
+    for (int i = 0; i < 40; ++i) {
+      SearchRequest request;
+      request.start = {std::uniform_int_distribution<int>(0, 119)(random), std::uniform_int_distribution<int>(0, 119)(random)};
+      request.goal = {std::uniform_int_distribution<int>(0, 119)(random), std::uniform_int_distribution<int>(0, 119)(random)};
+      request.nearestIfUnreachable = i % 3 == 0;
+      requests.push_back(request);
+    }
+    SearchContext context;
+    SearchResult result;
+    for (const SearchRequest& request : requests) context.findPath(grid, request, result);  // warm-up
+    const std::uint64_t before = test::allocationCount();
+    int found = 0;
+    for (const SearchRequest& request : requests) found += isSuccess(context.findPath(grid, request, result));
+    CHECK(test::allocationCount() == before);
+    CHECK(found > 10);
+  }
+}
