@@ -120,7 +120,12 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_jumpPoints = request.jumpPoints && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
   Node& start = m_nodes[std::size_t(m_start)];
   start = Node{0, -1, m_generation, false, 0, 0};
-  heapPush({heuristic(request.start), 0, m_start});
+  m_landmarkCount = grid.landmarkCount();
+  if (m_landmarkCount > 0) {
+    const std::uint32_t* goalDistances = grid.landmarkDistances(m_goal);
+    std::copy(goalDistances, goalDistances + 2 * m_landmarkCount, m_goalLandmarks.begin());
+  }
+  heapPush({heuristic(request.start, m_start), 0, m_start});
   return run(request.maxExpansions, out);
 }
 
@@ -166,13 +171,34 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
   return out.status;
 }
 
-std::int64_t SearchContext::heuristic(Cell c) const noexcept {
+std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept {
   const SearchGrid& grid = *m_grid;
-  if (grid.layout().isHex()) return grid.layout().stepDistance(c, m_goalCell) * grid.minStraightCost();
-  const std::int64_t dx = std::abs(c.x - m_goalCell.x), dy = std::abs(c.y - m_goalCell.y);
-  if (grid.layout().connectivity() == 4) return (dx + dy) * grid.minStraightCost();
-  const std::int64_t diagonal = std::min(dx, dy);
-  return (std::max(dx, dy) - diagonal) * grid.minStraightCost() + diagonal * grid.minDiagonalCost();
+  std::int64_t h;
+  if (grid.layout().isHex()) {
+    h = grid.layout().stepDistance(c, m_goalCell) * grid.minStraightCost();
+  } else {
+    const std::int64_t dx = std::abs(c.x - m_goalCell.x), dy = std::abs(c.y - m_goalCell.y);
+    if (grid.layout().connectivity() == 4) {
+      h = (dx + dy) * grid.minStraightCost();
+    } else {
+      const std::int64_t diagonal = std::min(dx, dy);
+      h = (std::max(dx, dy) - diagonal) * grid.minStraightCost() + diagonal * grid.minDiagonalCost();
+    }
+  }
+  if (m_landmarkCount == 0) return h;
+  // ALT: d(n,goal) >= d(L,goal) - d(L,n) and d(n,goal) >= d(n,L) - d(goal,L). Stored distances
+  // are rounded down to whole quanta, so each bound gives up one quantum to stay a lower bound.
+  const std::uint32_t* here = grid.landmarkDistances(index);
+  std::int64_t quanta = 0;
+  for (int k = 0; k < 2 * m_landmarkCount; k += 2) {
+    if (here[k] != SearchGrid::kLandmarkUnknown && m_goalLandmarks[k] != SearchGrid::kLandmarkUnknown) {
+      quanta = std::max(quanta, std::int64_t(m_goalLandmarks[k]) - std::int64_t(here[k]) - 1);
+    }
+    if (here[k + 1] != SearchGrid::kLandmarkUnknown && m_goalLandmarks[k + 1] != SearchGrid::kLandmarkUnknown) {
+      quanta = std::max(quanta, std::int64_t(here[k + 1]) - std::int64_t(m_goalLandmarks[k + 1]) - 1);
+    }
+  }
+  return std::max(h, quanta * SearchGrid::kLandmarkQuantum);
 }
 
 void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int8_t dx,
@@ -180,15 +206,18 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
   Node& node = m_nodes[std::size_t(index)];
   if (node.generation != m_generation) {
     node = Node{g, parent, m_generation, false, dx, dy};
-    heapPush({g + heuristic(cell), g, index});
+    heapPush({g + heuristic(cell, index), g, index});
     return;
   }
-  if (node.closed || g >= node.g) return;
+  // A closed node can improve only under the landmark heuristic, whose rounding may break
+  // consistency by a quantum: reopening it keeps the search exact.
+  if (g >= node.g) return;
+  node.closed = false;
   node.g = g;
   node.parent = parent;
   node.dx = dx;
   node.dy = dy;
-  heapPush({g + heuristic(cell), g, index});
+  heapPush({g + heuristic(cell, index), g, index});
 }
 
 void SearchContext::expandAll(std::int32_t index) {

@@ -2,13 +2,20 @@
 #include "rpgnav/search/search_grid.hpp"
 
 #include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <utility>
 #include <string>
 
 namespace rpgnav {
 
-Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility) {
+Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, const SearchGridSettings& settings) {
   const TerrainTable& terrain = map.terrain();
   if (!terrain.valid(mobility)) return Error{Status::InvalidArgument, "unknown mobility"};
+  if (settings.landmarks < 0 || settings.landmarks > 16) {
+    return Error{Status::InvalidArgument, "landmarks must be 0..16"};
+  }
   SearchGrid grid;
   grid.m_layout = map.layout();
   grid.m_width = map.width();
@@ -91,7 +98,89 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility) {
       }
     }
   }
+  if (settings.landmarks > 0) grid.buildLandmarks(settings.landmarks);
   return grid;
+}
+
+void SearchGrid::sweep(std::int32_t source, bool forward, std::vector<std::int64_t>& distance) const {
+  // Forwards, a step u→v costs entering v; backwards we relax u from v with that same cost, so
+  // distance[u] becomes the cost of the cheapest path from u to the source.
+  distance.assign(std::size_t(paddedCount()), -1);
+  using Item = std::pair<std::int64_t, std::int32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
+  distance[std::size_t(source)] = 0;
+  open.push({0, source});
+  const std::int32_t pw = paddedWidth();
+  while (!open.empty()) {
+    const auto [d, v] = open.top();
+    open.pop();
+    if (d != distance[std::size_t(v)]) continue;
+    const auto moves = m_layout.moves(cellOf(v));
+    for (const NeighbourStep& step : moves) {
+      const std::int32_t u = v + step.dx + step.dy * pw;
+      if (m_class[std::size_t(u)] == 0) continue;
+      if (!step.sharesEdge) {  // diagonal: the same two orthogonal tiles gate both directions
+        const NeighbourStep& a = moves[std::size_t(step.requiresA)];
+        const NeighbourStep& b = moves[std::size_t(step.requiresB)];
+        if (m_class[std::size_t(v + a.dx + a.dy * pw)] == 0 || m_class[std::size_t(v + b.dx + b.dy * pw)] == 0) continue;
+      }
+      const std::uint8_t entered = forward ? m_class[std::size_t(u)] : m_class[std::size_t(v)];
+      const std::int64_t next = d + (step.sharesEdge ? m_straight[entered] : m_diagonal[entered]);
+      std::int64_t& slot = distance[std::size_t(u)];
+      if (slot < 0 || next < slot) {
+        slot = next;
+        open.push({next, u});
+      }
+    }
+  }
+}
+
+void SearchGrid::buildLandmarks(int count) {
+  // Landmarks go into the largest region (they bound nothing elsewhere): the first is the tile
+  // farthest from that region's first tile, each next one the tile farthest from all chosen so
+  // far (farthest-point selection spreads them to the map's extremities, where they work best).
+  std::uint32_t largest = RegionMap::kNoRegion;
+  for (std::uint32_t r = 0; r < m_regions.regionCount(); ++r) {
+    if (largest == RegionMap::kNoRegion || m_regions.regionSize(r) > m_regions.regionSize(largest)) largest = r;
+  }
+  if (largest == RegionMap::kNoRegion) return;
+  std::int32_t seed = -1;
+  for (std::int32_t y = 0; y < m_height && seed < 0; ++y) {
+    for (std::int32_t x = 0; x < m_width && seed < 0; ++x) {
+      if (m_regions.regionOf({x, y}) == largest) seed = padded({x, y});
+    }
+  }
+  m_landmarkCount = count;
+  m_landmarkDistances.assign(std::size_t(paddedCount()) * std::size_t(2 * count), kLandmarkUnknown);
+  std::vector<std::int64_t> nearest(std::size_t(paddedCount()), std::numeric_limits<std::int64_t>::max());
+  std::vector<std::int64_t> from, to;
+  sweep(seed, true, from);
+  for (int k = 0; k < count; ++k) {
+    // Pick the tile maximising the distance to the nearest chosen landmark (ties: lowest index).
+    std::int32_t pick = seed;
+    std::int64_t best = -1;
+    for (std::int32_t i = 0; i < paddedCount(); ++i) {
+      const std::int64_t d = k == 0 ? from[std::size_t(i)] : nearest[std::size_t(i)];
+      if (from[std::size_t(i)] >= 0 && d > best) {
+        best = d;
+        pick = i;
+      }
+    }
+    m_landmarks.push_back(cellOf(pick));
+    sweep(pick, true, from);
+    sweep(pick, false, to);
+    for (std::int32_t i = 0; i < paddedCount(); ++i) {
+      std::uint32_t* slot = &m_landmarkDistances[std::size_t(i) * std::size_t(2 * count) + std::size_t(2 * k)];
+      auto quantise = [](std::int64_t d) {
+        if (d < 0) return kLandmarkUnknown;
+        const std::int64_t q = d / kLandmarkQuantum;
+        return q >= std::int64_t(kLandmarkUnknown) ? kLandmarkUnknown : std::uint32_t(q);
+      };
+      slot[0] = quantise(from[std::size_t(i)]);
+      slot[1] = quantise(to[std::size_t(i)]);
+      if (from[std::size_t(i)] >= 0) nearest[std::size_t(i)] = std::min(nearest[std::size_t(i)], from[std::size_t(i)]);
+    }
+  }
 }
 
 }  // namespace rpgnav

@@ -7,6 +7,7 @@
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/search/search_grid.hpp"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -91,7 +92,7 @@ class SearchContext {
   void expandAll(std::int32_t node);
   void expandJumpPoint(std::int32_t node);
   void relax(std::int32_t node, Cell cell, std::int64_t g, std::int32_t parent, std::int8_t dx, std::int8_t dy);
-  std::int64_t heuristic(Cell cell) const noexcept;
+  std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
   // A straight jump from padded coordinates (x, y) in direction (dx, dy): the padded index of
   // the jump point reached (steps = tiles travelled) or -1. A diagonal jump from a node relaxes
   // the jump points it finds directly.
@@ -113,6 +114,8 @@ class SearchContext {
   Cell m_goalCell;
   std::int32_t m_goalX = 0;  // padded coordinates of the goal
   std::int32_t m_goalY = 0;
+  int m_landmarkCount = 0;
+  std::array<std::uint32_t, 32> m_goalLandmarks{};  // the goal's landmark distances
   bool m_partial = false;
   bool m_jumpPoints = false;
   bool m_suspended = false;

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+// A* speed on Moving AI maps (uniform cost, every scenario line, checked against the optimum),
+// on the same maps with random terrain-cost patches (checked against plain A* without jump
+// points), and on the hex sample map with its terrain costs.
+//
+// usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]
+#include "rpgnav/io/moving_ai.hpp"
+#include "rpgnav/io/rpgmap.hpp"
+#include "rpgnav/search/search_context.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace rpgnav;
+
+namespace {
+
+struct Query {
+  Cell start, goal;
+  double optimal = -1.0;  // scenario optimum, or -1 when unknown
+  double tolerance = 0.0;
+};
+
+struct Figures {
+  std::size_t queries = 0;
+  std::size_t mismatches = 0;
+  double medianMicros = 0, meanMicros = 0, meanExpanded = 0, nodesPerSecond = 0;
+};
+
+// Runs every query `repeat` times and keeps each query's fastest time (less noise from the
+// machine); checks lengths against the optimum, or costs against a reference grid search.
+Figures run(const SearchGrid& grid, const std::vector<Query>& queries, int repeat, bool checkAgainstPlain) {
+  SearchContext context, reference;
+  SearchResult result, expected;
+  std::vector<double> micros(queries.size(), 1e300);
+  Figures figures;
+  double expanded = 0;
+  for (int r = 0; r < repeat; ++r) {
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      SearchRequest request;
+      request.start = queries[i].start;
+      request.goal = queries[i].goal;
+      request.jumpPoints = std::getenv("RPGNAV_BENCH_NO_JUMPS") == nullptr;
+      const auto begin = std::chrono::steady_clock::now();
+      context.findPath(grid, request, result);
+      const auto end = std::chrono::steady_clock::now();
+      micros[i] = std::min(micros[i], std::chrono::duration<double, std::micro>(end - begin).count());
+      if (r > 0) continue;
+      expanded += double(result.expanded);
+      bool ok = result.status == Status::Ok;
+      if (ok && queries[i].optimal >= 0) ok = std::abs(result.length - queries[i].optimal) <= queries[i].tolerance;
+      if (ok && checkAgainstPlain && std::getenv("RPGNAV_BENCH_NO_CHECK") == nullptr) {
+        request.jumpPoints = false;
+        reference.findPath(grid, request, expected);
+        ok = expected.costUnits == result.costUnits;
+      }
+      figures.mismatches += ok ? 0 : 1;
+    }
+  }
+  std::vector<double> sorted = micros;
+  std::sort(sorted.begin(), sorted.end());
+  double total = 0;
+  for (double us : micros) total += us;
+  figures.queries = queries.size();
+  figures.medianMicros = sorted.empty() ? 0 : sorted[sorted.size() / 2];
+  figures.meanMicros = queries.empty() ? 0 : total / double(queries.size());
+  figures.meanExpanded = queries.empty() ? 0 : expanded / double(queries.size());
+  figures.nodesPerSecond = total > 0 ? expanded / (total * 1e-6) : 0;
+  return figures;
+}
+
+void print(const std::string& name, const Figures& f) {
+  std::printf("%-34s %7zu %6zu %10.1f %10.1f %10.0f %9.1f\n", name.c_str(), f.queries, f.mismatches, f.medianMicros,
+              f.meanMicros, f.meanExpanded, f.nodesPerSecond / 1e6);
+  std::fflush(stdout);
+}
+
+// The map's passable tiles recoloured into patches of random cost (1, 1.5, 2, 3 or 5), each
+// patch the tiles nearest (in grid steps) to one of tiles/400 random seeds: forests, swamps and
+// roads of a few hundred tiles each, as on an RPG overworld.
+TileMap withCostPatches(const TileMap& map, std::uint32_t seed) {
+  const float costs[] = {1.0f, 1.5f, 2.0f, 3.0f, 5.0f};
+  TerrainTable terrain;
+  const TerrainId wall = terrain.addTerrain("wall", '@').value();
+  for (int i = 0; i < 5; ++i) {
+    const TerrainId id = terrain.addTerrain("cost" + std::to_string(i), char('1' + i)).value();
+    (void)terrain.setCost(id, TerrainTable::kWalk, costs[i]);
+  }
+  std::mt19937 random(seed);
+  std::vector<TerrainId> tiles(std::size_t(map.tileCount()), wall);
+  std::vector<int> owner(std::size_t(map.tileCount()), -1);
+  std::deque<std::int32_t> frontier;
+  std::vector<TerrainId> patchTerrain;
+  for (int s = 0; s < std::max(1, map.tileCount() / 400); ++s) {
+    const std::int32_t index = std::uniform_int_distribution<std::int32_t>(0, map.tileCount() - 1)(random);
+    if (owner[std::size_t(index)] >= 0) continue;
+    owner[std::size_t(index)] = int(patchTerrain.size());
+    patchTerrain.push_back(TerrainId{std::uint8_t(1 + std::uniform_int_distribution<int>(0, 4)(random))});
+    frontier.push_back(index);
+  }
+  while (!frontier.empty()) {
+    const std::int32_t index = frontier.front();
+    frontier.pop_front();
+    const Cell cell = map.cellAt(index);
+    for (const NeighbourStep& step : map.layout().touching(cell)) {
+      const Cell next{cell.x + step.dx, cell.y + step.dy};
+      if (!map.contains(next) || owner[std::size_t(map.index(next))] >= 0) continue;
+      owner[std::size_t(map.index(next))] = owner[std::size_t(index)];
+      frontier.push_back(map.index(next));
+    }
+  }
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    if (map.passable(map.cellAt(i), TerrainTable::kWalk)) tiles[std::size_t(i)] = patchTerrain[std::size_t(owner[std::size_t(i)])];
+  }
+  return TileMap::create(map.layout(), map.width(), map.height(), terrain, std::move(tiles)).value();
+}
+
+// Random start/goal pairs in the same region.
+std::vector<Query> randomQueries(const SearchGrid& grid, int count, std::uint32_t seed) {
+  std::mt19937 random(seed);
+  std::vector<Query> queries;
+  std::uniform_int_distribution<int> x(0, grid.width() - 1), y(0, grid.height() - 1);
+  while (int(queries.size()) < count) {
+    const Cell a{x(random), y(random)}, b{x(random), y(random)};
+    if (grid.regions().connected(a, b)) queries.push_back({a, b});
+  }
+  return queries;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
+  int repeat = 3, landmarkCount = 8;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--movingai" && i + 1 < argc) {
+      movingAi = argv[++i];
+    } else if (arg == "--maps" && i + 1 < argc) {
+      maps = argv[++i];
+    } else if (arg == "--landmarks" && i + 1 < argc) {
+      landmarkCount = std::clamp(std::atoi(argv[++i]), 1, 16);
+    } else if (arg == "--repeat" && i + 1 < argc) {
+      repeat = std::max(1, std::atoi(argv[++i]));
+    } else {
+      std::fprintf(stderr, "usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]\n");
+      return 2;
+    }
+  }
+  std::printf("%-34s %7s %6s %10s %10s %10s %9s\n", "map", "queries", "wrong", "median_us", "mean_us", "expanded",
+              "Mnodes/s");
+  const bool weightedOnly = std::getenv("RPGNAV_BENCH_WEIGHTED_ONLY") != nullptr;
+  const char* uniformMaps[] = {"dao/brc202d",         "dao/orz100d",       "sc1/Aftershock",     "mazes/maze512-1-0",
+                               "random/random512-40-0", "bg512/AR0011SR", "cities/Berlin_0_1024"};
+  const char* weightedMaps[] = {"dao/brc202d", "sc1/Aftershock", "dao/orz100d"};
+  int failures = 0;
+  if (!std::filesystem::is_directory(movingAi / "dao")) {
+    std::printf("(Moving AI maps not found under %s: skipped)\n", movingAi.string().c_str());
+  } else {
+    for (const char* name : uniformMaps) {
+      if (weightedOnly) break;
+      auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
+      auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
+      if (!map || !scenario) {
+        std::fprintf(stderr, "%s: %s%s\n", name, std::string(map.message()).c_str(), std::string(scenario.message()).c_str());
+        return 1;
+      }
+      const SearchGrid grid = SearchGrid::build(*map, TerrainTable::kWalk).value();
+      std::vector<Query> queries;
+      for (const ScenarioEntry& entry : *scenario) queries.push_back({entry.start, entry.goal, entry.optimalLength, entry.tolerance()});
+      const Figures figures = run(grid, queries, repeat, false);
+      failures += int(figures.mismatches);
+      print(name, figures);
+    }
+    for (const char* name : weightedMaps) {
+      auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
+      auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
+      const TileMap weighted = withCostPatches(*map, 2026);
+      std::vector<Query> queries;
+      for (const ScenarioEntry& entry : *scenario) queries.push_back({entry.start, entry.goal});
+      for (int landmarks : {0, landmarkCount}) {
+        SearchGridSettings settings;
+        settings.landmarks = landmarks;
+        const auto begin = std::chrono::steady_clock::now();
+        const SearchGrid grid = SearchGrid::build(weighted, TerrainTable::kWalk, settings).value();
+        const double buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+        const Figures figures = run(grid, queries, repeat, true);
+        failures += int(figures.mismatches);
+        print(std::string(name) + " +costs, " + std::to_string(landmarks) + " landmarks", figures);
+        if (landmarks > 0) std::printf("%-34s (grid build with landmarks: %.0f ms)\n", "", buildMs);
+      }
+    }
+  }
+  auto wilderness = readRpgMap(maps / "wilderness.rpgmap");
+  if (!wilderness) {
+    std::fprintf(stderr, "%s\n", wilderness.error().message.c_str());
+    return 1;
+  }
+  const SearchGrid hexGrid = SearchGrid::build(wilderness->map, TerrainTable::kWalk).value();
+  const Figures hex = run(hexGrid, randomQueries(hexGrid, 2000, 7), repeat, true);
+  failures += int(hex.mismatches);
+  print("wilderness.rpgmap (hex, costs)", hex);
+  return failures == 0 ? 0 : 1;
+}
