@@ -9,7 +9,6 @@
 // tile a jump enters has the cost of its first tile, so a jump of k steps costs k step costs.
 #include "rpgnav/search/search_context.hpp"
 
-#include "search/bit_scan.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -244,32 +243,32 @@ void SearchContext::expandAll(std::int32_t index) {
 
 std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
                                          std::int32_t& steps) const noexcept {
-  // Block-based jump (JPS with bit scans, after Harabor & Grastien): find, 64 tiles at a time,
-  // the first tile along the line that stops the jump — one that is not jumpable (blocked or not
-  // uniform) or has a forced neighbour (a side tile opens where the one behind it was blocked).
-  // Coordinates are padded; rows scan along x, transposed columns along y.
+  // Looks the jump up in the grid's precomputed table; only the goal, which the table cannot
+  // know, is checked here (a jump passing over the goal stops on it).
   const SearchGrid& grid = *m_grid;
-  const bool horizontal = dx != 0;
-  const std::int32_t along = horizontal ? x : y;
-  const std::int32_t line = horizontal ? y : x;
-  const std::uint64_t* jumpable = horizontal ? grid.jumpableRow(line) : grid.jumpableColumn(line);
-  const std::uint64_t* sideA = horizontal ? grid.passableRow(line - 1) : grid.passableColumn(line - 1);
-  const std::uint64_t* sideB = horizontal ? grid.passableRow(line + 1) : grid.passableColumn(line + 1);
-  const bool forward = (dx + dy) > 0;
-  std::int32_t stop = forward ? detail::scanForward(jumpable, sideA, sideB, along + 1)
-                              : detail::scanBackward(jumpable, sideA, sideB, along - 1);
-  const std::int32_t goalLine = horizontal ? m_goalY : m_goalX;
-  const std::int32_t goalAlong = horizontal ? m_goalX : m_goalY;
-  if (goalLine == line && (forward ? (goalAlong > along && goalAlong <= stop) : (goalAlong < along && goalAlong >= stop))) {
-    stop = goalAlong;
+  const std::int32_t pw = grid.paddedWidth();
+  const int direction = dx > 0 ? 0 : dx < 0 ? 1 : dy > 0 ? 2 : 3;
+  const std::int32_t stride = dx + dy * pw;
+  const bool goalOnLine = dx != 0 ? m_goalY == y : m_goalX == x;
+  // Tiles from (x, y) to the goal along the direction (meaningful when goalOnLine).
+  const std::int32_t toGoal = dx != 0 ? (m_goalX - x) * dx : (m_goalY - y) * dy;
+  std::int32_t n = y * pw + x, travelled = 0;
+  while (true) {
+    const std::int16_t d = grid.jumpDistances(n)[direction];
+    const std::int32_t reach = d == SearchGrid::kJumpFar ? SearchGrid::kJumpFarReach : d < 0 ? -d : d;
+    if (goalOnLine && toGoal > travelled && toGoal - travelled <= reach) {
+      steps = toGoal;
+      return m_goal;
+    }
+    if (d == SearchGrid::kJumpFar) {
+      n += SearchGrid::kJumpFarReach * stride;
+      travelled += SearchGrid::kJumpFarReach;
+      continue;
+    }
+    if (d < 0) return -1;
+    steps = travelled + d;
+    return n + d * stride;
   }
-  // Passability of the stop tile from the line's own bit row, which sits between the two side
-  // rows in memory (already in cache), rather than from the tile array far away.
-  const std::uint64_t* own = horizontal ? grid.passableRow(line) : grid.passableColumn(line);
-  if (((own[stop >> 6] >> (stop & 63)) & 1) == 0) return -1;
-  const std::int32_t target = horizontal ? line * grid.paddedWidth() + stop : stop * grid.paddedWidth() + line;
-  steps = std::abs(stop - along);
-  return target;
 }
 
 void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t dx, std::int32_t dy) {

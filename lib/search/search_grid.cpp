@@ -75,31 +75,51 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
   }
   grid.m_regions = RegionMap::compute(map, mobility);
 
-  const std::int32_t ph = map.height() + 2;
-  grid.m_rowWords = (pw + 63) / 64 + 1;
-  grid.m_columnWords = (ph + 63) / 64 + 1;
-  grid.m_rowPassable.assign(std::size_t(ph) * std::size_t(grid.m_rowWords), 0);
-  grid.m_rowJumpable.assign(grid.m_rowPassable.size(), 0);
-  grid.m_columnPassable.assign(std::size_t(pw) * std::size_t(grid.m_columnWords), 0);
-  grid.m_columnJumpable.assign(grid.m_columnPassable.size(), 0);
-  for (std::int32_t y = 0; y < ph; ++y) {
-    for (std::int32_t x = 0; x < pw; ++x) {
-      const std::size_t i = std::size_t(y) * std::size_t(pw) + std::size_t(x);
-      const std::uint64_t rowBit = std::uint64_t(1) << (x & 63), columnBit = std::uint64_t(1) << (y & 63);
-      const std::size_t row = std::size_t(y) * std::size_t(grid.m_rowWords) + std::size_t(x >> 6);
-      const std::size_t column = std::size_t(x) * std::size_t(grid.m_columnWords) + std::size_t(y >> 6);
-      if (grid.m_class[i] != 0) {
-        grid.m_rowPassable[row] |= rowBit;
-        grid.m_columnPassable[column] |= columnBit;
-      }
-      if (grid.m_uniform[i] != 0) {
-        grid.m_rowJumpable[row] |= rowBit;
-        grid.m_columnJumpable[column] |= columnBit;
+  if (grid.m_layout.kind() == LayoutKind::Square && grid.m_layout.connectivity() == 8) grid.buildJumps();
+  if (settings.landmarks > 0) grid.buildLandmarks(settings.landmarks);
+  return grid;
+}
+
+void SearchGrid::buildJumps() {
+  // One pass per line and direction, walking against the direction so each tile's entry follows
+  // from its neighbour's: stop(p) says whether a jump arriving at p must stop there.
+  const std::int32_t pw = paddedWidth(), ph = m_height + 2;
+  m_jumps.assign(std::size_t(paddedCount()) * 4, -1);
+  const std::uint8_t* cls = m_class.data();
+  const std::uint8_t* uniform = m_uniform.data();
+  struct Direction {
+    std::int32_t step, side;  // index offsets: along the line, and to the side lines
+  };
+  const Direction directions[4] = {{1, pw}, {-1, pw}, {pw, 1}, {-pw, 1}};
+  for (int d = 0; d < 4; ++d) {
+    const std::int32_t step = directions[d].step, side = directions[d].side;
+    auto stops = [&](std::int32_t p) {
+      return uniform[p] == 0 || (cls[p + side] != 0 && cls[p - step + side] == 0) ||
+             (cls[p - side] != 0 && cls[p - step - side] == 0);
+    };
+    // Each line is walked from its far end back towards its start.
+    const bool horizontal = d < 2;
+    const std::int32_t lines = horizontal ? ph : pw, length = horizontal ? pw : ph;
+    for (std::int32_t line = 1; line < lines - 1; ++line) {
+      for (std::int32_t k = length - 2; k >= 1; --k) {
+        const std::int32_t along = step > 0 ? k : length - 1 - k;
+        const std::int32_t t = horizontal ? line * pw + along : along * pw + line;
+        const std::int32_t next = t + step;
+        std::int16_t& entry = m_jumps[std::size_t(t) * 4 + std::size_t(d)];
+        if (cls[next] == 0) {
+          entry = -1;
+        } else if (stops(next)) {
+          entry = 1;
+        } else {
+          const std::int16_t after = m_jumps[std::size_t(next) * 4 + std::size_t(d)];
+          // Saturate: beyond 32767 tiles store kJumpFar ("no stop within 32767, look again").
+          entry = after == kJumpFar || after == 32767 || after == -32767 ? kJumpFar
+                  : after > 0                                            ? std::int16_t(after + 1)
+                                                                         : std::int16_t(after - 1);
+        }
       }
     }
   }
-  if (settings.landmarks > 0) grid.buildLandmarks(settings.landmarks);
-  return grid;
 }
 
 void SearchGrid::sweep(std::int32_t source, bool forward, std::vector<std::int64_t>& distance) const {

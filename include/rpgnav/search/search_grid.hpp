@@ -78,6 +78,19 @@ class SearchGrid {
   /// may pass through it), 0 otherwise (the search expands it fully).
   const std::uint8_t* uniform() const noexcept { return m_uniform.data(); }
   std::int64_t straightCost(std::uint8_t costClass) const noexcept { return m_straight[costClass]; }
+  std::int64_t diagonalCost(std::uint8_t costClass) const noexcept { return m_diagonal[costClass]; }
+
+  /// Precomputed straight jumps (the "JPS+" idea, Rabin 2015), on 8-connected square grids: for
+  /// every padded tile and each of the directions east, west, south, north (in that order), the
+  /// distance to the first tile along that line that stops a jump — a tile that is not uniform
+  /// or blocked, or has a forced neighbour (a side tile open where the one behind it is blocked).
+  /// Positive: that tile is a passable jump point; negative: it is blocked; kJumpFar: no stop
+  /// within the next 32767 tiles, look again from the 32767th (only on maps that wide).
+  static constexpr std::int16_t kJumpFar = -32768;
+  static constexpr std::int32_t kJumpFarReach = 32767;
+  const std::int16_t* jumpDistances(std::int32_t paddedIndex) const noexcept {
+    return m_jumps.data() + std::size_t(paddedIndex) * 4;
+  }
 
   /// Landmark distances, quantised down to multiples of kLandmarkQuantum cost units: per padded
   /// tile, landmarkCount() pairs (distance from the landmark, distance to it); kLandmarkUnknown
@@ -90,25 +103,6 @@ class SearchGrid {
   }
   /// The landmark tiles chosen (farthest-point selection in the largest region).
   const std::vector<Cell>& landmarks() const noexcept { return m_landmarks; }
-
-  /// Bit rows for block-based jumps: bit x of padded row y (words of 64 tiles, one spare word at
-  /// the end of each row). "Passable" and "jumpable" (passable and uniform) per row, and the same
-  /// transposed per column, so horizontal and vertical jumps scan 64 tiles per step.
-  std::int32_t rowWords() const noexcept { return m_rowWords; }
-  std::int32_t columnWords() const noexcept { return m_columnWords; }
-  const std::uint64_t* passableRow(std::int32_t paddedY) const noexcept {
-    return m_rowPassable.data() + std::size_t(paddedY) * std::size_t(m_rowWords);
-  }
-  const std::uint64_t* jumpableRow(std::int32_t paddedY) const noexcept {
-    return m_rowJumpable.data() + std::size_t(paddedY) * std::size_t(m_rowWords);
-  }
-  const std::uint64_t* passableColumn(std::int32_t paddedX) const noexcept {
-    return m_columnPassable.data() + std::size_t(paddedX) * std::size_t(m_columnWords);
-  }
-  const std::uint64_t* jumpableColumn(std::int32_t paddedX) const noexcept {
-    return m_columnJumpable.data() + std::size_t(paddedX) * std::size_t(m_columnWords);
-  }
-  std::int64_t diagonalCost(std::uint8_t costClass) const noexcept { return m_diagonal[costClass]; }
 
  private:
   Layout m_layout;
@@ -124,16 +118,12 @@ class SearchGrid {
   std::int64_t m_minStraight = 0;
   std::int64_t m_minDiagonal = 0;
   RegionMap m_regions;
-  std::int32_t m_rowWords = 0;
-  std::int32_t m_columnWords = 0;
-  std::vector<std::uint64_t> m_rowPassable;
-  std::vector<std::uint64_t> m_rowJumpable;
-  std::vector<std::uint64_t> m_columnPassable;
-  std::vector<std::uint64_t> m_columnJumpable;
+  std::vector<std::int16_t> m_jumps;
   int m_landmarkCount = 0;
   std::vector<Cell> m_landmarks;
   std::vector<std::uint32_t> m_landmarkDistances;
 
+  void buildJumps();
   void buildLandmarks(int count);
   // Dijkstra over the padded grid from `source`, forwards (distances from it) or backwards
   // (distances to it); unreachable tiles get -1.
