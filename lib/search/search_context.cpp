@@ -18,6 +18,11 @@ namespace {
 
 constexpr int sign(std::int32_t v) { return (v > 0) - (v < 0); }
 
+// Direction codes for the 3 bits a node keeps: index (dx+1)*3 + (dy+1) -> code, and back.
+constexpr std::uint32_t kDirectionCode[9] = {0, 1, 2, 3, 0, 4, 5, 6, 7};
+constexpr std::int32_t kCodeDx[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+constexpr std::int32_t kCodeDy[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+
 bool heapLess(std::int64_t af, std::int64_t ag, std::int32_t an, std::int64_t bf, std::int64_t bg, std::int32_t bn) {
   if (af != bf) return af < bf;
   if (ag != bg) return ag > bg;  // deeper first: fewer re-expansions of equal-f plateaus
@@ -106,8 +111,8 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
 
   m_grid = &grid;
   if (m_nodes.size() < std::size_t(grid.paddedCount())) m_nodes.resize(std::size_t(grid.paddedCount()), Node{});
-  if (++m_generation == 0) {  // wrapped after 2^32 searches: old stamps could alias
-    for (Node& node : m_nodes) node.generation = 0;
+  if (++m_generation == kGenerationLimit) {  // wrapped: old stamps could alias, so clear them
+    for (Node& node : m_nodes) node.stamp = 0;
     m_generation = 1;
   }
   m_heap.clear();
@@ -118,7 +123,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_goalY = goal.y + 1;
   m_jumpPoints = request.jumpPoints && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
   Node& start = m_nodes[std::size_t(m_start)];
-  start = Node{0, -1, m_generation, false, 0, 0};
+  start = Node{0, -1, m_generation << 4};
   m_landmarkCount = grid.landmarkCount();
   if (m_landmarkCount > 0) {
     const std::uint32_t* goalDistances = grid.landmarkDistances(m_goal);
@@ -151,8 +156,8 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
     Node& popped = m_nodes[std::size_t(top.node)];
     // Improvements push a fresh entry instead of moving the old one (no position bookkeeping
     // in the node array, so sifting touches only the heap); skip the outdated copies here.
-    if (popped.closed || top.g != popped.g) continue;
-    popped.closed = true;
+    if ((popped.stamp & kClosedBit) != 0 || top.g != popped.g) continue;
+    popped.stamp |= kClosedBit;
     if (top.node == m_goal) {
       buildPath(out);
       finish(m_partial ? Status::PartialPath : Status::Ok, m_partial ? "goal unreachable; path to the nearest reachable tile" : "", out);
@@ -200,22 +205,21 @@ std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept
   return std::max(h, quanta * SearchGrid::kLandmarkQuantum);
 }
 
-void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int8_t dx,
-                          std::int8_t dy) {
+void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx,
+                          std::int32_t dy) {
   Node& node = m_nodes[std::size_t(index)];
-  if (node.generation != m_generation) {
-    node = Node{g, parent, m_generation, false, dx, dy};
+  const std::uint32_t fresh = (m_generation << 4) | kDirectionCode[(dx + 1) * 3 + dy + 1];
+  if ((node.stamp >> 4) != m_generation) {
+    node = Node{g, parent, fresh};
     heapPush({g + heuristic(cell, index), g, index});
     return;
   }
   // A closed node can improve only under the landmark heuristic, whose rounding may break
   // consistency by a quantum: reopening it keeps the search exact.
   if (g >= node.g) return;
-  node.closed = false;
   node.g = g;
   node.parent = parent;
-  node.dx = dx;
-  node.dy = dy;
+  node.stamp = fresh;
   heapPush({g + heuristic(cell, index), g, index});
 }
 
@@ -293,14 +297,14 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t dx, std::int32
     if (cls[n] == 0) return;
     const std::int64_t gHere = g + k * diagonalCost;
     if (n == m_goal || uniform[n] == 0) {
-      relax(n, {x - 1, y - 1}, gHere, index, std::int8_t(dx), std::int8_t(dy));
+      relax(n, {x - 1, y - 1}, gHere, index, dx, dy);
       return;
     }
     std::int32_t steps = 0;
     const std::int32_t across = jumpStraight(x, y, dx, 0, steps);
-    if (across >= 0) relax(across, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, std::int8_t(dx), 0);
+    if (across >= 0) relax(across, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
     const std::int32_t down = jumpStraight(x, y, 0, dy, steps);
-    if (down >= 0) relax(down, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, std::int8_t(dy));
+    if (down >= 0) relax(down, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
   }
 }
 
@@ -322,7 +326,7 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
   if (node.parent < 0 || grid.uniform()[index] == 0) {
     for (const NeighbourStep& step : grid.layout().moves({0, 0})) add(step.dx, step.dy);
   } else {
-    const std::int32_t dx = node.dx, dy = node.dy;
+    const std::int32_t dx = kCodeDx[node.stamp & 7], dy = kCodeDy[node.stamp & 7];
     if (dx != 0 && dy != 0) {
       add(dx, 0);
       add(0, dy);
@@ -359,7 +363,7 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
     const std::int32_t target = jumpStraight(x, y, dx, dy, steps);
     if (target < 0) continue;
     relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, node.g + steps * grid.straightCost(costClass), index,
-          std::int8_t(dx), std::int8_t(dy));
+          dx, dy);
   }
 }
 

@@ -4,6 +4,7 @@
 // points), and on the hex sample map with its terrain costs.
 //
 // usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]
+//                                [--only uniform|weighted|hex] [--no-jump-points]
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/search/search_context.hpp"
@@ -21,6 +22,8 @@
 using namespace rpgnav;
 
 namespace {
+
+bool g_jumpPoints = true;  // --no-jump-points: plain A* for comparison
 
 struct Query {
   Cell start, goal;
@@ -47,7 +50,7 @@ Figures run(const SearchGrid& grid, const std::vector<Query>& queries, int repea
       SearchRequest request;
       request.start = queries[i].start;
       request.goal = queries[i].goal;
-      request.jumpPoints = std::getenv("RPGNAV_BENCH_NO_JUMPS") == nullptr;
+      request.jumpPoints = g_jumpPoints;
       const auto begin = std::chrono::steady_clock::now();
       context.findPath(grid, request, result);
       const auto end = std::chrono::steady_clock::now();
@@ -56,7 +59,7 @@ Figures run(const SearchGrid& grid, const std::vector<Query>& queries, int repea
       expanded += double(result.expanded);
       bool ok = result.status == Status::Ok;
       if (ok && queries[i].optimal >= 0) ok = std::abs(result.length - queries[i].optimal) <= queries[i].tolerance;
-      if (ok && checkAgainstPlain && std::getenv("RPGNAV_BENCH_NO_CHECK") == nullptr) {
+      if (ok && checkAgainstPlain) {
         request.jumpPoints = false;
         reference.findPath(grid, request, expected);
         ok = expected.costUnits == result.costUnits;
@@ -139,24 +142,29 @@ std::vector<Query> randomQueries(const SearchGrid& grid, int count, std::uint32_
 int main(int argc, char** argv) {
   std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
   int repeat = 3, landmarkCount = 8;
+  std::string only = "all";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--movingai" && i + 1 < argc) {
       movingAi = argv[++i];
     } else if (arg == "--maps" && i + 1 < argc) {
       maps = argv[++i];
+    } else if (arg == "--only" && i + 1 < argc) {
+      only = argv[++i];
+    } else if (arg == "--no-jump-points") {
+      g_jumpPoints = false;
     } else if (arg == "--landmarks" && i + 1 < argc) {
       landmarkCount = std::clamp(std::atoi(argv[++i]), 1, 16);
     } else if (arg == "--repeat" && i + 1 < argc) {
       repeat = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]\n");
+      std::fprintf(stderr, "usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]\n"
+                   "                              [--only uniform|weighted|hex] [--no-jump-points]\n");
       return 2;
     }
   }
   std::printf("%-34s %7s %6s %10s %10s %10s %9s\n", "map", "queries", "wrong", "median_us", "mean_us", "expanded",
               "Mnodes/s");
-  const bool weightedOnly = std::getenv("RPGNAV_BENCH_WEIGHTED_ONLY") != nullptr;
   const char* uniformMaps[] = {"dao/brc202d",         "dao/orz100d",       "sc1/Aftershock",     "mazes/maze512-1-0",
                                "random/random512-40-0", "bg512/AR0011SR", "cities/Berlin_0_1024"};
   const char* weightedMaps[] = {"dao/brc202d", "sc1/Aftershock", "dao/orz100d"};
@@ -165,7 +173,7 @@ int main(int argc, char** argv) {
     std::printf("(Moving AI maps not found under %s: skipped)\n", movingAi.string().c_str());
   } else {
     for (const char* name : uniformMaps) {
-      if (weightedOnly) break;
+      if (only != "all" && only != "uniform") break;
       auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
       auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
       if (!map || !scenario) {
@@ -180,6 +188,7 @@ int main(int argc, char** argv) {
       print(name, figures);
     }
     for (const char* name : weightedMaps) {
+      if (only != "all" && only != "weighted") break;
       auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
       auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
       const TileMap weighted = withCostPatches(*map, 2026);
@@ -198,6 +207,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  if (only != "all" && only != "hex") return failures == 0 ? 0 : 1;
   auto wilderness = readRpgMap(maps / "wilderness.rpgmap");
   if (!wilderness) {
     std::fprintf(stderr, "%s\n", wilderness.error().message.c_str());

@@ -74,14 +74,16 @@ class SearchContext {
   bool suspended() const noexcept { return m_suspended; }
 
  private:
+  // 16 bytes, so more of the node array stays in cache. `stamp` packs the search generation
+  // (upper 28 bits; a node is fresh in this search only when it matches), the closed flag
+  // (bit 3) and the direction of the last move into the node (bits 0-2, for jump pruning).
   struct Node {
     std::int64_t g;
     std::int32_t parent;
-    std::uint32_t generation;
-    bool closed;                // expanded: its g is final
-    std::int8_t dx;             // direction of the last move into this node (jump pruning)
-    std::int8_t dy;
+    std::uint32_t stamp;
   };
+  static constexpr std::uint32_t kClosedBit = 8;
+  static constexpr std::uint32_t kGenerationLimit = 1u << 28;
   struct HeapEntry {
     std::int64_t f;
     std::int64_t g;
@@ -91,7 +93,7 @@ class SearchContext {
   Status run(std::int64_t maxExpansions, SearchResult& out);
   void expandAll(std::int32_t node);
   void expandJumpPoint(std::int32_t node);
-  void relax(std::int32_t node, Cell cell, std::int64_t g, std::int32_t parent, std::int8_t dx, std::int8_t dy);
+  void relax(std::int32_t node, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
   // A straight jump from padded coordinates (x, y) in direction (dx, dy): the padded index of
   // the jump point reached (steps = tiles travelled) or -1. A diagonal jump from a node relaxes

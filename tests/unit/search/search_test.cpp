@@ -297,3 +297,66 @@ TEST_CASE("a warm SearchContext allocates nothing per query", "[search]") {
     CHECK(found > 10);
   }
 }
+
+TEST_CASE("landmarks keep the search exact and cut expansions on weighted maps", "[search][property]") {
+  std::mt19937 random(99);
+  int queries = 0;
+  std::int64_t withLandmarks = 0, without = 0;
+  for (const Layout& layout : {Layout::square(), Layout::hexPointy(), Layout::square(1.0f, 4)}) {
+    for (int trial = 0; trial < 25; ++trial) {
+      const int w = std::uniform_int_distribution<int>(8, 40)(random);
+      const int h = std::uniform_int_distribution<int>(8, 40)(random);
+      const TileMap map = blobMap(random, layout, w, h);
+      SearchGridSettings settings;
+      settings.landmarks = std::uniform_int_distribution<int>(1, 16)(random);
+      auto built = SearchGrid::build(map, TerrainTable::kWalk, settings);
+      REQUIRE(built.ok());
+      const SearchGrid& grid = built.value();
+      const SearchGrid plainGrid = gridFor(map);
+      CHECK(int(grid.landmarks().size()) == (grid.regions().regionCount() > 0 ? settings.landmarks : 0));
+      for (int q = 0; q < 10; ++q) {
+        const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        if (!map.passable(start, TerrainTable::kWalk)) continue;
+        const std::vector<std::int64_t> best = test::dijkstraCosts(map, TerrainTable::kWalk, start);
+        const Cell goal{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const std::int64_t expected = best[std::size_t(map.index(goal))];
+        if (expected < 0) continue;
+        for (bool jumps : {true, false}) {
+          const SearchResult result = search(grid, start, goal, jumps);
+          REQUIRE(result.status == Status::Ok);
+          REQUIRE(result.costUnits == expected);
+          REQUIRE(test::pathCost(map, TerrainTable::kWalk, result.path) == expected);
+          withLandmarks += result.expanded;
+          without += search(plainGrid, start, goal, jumps).expanded;
+          ++queries;
+        }
+      }
+    }
+  }
+  CHECK(queries > 300);
+  CHECK(withLandmarks < without);
+  auto tooMany = SearchGrid::build(test::mapFromAscii(Layout::square(), {"..."}), TerrainTable::kWalk, SearchGridSettings{17});
+  CHECK(tooMany.status() == Status::InvalidArgument);
+}
+
+TEST_CASE("jumps longer than the jump table's reach are chained", "[search]") {
+  // 32768 tiles wide: a straight jump along the corridor exceeds the 32767-tile table entries.
+  TileMap map = TileMap::create(Layout::square(), 32768, 3, test::testTerrain(), TerrainId{0}).value();
+  for (int x = 0; x < 32768; ++x) {
+    REQUIRE(map.setTerrain({x, 0}, TerrainId{1}) == Status::Ok);
+    REQUIRE(map.setTerrain({x, 2}, TerrainId{1}) == Status::Ok);
+  }
+  const SearchGrid grid = gridFor(map);
+  const SearchResult far = search(grid, {0, 1}, {32767, 1});
+  REQUIRE(far.status == Status::Ok);
+  CHECK(far.length == 32767.0);
+  CHECK(far.expanded <= 2);
+  CHECK(far.path.size() == 32768u);
+  // A side opening far along the corridor is still found.
+  REQUIRE(map.setTerrain({32766, 2}, TerrainId{0}) == Status::Ok);
+  const SearchGrid opened = gridFor(map);
+  const SearchResult down = search(opened, {0, 1}, {32766, 2});
+  REQUIRE(down.status == Status::Ok);
+  CHECK(down.length == 32767.0);  // no diagonal into the opening: its corner is wall
+  CHECK(down.costUnits == search(opened, {0, 1}, {32766, 2}, false).costUnits);
+}
