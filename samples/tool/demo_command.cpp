@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // rpgnav demo: a tour of the bundled sample dungeon. It grows as the pipeline lands; today it
-// shows the map, its doors and entities, walk regions and line of sight from the entrance.
+// shows the map, its doors and entities, walk regions, line of sight from the entrance and the
+// A* tile path from the entrance to the stairs down.
 #include "commands.hpp"
 
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/io/rpgmap.hpp"
+#include "rpgnav/search/search_context.hpp"
 
 #include <cstdio>
 #include <string>
@@ -49,7 +51,7 @@ int demoCommand(Arguments args) {
               map.width(), map.height(), layoutName(map.layout().kind()), document->doors.size(),
               document->entities.size(), regions.regionCount());
 
-  // Line of sight from the entrance: every tile whose centre a walker standing there can see.
+  // Line of sight from the entrance: how many tile centres a walker standing there can see.
   const Cell eye = findSymbol(map, '<').value_or(Cell{1, 1});
   const Vec2 eyePosition = map.layout().tileCenter(eye);
   std::vector<std::string> rows(std::size_t(map.height()));
@@ -57,14 +59,22 @@ int demoCommand(Arguments args) {
   for (std::int32_t y = 0; y < map.height(); ++y) {
     for (std::int32_t x = 0; x < map.width(); ++x) {
       const Cell cell{x, y};
-      char glyph = map.terrain().terrainSymbol(map.terrainAt(cell));
-      if (map.passable(cell, walk) && hasLineOfSight(map, walk, eyePosition, map.layout().tileCenter(cell))) {
-        glyph = glyph == '.' ? '*' : glyph;
-        ++visible;
-      }
-      rows[std::size_t(y)] += glyph;
+      if (map.passable(cell, walk) && hasLineOfSight(map, walk, eyePosition, map.layout().tileCenter(cell))) ++visible;
+      rows[std::size_t(y)] += map.terrain().terrainSymbol(map.terrainAt(cell));
     }
   }
+
+  // A* from the entrance to the stairs down (doors do not stop anyone yet).
+  const Cell stairs = findSymbol(map, '>').value_or(Cell{map.width() - 2, map.height() - 2});
+  auto grid = SearchGrid::build(map, walk);
+  if (!grid) {
+    std::fprintf(stderr, "rpgnav demo: %s\n", grid.error().message.c_str());
+    return 1;
+  }
+  SearchContext search;
+  SearchResult route;
+  search.findPath(*grid, SearchRequest{eye, stairs}, route);
+  for (const Cell& cell : route.path) rows[std::size_t(cell.y)][std::size_t(cell.x)] = '*';
   for (const DoorSpec& door : document->doors) {
     rows[std::size_t(door.a.y)][std::size_t(door.a.x)] = door.state == DoorState::Open ? '\'' : '+';
   }
@@ -74,11 +84,15 @@ int demoCommand(Arguments args) {
     }
   }
   rows[std::size_t(eye.y)][std::size_t(eye.x)] = '@';
+  rows[std::size_t(stairs.y)][std::size_t(stairs.x)] = '>';
   for (const std::string& row : rows) std::printf("  %s\n", row.c_str());
-  std::printf("\n@ entrance (%d,%d): sees %d walkable tile centres (*). Doors: + shut, ' open. "
+  std::printf("\n@ entrance (%d,%d) sees %d walkable tile centres. Doors: + shut, ' open. "
               "Entities: e blocking, _ flat.\n",
               eye.x, eye.y, visible);
-  return 0;
+  std::printf("* A* to the stairs down > (%d,%d): %s, %zu tiles, length %.2f, cost %.2f, %lld nodes expanded\n",
+              stairs.x, stairs.y, std::string(toString(route.status)).c_str(), route.path.size(), route.length,
+              route.cost, static_cast<long long>(route.expanded));
+  return route.status == Status::Ok ? 0 : 1;
 }
 
 }  // namespace rpgnav::tool

@@ -359,4 +359,17 @@ TEST_CASE("jumps longer than the jump table's reach are chained", "[search]") {
   REQUIRE(down.status == Status::Ok);
   CHECK(down.length == 32767.0);  // no diagonal into the opening: its corner is wall
   CHECK(down.costUnits == search(opened, {0, 1}, {32766, 2}, false).costUnits);
+  // Two open rows: the eastward jump from (0,1) meets no stop before the far border, 32768
+  // tiles on, so its table entry saturates and the lookup is chained.
+  TileMap wide = TileMap::create(Layout::square(), 32768, 4, test::testTerrain(), TerrainId{0}).value();
+  for (int x = 0; x < 32768; ++x) {
+    REQUIRE(wide.setTerrain({x, 0}, TerrainId{1}) == Status::Ok);
+    REQUIRE(wide.setTerrain({x, 3}, TerrainId{1}) == Status::Ok);
+  }
+  const SearchGrid wideGrid = gridFor(wide);
+  CHECK(wideGrid.jumpDistances(wideGrid.padded({0, 1}))[0] == SearchGrid::kJumpFar);
+  const SearchResult across = search(wideGrid, {0, 1}, {32767, 2});
+  REQUIRE(across.status == Status::Ok);
+  CHECK(across.length == Approx(32766.0 + std::sqrt(2.0)).epsilon(1e-12));
+  CHECK(across.costUnits == search(wideGrid, {0, 1}, {32767, 2}, false).costUnits);
 }
