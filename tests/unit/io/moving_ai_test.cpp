@@ -4,6 +4,7 @@
 
 #include "rpgnav/io/moving_ai.hpp"
 #include "support/test_maps.hpp"
+#include "support/text_files.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,49 +16,11 @@
 #include <vector>
 
 using namespace rpgnav;
-
-// A failed parse: ParseError, the message starts with "file:line:column: " and names what was
-// expected. A macro so that failures point at the calling line.
-#define CHECK_PARSE_ERROR(expression, where, word)                       \
-  do {                                                                  \
-    const auto& parsed_ = (expression);                                 \
-    REQUIRE_FALSE(parsed_.ok());                                        \
-    CHECK(parsed_.status() == Status::ParseError);                      \
-    CHECK_THAT(parsed_.error().message, Catch::StartsWith(where));      \
-    CHECK_THAT(parsed_.error().message, Catch::Contains(word));         \
-  } while (false)
+using test::replaceAll;
+using test::symbolAt;
+using test::TempDir;
 
 namespace {
-
-std::string replaceAll(std::string text, std::string_view from, std::string_view to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
-
-char symbolAt(const TileMap& map, Cell cell) { return map.terrain().terrainSymbol(map.terrainAt(cell)); }
-
-// A folder under the system temporary directory, removed again at the end of the test.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::random_device seed;
-    path = std::filesystem::temp_directory_path() /
-           ("rpgnav-moving-ai-test-" + std::to_string(seed()) + "-" + std::to_string(seed()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-  std::filesystem::path write(const std::string& name, std::string_view content) const {
-    const std::filesystem::path file = path / name;
-    std::ofstream out(file, std::ios::binary);
-    out.write(content.data(), std::streamsize(content.size()));
-    return file;
-  }
-};
 
 std::string readBytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

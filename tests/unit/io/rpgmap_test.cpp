@@ -5,6 +5,7 @@
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "support/test_maps.hpp"
+#include "support/text_files.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,17 +19,9 @@
 #include <vector>
 
 using namespace rpgnav;
-
-// A failed parse: ParseError, the message starts with "file:line:column: " and names what was
-// expected. A macro so that failures point at the calling line.
-#define CHECK_PARSE_ERROR(expression, where, word)                       \
-  do {                                                                  \
-    const auto& parsed_ = (expression);                                 \
-    REQUIRE_FALSE(parsed_.ok());                                        \
-    CHECK(parsed_.status() == Status::ParseError);                      \
-    CHECK_THAT(parsed_.error().message, Catch::StartsWith(where));      \
-    CHECK_THAT(parsed_.error().message, Catch::Contains(word));         \
-  } while (false)
+using test::replaceAll;
+using test::symbolAt;
+using test::TempDir;
 
 #define CHECK_INVALID_WRITE(document, word)                             \
   do {                                                                  \
@@ -40,41 +33,11 @@ using namespace rpgnav;
 
 namespace {
 
-std::string replaceAll(std::string text, std::string_view from, std::string_view to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
-
 std::string join(const std::vector<std::string>& lines) {
   std::string text;
   for (const std::string& line : lines) text += line + "\n";
   return text;
 }
-
-char symbolAt(const TileMap& map, Cell cell) { return map.terrain().terrainSymbol(map.terrainAt(cell)); }
-
-// A folder under the system temporary directory, removed again at the end of the test.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::random_device seed;
-    path = std::filesystem::temp_directory_path() /
-           ("rpgnav-rpgmap-test-" + std::to_string(seed()) + "-" + std::to_string(seed()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-  std::filesystem::path write(const std::string& name, std::string_view content) const {
-    const std::filesystem::path file = path / name;
-    std::ofstream out(file, std::ios::binary);
-    out.write(content.data(), std::streamsize(content.size()));
-    return file;
-  }
-};
 
 // ---------------------------------------------------------------------------------------------
 // A hand-written document with every feature, and its canonical text.
@@ -243,7 +206,7 @@ MapDocument randomDocument(std::mt19937& random) {
   std::shuffle(symbols.begin(), symbols.end(), random);
   const int terrainCount = std::uniform_int_distribution<int>(1, 25)(random);
   for (int t = 0; t < terrainCount; ++t) {
-    auto id = terrain.addTerrain(randomName(random, "t" + std::to_string(t) + "_"), symbols[std::size_t(t)]);
+    auto id = terrain.addTerrain(randomName(random, std::string("t").append(std::to_string(t)).append("_")), symbols[std::size_t(t)]);
     REQUIRE(id.ok());
     for (int m = 0; m < terrain.mobilityCount(); ++m) {
       if (chance(0.5)) REQUIRE(terrain.setCost(*id, MobilityId{std::uint8_t(m)}, randomCost(random)) == Status::Ok);
@@ -289,7 +252,7 @@ MapDocument randomDocument(std::mt19937& random) {
     const Vec2 offset(std::uniform_real_distribution<float>(-0.45f, 0.45f)(random),
                       std::uniform_real_distribution<float>(-0.45f, 0.45f)(random));
     EntitySpec entity;
-    entity.name = randomName(random, "e" + std::to_string(document.entities.size()) + "_");
+    entity.name = randomName(random, std::string("e").append(std::to_string(document.entities.size())).append("_"));
     entity.position = center + offset * layout.tileSize();
     if (!document.map.tileAt(entity.position)) continue;
     entity.radius = chance(0.2) ? 0.0f : std::uniform_real_distribution<float>(0.01f, 3.0f)(random);
