@@ -3,6 +3,8 @@
 
 #include "grid/segment_walk.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace rpgnav {
@@ -65,6 +67,127 @@ bool hasLineOfSight(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to)
   return detail::walkSegment(
       layout, a, b, [&](Cell cell, double, double) { return map.passable(cell, mobility); },
       [&](const detail::SideContact& contact) { return !(blocked(contact.left) && blocked(contact.right)); });
+}
+
+}  // namespace rpgnav
+
+namespace rpgnav {
+namespace {
+
+// Squared distance from point p to segment ab.
+double pointSegmentDistanceSquared(const detail::Vec2d& p, const detail::Vec2d& a, const detail::Vec2d& b) {
+  const detail::Vec2d ab = b - a;
+  const double length2 = ab.squaredNorm();
+  const double t = length2 > 0 ? std::clamp((p - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
+  return (a + ab * t - p).squaredNorm();
+}
+
+double cross(const detail::Vec2d& a, const detail::Vec2d& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+bool segmentsIntersect(const detail::Vec2d& a, const detail::Vec2d& b, const detail::Vec2d& c, const detail::Vec2d& d) {
+  const double d1 = cross(b - a, c - a), d2 = cross(b - a, d - a), d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
+  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 && d4 != 0;
+}
+
+// True when segment ab comes closer than `radius` to the convex polygon (layout space). The
+// walk has already established that ab does not cross the polygon's interior, so the distance
+// is the smallest between ab and the polygon's edges.
+bool closerThan(const detail::Vec2d& a, const detail::Vec2d& b, const std::array<detail::Vec2d, 6>& corners,
+                int count, double radius) {
+  const double r2 = radius * radius;
+  for (int i = 0; i < count; ++i) {
+    const detail::Vec2d& c = corners[std::size_t(i)];
+    const detail::Vec2d& d = corners[std::size_t((i + 1) % count)];
+    if (segmentsIntersect(a, b, c, d)) return true;
+    if (pointSegmentDistanceSquared(c, a, b) < r2 || pointSegmentDistanceSquared(a, c, d) < r2 ||
+        pointSegmentDistanceSquared(b, c, d) < r2) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius) {
+  SegmentProbe probe;
+  if (!finite(from) || !finite(to) || !std::isfinite(radius) || radius < 0.0f) return probe;
+  const Layout& layout = map.layout();
+  const detail::Vec2d a = layout.toLocal(from), b = layout.toLocal(to);
+  if (!withinWalkRange(a) || !withinWalkRange(b)) return probe;
+  const double length = (b - a).norm();
+  probe.length = length * double(layout.tileSize());
+  const double localRadius = double(radius) / double(layout.tileSize());
+  if (length <= detail::geometryTolerance(a, b)) {
+    const Cell cell = layout.tileAtLocal(a);
+    probe.clear = map.passable(cell, mobility);
+    return probe;
+  }
+
+  // Clearance: only tiles touching a tile the segment visits can come within radius (< half a
+  // tile) of it. Each blocked one is tested once per probe; a small cache of the last tested
+  // tiles avoids repeating the work for neighbours shared by consecutive tiles.
+  std::array<Cell, 16> tested{};
+  std::size_t testedCount = 0, testedNext = 0;
+  auto clearAround = [&](Cell cell) {
+    if (localRadius <= 0.0) return true;
+    for (const NeighbourStep& step : layout.touching(cell)) {
+      const Cell near{cell.x + step.dx, cell.y + step.dy};
+      if (map.passable(near, mobility)) continue;
+      bool seen = false;
+      for (std::size_t i = 0; i < testedCount && !seen; ++i) seen = tested[i] == near;
+      if (seen) continue;
+      tested[testedNext] = near;
+      testedNext = (testedNext + 1) % tested.size();
+      testedCount = std::min(testedCount + 1, tested.size());
+      std::array<detail::Vec2d, 6> corners;
+      const int count = layout.localCorners(near, corners);
+      if (closerThan(a, b, corners, count, localRadius)) return false;
+    }
+    return true;
+  };
+  auto blocked = [&](const detail::TileSet& set) {
+    for (int i = 0; i < set.count; ++i) {
+      if (!map.passable(set.cells[i], mobility)) return true;
+    }
+    return false;
+  };
+  double cost = 0.0;
+  const bool clear = detail::walkSegment(
+      layout, a, b,
+      [&](Cell cell, double t0, double t1) {
+        const float tileCost = map.cost(cell, mobility);
+        if (tileCost == TerrainTable::kImpassable || !clearAround(cell)) return false;
+        cost += (t1 - t0) * double(tileCost);
+        return true;
+      },
+      [&](const detail::SideContact& contact) {
+        if (localRadius > 0.0) {
+          // Touching a blocked tile is closer than any positive radius.
+          if (blocked(contact.left) || blocked(contact.right)) return false;
+        } else if (blocked(contact.left) && blocked(contact.right)) {
+          return false;
+        }
+        if (contact.t1 > contact.t0) {  // running along an edge: the dearer side counts
+          float dearer = 0.0f;
+          for (const detail::TileSet* side : {&contact.left, &contact.right}) {
+            for (int i = 0; i < side->count; ++i) {
+              const float c = map.cost(side->cells[i], mobility);
+              if (c != TerrainTable::kImpassable) dearer = std::max(dearer, c);
+            }
+          }
+          cost += (contact.t1 - contact.t0) * double(dearer);
+          for (const detail::TileSet* side : {&contact.left, &contact.right}) {
+            for (int i = 0; i < side->count; ++i) {
+              if (!clearAround(side->cells[i])) return false;
+            }
+          }
+        }
+        return true;
+      });
+  probe.clear = clear;
+  probe.cost = clear ? cost * probe.length : 0.0;
+  return probe;
 }
 
 }  // namespace rpgnav

@@ -62,6 +62,8 @@ inline TileSet locate(const Layout& layout, const Vec2d& p, double tolerance) {
 struct SideContact {
   TileSet left;
   TileSet right;
+  double t0 = 0.0;  // the stretch of the segment in contact: equal for a vertex, t0 < t1 along an edge
+  double t1 = 0.0;
 };
 
 /// Walks the segment a→b (layout space). Calls
@@ -150,11 +152,14 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
     if (last) tNext = 1.0;
 
     SideContact along;
+    along.t0 = tPrevious;
+    along.t1 = tNext;
     const Interval current = classifyInterval(tPrevious, tNext, along);
     if (pendingT >= 0.0) {
       const Vec2d p = a + d * pendingT;
       const TileSet set = locate(layout, p, tolerance);
       SideContact contact;
+      contact.t0 = contact.t1 = pendingT;
       for (int i = 0; i < set.count; ++i) {
         const Cell cell = set.cells[i];
         if ((previous.interior && previous.cell == cell) || (current.interior && current.cell == cell)) continue;

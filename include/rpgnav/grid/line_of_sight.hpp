@@ -45,4 +45,22 @@ std::vector<Cell> tilesCrossed(const Layout& layout, Vec2 from, Vec2 to);
 /// bounded by the map size.
 bool hasLineOfSight(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to);
 
+/// What walking a segment costs a character, and whether it can.
+struct SegmentProbe {
+  /// The segment stays in tiles the mobility may enter and keeps `radius` from every blocked
+  /// tile (with radius 0: the zero-radius rule above).
+  bool clear = false;
+  /// Weighted cost, valid when clear: Σ over tiles of (length inside the tile × its cost), in
+  /// world units. Where the segment runs along an edge between two passable tiles, the dearer of
+  /// the two counts (the character brushes both).
+  double cost = 0.0;
+  /// Length in world units.
+  double length = 0.0;
+};
+
+/// Probes the segment for a character of `mobility` and `radius` (world units, 0 up to just
+/// under half a tile). Non-finite input, or a negative or non-finite radius, gives clear = false.
+/// Stops at the first violation, so a blocked probe is cheap.
+SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius);
+
 }  // namespace rpgnav
