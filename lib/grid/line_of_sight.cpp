@@ -118,12 +118,6 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
   const double length = (b - a).norm();
   probe.length = length * double(layout.tileSize());
   const double localRadius = double(radius) / double(layout.tileSize());
-  if (length <= detail::geometryTolerance(a, b)) {
-    const Cell cell = layout.tileAtLocal(a);
-    probe.clear = map.passable(cell, mobility);
-    return probe;
-  }
-
   // Clearance: only tiles touching a tile the segment visits can come within radius (< half a
   // tile) of it. Each blocked one is tested once per probe; a small cache of the last tested
   // tiles avoids repeating the work for neighbours shared by consecutive tiles.
@@ -142,22 +136,44 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
       testedCount = std::min(testedCount + 1, tested.size());
       std::array<detail::Vec2d, 6> corners;
       const int count = layout.localCorners(near, corners);
-      if (closerThan(a, b, corners, count, localRadius)) return false;
+      if (closerThan(a, b, corners, count, localRadius)) {
+        probe.blocker = near;
+        probe.hasBlocker = true;
+        return false;
+      }
     }
     return true;
   };
   auto blocked = [&](const detail::TileSet& set) {
     for (int i = 0; i < set.count; ++i) {
-      if (!map.passable(set.cells[i], mobility)) return true;
+      if (!map.passable(set.cells[i], mobility)) {
+        probe.blocker = set.cells[i];
+        probe.hasBlocker = true;
+        return true;
+      }
     }
     return false;
   };
+  if (length <= detail::geometryTolerance(a, b)) {  // a point: its tile and its surroundings
+    const Cell cell = layout.tileAtLocal(a);
+    probe.clear = map.passable(cell, mobility) && clearAround(cell);
+    if (!map.passable(cell, mobility)) {
+      probe.blocker = cell;
+      probe.hasBlocker = true;
+    }
+    return probe;
+  }
   double cost = 0.0;
   const bool clear = detail::walkSegment(
       layout, a, b,
       [&](Cell cell, double t0, double t1) {
         const float tileCost = map.cost(cell, mobility);
-        if (tileCost == TerrainTable::kImpassable || !clearAround(cell)) return false;
+        if (tileCost == TerrainTable::kImpassable) {
+          probe.blocker = cell;
+          probe.hasBlocker = true;
+          return false;
+        }
+        if (!clearAround(cell)) return false;
         cost += (t1 - t0) * double(tileCost);
         return true;
       },
@@ -165,8 +181,9 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
         if (localRadius > 0.0) {
           // Touching a blocked tile is closer than any positive radius.
           if (blocked(contact.left) || blocked(contact.right)) return false;
-        } else if (blocked(contact.left) && blocked(contact.right)) {
-          return false;
+        } else if (blocked(contact.left)) {
+          if (blocked(contact.right)) return false;
+          probe.hasBlocker = false;  // one blocked side only: touching is allowed
         }
         if (contact.t1 > contact.t0) {  // running along an edge: the dearer side counts
           float dearer = 0.0f;

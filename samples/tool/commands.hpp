@@ -12,5 +12,6 @@ using Arguments = std::span<const std::string_view>;
 int infoCommand(Arguments args);
 int demoCommand(Arguments args);
 int scenCommand(Arguments args);
+int pathCommand(Arguments args);
 
 }  // namespace rpgnav::tool

@@ -13,6 +13,8 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  info MAP          layout, size, terrain histogram and connected regions of a .map or .rpgmap\n"
+    "  path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
+    "                    the character pipeline: control points, lengths, costs, stage timings\n"
     "  scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points]\n"
     "                    A* on Moving AI scenario lines; exit 1 on any mismatch with the optimum\n"
     "  demo [--maps DIR] walk through the bundled sample dungeon\n"
@@ -27,6 +29,7 @@ constexpr Command kCommands[] = {
     {"info", &rpgnav::tool::infoCommand},
     {"demo", &rpgnav::tool::demoCommand},
     {"scen", &rpgnav::tool::scenCommand},
+    {"path", &rpgnav::tool::pathCommand},
 };
 
 }  // namespace

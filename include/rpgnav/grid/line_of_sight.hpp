@@ -56,10 +56,16 @@ struct SegmentProbe {
   double cost = 0.0;
   /// Length in world units.
   double length = 0.0;
+  /// When not clear: the first blocked tile found in the way or too close (along the segment),
+  /// if the segment got that far; hasBlocker is false for bad input.
+  Cell blocker;
+  bool hasBlocker = false;
 };
 
 /// Probes the segment for a character of `mobility` and `radius` (world units, 0 up to just
 /// under half a tile). Non-finite input, or a negative or non-finite radius, gives clear = false.
+/// A zero-length segment probes a standing position: its tile passable, blocked tiles at least
+/// `radius` away.
 /// Stops at the first violation, so a blocked probe is cheap.
 SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius);
 

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// The character pipeline's vocabulary: a request, the path the stages pass along, the result,
+/// and the context every stage reads.
+
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace rpgnav {
+
+/// One query: where a character is, where it wants to go, and how it moves.
+struct PathRequest {
+  Vec2 start = Vec2(0.0f, 0.0f);  ///< World position.
+  Vec2 goal = Vec2(0.0f, 0.0f);   ///< World position.
+  MobilityId mobility = MobilityId{0};
+  /// Personal radius in world units: the path keeps this far from blocked tiles.
+  /// [Limit: 0 <= radius < tileSize / 2]
+  float radius = 0.0f;
+};
+
+/// The pipeline's stages, in order.
+enum class PathStage : std::uint8_t {
+  StraightLine,        ///< 1: start sees goal: done without a search
+  Search,              ///< 2: A* over tiles
+  ControlPoints,       ///< 3: one point per tile of the A* path
+  StraightenForward,   ///< 4: drop points whose neighbours see each other, from the start
+  CornerRouting,       ///< 5: points beside blocked corners, so the path hugs them
+  StraightenBackward,  ///< 6: straighten and route corners again, from the goal
+};
+inline constexpr int kPathStageCount = 6;
+/// "straight_line", "search", "control_points", "straighten_forward", "corner_routing",
+/// "straighten_backward".
+std::string_view pathStageName(PathStage stage) noexcept;
+
+/// What one stage did in one query.
+struct StageStats {
+  bool ran = false;
+  double micros = 0.0;      ///< Wall time.
+  std::int32_t pointsIn = 0;
+  std::int32_t pointsOut = 0;
+  std::int32_t probes = 0;  ///< Segment probes (line-of-sight checks) made.
+};
+
+/// The answer to a PathRequest. Reuse one object per thread: its vectors keep their capacity.
+struct PathResult {
+  Status status = Status::InvalidArgument;
+  const char* reason = "";
+  /// Tiles of the A* path, start tile to goal tile (empty when the straight line sufficed).
+  std::vector<Cell> tilePath;
+  /// The final polyline, start to goal, world units.
+  std::vector<Vec2> controlPoints;
+  /// Length of the A* tile path (steps of one tile, √2 for square diagonals) in world units;
+  /// the straight distance when no search ran.
+  double searchLength = 0.0;
+  double length = 0.0;  ///< Length of controlPoints, world units.
+  double cost = 0.0;    ///< Weighted cost of controlPoints (length in each tile × its cost).
+  std::array<StageStats, kPathStageCount> stages{};
+  StageStats& stats(PathStage stage) noexcept { return stages[std::size_t(stage)]; }
+  const StageStats& stats(PathStage stage) const noexcept { return stages[std::size_t(stage)]; }
+};
+
+/// Read-only facts every stage works from.
+struct StageContext {
+  const TileMap& map;
+  MobilityId mobility;
+  float radius;  ///< World units.
+};
+
+/// Weighted cost of a polyline under probeSegment's model; +infinity if a segment is not clear.
+double polylineCost(const StageContext& context, const std::vector<Vec2>& points);
+
+}  // namespace rpgnav

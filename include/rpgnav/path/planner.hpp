@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// Planner: runs the character pipeline for one query at a time.
+
+#include "rpgnav/path/path.hpp"
+#include "rpgnav/path/stages.hpp"
+#include "rpgnav/search/search_context.hpp"
+#include "rpgnav/search/search_grid.hpp"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace rpgnav {
+
+/// Every stage's settings, and which stages run. The search (stage 2) always runs when the
+/// straight line does not suffice.
+struct PlannerSettings {
+  StraightLineSettings straightLine;
+  ControlPointSettings controlPoints;
+  StraightenSettings straighten;
+  CornerRoutingSettings cornerRouting;
+  SearchGridSettings searchGrid;
+  /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
+  /// points gives plain tile centres).
+  std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true};
+  bool enabledStage(PathStage stage) const noexcept { return enabled[std::size_t(stage)]; }
+};
+
+/// Plans paths on one map. Keeps the map by reference (it must outlive the planner) and builds
+/// the search grid for each mobility on first use, rebuilding it when the map's version changes.
+///
+/// Thread-safety: one Planner per thread (it owns search scratch memory); several planners may
+/// read one map at once while nobody edits it.
+class Planner {
+ public:
+  explicit Planner(const TileMap& map, PlannerSettings settings = {});
+
+  /// Plans a path; the status is also in out.status. Bad input gets InvalidArgument (NaN, radius
+  /// out of range, unknown mobility), OutOfBounds (a point off the map), StartBlocked /
+  /// GoalBlocked (in a forbidden tile, or closer than the radius to a blocked one) or NoPath.
+  Status plan(const PathRequest& request, PathResult& out);
+
+  const PlannerSettings& settings() const noexcept { return m_settings; }
+  PlannerSettings& settings() noexcept { return m_settings; }
+
+ private:
+  const SearchGrid* gridFor(MobilityId mobility, const char*& reason);
+  Status fail(PathResult& out, Status status, const char* reason);
+
+  const TileMap* m_map;
+  PlannerSettings m_settings;
+  std::vector<std::optional<SearchGrid>> m_grids;  // per mobility
+  SearchContext m_search;
+  SearchResult m_searchResult;
+};
+
+}  // namespace rpgnav

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// The pipeline's stages. Each is one function in its own file under lib/path/, with a Settings
+/// struct whose defaults suit most games. Every stage keeps the pipeline's invariants: it never
+/// raises the path's weighted cost, never enters a tile the mobility forbids, and never brings
+/// the path closer than the character's radius to a blocked tile (each change is checked with
+/// probeSegment before it is made).
+
+#include "rpgnav/path/path.hpp"
+
+#include <vector>
+
+namespace rpgnav {
+
+/// Stage 1: when start and goal see each other, the straight segment is the path.
+struct StraightLineSettings {
+  /// Longest straight line tried, in tiles: long queries rarely see their goal, and the probe's
+  /// cost grows with the distance. [Units: tiles] [Limit: >= 0]
+  float maxDistance = 64.0f;
+};
+/// True when the segment start→goal is clear for the character (then `out` is {start, goal}).
+bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, Vec2 start, Vec2 goal,
+                       std::vector<Vec2>& out, StageStats& stats);
+
+/// Stage 3: one control point per tile of the A* path — where the line from the previous point
+/// toward the goal leaves the tile, or the tile's centre when that line does not lead on along
+/// the path or is not clear.
+struct ControlPointSettings {
+  /// Use exit points toward the goal; false gives plain tile centres.
+  bool exitPoints = true;
+};
+void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
+                       const std::vector<Cell>& tiles, Vec2 start, Vec2 goal, std::vector<Vec2>& out,
+                       StageStats& stats);
+
+/// Stages 4 and 6: drop every control point whose two neighbours see each other at no extra
+/// cost, walking from the start (or, reversed, from the goal).
+struct StraightenSettings {
+  /// Never merge points into a segment longer than this many tiles (caps the cost of one probe
+  /// on huge open maps); 0 = no cap. [Units: tiles] [Limit: >= 0]
+  float maxSegmentLength = 0.0f;
+};
+void straightenStage(const StageContext& context, const StraightenSettings& settings, bool fromGoal,
+                     std::vector<Vec2>& points, StageStats& stats);
+
+/// Stage 5: where the segment that would replace a control point is stopped by a blocked tile,
+/// try a point just beside that tile's corner instead (radius away), so the path hugs corners
+/// the way a person walks round them.
+struct CornerRoutingSettings {
+  /// Extra distance beyond the radius, so floating-point rounding never brings the path closer
+  /// than the radius. [Units: tiles] [Limit: > 0]
+  float margin = 1e-3f;
+};
+void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings,
+                        std::vector<Vec2>& points, StageStats& stats);
+
+}  // namespace rpgnav

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Comparisons the stages share: a candidate piece of path replaces another only when it is
+// neither dearer nor longer (the pipeline promises both), with room for rounding in the sums.
+
+#include "rpgnav/core/types.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rpgnav::detail {
+
+struct Leg {
+  double cost = 0.0;
+  double length = 0.0;
+};
+
+inline bool noWorse(double candidate, double replaced) {
+  return candidate <= replaced + 1e-9 * std::max(1.0, std::abs(replaced));
+}
+inline bool noWorse(const Leg& candidate, const Leg& replaced) {
+  return noWorse(candidate.cost, replaced.cost) && noWorse(candidate.length, replaced.length);
+}
+
+/// True when b lies on segment a→c (within float noise), so dropping it changes nothing.
+inline bool onSegment(Vec2 a, Vec2 b, Vec2 c) {
+  const Eigen::Vector2d ab = (b - a).cast<double>(), ac = (c - a).cast<double>();
+  const double length2 = ac.squaredNorm();
+  if (length2 == 0.0) return ab.squaredNorm() == 0.0;
+  const double cross = ab.x() * ac.y() - ab.y() * ac.x();
+  const double t = ab.dot(ac) / length2;
+  return std::abs(cross) <= 1e-9 * length2 && t >= 0.0 && t <= 1.0;
+}
+
+}  // namespace rpgnav::detail

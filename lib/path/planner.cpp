@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/path/planner.hpp"
+
+#include "rpgnav/grid/line_of_sight.hpp"
+
+#include <chrono>
+#include <cmath>
+
+namespace rpgnav {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Times one stage into its stats.
+class StageTimer {
+ public:
+  explicit StageTimer(StageStats& stats) : m_stats(stats), m_begin(Clock::now()) {}
+  ~StageTimer() { m_stats.micros += std::chrono::duration<double, std::micro>(Clock::now() - m_begin).count(); }
+  StageTimer(const StageTimer&) = delete;
+  StageTimer& operator=(const StageTimer&) = delete;
+
+ private:
+  StageStats& m_stats;
+  Clock::time_point m_begin;
+};
+
+bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
+
+}  // namespace
+
+Planner::Planner(const TileMap& map, PlannerSettings settings) : m_map(&map), m_settings(settings) {}
+
+Status Planner::fail(PathResult& out, Status status, const char* reason) {
+  out.status = status;
+  out.reason = reason;
+  out.controlPoints.clear();
+  return status;
+}
+
+const SearchGrid* Planner::gridFor(MobilityId mobility, const char*& reason) {
+  if (m_grids.size() <= mobility.value) m_grids.resize(std::size_t(mobility.value) + 1);
+  std::optional<SearchGrid>& grid = m_grids[mobility.value];
+  if (!grid || grid->mapVersion() != m_map->version()) {
+    auto built = SearchGrid::build(*m_map, mobility, m_settings.searchGrid);
+    if (!built) {
+      reason = "terrain costs outside the range the search accepts";
+      grid.reset();
+      return nullptr;
+    }
+    grid.emplace(std::move(built.value()));
+  }
+  return &*grid;
+}
+
+Status Planner::plan(const PathRequest& request, PathResult& out) {
+  out.stages = {};
+  out.tilePath.clear();
+  out.controlPoints.clear();
+  out.searchLength = out.length = out.cost = 0.0;
+  out.reason = "";
+  const TileMap& map = *m_map;
+  const Layout& layout = map.layout();
+  if (!finite(request.start) || !finite(request.goal)) return fail(out, Status::InvalidArgument, "start or goal is not finite");
+  if (!map.terrain().valid(request.mobility)) return fail(out, Status::InvalidArgument, "unknown mobility");
+  if (!std::isfinite(request.radius) || request.radius < 0.0f || request.radius >= 0.5f * layout.tileSize()) {
+    return fail(out, Status::InvalidArgument, "radius must be at least 0 and under half a tile");
+  }
+  const auto startTile = map.tileAt(request.start), goalTile = map.tileAt(request.goal);
+  if (!startTile) return fail(out, Status::OutOfBounds, "start lies outside the map");
+  if (!goalTile) return fail(out, Status::OutOfBounds, "goal lies outside the map");
+  if (!map.passable(*startTile, request.mobility)) return fail(out, Status::StartBlocked, "start tile cannot be entered by this mobility");
+  if (!map.passable(*goalTile, request.mobility)) return fail(out, Status::GoalBlocked, "goal tile cannot be entered by this mobility");
+  const StageContext context{map, request.mobility, request.radius};
+  if (!probeSegment(map, request.mobility, request.start, request.start, request.radius).clear) {
+    return fail(out, Status::StartBlocked, "start is closer than the radius to a blocked tile");
+  }
+  if (!probeSegment(map, request.mobility, request.goal, request.goal, request.radius).clear) {
+    return fail(out, Status::GoalBlocked, "goal is closer than the radius to a blocked tile");
+  }
+
+  std::vector<Vec2>& points = out.controlPoints;
+  if (m_settings.enabledStage(PathStage::StraightLine)) {
+    StageStats& stats = out.stats(PathStage::StraightLine);
+    StageTimer timer(stats);
+    if (straightLineStage(context, m_settings.straightLine, request.start, request.goal, points, stats)) {
+      out.searchLength = out.length = double((request.goal - request.start).norm());
+      out.cost = polylineCost(context, points);
+      out.status = Status::Ok;
+      return out.status;
+    }
+  }
+
+  {
+    StageStats& stats = out.stats(PathStage::Search);
+    StageTimer timer(stats);
+    stats.ran = true;
+    const char* reason = "";
+    const SearchGrid* grid = gridFor(request.mobility, reason);
+    if (grid == nullptr) return fail(out, Status::InvalidArgument, reason);
+    SearchRequest search;
+    search.start = *startTile;
+    search.goal = *goalTile;
+    const Status status = m_search.findPath(*grid, search, m_searchResult);
+    if (status != Status::Ok) return fail(out, status, m_searchResult.reason);
+    out.tilePath = m_searchResult.path;
+    out.searchLength = m_searchResult.length * double(layout.tileSize());
+    stats.pointsOut = std::int32_t(out.tilePath.size());
+  }
+
+  {
+    StageStats& stats = out.stats(PathStage::ControlPoints);
+    StageTimer timer(stats);
+    ControlPointSettings settings = m_settings.controlPoints;
+    settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
+    controlPointStage(context, settings, out.tilePath, request.start, request.goal, points, stats);
+  }
+  if (m_settings.enabledStage(PathStage::StraightenForward)) {
+    StageStats& stats = out.stats(PathStage::StraightenForward);
+    StageTimer timer(stats);
+    straightenStage(context, m_settings.straighten, false, points, stats);
+  }
+  if (m_settings.enabledStage(PathStage::CornerRouting)) {
+    StageStats& stats = out.stats(PathStage::CornerRouting);
+    StageTimer timer(stats);
+    cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
+  }
+  if (m_settings.enabledStage(PathStage::StraightenBackward)) {
+    StageStats& stats = out.stats(PathStage::StraightenBackward);
+    StageTimer timer(stats);
+    straightenStage(context, m_settings.straighten, true, points, stats);
+    if (m_settings.enabledStage(PathStage::CornerRouting)) {
+      std::reverse(points.begin(), points.end());
+      cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
+      std::reverse(points.begin(), points.end());
+      straightenStage(context, m_settings.straighten, true, points, stats);
+    }
+  }
+  out.cost = polylineCost(context, points);
+  if (!std::isfinite(out.cost)) {
+    // The tile path has no polyline that keeps the radius (a gap narrower than the character).
+    return fail(out, Status::NoPath, "no route keeps the radius from blocked tiles");
+  }
+  for (std::size_t i = 1; i < points.size(); ++i) out.length += double((points[i] - points[i - 1]).norm());
+  out.status = Status::Ok;
+  return out.status;
+}
+
+}  // namespace rpgnav

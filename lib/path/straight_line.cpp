@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// Stage 1: the straight-line fast path.
+#include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/path/stages.hpp"
+
+namespace rpgnav {
+
+bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, Vec2 start, Vec2 goal,
+                       std::vector<Vec2>& out, StageStats& stats) {
+  stats.ran = true;
+  stats.pointsIn = 2;
+  const float tiles = (goal - start).norm() / context.map.layout().tileSize();
+  if (!(tiles <= settings.maxDistance)) return false;
+  ++stats.probes;
+  if (!probeSegment(context.map, context.mobility, start, goal, context.radius).clear) return false;
+  out.assign({start, goal});
+  stats.pointsOut = 2;
+  return true;
+}
+
+}  // namespace rpgnav
