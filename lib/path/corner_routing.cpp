@@ -3,6 +3,7 @@
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/stages.hpp"
 
+#include "path/funnel.hpp"
 #include "path/legs.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 namespace rpgnav {
 
 void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings,
-                        std::vector<Vec2>& points, StageStats& stats) {
+                        const std::vector<Cell>& tiles, std::vector<Vec2>& points, StageStats& stats) {
   stats.ran = true;
   stats.pointsIn = std::int32_t(points.size());
   const Layout& layout = context.map.layout();
@@ -20,6 +21,26 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     ++stats.probes;
     return probeSegment(context.map, context.mobility, a, b, context.radius);
   };
+  auto measure = [&](const std::vector<Vec2>& polyline) {
+    detail::Leg total;
+    for (std::size_t i = 1; i < polyline.size(); ++i) {
+      const SegmentProbe segment = probe(polyline[i - 1], polyline[i]);
+      if (!segment.clear) return std::optional<detail::Leg>();
+      total.cost += segment.cost;
+      total.length += segment.length;
+    }
+    return std::optional<detail::Leg>(total);
+  };
+
+  if (!tiles.empty() && points.size() > 2) {
+    std::vector<Vec2> taut;
+    detail::funnelPath(context.map, context.mobility, tiles, points.front(), points.back(), context.radius, taut);
+    if (!taut.empty()) {
+      const auto current = measure(points);
+      const auto candidate = measure(taut);
+      if (candidate && (!current || detail::noWorse(*candidate, *current))) points = std::move(taut);
+    }
+  }
   const float offset = context.radius + settings.margin * layout.tileSize();
   // For each interior point b between a (the point before it, already final) and c: when a→c is
   // not clear, the path bends round some blocked corner inside the triangle a-b-c, next to b.

@@ -122,17 +122,24 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   if (m_settings.enabledStage(PathStage::CornerRouting)) {
     StageStats& stats = out.stats(PathStage::CornerRouting);
     StageTimer timer(stats);
-    cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
+    cornerRoutingStage(context, m_settings.cornerRouting, out.tilePath, points, stats);
   }
   if (m_settings.enabledStage(PathStage::StraightenBackward)) {
     StageStats& stats = out.stats(PathStage::StraightenBackward);
     StageTimer timer(stats);
     straightenStage(context, m_settings.straighten, true, points, stats);
     if (m_settings.enabledStage(PathStage::CornerRouting)) {
-      std::reverse(points.begin(), points.end());
-      cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
-      std::reverse(points.begin(), points.end());
-      straightenStage(context, m_settings.straighten, true, points, stats);
+      // Corners routed from one end can let the other end's corners be routed in turn (a bend
+      // whose two corners must move together): alternate directions until nothing changes.
+      for (int round = 0; round < m_settings.cornerRouting.maxRounds; ++round) {
+        const std::vector<Vec2> before = points;
+        const bool backwards = round % 2 == 0;
+        if (backwards) std::reverse(points.begin(), points.end());
+        cornerRoutingStage(context, m_settings.cornerRouting, out.tilePath, points, stats);
+        if (backwards) std::reverse(points.begin(), points.end());
+        straightenStage(context, m_settings.straighten, backwards, points, stats);
+        if (points == before) break;
+      }
     }
   }
   out.cost = polylineCost(context, points);

@@ -44,15 +44,21 @@ struct StraightenSettings {
 void straightenStage(const StageContext& context, const StraightenSettings& settings, bool fromGoal,
                      std::vector<Vec2>& points, StageStats& stats);
 
-/// Stage 5: where the segment that would replace a control point is stopped by a blocked tile,
-/// try a point just beside that tile's corner instead (radius away), so the path hugs corners
-/// the way a person walks round them.
+/// Stage 5: bend round blocked corners the way a person walks round them. First the taut path
+/// through the A* tile corridor (bending only at portal corners, pulled in by the radius where a
+/// corner touches a blocked tile) replaces the whole polyline if it is clear and neither dearer
+/// nor longer. Then, point by point: where the segment that would replace a control point is
+/// stopped by a blocked tile, a point just beside the corner the path bends round (radius away)
+/// replaces it when that is clear and no worse.
 struct CornerRoutingSettings {
   /// Extra distance beyond the radius, so floating-point rounding never brings the path closer
   /// than the radius. [Units: tiles] [Limit: > 0]
   float margin = 1e-3f;
+  /// In stage 6, corner routing and straightening alternate direction for at most this many
+  /// rounds, stopping early when a round changes nothing. [Limit: >= 0]
+  int maxRounds = 4;
 };
 void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings,
-                        std::vector<Vec2>& points, StageStats& stats);
+                        const std::vector<Cell>& tiles, std::vector<Vec2>& points, StageStats& stats);
 
 }  // namespace rpgnav
