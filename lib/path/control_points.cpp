@@ -6,23 +6,25 @@
 #include "path/legs.hpp"
 
 #include <array>
+#include <optional>
 
 namespace rpgnav {
 namespace {
 
+using Point = Eigen::Vector2d;
+
 // Where the ray from `from` toward `to` leaves tile `cell` (layout space), if it crosses the
 // tile's interior and leaves before reaching `to`. Cyrus-Beck clipping against the convex tile.
-std::optional<Eigen::Vector2d> exitPoint(const Layout& layout, Cell cell, const Eigen::Vector2d& from,
-                                         const Eigen::Vector2d& to) {
-  std::array<Eigen::Vector2d, 6> corners;
+std::optional<Point> exitPoint(const Layout& layout, Cell cell, const Point& from, const Point& to) {
+  std::array<Point, 6> corners;
   const int count = layout.localCorners(cell, corners);
-  const Eigen::Vector2d d = to - from;
-  const Eigen::Vector2d centre = layout.localCenter(cell);
+  const Point d = to - from;
+  const Point centre = layout.localCenter(cell);
   double t0 = 0.0, t1 = 1.0;
   for (int i = 0; i < count; ++i) {
-    const Eigen::Vector2d& v = corners[std::size_t(i)];
-    const Eigen::Vector2d& w = corners[std::size_t((i + 1) % count)];
-    Eigen::Vector2d inward(-(w - v).y(), (w - v).x());
+    const Point& v = corners[std::size_t(i)];
+    const Point& w = corners[std::size_t((i + 1) % count)];
+    Point inward(-(w - v).y(), (w - v).x());
     if (inward.dot(centre - v) < 0) inward = -inward;
     const double num = inward.dot(from - v), den = inward.dot(d);
     if (den == 0.0) {
@@ -37,7 +39,32 @@ std::optional<Eigen::Vector2d> exitPoint(const Layout& layout, Cell cell, const 
     }
   }
   if (t1 - t0 <= 1e-9 || t1 >= 1.0 - 1e-9) return std::nullopt;
-  return Eigen::Vector2d(from + d * t1);
+  return Point(from + d * t1);
+}
+
+// On hex maps the segment between two neighbouring centres crosses their shared edge at its
+// middle, only half an edge (0.289 tiles) from the edge's ends. When one end touches a blocked
+// tile and the character is wider than that, the polyline goes through the other end instead
+// (nudged just inside the edge), which keeps half a tile from the blocked corner.
+std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) {
+  const Layout& layout = context.map.layout();
+  if (!layout.isHex() || context.radius < 0.28867513f * layout.tileSize()) return std::nullopt;
+  const auto moves = layout.moves(a);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    if (Cell{a.x + moves[i].dx, a.y + moves[i].dy} != b) continue;
+    const NeighbourStep& before = moves[(i + moves.size() - 1) % moves.size()];
+    const NeighbourStep& after = moves[(i + 1) % moves.size()];
+    const Cell beforeTile{a.x + before.dx, a.y + before.dy}, afterTile{a.x + after.dx, a.y + after.dy};
+    const bool beforeOpen = context.map.passable(beforeTile, context.mobility);
+    const bool afterOpen = context.map.passable(afterTile, context.mobility);
+    if (beforeOpen == afterOpen) return std::nullopt;  // both open: fine; both blocked: closed gap
+    // The open end is the corner a, b and the open tile share.
+    const Cell open = beforeOpen ? beforeTile : afterTile;
+    const Point middle = (layout.localCenter(a) + layout.localCenter(b)) * 0.5;
+    const Point corner = (layout.localCenter(a) + layout.localCenter(b) + layout.localCenter(open)) / 3.0;
+    return layout.toWorld(corner + (middle - corner) * 0.01);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -48,24 +75,42 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
   stats.ran = true;
   stats.pointsIn = std::int32_t(tiles.size());
   const Layout& layout = context.map.layout();
+  // The safe polyline: start, the centre of every tile (the start and goal tiles' too), hex
+  // portal points where needed, goal. Every segment of it keeps the radius: from a point to its
+  // own tile's centre, and between neighbouring centres (the search never cuts corners).
+  std::vector<Vec2> safe{start};
+  std::vector<int> tileOf{-1};  // index into `tiles` of centre points, -1 for other points
+  for (std::size_t k = 0; k < tiles.size(); ++k) {
+    if (k > 0) {
+      if (const auto portal = hexPortalPoint(context, tiles[k - 1], tiles[k])) {
+        safe.push_back(*portal);
+        tileOf.push_back(-1);
+      }
+    }
+    safe.push_back(layout.tileCenter(tiles[k]));
+    tileOf.push_back(int(k));
+  }
+  safe.push_back(goal);
+  tileOf.push_back(-1);
+
+  // Replace each inner tile's centre by where the line from the previous point toward the goal
+  // leaves the tile, when that leads into the next tile and is clear and no worse.
   out.clear();
   out.push_back(start);
-  const Eigen::Vector2d goalLocal = layout.toLocal(goal);
-  for (std::size_t k = 1; k + 1 < tiles.size(); ++k) {
-    const Vec2 previous = out.back();
-    const Vec2 centre = layout.tileCenter(tiles[k]);
-    Vec2 point = centre;
-    if (settings.exitPoints) {
-      const auto exit = exitPoint(layout, tiles[k], layout.toLocal(previous), goalLocal);
-      // The exit point must lead into the next tile of the path, or the polyline would leave it.
-      if (exit && layout.tileAtLocal(*exit + (goalLocal - *exit).normalized() * 1e-6) == tiles[k + 1]) {
+  const Point goalLocal = layout.toLocal(goal);
+  for (std::size_t i = 1; i + 1 < safe.size(); ++i) {
+    const int k = tileOf[i];
+    Vec2 point = safe[i];
+    if (settings.exitPoints && k > 0 && std::size_t(k) + 1 < tiles.size()) {
+      const Vec2 previous = out.back(), next = safe[i + 1];
+      const auto exit = exitPoint(layout, tiles[std::size_t(k)], layout.toLocal(previous), goalLocal);
+      if (exit && layout.tileAtLocal(*exit + (goalLocal - *exit).normalized() * 1e-6) == tiles[std::size_t(k) + 1]) {
         const Vec2 candidate = layout.toWorld(*exit);
-        const Vec2 next = k + 2 < tiles.size() ? layout.tileCenter(tiles[k + 1]) : goal;
         stats.probes += 4;
         const SegmentProbe in = probeSegment(context.map, context.mobility, previous, candidate, context.radius);
         const SegmentProbe on = probeSegment(context.map, context.mobility, candidate, next, context.radius);
-        const SegmentProbe viaCentreIn = probeSegment(context.map, context.mobility, previous, centre, context.radius);
-        const SegmentProbe viaCentreOn = probeSegment(context.map, context.mobility, centre, next, context.radius);
+        const SegmentProbe viaCentreIn = probeSegment(context.map, context.mobility, previous, point, context.radius);
+        const SegmentProbe viaCentreOn = probeSegment(context.map, context.mobility, point, next, context.radius);
         const bool centreClear = viaCentreIn.clear && viaCentreOn.clear;
         const detail::Leg viaExit{in.cost + on.cost, in.length + on.length};
         const detail::Leg viaCentre{viaCentreIn.cost + viaCentreOn.cost, viaCentreIn.length + viaCentreOn.length};

@@ -37,11 +37,18 @@ Status Planner::fail(PathResult& out, Status status, const char* reason) {
   return status;
 }
 
-const SearchGrid* Planner::gridFor(MobilityId mobility, const char*& reason) {
-  if (m_grids.size() <= mobility.value) m_grids.resize(std::size_t(mobility.value) + 1);
-  std::optional<SearchGrid>& grid = m_grids[mobility.value];
+const SearchGrid* Planner::gridFor(MobilityId mobility, float radius, const char*& reason) {
+  // Two grids per mobility: one for characters narrow enough for every gap, one that closes the
+  // narrow hex gaps to wider ones (see SearchGridSettings::clearance).
+  const float clearance = radius / m_map->layout().tileSize();
+  const bool wide = m_map->layout().isHex() && clearance >= 0.28867513f;
+  const std::size_t slot = std::size_t(mobility.value) * 2 + (wide ? 1 : 0);
+  if (m_grids.size() <= slot) m_grids.resize(slot + 1);
+  std::optional<SearchGrid>& grid = m_grids[slot];
   if (!grid || grid->mapVersion() != m_map->version()) {
-    auto built = SearchGrid::build(*m_map, mobility, m_settings.searchGrid);
+    SearchGridSettings settings = m_settings.searchGrid;
+    settings.clearance = wide ? clearance : 0.0f;
+    auto built = SearchGrid::build(*m_map, mobility, settings);
     if (!built) {
       reason = "terrain costs outside the range the search accepts";
       grid.reset();
@@ -95,7 +102,7 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     StageTimer timer(stats);
     stats.ran = true;
     const char* reason = "";
-    const SearchGrid* grid = gridFor(request.mobility, reason);
+    const SearchGrid* grid = gridFor(request.mobility, request.radius, reason);
     if (grid == nullptr) return fail(out, Status::InvalidArgument, reason);
     SearchRequest search;
     search.start = *startTile;

@@ -230,10 +230,19 @@ void SearchContext::expandAll(std::int32_t index) {
   const Cell cell = grid.cellOf(index);
   const auto moves = grid.layout().moves(cell);
   const std::int64_t g = m_nodes[std::size_t(index)].g;
-  for (const NeighbourStep& step : moves) {
+  const bool closeGaps = grid.closesNarrowGaps();
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const NeighbourStep& step = moves[i];
     const std::int32_t next = index + step.dx + step.dy * pw;
     const std::uint8_t costClass = cls[next];
     if (costClass == 0) continue;
+    if (closeGaps) {
+      // Hex tables run round the tile, so the tiles at the two ends of the edge crossed by
+      // step i are steps i-1 and i+1.
+      const NeighbourStep& before = moves[(i + moves.size() - 1) % moves.size()];
+      const NeighbourStep& after = moves[(i + 1) % moves.size()];
+      if (cls[index + before.dx + before.dy * pw] == 0 && cls[index + after.dx + after.dy * pw] == 0) continue;
+    }
     if (!step.sharesEdge) {  // square diagonal: both orthogonal tiles must be passable
       const NeighbourStep& a = moves[std::size_t(step.requiresA)];
       const NeighbourStep& b = moves[std::size_t(step.requiresB)];

@@ -16,12 +16,17 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
   if (settings.landmarks < 0 || settings.landmarks > 16) {
     return Error{Status::InvalidArgument, "landmarks must be 0..16"};
   }
+  if (!(settings.clearance >= 0.0f && settings.clearance < 0.5f)) {
+    return Error{Status::InvalidArgument, "clearance must be at least 0 and under half a tile"};
+  }
   SearchGrid grid;
   grid.m_layout = map.layout();
   grid.m_width = map.width();
   grid.m_height = map.height();
   grid.m_mobility = mobility;
   grid.m_mapVersion = map.version();
+  // Half a hex edge: 1 / (2√3).
+  grid.m_closesNarrowGaps = map.layout().isHex() && settings.clearance >= 0.28867513f;
 
   // One cost class per distinct cost (terrains with equal costs share a class, so a road and a
   // floor of the same cost form one uniform area for jump points).

@@ -47,12 +47,12 @@ class Planner {
   PlannerSettings& settings() noexcept { return m_settings; }
 
  private:
-  const SearchGrid* gridFor(MobilityId mobility, const char*& reason);
+  const SearchGrid* gridFor(MobilityId mobility, float radius, const char*& reason);
   Status fail(PathResult& out, Status status, const char* reason);
 
   const TileMap* m_map;
   PlannerSettings m_settings;
-  std::vector<std::optional<SearchGrid>> m_grids;  // per mobility
+  std::vector<std::optional<SearchGrid>> m_grids;  // per mobility, narrow and wide characters
   SearchContext m_search;
   SearchResult m_searchResult;
 };

@@ -25,7 +25,9 @@ bool straightLineStage(const StageContext& context, const StraightLineSettings& 
 
 /// Stage 3: one control point per tile of the A* path — where the line from the previous point
 /// toward the goal leaves the tile, or the tile's centre when that line does not lead on along
-/// the path or is not clear.
+/// the path, is not clear or costs more. The start and goal tiles' centres are included too, and
+/// on hex maps, for characters wider than half a hex edge, a point at the open end of an edge
+/// whose other end touches a blocked tile: so the polyline keeps the radius by construction.
 struct ControlPointSettings {
   /// Use exit points toward the goal; false gives plain tile centres.
   bool exitPoints = true;

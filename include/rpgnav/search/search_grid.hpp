@@ -34,6 +34,13 @@ struct SearchGridSettings {
   /// Worth it for static maps with weighted terrain; on uniform-cost maps jump points already
   /// make searches cheap. [Limit: 0..16]
   int landmarks = 0;
+  /// Characters this wide (radius, in tiles) or wider cannot squeeze through a hex edge whose two
+  /// end corners both touch blocked tiles: the gap is one hex edge (1/√3 ≈ 0.577 tiles) wide, so
+  /// from a radius of half that on such steps are not taken. Square grids need no such rule
+  /// (every passage between blocked squares is at least a tile wide, and diagonals never cut
+  /// corners). Region labels ignore it, so a goal cut off only by narrow gaps costs a search to
+  /// answer NoPath. [Units: tiles] [Limit: 0 <= clearance < 0.5]
+  float clearance = 0.0f;
 };
 
 /// The search's read-only view of one map for one mobility. Build it once per map version and
@@ -62,6 +69,8 @@ class SearchGrid {
   /// Cheapest cost of entering a tile with a straight step, in cost units (the heuristic's factor).
   std::int64_t minStraightCost() const noexcept { return m_minStraight; }
   std::int64_t minDiagonalCost() const noexcept { return m_minDiagonal; }
+  /// True when hex steps through gaps narrower than the settings' clearance are closed.
+  bool closesNarrowGaps() const noexcept { return m_closesNarrowGaps; }
   /// True when every passable tile of the map costs the same for this mobility.
   bool uniformCost() const noexcept { return m_costClasses == 1; }
 
@@ -115,6 +124,7 @@ class SearchGrid {
   std::array<std::int64_t, 256> m_straight{};
   std::array<std::int64_t, 256> m_diagonal{};
   int m_costClasses = 0;
+  bool m_closesNarrowGaps = false;
   std::int64_t m_minStraight = 0;
   std::int64_t m_minDiagonal = 0;
   RegionMap m_regions;

@@ -373,3 +373,35 @@ TEST_CASE("jumps longer than the jump table's reach are chained", "[search]") {
   CHECK(across.length == Approx(32766.0 + std::sqrt(2.0)).epsilon(1e-12));
   CHECK(across.costUnits == search(wideGrid, {0, 1}, {32767, 2}, false).costUnits);
 }
+
+TEST_CASE("wide characters do not squeeze through hex gaps one edge wide", "[search]") {
+  for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat()}) {
+    TileMap map = TileMap::create(layout, 7, 7, test::testTerrain(), TerrainId{0}).value();
+    const Cell a{3, 3};
+    const auto moves = layout.moves(a);
+    // Block the two tiles at the ends of the edge between a and its first neighbour b.
+    const Cell b{a.x + moves[0].dx, a.y + moves[0].dy};
+    const Cell left{a.x + moves[5].dx, a.y + moves[5].dy}, right{a.x + moves[1].dx, a.y + moves[1].dy};
+    REQUIRE(map.setTerrain(left, TerrainId{1}) == Status::Ok);
+    REQUIRE(map.setTerrain(right, TerrainId{1}) == Status::Ok);
+    const SearchGrid narrow = gridFor(map);
+    SearchGridSettings settings;
+    settings.clearance = 0.3f;
+    const SearchGrid wide = SearchGrid::build(map, TerrainTable::kWalk, settings).value();
+    CHECK_FALSE(narrow.closesNarrowGaps());
+    CHECK(wide.closesNarrowGaps());
+    const SearchResult squeeze = search(narrow, a, b);
+    REQUIRE(squeeze.status == Status::Ok);
+    CHECK(squeeze.path.size() == 2);
+    const SearchResult around = search(wide, a, b);
+    REQUIRE(around.status == Status::Ok);
+    CHECK(around.path.size() > 2);
+    for (std::size_t i = 1; i < around.path.size(); ++i) {
+      CHECK_FALSE((around.path[i - 1] == a && around.path[i] == b));
+    }
+    settings.clearance = 0.28f;  // below half an edge: the gap is still wide enough
+    CHECK_FALSE(SearchGrid::build(map, TerrainTable::kWalk, settings).value().closesNarrowGaps());
+    settings.clearance = 0.5f;
+    CHECK(SearchGrid::build(map, TerrainTable::kWalk, settings).status() == Status::InvalidArgument);
+  }
+}
