@@ -15,7 +15,7 @@ constexpr const char* kUsage =
     "  info MAP          layout, size, terrain histogram and connected regions of a .map or .rpgmap\n"
     "  path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
     "                    the character pipeline: control points, lengths, costs, stage timings\n"
-    "  scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points]\n"
+    "  scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n"
     "                    A* on Moving AI scenario lines; exit 1 on any mismatch with the optimum\n"
     "  demo [--maps DIR] walk through the bundled sample dungeon\n"
     "  help              this text\n";

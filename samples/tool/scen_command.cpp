@@ -4,6 +4,7 @@
 
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
+#include "rpgnav/path/planner.hpp"
 #include "rpgnav/search/search_context.hpp"
 
 #include <algorithm>
@@ -17,14 +18,17 @@
 namespace rpgnav::tool {
 
 int scenCommand(Arguments args) {
-  constexpr const char* kUsage = "usage: rpgnav scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points]\n";
+  constexpr const char* kUsage =
+      "usage: rpgnav scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n";
   std::vector<std::string_view> positional;
   long long limit = -1;
-  bool csv = false, jumpPoints = true;
+  bool csv = false, jumpPoints = true, pipeline = false;
   std::string mobilityName = "walk";
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--csv") {
       csv = true;
+    } else if (args[i] == "--pipeline") {
+      pipeline = true;
     } else if (args[i] == "--no-jump-points") {
       jumpPoints = false;
     } else if (args[i] == "--limit" && i + 1 < args.size()) {
@@ -74,7 +78,13 @@ int scenCommand(Arguments args) {
   SearchResult result;
   std::vector<double> micros;
   long long mismatches = 0, failures = 0;
-  if (csv) std::puts("index,start_x,start_y,goal_x,goal_y,optimal,length,expanded,micros");
+  Planner planner(map);
+  PathResult path;
+  std::vector<double> totalMicros, afterSearchMicros;
+  if (csv) {
+    std::printf("index,start_x,start_y,goal_x,goal_y,optimal,length,expanded,micros%s\n",
+                pipeline ? ",final_length,total_micros" : "");
+  }
   const std::size_t count = limit < 0 ? scenario->size() : std::min(scenario->size(), std::size_t(limit));
   for (std::size_t i = 0; i < count; ++i) {
     const ScenarioEntry& entry = (*scenario)[i];
@@ -104,21 +114,43 @@ int scenCommand(Arguments args) {
                    entry.start.y, entry.goal.x, entry.goal.y, result.length, entry.optimalLength);
     }
     mismatches += mismatch ? 1 : 0;
+    double finalLength = -1.0, total = 0.0;
+    if (pipeline) {
+      // The whole pipeline from tile centre to tile centre (its own A* included).
+      const Vec2 from = map.layout().tileCenter(entry.start), to = map.layout().tileCenter(entry.goal);
+      const auto pipelineBegin = std::chrono::steady_clock::now();
+      planner.plan(PathRequest{from, to, *mobility, 0.0f}, path);
+      total = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - pipelineBegin).count();
+      finalLength = isSuccess(path.status) ? path.length / double(map.layout().tileSize()) : -1.0;
+      totalMicros.push_back(total);
+      double after = 0.0;
+      for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) after += path.stages[std::size_t(s)].micros;
+      afterSearchMicros.push_back(after);
+    }
     if (csv) {
-      std::printf("%zu,%d,%d,%d,%d,%.8f,%.8f,%lld,%.3f\n", i, entry.start.x, entry.start.y, entry.goal.x, entry.goal.y,
+      std::printf("%zu,%d,%d,%d,%d,%.8f,%.8f,%lld,%.3f", i, entry.start.x, entry.start.y, entry.goal.x, entry.goal.y,
                   entry.optimalLength, found ? result.length : -1.0, static_cast<long long>(result.expanded), us);
+      if (pipeline) std::printf(",%.8f,%.3f", finalLength, total);
+      std::puts("");
     }
   }
-  std::vector<double> sorted = micros;
-  std::sort(sorted.begin(), sorted.end());
-  double total = 0;
-  for (double us : micros) total += us;
-  const double median = sorted.empty() ? 0.0
-                        : sorted.size() % 2 ? sorted[sorted.size() / 2]
-                                            : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+  auto median = [](std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+  };
+  auto mean = [](const std::vector<double>& values) {
+    double total = 0;
+    for (double v : values) total += v;
+    return values.empty() ? 0.0 : total / double(values.size());
+  };
   std::printf("%s: %zu queries, %lld mismatches (%lld without a path), mean %.2f us, median %.2f us\n",
-              std::string(positional[1]).c_str(), count, mismatches, failures, count ? total / double(count) : 0.0,
-              median);
+              std::string(positional[1]).c_str(), count, mismatches, failures, mean(micros), median(micros));
+  if (pipeline) {
+    std::printf("pipeline: mean %.2f us, median %.2f us per query; stages after A*: mean %.2f us, median %.2f us\n",
+                mean(totalMicros), median(totalMicros), mean(afterSearchMicros), median(afterSearchMicros));
+  }
   return mismatches == 0 ? 0 : 1;
 }
 
