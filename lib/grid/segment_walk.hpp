@@ -39,7 +39,7 @@ struct TileSet {
 /// that float inputs rounded from exact vertex positions still count as exact.
 inline double geometryTolerance(const Vec2d& a, const Vec2d& b) {
   const double magnitude = std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
-  return 2e-6 * magnitude;
+  return 5e-7 * magnitude;  // about 8 float ULPs: rounding of float input, not a fudge
 }
 
 /// The tiles whose closure contains p (within `tolerance`), nearest centre first.

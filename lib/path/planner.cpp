@@ -34,6 +34,8 @@ Status Planner::fail(PathResult& out, Status status, const char* reason) {
   out.status = status;
   out.reason = reason;
   out.controlPoints.clear();
+  out.tilePath.clear();
+  out.searchLength = out.length = out.cost = 0.0;
   return status;
 }
 
@@ -50,7 +52,8 @@ const SearchGrid* Planner::gridFor(MobilityId mobility, float radius, const char
     settings.clearance = wide ? clearance : 0.0f;
     auto built = SearchGrid::build(*m_map, mobility, settings);
     if (!built) {
-      reason = "terrain costs outside the range the search accepts";
+      m_lastError = "cannot build the search grid: " + built.error().message;
+      reason = m_lastError.c_str();
       grid.reset();
       return nullptr;
     }
@@ -78,18 +81,28 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   if (!map.passable(*startTile, request.mobility)) return fail(out, Status::StartBlocked, "start tile cannot be entered by this mobility");
   if (!map.passable(*goalTile, request.mobility)) return fail(out, Status::GoalBlocked, "goal tile cannot be entered by this mobility");
   const StageContext context{map, request.mobility, request.radius};
-  if (!probeSegment(map, request.mobility, request.start, request.start, request.radius).clear) {
+  // A character must have room where it stands and be able to step to its tile's centre (on
+  // hexes a blocked neighbour's corner can come within the radius of that short segment even
+  // when both ends have room); the same for the goal. Stage 3 relies on both segments.
+  if (!probeSegment(map, request.mobility, request.start, layout.tileCenter(*startTile), request.radius).clear) {
     return fail(out, Status::StartBlocked, "start is closer than the radius to a blocked tile");
   }
-  if (!probeSegment(map, request.mobility, request.goal, request.goal, request.radius).clear) {
+  if (!probeSegment(map, request.mobility, request.goal, layout.tileCenter(*goalTile), request.radius).clear) {
     return fail(out, Status::GoalBlocked, "goal is closer than the radius to a blocked tile");
   }
+
+  const char* gridReason = "";
+  const SearchGrid* grid = gridFor(request.mobility, request.radius, gridReason);
+  if (grid == nullptr) return fail(out, Status::InvalidArgument, gridReason);
 
   std::vector<Vec2>& points = out.controlPoints;
   if (m_settings.enabledStage(PathStage::StraightLine)) {
     StageStats& stats = out.stats(PathStage::StraightLine);
     StageTimer timer(stats);
-    if (straightLineStage(context, m_settings.straightLine, request.start, request.goal, points, stats)) {
+    // The straight line is taken only when nothing could be cheaper: its cost per unit length
+    // is the cheapest any terrain offers this mobility.
+    const double cheapest = double(grid->minStraightCost()) / double(kCostScale);
+    if (straightLineStage(context, m_settings.straightLine, cheapest, request.start, request.goal, points, stats)) {
       out.searchLength = out.length = double((request.goal - request.start).norm());
       out.cost = polylineCost(context, points);
       out.status = Status::Ok;
@@ -101,9 +114,6 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     StageStats& stats = out.stats(PathStage::Search);
     StageTimer timer(stats);
     stats.ran = true;
-    const char* reason = "";
-    const SearchGrid* grid = gridFor(request.mobility, request.radius, reason);
-    if (grid == nullptr) return fail(out, Status::InvalidArgument, reason);
     SearchRequest search;
     search.start = *startTile;
     search.goal = *goalTile;
@@ -138,11 +148,12 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     if (m_settings.enabledStage(PathStage::CornerRouting)) {
       // Corners routed from one end can let the other end's corners be routed in turn (a bend
       // whose two corners must move together): alternate directions until nothing changes.
+      const std::vector<Cell> reversedTiles(out.tilePath.rbegin(), out.tilePath.rend());
       for (int round = 0; round < m_settings.cornerRouting.maxRounds; ++round) {
         const std::vector<Vec2> before = points;
         const bool backwards = round % 2 == 0;
         if (backwards) std::reverse(points.begin(), points.end());
-        cornerRoutingStage(context, m_settings.cornerRouting, out.tilePath, points, stats);
+        cornerRoutingStage(context, m_settings.cornerRouting, backwards ? reversedTiles : out.tilePath, points, stats);
         if (backwards) std::reverse(points.begin(), points.end());
         straightenStage(context, m_settings.straighten, backwards, points, stats);
         if (points == before) break;

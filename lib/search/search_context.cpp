@@ -40,9 +40,11 @@ Cell nearestReachable(const SearchGrid& grid, std::uint32_t region, Cell goal) {
   const double perRing = layout.isHex() ? 0.5 : 1.0;
   Cell best{-1, -1};
   double bestDistance = std::numeric_limits<double>::infinity();
-  const std::int32_t maxRing = std::max(grid.width(), grid.height());
+  // Rings beyond the farthest map border hold no tiles; each ring is clipped to the map, so the
+  // scan costs at most the area up to the answer.
+  const std::int32_t maxRing = std::max({goal.x, grid.width() - 1 - goal.x, goal.y, grid.height() - 1 - goal.y});
   auto consider = [&](Cell c) {
-    if (!grid.contains(c) || grid.regions().regionOf(c) != region) return;
+    if (grid.regions().regionOf(c) != region) return;
     const double d = (layout.localCenter(c) - target).squaredNorm();
     if (d < bestDistance || (d == bestDistance && c < best)) {
       best = c;
@@ -52,12 +54,14 @@ Cell nearestReachable(const SearchGrid& grid, std::uint32_t region, Cell goal) {
   for (std::int32_t r = 0; r <= maxRing; ++r) {
     const double lower = perRing * r;
     if (lower * lower > bestDistance) break;
-    for (std::int32_t dy = -r; dy <= r; ++dy) {
-      if (dy == -r || dy == r) {
-        for (std::int32_t dx = -r; dx <= r; ++dx) consider({goal.x + dx, goal.y + dy});
+    const std::int32_t y0 = std::max(goal.y - r, 0), y1 = std::min(goal.y + r, grid.height() - 1);
+    for (std::int32_t y = y0; y <= y1; ++y) {
+      if (y == goal.y - r || y == goal.y + r) {
+        const std::int32_t x0 = std::max(goal.x - r, 0), x1 = std::min(goal.x + r, grid.width() - 1);
+        for (std::int32_t x = x0; x <= x1; ++x) consider({x, y});
       } else {
-        consider({goal.x - r, goal.y + dy});
-        consider({goal.x + r, goal.y + dy});
+        if (goal.x - r >= 0) consider({goal.x - r, y});
+        if (goal.x + r < grid.width()) consider({goal.x + r, y});
       }
     }
   }

@@ -12,7 +12,7 @@
 /// own end points are not checked for squeezing (a character standing in a corner may leave it).
 ///
 /// Geometry is computed in double precision in layout space. Points within a tolerance of
-/// 2·10⁻⁶ × max(1, |coordinate|) tiles of an edge or vertex count as on it, so segments built
+/// 5·10⁻⁷ × max(1, |coordinate|) tiles of an edge or vertex count as on it, so segments built
 /// from float coordinates of a vertex are treated as passing exactly through that vertex.
 
 #include "rpgnav/core/types.hpp"

@@ -11,6 +11,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace rpgnav {
@@ -54,6 +55,7 @@ class Planner {
   PlannerSettings m_settings;
   std::vector<std::optional<SearchGrid>> m_grids;  // per mobility, narrow and wide characters
   SearchContext m_search;
+  std::string m_lastError;  // backs PathResult::reason for messages built at run time
   SearchResult m_searchResult;
 };
 

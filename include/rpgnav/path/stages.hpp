@@ -13,15 +13,17 @@
 
 namespace rpgnav {
 
-/// Stage 1: when start and goal see each other, the straight segment is the path.
+/// Stage 1: when start and goal see each other and the straight segment costs no more than its
+/// length at the cheapest terrain cost (so no detour could be cheaper), it is the path.
 struct StraightLineSettings {
   /// Longest straight line tried, in tiles: long queries rarely see their goal, and the probe's
   /// cost grows with the distance. [Units: tiles] [Limit: >= 0]
   float maxDistance = 64.0f;
 };
-/// True when the segment start→goal is clear for the character (then `out` is {start, goal}).
-bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, Vec2 start, Vec2 goal,
-                       std::vector<Vec2>& out, StageStats& stats);
+/// True when the segment start→goal is clear for the character and provably cheapest: its cost
+/// is at most its length × `cheapestCost` (then `out` is {start, goal}).
+bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, double cheapestCost,
+                       Vec2 start, Vec2 goal, std::vector<Vec2>& out, StageStats& stats);
 
 /// Stage 3: one control point per tile of the A* path — where the line from the previous point
 /// toward the goal leaves the tile, or the tile's centre when that line does not lead on along

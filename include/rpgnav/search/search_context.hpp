@@ -23,8 +23,9 @@ struct SearchRequest {
   /// Node expansions allowed in this call; 0 means no limit. When the budget runs out the result
   /// is BudgetExhausted and SearchContext::resume continues where the search stopped.
   std::int64_t maxExpansions = 0;
-  /// Jump point pruning on 8-connected square maps. Results are identical either way (the
-  /// search stays exactly optimal); it only changes how many tiles are expanded.
+  /// Jump point pruning on 8-connected square maps. The cost found is the same either way (the
+  /// search stays exactly optimal); the path may be a different one of equal cost, and fewer
+  /// tiles are expanded.
   bool jumpPoints = true;
 };
 

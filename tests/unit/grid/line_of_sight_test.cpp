@@ -24,7 +24,7 @@ struct Reference {
 };
 
 double toleranceFor(const Vector2d& a, const Vector2d& b) {
-  return 2e-6 * std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
+  return 5e-7 * std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
 }
 
 struct Polygon {

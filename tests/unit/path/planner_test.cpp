@@ -173,3 +173,33 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
   CHECK(radiusFailures == 0);
   CHECK(viaSearch > 300);
 }
+
+TEST_CASE("planner: a clear straight line through costly terrain is not taken blindly", "[path]") {
+  TerrainTable terrain = test::testTerrain();
+  const TerrainId lava = terrain.addTerrain("lava", 'L').value();
+  REQUIRE(terrain.setCost(lava, TerrainTable::kWalk, 1000.0f) == Status::Ok);
+  TileMap map = TileMap::create(Layout::square(), 10, 10, terrain, TerrainId{0}).value();
+  for (int y = 0; y < 9; ++y) REQUIRE(map.setTerrain({5, y}, lava) == Status::Ok);
+  Planner planner(map);
+  PathResult result;
+  REQUIRE(planner.plan({Vec2(2.5f, 2.5f), Vec2(8.5f, 2.5f)}, result) == Status::Ok);
+  CHECK(result.stats(PathStage::Search).ran);
+  CHECK(result.cost < 20.0);  // round the end of the lava strip, not 1005 straight through it
+}
+
+TEST_CASE("planner: hex start or goal that cannot reach its tile centre is refused, not NoPath", "[path]") {
+  // Found by review: the goal stands clear, but the way to its tile's centre passes within the
+  // radius of the (off-map, so blocked) neighbour's corner.
+  TileMap map = TileMap::create(Layout::hexPointy(), 6, 24, test::testTerrain(), TerrainId{0}).value();
+  REQUIRE(map.setTerrain({4, 18}, TerrainId{1}) == Status::Ok);
+  Planner planner(map);
+  PathResult result;
+  const Status status =
+      planner.plan({Vec2(1.916808f, 13.496378f), Vec2(5.603007f, 20.140766f), MobilityId{0}, 0.433482f}, result);
+  CHECK((status == Status::Ok || status == Status::GoalBlocked));
+  if (status == Status::Ok) {
+    for (std::size_t i = 1; i < result.controlPoints.size(); ++i) {
+      CHECK(probeSegment(map, MobilityId{0}, result.controlPoints[i - 1], result.controlPoints[i], 0.433482f).clear);
+    }
+  }
+}
