@@ -30,6 +30,10 @@ bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 
 Planner::Planner(const TileMap& map, PlannerSettings settings) : m_map(&map), m_settings(settings) {}
 
+void Planner::record(PathResult& out, PathStage stage) const {
+  if (m_settings.recordStages && out.stats(stage).ran) out.stagePoints[std::size_t(stage)] = out.controlPoints;
+}
+
 Status Planner::fail(PathResult& out, Status status, const char* reason) {
   out.status = status;
   out.reason = reason;
@@ -64,6 +68,7 @@ const SearchGrid* Planner::gridFor(MobilityId mobility, float radius, const char
 
 Status Planner::plan(const PathRequest& request, PathResult& out) {
   out.stages = {};
+  for (auto& snapshot : out.stagePoints) snapshot.clear();
   out.tilePath.clear();
   out.controlPoints.clear();
   out.searchLength = out.length = out.cost = 0.0;
@@ -131,16 +136,19 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
     controlPointStage(context, settings, out.tilePath, request.start, request.goal, points, stats);
   }
+  record(out, PathStage::ControlPoints);
   if (m_settings.enabledStage(PathStage::StraightenForward)) {
     StageStats& stats = out.stats(PathStage::StraightenForward);
     StageTimer timer(stats);
     straightenStage(context, m_settings.straighten, false, points, stats);
   }
+  record(out, PathStage::StraightenForward);
   if (m_settings.enabledStage(PathStage::CornerRouting)) {
     StageStats& stats = out.stats(PathStage::CornerRouting);
     StageTimer timer(stats);
     cornerRoutingStage(context, m_settings.cornerRouting, out.tilePath, points, stats);
   }
+  record(out, PathStage::CornerRouting);
   if (m_settings.enabledStage(PathStage::StraightenBackward)) {
     StageStats& stats = out.stats(PathStage::StraightenBackward);
     StageTimer timer(stats);
@@ -160,6 +168,7 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
       }
     }
   }
+  record(out, PathStage::StraightenBackward);
   out.cost = polylineCost(context, points);
   if (!std::isfinite(out.cost)) {
     // The tile path has no polyline that keeps the radius (a gap narrower than the character).

@@ -2,6 +2,7 @@
 // rpgnav path MAP --from X,Y --to X,Y | --queries FILE : runs the character pipeline.
 #include "commands.hpp"
 
+#include "rpgnav/debug/svg.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/path/planner.hpp"
 
@@ -17,7 +18,8 @@ namespace rpgnav::tool {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n";
+    "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
+    "                       [--svg FILE]\n";
 
 bool parsePoint(std::string_view text, Vec2& out) {
   const std::size_t comma = text.find(',');
@@ -76,7 +78,7 @@ void text(const PathResult& result) {
 }  // namespace
 
 int pathCommand(Arguments args) {
-  std::string mapPath, queries, mobilityName = "walk";
+  std::string mapPath, queries, mobilityName = "walk", svgPath;
   Vec2 from(0.0f, 0.0f), to(0.0f, 0.0f);
   bool haveFrom = false, haveTo = false, asJson = false;
   float radius = 0.0f;
@@ -98,6 +100,8 @@ int pathCommand(Arguments args) {
       char* end = nullptr;
       radius = std::strtof(value.c_str(), &end);
       if (value.empty() || *end != '\0') return std::fprintf(stderr, "rpgnav path: --radius needs a number\n"), 2;
+    } else if (arg == "--svg" && hasValue) {
+      svgPath = std::string(args[++i]);
     } else if (arg == "--json") {
       asJson = true;
     } else if (mapPath.empty() && !arg.empty() && arg[0] != '-') {
@@ -121,7 +125,9 @@ int pathCommand(Arguments args) {
     std::fprintf(stderr, "rpgnav path: unknown mobility '%s'\n", mobilityName.c_str());
     return 1;
   }
-  Planner planner(document->map);
+  PlannerSettings settings;
+  settings.recordStages = !svgPath.empty();
+  Planner planner(document->map, settings);
   PathResult result;
   auto run = [&](Vec2 a, Vec2 b) {
     planner.plan(PathRequest{a, b, *mobility, radius}, result);
@@ -132,7 +138,26 @@ int pathCommand(Arguments args) {
     }
     return isSuccess(result.status);
   };
-  if (queries.empty()) return run(from, to) ? 0 : 1;
+  if (queries.empty()) {
+    const bool found = run(from, to);
+    if (!svgPath.empty()) {
+      SvgPicture picture(document->map, *mobility);
+      picture.doors(document->doors);
+      picture.entities(document->entities);
+      picture.tiles(result.tilePath, "#1f77b4", "A* tiles");
+      picture.polyline(result.stagePoints[std::size_t(PathStage::ControlPoints)], "#7f7f7f", 0.05f, true,
+                       "control points (stage 3)");
+      picture.polyline(result.stagePoints[std::size_t(PathStage::StraightenForward)], "#17becf", 0.06f, true,
+                       "straightened from the start (4)");
+      picture.polyline(result.stagePoints[std::size_t(PathStage::CornerRouting)], "#ff7f0e", 0.07f, true,
+                       "corner routing (5)");
+      picture.polyline(result.controlPoints, "#d62728", 0.09f, false, "final path (6)");
+      std::ofstream svg(svgPath);
+      svg << picture.str();
+      if (!svg) return std::fprintf(stderr, "rpgnav path: cannot write %s\n", svgPath.c_str()), 1;
+    }
+    return found ? 0 : 1;
+  }
 
   std::ifstream file;
   std::istream* in = &std::cin;

@@ -62,6 +62,9 @@ struct PathResult {
   double length = 0.0;  ///< Length of controlPoints, world units.
   double cost = 0.0;    ///< Weighted cost of controlPoints (length in each tile × its cost).
   std::array<StageStats, kPathStageCount> stages{};
+  /// The control points after each stage that ran, when PlannerSettings::recordStages is set
+  /// (for pictures and debugging; empty otherwise).
+  std::array<std::vector<Vec2>, kPathStageCount> stagePoints;
   StageStats& stats(PathStage stage) noexcept { return stages[std::size_t(stage)]; }
   const StageStats& stats(PathStage stage) const noexcept { return stages[std::size_t(stage)]; }
 };

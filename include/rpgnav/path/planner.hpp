@@ -27,6 +27,8 @@ struct PlannerSettings {
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
   std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true};
+  /// Keep a copy of the control points after every stage in PathResult::stagePoints.
+  bool recordStages = false;
   bool enabledStage(PathStage stage) const noexcept { return enabled[std::size_t(stage)]; }
 };
 
@@ -50,6 +52,7 @@ class Planner {
  private:
   const SearchGrid* gridFor(MobilityId mobility, float radius, const char*& reason);
   Status fail(PathResult& out, Status status, const char* reason);
+  void record(PathResult& out, PathStage stage) const;
 
   const TileMap* m_map;
   PlannerSettings m_settings;

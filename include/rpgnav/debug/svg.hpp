@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// SVG pictures of maps and paths, for debugging and documentation.
+
+#include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/map_features.hpp"
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rpgnav {
+
+/// Builds one SVG picture: the map first, then any number of overlays, in world coordinates.
+/// Square maps are drawn in runs of equal terrain per row, so large maps stay small.
+class SvgPicture {
+ public:
+  /// Draws the map's tiles, coloured by terrain (by name: water blue, forest green, walls dark,
+  /// ...) and greyed where `mobility` cannot enter. `pixelsPerTile` sets the picture's size.
+  SvgPicture(const TileMap& map, MobilityId mobility, float pixelsPerTile = 12.0f);
+
+  /// Outlines tiles (e.g. the A* tiles) in a colour.
+  void tiles(const std::vector<Cell>& cells, std::string_view colour, std::string_view label);
+  /// A polyline with its points marked; `dashed` for intermediate stages.
+  void polyline(const std::vector<Vec2>& points, std::string_view colour, float width, bool dashed,
+                std::string_view label);
+  /// Doors (coloured by state) and entities (circles of their radius; flat ones dashed).
+  void doors(const std::vector<DoorSpec>& doors);
+  void entities(const std::vector<EntitySpec>& entities);
+
+  /// The finished document, with a legend of the labelled overlays.
+  std::string str() const;
+
+ private:
+  const TileMap& m_map;
+  float m_scale;
+  std::string m_body;
+  std::vector<std::pair<std::string, std::string>> m_legend;  // colour, label
+};
+
+}  // namespace rpgnav

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/debug/svg.hpp"
+
+#include <cstdio>
+
+namespace rpgnav {
+namespace {
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f", value);
+  std::string text = buffer;
+  while (!text.empty() && text.back() == '0') text.pop_back();
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text == "-0" ? "0" : text;
+}
+
+bool contains(std::string_view name, std::string_view word) { return name.find(word) != std::string_view::npos; }
+
+// A colour a reader recognises for common terrain names; neutral tones otherwise.
+std::string terrainColour(const TerrainTable& table, TerrainId id, MobilityId mobility) {
+  const std::string& name = table.terrainName(id);
+  if (!table.passable(id, mobility)) {
+    if (contains(name, "water") || contains(name, "lake") || contains(name, "river")) return "#4a78b5";
+    if (contains(name, "tree") || contains(name, "forest")) return "#2f5d34";
+    return "#3a3a3a";
+  }
+  if (contains(name, "water") || contains(name, "ford")) return "#8fb8e6";
+  if (contains(name, "bridge")) return "#b08a5a";
+  if (contains(name, "road") || contains(name, "cobble") || contains(name, "market")) return "#cfc8b8";
+  if (contains(name, "forest") || contains(name, "tree")) return "#6f9e5b";
+  if (contains(name, "grass")) return "#b8d69a";
+  if (contains(name, "swamp")) return "#8a9a5b";
+  if (contains(name, "hill")) return "#c9b07a";
+  if (contains(name, "mountain")) return "#9a8c7a";
+  if (contains(name, "rubble")) return "#b3a48f";
+  if (contains(name, "pit")) return "#5c4a3a";
+  // Unknown passable terrain: lighter for cheaper.
+  const float cost = table.cost(id, mobility);
+  return cost <= 1.0f ? "#efe8d8" : cost <= 2.0f ? "#ddd0b0" : "#c4b08a";
+}
+
+}  // namespace
+
+SvgPicture::SvgPicture(const TileMap& map, MobilityId mobility, float pixelsPerTile)
+    : m_map(map), m_scale(pixelsPerTile / map.layout().tileSize()) {
+  const Layout& layout = map.layout();
+  const TerrainTable& terrain = map.terrain();
+  if (layout.kind() == LayoutKind::Square) {
+    const float size = layout.tileSize();
+    for (std::int32_t y = 0; y < map.height(); ++y) {
+      std::int32_t x = 0;
+      while (x < map.width()) {
+        const TerrainId id = map.terrainAt({x, y});
+        std::int32_t end = x + 1;
+        while (end < map.width() && map.terrainAt({end, y}) == id) ++end;
+        const Vec2 corner = layout.tilePolygon({x, y}).corners[0];
+        m_body += "<rect x=\"" + number(corner.x()) + "\" y=\"" + number(corner.y()) + "\" width=\"" +
+                  number(size * float(end - x)) + "\" height=\"" + number(size) + "\" fill=\"" +
+                  terrainColour(terrain, id, mobility) + "\" shape-rendering=\"crispEdges\"/>\n";
+        x = end;
+      }
+    }
+  } else {
+    for (std::int32_t y = 0; y < map.height(); ++y) {
+      for (std::int32_t x = 0; x < map.width(); ++x) {
+        const TilePolygon polygon = layout.tilePolygon({x, y});
+        m_body += "<polygon points=\"";
+        for (int i = 0; i < polygon.count; ++i) {
+          m_body += (i ? " " : "") + number(polygon.corners[std::size_t(i)].x()) + "," +
+                    number(polygon.corners[std::size_t(i)].y());
+        }
+        m_body += "\" fill=\"" + terrainColour(terrain, map.terrainAt({x, y}), mobility) +
+                  "\" stroke=\"#00000022\" stroke-width=\"" + number(0.02 * layout.tileSize()) + "\"/>\n";
+      }
+    }
+  }
+}
+
+void SvgPicture::tiles(const std::vector<Cell>& cells, std::string_view colour, std::string_view label) {
+  const float width = 0.06f * m_map.layout().tileSize();
+  for (const Cell& cell : cells) {
+    const TilePolygon polygon = m_map.layout().tilePolygon(cell);
+    m_body += "<polygon points=\"";
+    for (int i = 0; i < polygon.count; ++i) {
+      m_body += (i ? " " : "") + number(polygon.corners[std::size_t(i)].x()) + "," +
+                number(polygon.corners[std::size_t(i)].y());
+    }
+    m_body += "\" fill=\"" + std::string(colour) + "\" fill-opacity=\"0.25\" stroke=\"" + std::string(colour) +
+              "\" stroke-width=\"" + number(width) + "\"/>\n";
+  }
+  if (!label.empty()) m_legend.emplace_back(colour, label);
+}
+
+void SvgPicture::polyline(const std::vector<Vec2>& points, std::string_view colour, float width, bool dashed,
+                          std::string_view label) {
+  if (points.empty()) return;
+  const float tile = m_map.layout().tileSize();
+  m_body += "<polyline fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" +
+            number(width * tile) + "\" stroke-linejoin=\"round\"";
+  if (dashed) m_body += " stroke-dasharray=\"" + number(0.3 * tile) + "," + number(0.2 * tile) + "\"";
+  m_body += " points=\"";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    m_body += (i ? " " : "") + number(points[i].x()) + "," + number(points[i].y());
+  }
+  m_body += "\"/>\n";
+  for (const Vec2& p : points) {
+    m_body += "<circle cx=\"" + number(p.x()) + "\" cy=\"" + number(p.y()) + "\" r=\"" + number(width * 1.6 * tile) +
+              "\" fill=\"" + std::string(colour) + "\"/>\n";
+  }
+  if (!label.empty()) m_legend.emplace_back(colour, label);
+}
+
+void SvgPicture::doors(const std::vector<DoorSpec>& doors) {
+  const Layout& layout = m_map.layout();
+  for (const DoorSpec& door : doors) {
+    // The shared edge: the corners the two tile polygons have in common.
+    const TilePolygon a = layout.tilePolygon(door.a), b = layout.tilePolygon(door.b);
+    std::vector<Vec2> shared;
+    for (int i = 0; i < a.count; ++i) {
+      for (int j = 0; j < b.count; ++j) {
+        if ((a.corners[std::size_t(i)] - b.corners[std::size_t(j)]).norm() < 1e-3f * layout.tileSize()) {
+          shared.push_back(a.corners[std::size_t(i)]);
+        }
+      }
+    }
+    if (shared.size() != 2) continue;
+    const char* colour = door.state == DoorState::Open ? "#3cb043" : door.state == DoorState::Closed ? "#e0a010" : "#d02020";
+    m_body += "<line x1=\"" + number(shared[0].x()) + "\" y1=\"" + number(shared[0].y()) + "\" x2=\"" +
+              number(shared[1].x()) + "\" y2=\"" + number(shared[1].y()) + "\" stroke=\"" + colour +
+              "\" stroke-width=\"" + number(0.25 * layout.tileSize()) + "\" stroke-linecap=\"round\"/>\n";
+  }
+  if (!doors.empty()) {
+    m_legend.emplace_back("#3cb043", "door open");
+    m_legend.emplace_back("#e0a010", "door closed");
+    m_legend.emplace_back("#d02020", "door locked");
+  }
+}
+
+void SvgPicture::entities(const std::vector<EntitySpec>& entities) {
+  for (const EntitySpec& entity : entities) {
+    m_body += "<circle cx=\"" + number(entity.position.x()) + "\" cy=\"" + number(entity.position.y()) + "\" r=\"" +
+              number(entity.radius) + "\" fill=\"" + (entity.flat ? "none" : "#7a4f9a") + "\" fill-opacity=\"0.5\"" +
+              " stroke=\"#7a4f9a\" stroke-width=\"" + number(0.05 * m_map.layout().tileSize()) + "\"" +
+              (entity.flat ? " stroke-dasharray=\"0.15,0.1\"" : "") + "/>\n";
+  }
+  if (!entities.empty()) m_legend.emplace_back("#7a4f9a", "entities (dashed: flat)");
+}
+
+std::string SvgPicture::str() const {
+  // Extent: the union of all tile polygons.
+  float minX = 1e30f, minY = 1e30f, maxX = -1e30f, maxY = -1e30f;
+  for (Cell c : {Cell{0, 0}, Cell{m_map.width() - 1, 0}, Cell{0, m_map.height() - 1},
+                 Cell{m_map.width() - 1, m_map.height() - 1}, Cell{0, 1}, Cell{1, 0},
+                 Cell{m_map.width() - 1, std::max(0, m_map.height() - 2)}, Cell{std::max(0, m_map.width() - 2), m_map.height() - 1}}) {
+    const TilePolygon polygon = m_map.layout().tilePolygon(c);
+    for (int i = 0; i < polygon.count; ++i) {
+      minX = std::min(minX, polygon.corners[std::size_t(i)].x());
+      minY = std::min(minY, polygon.corners[std::size_t(i)].y());
+      maxX = std::max(maxX, polygon.corners[std::size_t(i)].x());
+      maxY = std::max(maxY, polygon.corners[std::size_t(i)].y());
+    }
+  }
+  const float tile = m_map.layout().tileSize();
+  const float legendHeight = tile * (1.2f * float(m_legend.size()) + 0.6f);
+  const float width = maxX - minX, height = maxY - minY + legendHeight;
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"" + number(minX) + " " + number(minY) + " " +
+                    number(width) + " " + number(height) + "\" width=\"" + number(width * m_scale) +
+                    "\" height=\"" + number(height * m_scale) + "\">\n";
+  out += "<rect x=\"" + number(minX) + "\" y=\"" + number(minY) + "\" width=\"" + number(width) + "\" height=\"" +
+         number(height) + "\" fill=\"white\"/>\n";
+  out += m_body;
+  float y = maxY + tile * 1.0f;
+  for (const auto& [colour, label] : m_legend) {
+    out += "<rect x=\"" + number(minX + 0.3f * tile) + "\" y=\"" + number(y - 0.6f * tile) + "\" width=\"" +
+           number(tile) + "\" height=\"" + number(0.6f * tile) + "\" fill=\"" + colour + "\"/>\n";
+    out += "<text x=\"" + number(minX + 1.6f * tile) + "\" y=\"" + number(y) + "\" font-size=\"" + number(0.9f * tile) +
+           "\" font-family=\"sans-serif\">" + label + "</text>\n";
+    y += 1.2f * tile;
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+}  // namespace rpgnav
