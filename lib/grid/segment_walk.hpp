@@ -42,9 +42,22 @@ inline double geometryTolerance(const Vec2d& a, const Vec2d& b) {
   return 5e-7 * magnitude;  // about 8 float ULPs: rounding of float input, not a fudge
 }
 
-/// The tiles whose closure contains p (within `tolerance`), nearest centre first.
+/// The tiles whose closure contains p (within `tolerance`).
 inline TileSet locate(const Layout& layout, const Vec2d& p, double tolerance) {
   TileSet set;
+  if (layout.kind() == LayoutKind::Square) {
+    // Squares: the column and row ranges follow from the fractional parts directly (the hot
+    // path of every probe on square maps).
+    const double fx = std::floor(p.x()), fy = std::floor(p.y());
+    const auto x = std::int32_t(fx), y = std::int32_t(fy);
+    const double rx = p.x() - fx, ry = p.y() - fy;
+    const std::int32_t x0 = rx <= tolerance ? x - 1 : x, x1 = rx >= 1.0 - tolerance ? x + 1 : x;
+    const std::int32_t y0 = ry <= tolerance ? y - 1 : y, y1 = ry >= 1.0 - tolerance ? y + 1 : y;
+    for (std::int32_t cy = y0; cy <= y1; ++cy) {
+      for (std::int32_t cx = x0; cx <= x1; ++cx) set.cells[std::size_t(set.count++)] = {cx, cy};
+    }
+    return set;
+  }
   const Cell nearest = layout.tileAtLocal(p);
   set.cells[set.count++] = nearest;
   const double nearestDistance = (layout.localCenter(nearest) - p).squaredNorm();
