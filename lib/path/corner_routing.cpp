@@ -7,10 +7,45 @@
 #include "path/legs.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <optional>
 
 namespace rpgnav {
+namespace {
+
+// The point outside corner `v` of blocked tile `tile`, on the corner's outward bisector, whose
+// distance to both of the tile's edges meeting at v is `clearance`: a path bending there keeps
+// that clearance from the corner (on squares the point lies √2 × clearance from it).
+Vec2 besideCorner(const Layout& layout, Cell tile, Vec2 v, float clearance) {
+  const int corners = layout.isHex() ? 6 : 4;
+  const float halfInterior = 3.14159265f * (0.5f - 1.0f / float(corners));  // 45° or 60°
+  return v + (v - layout.tileCenter(tile)).normalized() * (clearance / std::sin(halfInterior));
+}
+
+// The blocked-tile corner nearest to p within `reach`, if any (with its tile).
+std::optional<std::pair<Cell, Vec2>> nearestBlockedCorner(const StageContext& context, Vec2 p, float reach) {
+  const Layout& layout = context.map.layout();
+  const Cell home = layout.tileAt(p);
+  std::optional<std::pair<Cell, Vec2>> best;
+  float bestDistance = reach;
+  auto consider = [&](Cell tile) {
+    if (context.map.passable(tile, context.mobility)) return;
+    const TilePolygon polygon = layout.tilePolygon(tile);
+    for (int k = 0; k < polygon.count; ++k) {
+      const float d = (polygon.corners[std::size_t(k)] - p).norm();
+      if (d <= bestDistance) {
+        bestDistance = d;
+        best = std::make_pair(tile, polygon.corners[std::size_t(k)]);
+      }
+    }
+  };
+  consider(home);
+  for (const NeighbourStep& step : layout.touching(home)) consider({home.x + step.dx, home.y + step.dy});
+  return best;
+}
+
+}  // namespace
 
 void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings,
                         const std::vector<Cell>& tiles, std::vector<Vec2>& points, StageStats& stats) {
@@ -34,7 +69,19 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
 
   if (!tiles.empty() && points.size() > 2) {
     std::vector<Vec2> taut;
-    detail::funnelPath(context.map, context.mobility, tiles, points.front(), points.back(), context.radius, taut);
+    // Portal ends are pulled in by the radius plus the margin, so that rounding never puts the
+    // taut path a hair closer than the radius to the corner it hugs.
+    const float pull = context.radius > 0.0f ? context.radius + settings.margin * layout.tileSize() : 0.0f;
+    detail::funnelPath(context.map, context.mobility, tiles, points.front(), points.back(), pull, taut);
+    // The funnel bends at portal ends pulled in along the portal; round a corner the path must
+    // keep the clearance in every direction, so each bend next to a blocked corner moves out to
+    // the point on that corner's bisector.
+    const float clearance = context.radius + settings.margin * layout.tileSize();
+    for (std::size_t i = 1; i + 1 < taut.size(); ++i) {
+      if (const auto corner = nearestBlockedCorner(context, taut[i], 1.5f * clearance)) {
+        taut[i] = besideCorner(layout, corner->first, corner->second, clearance);
+      }
+    }
     if (!taut.empty()) {
       const auto current = measure(points);
       const auto candidate = measure(taut);
@@ -71,14 +118,13 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     for (int t = 0; t < blockedCount; ++t) {
       const Cell tile = blockedTiles[std::size_t(t)];
       const TilePolygon polygon = layout.tilePolygon(tile);
-      const Vec2 centre = layout.tileCenter(tile);
       for (int k = 0; k < polygon.count; ++k) {
         const Vec2 v = polygon.corners[std::size_t(k)];
         // Only corners inside the triangle a-b-c can be what the path bends round.
         if (cross(c - a, v - a) * turn <= 0.0 || cross(b - a, v - a) * turn > 0.0 || cross(c - b, v - b) * turn > 0.0) {
           continue;
         }
-        const Vec2 beside = v + (v - centre).normalized() * offset;
+        const Vec2 beside = besideCorner(layout, tile, v, offset);
         const SegmentProbe first = probe(a, beside);
         if (!first.clear || !detail::noWorse(first.cost, best.cost)) continue;
         const SegmentProbe second = probe(beside, c);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // rpgnav demo: a tour of the bundled sample dungeon. It grows as the pipeline lands; today it
-// shows the map, its doors and entities, walk regions, line of sight from the entrance and the
-// A* tile path from the entrance to the stairs down.
+// shows the map, its doors and entities, walk regions, line of sight from the entrance, the A*
+// tile path from the entrance to the stairs down and the pipeline's control points for it.
 #include "commands.hpp"
 
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/io/rpgmap.hpp"
+#include "rpgnav/path/planner.hpp"
 #include "rpgnav/search/search_context.hpp"
 
 #include <cstdio>
@@ -92,7 +93,15 @@ int demoCommand(Arguments args) {
   std::printf("* A* to the stairs down > (%d,%d): %s, %zu tiles, length %.2f, cost %.2f, %lld nodes expanded\n",
               stairs.x, stairs.y, std::string(toString(route.status)).c_str(), route.path.size(), route.length,
               route.cost, static_cast<long long>(route.expanded));
-  return route.status == Status::Ok ? 0 : 1;
+  // The character pipeline for the same trip, for a character of radius 0.3 tiles.
+  Planner planner(map);
+  PathResult trip;
+  planner.plan(PathRequest{map.layout().tileCenter(eye), map.layout().tileCenter(stairs), walk, 0.3f}, trip);
+  std::printf("  pipeline (radius 0.3): %s, %zu control points, length %.2f (A* %.2f), cost %.2f\n",
+              std::string(toString(trip.status)).c_str(), trip.controlPoints.size(), trip.length, trip.searchLength,
+              trip.cost);
+  for (const Vec2& point : trip.controlPoints) std::printf("    (%.2f, %.2f)\n", double(point.x()), double(point.y()));
+  return route.status == Status::Ok && trip.status == Status::Ok ? 0 : 1;
 }
 
 }  // namespace rpgnav::tool
