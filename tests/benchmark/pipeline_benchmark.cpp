@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// The character pipeline: path quality against optimal any-angle lengths (Anya/Polyanya, from
+// anyangle_reference.csv), and the time the stages after A* add, on Moving AI maps.
+//
+// usage: rpgnav_pipeline_benchmark [--movingai DIR]
+#include "rpgnav/io/moving_ai.hpp"
+#include "rpgnav/path/planner.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace rpgnav;
+
+namespace {
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+struct Reference {
+  Vec2 start, goal;
+  double optimal = 0;
+};
+
+// Rows of anyangle_reference.csv for one map: start and goal are tile corner points.
+std::vector<Reference> readReference(const std::filesystem::path& csv, const std::string& map) {
+  std::vector<Reference> rows;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::stringstream fields(line);
+    std::string name, scenLine, sx, sy, gx, gy, octile, anya;
+    std::getline(fields, name, ',');
+    if (name != map + ".map") continue;
+    std::getline(fields, scenLine, ',');
+    std::getline(fields, sx, ',');
+    std::getline(fields, sy, ',');
+    std::getline(fields, gx, ',');
+    std::getline(fields, gy, ',');
+    std::getline(fields, octile, ',');
+    std::getline(fields, anya, ',');
+    rows.push_back({Vec2(std::stof(sx), std::stof(sy)), Vec2(std::stof(gx), std::stof(gy)), std::stod(anya)});
+  }
+  return rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--movingai" && i + 1 < argc) {
+      movingAi = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR]\n");
+      return 2;
+    }
+  }
+  if (!std::filesystem::is_directory(movingAi / "anyangle")) {
+    std::printf("(Moving AI data not found under %s: skipped)\n", movingAi.string().c_str());
+    return 0;
+  }
+  std::printf("quality, radius 0: excess of the final length over the optimal any-angle length\n");
+  std::printf("%-16s %7s %7s %10s %10s %10s\n", "map", "queries", "failed", "mean_%", "max_%", "astar_%");
+  for (const char* name : {"AR0500SR", "Milan_1_1024", "maze512-2-5"}) {
+    auto map = readMovingAiMap(movingAi / "anyangle" / (std::string(name) + ".map"));
+    if (!map) return std::fprintf(stderr, "%s\n", map.error().message.c_str()), 1;
+    const auto rows = readReference(movingAi / "anyangle" / "anyangle_reference.csv", name);
+    Planner planner(*map);
+    PathResult result;
+    double sum = 0, worst = 0, searchSum = 0;
+    int failed = 0, counted = 0;
+    for (const Reference& row : rows) {
+      if (planner.plan({row.start, row.goal}, result) != Status::Ok || row.optimal <= 0) {
+        ++failed;
+        continue;
+      }
+      const double excess = (result.length - row.optimal) / row.optimal * 100.0;
+      sum += excess;
+      worst = std::max(worst, excess);
+      searchSum += (result.searchLength - row.optimal) / row.optimal * 100.0;
+      ++counted;
+    }
+    std::printf("%-16s %7zu %7d %10.4f %10.4f %10.4f\n", name, rows.size(), failed, counted ? sum / counted : 0.0, worst,
+                counted ? searchSum / counted : 0.0);
+  }
+
+  std::printf("\nspeed, radius 0, tile centre to tile centre: median microseconds per query\n");
+  std::printf("%-20s %7s %10s %14s %8s\n", "map", "queries", "search_us", "after_search", "ratio_%");
+  for (const char* name : {"dao/brc202d", "dao/orz100d", "sc1/Aftershock"}) {
+    auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
+    auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
+    if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
+    PlannerSettings settings;
+    settings.enabled[std::size_t(PathStage::StraightLine)] = false;  // always search: compare stages with A*
+    Planner planner(*map, settings);
+    PathResult result;
+    std::vector<double> search, after;
+    for (const ScenarioEntry& entry : *scenario) {
+      const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal)};
+      if (planner.plan(request, result) != Status::Ok) continue;
+      search.push_back(result.stats(PathStage::Search).micros);
+      double rest = 0;
+      for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) rest += result.stages[std::size_t(s)].micros;
+      after.push_back(rest);
+    }
+    const double s = median(search), a = median(after);
+    std::printf("%-20s %7zu %10.1f %14.1f %8.0f\n", name, search.size(), s, a, s > 0 ? 100.0 * a / s : 0.0);
+  }
+  return 0;
+}
