@@ -52,26 +52,6 @@ std::vector<Cell> tilesCrossed(const Layout& layout, Vec2 from, Vec2 to) {
   return cells;
 }
 
-bool hasLineOfSight(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to) {
-  if (!finite(from) || !finite(to)) return false;
-  const Layout& layout = map.layout();
-  const detail::Vec2d a = layout.toLocal(from), b = layout.toLocal(to);
-  if (!withinWalkRange(a) || !withinWalkRange(b)) return false;
-  if ((b - a).norm() <= detail::geometryTolerance(a, b)) return map.passable(layout.tileAtLocal(a), mobility);
-  auto blocked = [&](const detail::TileSet& set) {
-    for (int i = 0; i < set.count; ++i) {
-      if (!map.passable(set.cells[i], mobility)) return true;
-    }
-    return false;
-  };
-  return detail::walkSegment(
-      layout, a, b, [&](Cell cell, double, double) { return map.passable(cell, mobility); },
-      [&](const detail::SideContact& contact) { return !(blocked(contact.left) && blocked(contact.right)); });
-}
-
-}  // namespace rpgnav
-
-namespace rpgnav {
 namespace {
 
 // Squared distance from point p to segment ab.
@@ -205,6 +185,11 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
   probe.clear = clear;
   probe.cost = clear ? cost * probe.length : 0.0;
   return probe;
+}
+
+bool hasLineOfSight(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to) {
+  // The zero-radius probe applies exactly the rule; its cost sum is a few additions.
+  return probeSegment(map, mobility, from, to, 0.0f).clear;
 }
 
 }  // namespace rpgnav

@@ -48,7 +48,7 @@ std::optional<Point> exitPoint(const Layout& layout, Cell cell, const Point& fro
 // (nudged just inside the edge), which keeps half a tile from the blocked corner.
 std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) {
   const Layout& layout = context.map.layout();
-  if (!layout.isHex() || context.radius < 0.28867513f * layout.tileSize()) return std::nullopt;
+  if (!layout.isHex() || context.radius < kHexHalfEdge * layout.tileSize()) return std::nullopt;
   const auto moves = layout.moves(a);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     if (Cell{a.x + moves[i].dx, a.y + moves[i].dy} != b) continue;

@@ -57,14 +57,8 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     return probeSegment(context.map, context.mobility, a, b, context.radius);
   };
   auto measure = [&](const std::vector<Vec2>& polyline) {
-    detail::Leg total;
-    for (std::size_t i = 1; i < polyline.size(); ++i) {
-      const SegmentProbe segment = probe(polyline[i - 1], polyline[i]);
-      if (!segment.clear) return std::optional<detail::Leg>();
-      total.cost += segment.cost;
-      total.length += segment.length;
-    }
-    return std::optional<detail::Leg>(total);
+    const auto measured = measurePolyline(context, polyline, stats.probes);
+    return measured ? std::optional<detail::Leg>(detail::Leg{measured->first, measured->second}) : std::nullopt;
   };
 
   if (!tiles.empty() && points.size() > 2) {

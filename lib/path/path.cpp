@@ -19,14 +19,23 @@ std::string_view pathStageName(PathStage stage) noexcept {
   return "unknown";
 }
 
-double polylineCost(const StageContext& context, const std::vector<Vec2>& points) {
-  double total = 0.0;
+std::optional<std::pair<double, double>> measurePolyline(const StageContext& context, const std::vector<Vec2>& points,
+                                                         std::int32_t& probes) {
+  double cost = 0.0, length = 0.0;
   for (std::size_t i = 1; i < points.size(); ++i) {
+    ++probes;
     const SegmentProbe probe = probeSegment(context.map, context.mobility, points[i - 1], points[i], context.radius);
-    if (!probe.clear) return std::numeric_limits<double>::infinity();
-    total += probe.cost;
+    if (!probe.clear) return std::nullopt;
+    cost += probe.cost;
+    length += probe.length;
   }
-  return total;
+  return std::make_pair(cost, length);
+}
+
+double polylineCost(const StageContext& context, const std::vector<Vec2>& points) {
+  std::int32_t probes = 0;
+  const auto measured = measurePolyline(context, points, probes);
+  return measured ? measured->first : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace rpgnav

@@ -47,7 +47,7 @@ const SearchGrid* Planner::gridFor(MobilityId mobility, float radius, const char
   // Two grids per mobility: one for characters narrow enough for every gap, one that closes the
   // narrow hex gaps to wider ones (see SearchGridSettings::clearance).
   const float clearance = radius / m_map->layout().tileSize();
-  const bool wide = m_map->layout().isHex() && clearance >= 0.28867513f;
+  const bool wide = m_map->layout().isHex() && clearance >= kHexHalfEdge;
   const std::size_t slot = std::size_t(mobility.value) * 2 + (wide ? 1 : 0);
   if (m_grids.size() <= slot) m_grids.resize(slot + 1);
   std::optional<SearchGrid>& grid = m_grids[slot];

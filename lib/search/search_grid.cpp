@@ -25,8 +25,7 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
   grid.m_height = map.height();
   grid.m_mobility = mobility;
   grid.m_mapVersion = map.version();
-  // Half a hex edge: 1 / (2√3).
-  grid.m_closesNarrowGaps = map.layout().isHex() && settings.clearance >= 0.28867513f;
+  grid.m_closesNarrowGaps = map.layout().isHex() && settings.clearance >= kHexHalfEdge;
 
   // One cost class per distinct cost (terrains with equal costs share a class, so a road and a
   // floor of the same cost form one uniform area for jump points).

@@ -135,6 +135,10 @@ class Layout {
   int m_familyCount = 0;
 };
 
+/// Half the edge of a hex tile, in tiles (1/(2√3)): the room either side of the middle of a hex
+/// edge. Characters at least this wide need the edge's far end clear to pass.
+inline constexpr float kHexHalfEdge = 0.28867513f;
+
 /// Short name used by the file formats and the tool: "square", "hex-pointy", "hex-flat".
 const char* layoutName(LayoutKind kind) noexcept;
 
