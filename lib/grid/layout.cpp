@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/grid/layout.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 
@@ -205,6 +207,43 @@ const char* layoutName(LayoutKind kind) noexcept {
     case LayoutKind::HexFlat: return "hex-flat";
   }
   return "unknown";
+}
+
+std::optional<Eigen::Vector2d> Layout::segmentExit(Cell cell, const Eigen::Vector2d& from,
+                                                   const Eigen::Vector2d& to) const noexcept {
+  // Cyrus-Beck clipping against the convex tile: the segment is inside between the last
+  // entering and the first leaving edge crossing. Square tiles are axis-aligned slabs.
+  const Eigen::Vector2d d = to - from;
+  double t0 = 0.0, t1 = 1.0;
+  auto clip = [&](double num, double den) {  // keep the part where num + den·t >= 0
+    if (den == 0.0) return num >= 0.0;
+    const double t = -num / den;
+    if (den > 0.0) {
+      t0 = std::max(t0, t);
+    } else {
+      t1 = std::min(t1, t);
+    }
+    return true;
+  };
+  if (m_kind == LayoutKind::Square) {
+    if (!clip(from.x() - cell.x, d.x()) || !clip(cell.x + 1.0 - from.x(), -d.x()) || !clip(from.y() - cell.y, d.y()) ||
+        !clip(cell.y + 1.0 - from.y(), -d.y())) {
+      return std::nullopt;
+    }
+  } else {
+    std::array<Eigen::Vector2d, 6> corners;
+    const int count = localCorners(cell, corners);
+    const Eigen::Vector2d centre = localCenter(cell);
+    for (int i = 0; i < count; ++i) {
+      const Eigen::Vector2d& v = corners[std::size_t(i)];
+      const Eigen::Vector2d& w = corners[std::size_t((i + 1) % count)];
+      Eigen::Vector2d inward(-(w - v).y(), (w - v).x());
+      if (inward.dot(centre - v) < 0) inward = -inward;
+      if (!clip(inward.dot(from - v), inward.dot(d))) return std::nullopt;
+    }
+  }
+  if (t1 - t0 <= 1e-9 || t1 >= 1.0 - 1e-9) return std::nullopt;
+  return Eigen::Vector2d(from + d * t1);
 }
 
 }  // namespace rpgnav

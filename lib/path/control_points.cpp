@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // Stage 3: one control point per tile of the A* path.
-#include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/stages.hpp"
 
 #include "path/legs.hpp"
@@ -12,35 +11,6 @@ namespace rpgnav {
 namespace {
 
 using Point = Eigen::Vector2d;
-
-// Where the ray from `from` toward `to` leaves tile `cell` (layout space), if it crosses the
-// tile's interior and leaves before reaching `to`. Cyrus-Beck clipping against the convex tile.
-std::optional<Point> exitPoint(const Layout& layout, Cell cell, const Point& from, const Point& to) {
-  std::array<Point, 6> corners;
-  const int count = layout.localCorners(cell, corners);
-  const Point d = to - from;
-  const Point centre = layout.localCenter(cell);
-  double t0 = 0.0, t1 = 1.0;
-  for (int i = 0; i < count; ++i) {
-    const Point& v = corners[std::size_t(i)];
-    const Point& w = corners[std::size_t((i + 1) % count)];
-    Point inward(-(w - v).y(), (w - v).x());
-    if (inward.dot(centre - v) < 0) inward = -inward;
-    const double num = inward.dot(from - v), den = inward.dot(d);
-    if (den == 0.0) {
-      if (num < 0) return std::nullopt;
-      continue;
-    }
-    const double t = -num / den;
-    if (den > 0) {
-      t0 = std::max(t0, t);
-    } else {
-      t1 = std::min(t1, t);
-    }
-  }
-  if (t1 - t0 <= 1e-9 || t1 >= 1.0 - 1e-9) return std::nullopt;
-  return Point(from + d * t1);
-}
 
 // On hex maps the segment between two neighbouring centres crosses their shared edge at its
 // middle, only half an edge (0.289 tiles) from the edge's ends. When one end touches a blocked
@@ -102,19 +72,40 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
     const int k = tileOf[i];
     Vec2 point = safe[i];
     if (settings.exitPoints && k > 0 && std::size_t(k) + 1 < tiles.size()) {
+      const Cell before = tiles[std::size_t(k) - 1], here = tiles[std::size_t(k)], after = tiles[std::size_t(k) + 1];
       const Vec2 previous = out.back(), next = safe[i + 1];
-      const auto exit = exitPoint(layout, tiles[std::size_t(k)], layout.toLocal(previous), goalLocal);
-      if (exit && layout.tileAtLocal(*exit + (goalLocal - *exit).normalized() * 1e-6) == tiles[std::size_t(k) + 1]) {
+      const auto exit = layout.segmentExit(here, layout.toLocal(previous), goalLocal);
+      if (exit && layout.tileAtLocal(*exit + (goalLocal - *exit).normalized() * 1e-6) == after) {
         const Vec2 candidate = layout.toWorld(*exit);
-        stats.probes += 4;
-        const SegmentProbe in = probeSegment(context.map, context.mobility, previous, candidate, context.radius);
-        const SegmentProbe on = probeSegment(context.map, context.mobility, candidate, next, context.radius);
-        const SegmentProbe viaCentreIn = probeSegment(context.map, context.mobility, previous, point, context.radius);
-        const SegmentProbe viaCentreOn = probeSegment(context.map, context.mobility, point, next, context.radius);
-        const bool centreClear = viaCentreIn.clear && viaCentreOn.clear;
-        const detail::Leg viaExit{in.cost + on.cost, in.length + on.length};
-        const detail::Leg viaCentre{viaCentreIn.cost + viaCentreOn.cost, viaCentreIn.length + viaCentreOn.length};
-        if (in.clear && on.clear && (!centreClear || detail::noWorse(viaExit, viaCentre))) point = candidate;
+        if (tileOf[i - 1] >= 0 && tileOf[i + 1] == k + 1 && context.lines.openAround(before) && context.lines.openAround(here) &&
+            context.lines.openAround(after)) {
+          // The previous point is in (or on the edge of) the previous tile and `next` is the next
+          // tile's centre, so all four segments lie in tiles of the cheapest cost with open
+          // ground around them: clear, and cost is proportional to length.
+          const double viaExit = double((candidate - previous).norm() + (next - candidate).norm());
+          const double viaCentre = double((point - previous).norm() + (next - point).norm());
+          if (detail::noWorse(viaExit, viaCentre)) point = candidate;
+        } else {
+          stats.probes += 2;
+          const SegmentProbe in = context.probe(previous, candidate);
+          const SegmentProbe on = in.clear ? context.probe(candidate, next) : SegmentProbe{};
+          const double cheapest = context.lines.cheapestCost();
+          if (!in.clear || !on.clear) {
+            // the centre stays
+          } else if (detail::noWorse(in.cost + on.cost, (in.length + on.length) * cheapest)) {
+            // At the cheapest cost per unit length: the shorter way is the cheaper one.
+            const double viaCentre = double((point - previous).norm() + (next - point).norm());
+            if (detail::noWorse(in.length + on.length, viaCentre)) point = candidate;
+          } else {
+            stats.probes += 2;
+            const SegmentProbe viaCentreIn = context.probe(previous, point);
+            const SegmentProbe viaCentreOn = context.probe(point, next);
+            const bool centreClear = viaCentreIn.clear && viaCentreOn.clear;
+            const detail::Leg viaExit{in.cost + on.cost, in.length + on.length};
+            const detail::Leg viaCentre{viaCentreIn.cost + viaCentreOn.cost, viaCentreIn.length + viaCentreOn.length};
+            if (!centreClear || detail::noWorse(viaExit, viaCentre)) point = candidate;
+          }
+        }
       }
     }
     out.push_back(point);

@@ -24,7 +24,7 @@ std::optional<std::pair<double, double>> measurePolyline(const StageContext& con
   double cost = 0.0, length = 0.0;
   for (std::size_t i = 1; i < points.size(); ++i) {
     ++probes;
-    const SegmentProbe probe = probeSegment(context.map, context.mobility, points[i - 1], points[i], context.radius);
+    const SegmentProbe probe = context.probe(points[i - 1], points[i]);
     if (!probe.clear) return std::nullopt;
     cost += probe.cost;
     length += probe.length;

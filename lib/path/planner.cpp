@@ -43,27 +43,27 @@ Status Planner::fail(PathResult& out, Status status, const char* reason) {
   return status;
 }
 
-const SearchGrid* Planner::gridFor(MobilityId mobility, float radius, const char*& reason) {
-  // Two grids per mobility: one for characters narrow enough for every gap, one that closes the
-  // narrow hex gaps to wider ones (see SearchGridSettings::clearance).
+const Planner::MobilityData* Planner::dataFor(MobilityId mobility, float radius, const char*& reason) {
+  // Two search grids per mobility: one for characters narrow enough for every gap, one that
+  // closes the narrow hex gaps to wider ones (see SearchGridSettings::clearance).
   const float clearance = radius / m_map->layout().tileSize();
   const bool wide = m_map->layout().isHex() && clearance >= kHexHalfEdge;
   const std::size_t slot = std::size_t(mobility.value) * 2 + (wide ? 1 : 0);
-  if (m_grids.size() <= slot) m_grids.resize(slot + 1);
-  std::optional<SearchGrid>& grid = m_grids[slot];
-  if (!grid || grid->mapVersion() != m_map->version()) {
+  if (m_data.size() <= slot) m_data.resize(slot + 1);
+  std::optional<MobilityData>& data = m_data[slot];
+  if (!data || data->grid.mapVersion() != m_map->version()) {
+    data.reset();
     SearchGridSettings settings = m_settings.searchGrid;
     settings.clearance = wide ? clearance : 0.0f;
     auto built = SearchGrid::build(*m_map, mobility, settings);
     if (!built) {
       m_lastError = "cannot build the search grid: " + built.error().message;
       reason = m_lastError.c_str();
-      grid.reset();
       return nullptr;
     }
-    grid.emplace(std::move(built.value()));
+    data.emplace(MobilityData{std::move(built.value()), SegmentTester(*m_map, mobility), ConvexCorners(*m_map, mobility)});
   }
-  return &*grid;
+  return &*data;
 }
 
 Status Planner::plan(const PathRequest& request, PathResult& out) {
@@ -85,7 +85,6 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   if (!goalTile) return fail(out, Status::OutOfBounds, "goal lies outside the map");
   if (!map.passable(*startTile, request.mobility)) return fail(out, Status::StartBlocked, "start tile cannot be entered by this mobility");
   if (!map.passable(*goalTile, request.mobility)) return fail(out, Status::GoalBlocked, "goal tile cannot be entered by this mobility");
-  const StageContext context{map, request.mobility, request.radius};
   // A character must have room where it stands and be able to step to its tile's centre (on
   // hexes a blocked neighbour's corner can come within the radius of that short segment even
   // when both ends have room); the same for the goal. Stage 3 relies on both segments.
@@ -96,18 +95,17 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     return fail(out, Status::GoalBlocked, "goal is closer than the radius to a blocked tile");
   }
 
-  const char* gridReason = "";
-  const SearchGrid* grid = gridFor(request.mobility, request.radius, gridReason);
-  if (grid == nullptr) return fail(out, Status::InvalidArgument, gridReason);
+  const char* dataReason = "";
+  const MobilityData* data = dataFor(request.mobility, request.radius, dataReason);
+  if (data == nullptr) return fail(out, Status::InvalidArgument, dataReason);
+  const SearchGrid* grid = &data->grid;
+  const StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
 
   std::vector<Vec2>& points = out.controlPoints;
   if (m_settings.enabledStage(PathStage::StraightLine)) {
     StageStats& stats = out.stats(PathStage::StraightLine);
     StageTimer timer(stats);
-    // The straight line is taken only when nothing could be cheaper: its cost per unit length
-    // is the cheapest any terrain offers this mobility.
-    const double cheapest = double(grid->minStraightCost()) / double(kCostScale);
-    if (straightLineStage(context, m_settings.straightLine, cheapest, request.start, request.goal, points, stats)) {
+    if (straightLineStage(context, m_settings.straightLine, request.start, request.goal, points, stats)) {
       out.searchLength = out.length = double((request.goal - request.start).norm());
       out.cost = polylineCost(context, points);
       out.status = Status::Ok;
@@ -146,7 +144,7 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   if (m_settings.enabledStage(PathStage::CornerRouting)) {
     StageStats& stats = out.stats(PathStage::CornerRouting);
     StageTimer timer(stats);
-    cornerRoutingStage(context, m_settings.cornerRouting, out.tilePath, points, stats);
+    cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
   }
   record(out, PathStage::CornerRouting);
   if (m_settings.enabledStage(PathStage::StraightenBackward)) {
@@ -156,12 +154,11 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     if (m_settings.enabledStage(PathStage::CornerRouting)) {
       // Corners routed from one end can let the other end's corners be routed in turn (a bend
       // whose two corners must move together): alternate directions until nothing changes.
-      const std::vector<Cell> reversedTiles(out.tilePath.rbegin(), out.tilePath.rend());
       for (int round = 0; round < m_settings.cornerRouting.maxRounds; ++round) {
         const std::vector<Vec2> before = points;
         const bool backwards = round % 2 == 0;
         if (backwards) std::reverse(points.begin(), points.end());
-        cornerRoutingStage(context, m_settings.cornerRouting, backwards ? reversedTiles : out.tilePath, points, stats);
+        cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
         if (backwards) std::reverse(points.begin(), points.end());
         straightenStage(context, m_settings.straighten, backwards, points, stats);
         if (points == before) break;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stages 4 and 6: greedy straightening ("string pulling") of the control polyline.
-#include "rpgnav/grid/line_of_sight.hpp"
+// Stages 4 and 6: straightening ("string pulling") of the control polyline.
 #include "rpgnav/path/stages.hpp"
 
 #include "path/legs.hpp"
@@ -14,45 +13,66 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
                      std::vector<Vec2>& points, StageStats& stats) {
   stats.ran = true;
   stats.pointsIn = std::int32_t(points.size());
-  if (points.size() <= 2) {
-    stats.pointsOut = stats.pointsIn;
-    return;
-  }
   if (fromGoal) std::reverse(points.begin(), points.end());
-  const double maxLength = double(settings.maxSegmentLength) * double(context.map.layout().tileSize());
-  auto probe = [&](Vec2 a, Vec2 b) {
-    ++stats.probes;
-    return probeSegment(context.map, context.mobility, a, b, context.radius);
-  };
-  // Walk the points keeping an anchor (the last point kept) and the cost of the path from the
-  // anchor to the current point; drop the current point when the anchor sees the next one at no
-  // more than the cost of going through it.
-  std::size_t kept = 1;  // points[0..kept) is the output so far; points[kept-1] is the anchor
-  double anchorToCurrent = probe(points[0], points[1]).cost;
-  for (std::size_t i = 1; i + 1 < points.size(); ++i) {
-    const Vec2 anchor = points[kept - 1], current = points[i], next = points[i + 1];
-    const double currentToNext = probe(current, next).cost;
-    const double replaced = anchorToCurrent + currentToNext;
-    bool drop = false;
-    double newCost = 0.0;
-    if (detail::onSegment(anchor, current, next)) {
-      drop = true;
-      newCost = replaced;
-    } else if (maxLength <= 0.0 || double((next - anchor).norm()) <= maxLength) {
-      const SegmentProbe direct = probe(anchor, next);
-      // A straight segment is never longer than the polyline it replaces; only cost can rise.
-      drop = direct.clear && detail::noWorse(direct.cost, replaced);
-      newCost = direct.cost;
-    }
-    if (drop) {
-      anchorToCurrent = newCost;
-    } else {
-      points[kept++] = current;
-      anchorToCurrent = currentToNext;
-    }
+  // Points on the segment between their neighbours change nothing: drop them first (stage 3
+  // leaves long runs of them along each line toward the goal).
+  std::size_t kept = std::min<std::size_t>(points.size(), 1);
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    if (i + 1 < points.size() && detail::onSegment(points[kept - 1], points[i], points[i + 1])) continue;
+    points[kept++] = points[i];
   }
-  points[kept++] = points.back();
   points.resize(kept);
+
+  // From each anchor (a point kept), jump to the farthest point it sees at no more cost than the
+  // polyline in between, dropping the points skipped: every dropped point's neighbours in the
+  // output then see each other. The farthest point is found by doubling the jump until a probe
+  // fails, then bisecting, so a long path costs a few probes per kept point rather than one per
+  // point (sight is not monotone along a path, so this can stop short of a point seen further on;
+  // later stages straighten again).
+  const double maxLength = double(settings.maxSegmentLength) * double(context.map.layout().tileSize());
+  std::vector<double> prefixCost(points.size(), 0.0);  // cost of the polyline up to each point
+  std::size_t prefixKnown = 1;
+  auto costBetween = [&](std::size_t from, std::size_t to) {
+    for (; prefixKnown <= to; ++prefixKnown) {
+      ++stats.probes;
+      const SegmentProbe piece = context.probe(points[prefixKnown - 1], points[prefixKnown]);
+      prefixCost[prefixKnown] = prefixCost[prefixKnown - 1] + (piece.clear ? piece.cost : HUGE_VAL);
+    }
+    return prefixCost[to] - prefixCost[from];
+  };
+  auto sees = [&](std::size_t from, std::size_t to) {
+    const Vec2 a = points[from], b = points[to];
+    if (maxLength > 0.0 && double((b - a).norm()) > maxLength) return false;
+    ++stats.probes;
+    if (context.lines.cheaplyClear(a, b, context.radius)) return true;  // cheapest ground: never dearer
+    const SegmentProbe direct = context.probe(a, b);
+    return direct.clear && detail::noWorse(direct.cost, costBetween(from, to));
+  };
+  std::vector<Vec2> out;
+  out.reserve(points.size());
+  if (!points.empty()) out.push_back(points[0]);
+  std::size_t anchor = 0;
+  while (anchor + 1 < points.size()) {
+    std::size_t good = anchor + 1, bad = points.size();
+    for (std::size_t jump = 1; good + jump < points.size(); jump *= 2) {
+      if (!sees(anchor, good + jump)) {
+        bad = good + jump;
+        break;
+      }
+      good += jump;
+    }
+    while (bad - good > 1) {
+      const std::size_t middle = good + (bad - good) / 2;
+      if (sees(anchor, middle)) {
+        good = middle;
+      } else {
+        bad = middle;
+      }
+    }
+    out.push_back(points[good]);
+    anchor = good;
+  }
+  points = std::move(out);
   if (fromGoal) std::reverse(points.begin(), points.end());
   stats.pointsOut = std::int32_t(points.size());
 }

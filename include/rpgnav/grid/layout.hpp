@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace rpgnav {
@@ -99,6 +100,10 @@ class Layout {
   /// Corners in layout space; returns the corner count.
   int localCorners(Cell cell, std::array<Eigen::Vector2d, 6>& out) const noexcept;
   Cell tileAtLocal(const Eigen::Vector2d& local) const noexcept;
+  /// Where the segment from `from` to `to` (layout space) leaves tile `cell`, if it crosses the
+  /// tile's inside and leaves before reaching `to`.
+  std::optional<Eigen::Vector2d> segmentExit(Cell cell, const Eigen::Vector2d& from,
+                                             const Eigen::Vector2d& to) const noexcept;
 
   /// Hex axial coordinates of an offset cell and back (square maps: q = x, r = y).
   Axial toAxial(Cell cell) const noexcept;

@@ -6,6 +6,8 @@
 
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/convex_corners.hpp"
+#include "rpgnav/grid/segment_tester.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <array>
@@ -71,11 +73,16 @@ struct PathResult {
   const StageStats& stats(PathStage stage) const noexcept { return stages[std::size_t(stage)]; }
 };
 
-/// Read-only facts every stage works from.
+/// Read-only facts every stage works from: the map, who walks, and the map's indexes for that
+/// mobility (built by the Planner; see SegmentTester and ConvexCorners).
 struct StageContext {
   const TileMap& map;
   MobilityId mobility;
   float radius;  ///< World units.
+  const SegmentTester& lines;
+  const ConvexCorners& corners;
+  /// probeSegment for this character, through the tester's fast path.
+  SegmentProbe probe(Vec2 from, Vec2 to) const { return lines.probe(from, to, radius); }
 };
 
 /// Weighted cost of a polyline under probeSegment's model; +infinity if a segment is not clear.

@@ -50,13 +50,19 @@ class Planner {
   PlannerSettings& settings() noexcept { return m_settings; }
 
  private:
-  const SearchGrid* gridFor(MobilityId mobility, float radius, const char*& reason);
+  // What the planner keeps per mobility (and per narrow/wide character on hex maps).
+  struct MobilityData {
+    SearchGrid grid;
+    SegmentTester lines;
+    ConvexCorners corners;
+  };
+  const MobilityData* dataFor(MobilityId mobility, float radius, const char*& reason);
   Status fail(PathResult& out, Status status, const char* reason);
   void record(PathResult& out, PathStage stage) const;
 
   const TileMap* m_map;
   PlannerSettings m_settings;
-  std::vector<std::optional<SearchGrid>> m_grids;  // per mobility, narrow and wide characters
+  std::vector<std::optional<MobilityData>> m_data;  // per mobility, narrow and wide characters
   SearchContext m_search;
   std::string m_lastError;  // backs PathResult::reason for messages built at run time
   SearchResult m_searchResult;

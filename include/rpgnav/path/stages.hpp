@@ -21,9 +21,9 @@ struct StraightLineSettings {
   float maxDistance = 64.0f;
 };
 /// True when the segment start→goal is clear for the character and provably cheapest: its cost
-/// is at most its length × `cheapestCost` (then `out` is {start, goal}).
-bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, double cheapestCost,
-                       Vec2 start, Vec2 goal, std::vector<Vec2>& out, StageStats& stats);
+/// is at most its length × the cheapest cost of the map's tiles (then `out` is {start, goal}).
+bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, Vec2 start, Vec2 goal,
+                       std::vector<Vec2>& out, StageStats& stats);
 
 /// Stage 3: one control point per tile of the A* path — where the line from the previous point
 /// toward the goal leaves the tile, or the tile's centre when that line does not lead on along
@@ -48,12 +48,13 @@ struct StraightenSettings {
 void straightenStage(const StageContext& context, const StraightenSettings& settings, bool fromGoal,
                      std::vector<Vec2>& points, StageStats& stats);
 
-/// Stage 5: bend round blocked corners the way a person walks round them. First the taut path
-/// through the A* tile corridor (bending only at portal corners, pulled in by the radius where a
-/// corner touches a blocked tile) replaces the whole polyline if it is clear and neither dearer
-/// nor longer. Then, point by point: where the segment that would replace a control point is
-/// stopped by a blocked tile, a point just beside the corner the path bends round (radius away)
-/// replaces it when that is clear and no worse.
+/// Stage 5: pull the path tight round blocked corners. For each inner point b between a (the
+/// point before it) and c, the blocked corners inside the triangle a-b-c lie between the path
+/// and the line a→c and must stay on that side; the shortest such way from a to c bends at the
+/// ones on their convex hull, each at the point beside its corner that keeps the radius (see
+/// ConvexCorners). That way replaces b when all of it is clear and it is neither dearer nor
+/// longer. Repeated with straightening (stage 6), this pulls the path taut: every bend on a
+/// blocked corner it wraps round.
 struct CornerRoutingSettings {
   /// Extra distance beyond the radius, so floating-point rounding never brings the path closer
   /// than the radius. [Units: tiles] [Limit: > 0]
@@ -62,7 +63,7 @@ struct CornerRoutingSettings {
   /// rounds, stopping early when a round changes nothing. [Limit: >= 0]
   int maxRounds = 4;
 };
-void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings,
-                        const std::vector<Cell>& tiles, std::vector<Vec2>& points, StageStats& stats);
+void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings, std::vector<Vec2>& points,
+                        StageStats& stats);
 
 }  // namespace rpgnav

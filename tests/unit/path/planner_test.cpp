@@ -161,7 +161,9 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
         // Never dearer nor longer than the A* path (through tile centres), when that polyline
         // is itself clear.
         const std::vector<Vec2> centres = centrePolyline(map, request, result.tilePath);
-        const double centreCost = polylineCost(StageContext{map, mobility, radius}, centres);
+        const SegmentTester lines(map, mobility);
+        const ConvexCorners corners(map, mobility);
+        const double centreCost = polylineCost(StageContext{map, mobility, radius, lines, corners}, centres);
         if (std::isfinite(centreCost)) {
           CHECK(result.cost <= centreCost * (1 + 1e-6) + 1e-6);
           CHECK(result.length <= polylineLength(centres) * (1 + 1e-6) + 1e-6);

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/grid/segment_tester.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rpgnav {
+namespace {
+
+// All bits first..last (inclusive) of one line set?
+bool allSet(const std::uint64_t* line, std::int32_t first, std::int32_t last) {
+  const std::int32_t firstWord = first >> 6, lastWord = last >> 6;
+  const std::uint64_t headMask = ~std::uint64_t(0) << (first & 63);
+  const std::uint64_t tailMask = ~std::uint64_t(0) >> (63 - (last & 63));
+  if (firstWord == lastWord) {
+    const std::uint64_t mask = headMask & tailMask;
+    return (line[firstWord] & mask) == mask;
+  }
+  if ((line[firstWord] & headMask) != headMask) return false;
+  for (std::int32_t w = firstWord + 1; w < lastWord; ++w) {
+    if (line[w] != ~std::uint64_t(0)) return false;
+  }
+  return (line[lastWord] & tailMask) == tailMask;
+}
+
+}  // namespace
+
+SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
+    : m_map(&map), m_mobility(mobility), m_version(map.version()), m_cheapest(std::numeric_limits<double>::infinity()) {
+  const std::int32_t width = map.width(), height = map.height();
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    m_cheapest = std::min(m_cheapest, double(map.terrain().cost(map.tiles()[std::size_t(i)], mobility)));
+  }
+  auto cheap = [&](Cell cell) {
+    return map.contains(cell) && double(map.cost(cell, mobility)) == m_cheapest && std::isfinite(m_cheapest);
+  };
+  if (!map.layout().isHex()) {
+    m_rowWords = (width + 63) / 64;
+    m_columnWords = (height + 63) / 64;
+    m_rows.assign(std::size_t(m_rowWords) * std::size_t(height), 0);
+    m_columns.assign(std::size_t(m_columnWords) * std::size_t(width), 0);
+    m_passableRows = m_rows;
+    m_passableColumns = m_columns;
+    for (std::int32_t y = 0; y < height; ++y) {
+      for (std::int32_t x = 0; x < width; ++x) {
+        const std::size_t rowWord = std::size_t(y) * std::size_t(m_rowWords) + std::size_t(x >> 6);
+        const std::size_t columnWord = std::size_t(x) * std::size_t(m_columnWords) + std::size_t(y >> 6);
+        if (map.passable({x, y}, mobility)) {
+          m_passableRows[rowWord] |= std::uint64_t(1) << (x & 63);
+          m_passableColumns[columnWord] |= std::uint64_t(1) << (y & 63);
+        }
+        if (cheap({x, y})) {
+          m_rows[rowWord] |= std::uint64_t(1) << (x & 63);
+          m_columns[columnWord] |= std::uint64_t(1) << (y & 63);
+        }
+      }
+    }
+  }
+  m_openAround.assign(std::size_t(map.tileCount()), false);
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    const Cell cell = map.cellAt(i);
+    bool open = cheap(cell);
+    for (const NeighbourStep& step : map.layout().touching(cell)) {
+      open = open && cheap({cell.x + step.dx, cell.y + step.dy});
+    }
+    m_openAround[std::size_t(i)] = open;
+  }
+}
+
+bool SegmentTester::openAround(Cell cell) const noexcept {
+  return m_map->contains(cell) && m_openAround[std::size_t(m_map->index(cell))];
+}
+
+// Walks the lines (rows, or columns when transposed) the segment comes within `pad` of. On each,
+// the tiles from where the padded segment enters the line's band to where it leaves, widened by
+// `pad`, must all be cheapest-passable for "clear"; and the tiles whose inside the segment surely
+// crosses (the part of it well inside the band, shrunk by `pad` at both ends) must all be
+// passable, or it is "blocked". u runs along a line, v across lines; tile k covers [k, k+1).
+SegmentTester::Verdict SegmentTester::scan(const Lines& lines, double u0, double v0, double u1, double v1, double pad,
+                                           Cell& blocker) {
+  const double vLow = std::min(v0, v1) - pad, vHigh = std::max(v0, v1) + pad;
+  const double firstLine = std::floor(vLow), lastLine = std::floor(vHigh);
+  if (firstLine < 0.0 || lastLine >= double(lines.count)) return Verdict::Unsure;
+  const double du = u1 - u0, dv = v1 - v0, inverse = dv != 0.0 ? 1.0 / dv : 0.0;
+  // The u-range of the segment's points with v in [low, high] (empty when first > second).
+  auto range = [&](double low, double high) {
+    double t0 = 0.0, t1 = 1.0;
+    if (dv != 0.0) {
+      t0 = (low - v0) * inverse;
+      t1 = (high - v0) * inverse;
+      if (t0 > t1) std::swap(t0, t1);
+      t0 = std::max(t0, 0.0);
+      t1 = std::min(t1, 1.0);
+    } else if (v0 < low || v0 > high) {
+      return std::pair(1.0, 0.0);
+    }
+    if (t0 > t1) return std::pair(1.0, 0.0);
+    const double a = u0 + du * t0, b = u0 + du * t1;
+    return std::pair(std::min(a, b), std::max(a, b));
+  };
+  Verdict verdict = Verdict::Clear;
+  for (std::int32_t line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
+    const std::size_t offset = std::size_t(line) * std::size_t(lines.wordsPerLine);
+    if (verdict == Verdict::Clear) {
+      const auto [low, high] = range(double(line) - pad, double(line) + 1.0 + pad);
+      const double first = std::floor(low - pad), last = std::floor(high + pad);
+      if (first >= 0.0 && last < double(lines.length) &&
+          allSet(lines.cheap + offset, std::int32_t(first), std::int32_t(last))) {
+        continue;  // all cheapest-passable, so nothing on this line blocks either
+      }
+      verdict = Verdict::Unsure;
+    }
+    const auto [low, high] = range(double(line) + pad, double(line) + 1.0 - pad);
+    const double first = std::max(std::floor(low + pad), 0.0);
+    const double last = std::min(std::ceil(high - pad) - 1.0, double(lines.length) - 1.0);
+    if (low + pad < high - pad && first <= last &&
+        !allSet(lines.passable + offset, std::int32_t(first), std::int32_t(last))) {
+      for (std::int32_t k = std::int32_t(first); k <= std::int32_t(last); ++k) {
+        if (!(lines.passable[offset + std::size_t(k >> 6)] >> (k & 63) & 1)) {
+          blocker = {k, line};
+          break;
+        }
+      }
+      return Verdict::Blocked;
+    }
+  }
+  return verdict;
+}
+
+SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius, Cell& blocker) const {
+  if (m_rows.empty() || !std::isfinite(radius) || radius < 0.0f) return Verdict::Unsure;
+  const Layout& layout = m_map->layout();
+  const Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
+  if (!a.allFinite() || !b.allFinite()) return Verdict::Unsure;
+  // Room for rounding: the exact probe counts points within 5e-7 × magnitude as on an edge, so
+  // everything that close must be looked at too.
+  const double magnitude = std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
+  const double slack = 1e-6 * magnitude;
+  const double pad = double(radius) / double(layout.tileSize()) + slack;
+  // Walk the axis the segment advances along least: few lines, long runs of bits.
+  if (std::abs(b.x() - a.x()) >= std::abs(b.y() - a.y())) {
+    const Lines rows{m_rows.data(), m_passableRows.data(), m_rowWords, m_map->height(), m_map->width()};
+    return scan(rows, a.x(), a.y(), b.x(), b.y(), pad, blocker);
+  }
+  const Lines columns{m_columns.data(), m_passableColumns.data(), m_columnWords, m_map->width(), m_map->height()};
+  const Verdict verdict = scan(columns, a.y(), a.x(), b.y(), b.x(), pad, blocker);
+  blocker = {blocker.y, blocker.x};
+  return verdict;
+}
+
+bool SegmentTester::cheaplyClear(Vec2 from, Vec2 to, float radius) const {
+  Cell blocker;
+  return classify(from, to, radius, blocker) == Verdict::Clear;
+}
+
+SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
+  SegmentProbe result;
+  switch (classify(from, to, radius, result.blocker)) {
+    case Verdict::Clear:
+      result.clear = true;
+      result.length = (to.cast<double>() - from.cast<double>()).norm();
+      result.cost = result.length * m_cheapest;
+      return result;
+    case Verdict::Blocked:
+      result.length = (to.cast<double>() - from.cast<double>()).norm();
+      result.hasBlocker = true;
+      return result;
+    case Verdict::Unsure: break;
+  }
+  return probeSegment(*m_map, m_mobility, from, to, radius);
+}
+
+}  // namespace rpgnav
