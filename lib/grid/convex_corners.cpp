@@ -67,6 +67,7 @@ ConvexCorners::ConvexCorners(const TileMap& map, MobilityId mobility)
         std::array<Cell, 2> edgeNeighbours{};
         int edgeCount = 0;
         bool convex = true, pinch = false;
+        Cell diagonal{};
         for (const NeighbourStep& step : layout.touching(tile)) {
           const Cell other{x + step.dx, y + step.dy};
           if (std::abs((layout.localCenter(other) - v).norm() - radius) > 1e-6) continue;
@@ -76,6 +77,7 @@ ConvexCorners::ConvexCorners(const TileMap& map, MobilityId mobility)
             if (edgeCount < 2) edgeNeighbours[std::size_t(edgeCount++)] = other;
           } else {
             pinch = !open;  // a square corner where blocked tiles touch diagonally
+            diagonal = other;
           }
         }
         if (!convex) continue;
@@ -85,7 +87,9 @@ ConvexCorners::ConvexCorners(const TileMap& map, MobilityId mobility)
           continue;
         }
         // Two blocked squares meet at v only diagonally: a path rounds one of them through one
-        // of the two open squares there, so list the corner once per open square.
+        // of the two open squares there, so list the corner once per open square (from the
+        // first of the two blocked squares in row order only).
+        if (diagonal < tile) continue;
         for (int e = 0; e < edgeCount; ++e) {
           const Point toward = (layout.localCenter(edgeNeighbours[std::size_t(e)]) - v).normalized();
           m_corners.push_back({point, toward.cast<float>(), cornerReach});

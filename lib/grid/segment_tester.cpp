@@ -78,7 +78,7 @@ bool SegmentTester::openAround(Cell cell) const noexcept {
 // crosses (the part of it well inside the band, shrunk by `pad` at both ends) must all be
 // passable, or it is "blocked". u runs along a line, v across lines; tile k covers [k, k+1).
 SegmentTester::Verdict SegmentTester::scan(const Lines& lines, double u0, double v0, double u1, double v1, double pad,
-                                           Cell& blocker) {
+                                           bool clearOnly, Cell& blocker) {
   const double vLow = std::min(v0, v1) - pad, vHigh = std::max(v0, v1) + pad;
   const double firstLine = std::floor(vLow), lastLine = std::floor(vHigh);
   if (firstLine < 0.0 || lastLine >= double(lines.count)) return Verdict::Unsure;
@@ -110,6 +110,7 @@ SegmentTester::Verdict SegmentTester::scan(const Lines& lines, double u0, double
         continue;  // all cheapest-passable, so nothing on this line blocks either
       }
       verdict = Verdict::Unsure;
+      if (clearOnly) return verdict;
     }
     const auto [low, high] = range(double(line) + pad, double(line) + 1.0 - pad);
     const double first = std::max(std::floor(low + pad), 0.0);
@@ -128,7 +129,7 @@ SegmentTester::Verdict SegmentTester::scan(const Lines& lines, double u0, double
   return verdict;
 }
 
-SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius, Cell& blocker) const {
+SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker) const {
   if (m_rows.empty() || !std::isfinite(radius) || radius < 0.0f) return Verdict::Unsure;
   const Layout& layout = m_map->layout();
   const Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
@@ -141,22 +142,22 @@ SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius,
   // Walk the axis the segment advances along least: few lines, long runs of bits.
   if (std::abs(b.x() - a.x()) >= std::abs(b.y() - a.y())) {
     const Lines rows{m_rows.data(), m_passableRows.data(), m_rowWords, m_map->height(), m_map->width()};
-    return scan(rows, a.x(), a.y(), b.x(), b.y(), pad, blocker);
+    return scan(rows, a.x(), a.y(), b.x(), b.y(), pad, clearOnly, blocker);
   }
   const Lines columns{m_columns.data(), m_passableColumns.data(), m_columnWords, m_map->width(), m_map->height()};
-  const Verdict verdict = scan(columns, a.y(), a.x(), b.y(), b.x(), pad, blocker);
+  const Verdict verdict = scan(columns, a.y(), a.x(), b.y(), b.x(), pad, clearOnly, blocker);
   blocker = {blocker.y, blocker.x};
   return verdict;
 }
 
 bool SegmentTester::cheaplyClear(Vec2 from, Vec2 to, float radius) const {
   Cell blocker;
-  return classify(from, to, radius, blocker) == Verdict::Clear;
+  return classify(from, to, radius, true, blocker) == Verdict::Clear;
 }
 
 SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
   SegmentProbe result;
-  switch (classify(from, to, radius, result.blocker)) {
+  switch (classify(from, to, radius, false, result.blocker)) {
     case Verdict::Clear:
       result.clear = true;
       result.length = (to.cast<double>() - from.cast<double>()).norm();

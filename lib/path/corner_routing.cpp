@@ -106,22 +106,38 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
       out.push_back(b);
       continue;
     }
-    const SegmentProbe ab = probe(a, b), bc = probe(b, c);
-    const detail::Leg replaced{ab.cost + bc.cost, ab.length + bc.length};
+    // Measure the new way; while every piece is cheaply clear it costs its length × the
+    // cheapest cost, and so (being shorter) no more than the old way: no need to probe that.
     detail::Leg candidate;
-    bool clear = true;
+    bool clear = true, cheap = true;
     Vec2 from = a;
     chain.push_back(c);
     for (const Vec2& to : chain) {
-      const SegmentProbe piece = probe(from, to);
-      clear = piece.clear && detail::noWorse(candidate.cost + piece.cost, replaced.cost);
+      ++stats.probes;
+      const bool cheaplyClear = context.lines.cheaplyClear(from, to, context.radius);
+      const SegmentProbe piece = cheaplyClear ? SegmentProbe{} : context.probe(from, to);
+      clear = cheaplyClear || piece.clear;
       if (!clear) break;
-      candidate.cost += piece.cost;
-      candidate.length += piece.length;
+      cheap = cheap && cheaplyClear;
+      if (!cheaplyClear) {
+        candidate.cost += piece.cost;
+        candidate.length += piece.length;
+      } else {
+        const double length = (to.cast<double>() - from.cast<double>()).norm();
+        candidate.cost += length * context.lines.cheapestCost();
+        candidate.length += length;
+      }
       from = to;
     }
     chain.pop_back();
-    if (clear && (!ab.clear || !bc.clear || detail::noWorse(candidate, replaced))) {
+    bool better = false;
+    if (clear && cheap) {
+      better = detail::noWorse(candidate.length, double((b - a).norm() + (c - b).norm()));
+    } else if (clear) {
+      const SegmentProbe ab = probe(a, b), bc = probe(b, c);
+      better = !ab.clear || !bc.clear || detail::noWorse(candidate, {ab.cost + bc.cost, ab.length + bc.length});
+    }
+    if (better) {
       out.insert(out.end(), chain.begin(), chain.end());
     } else {
       out.push_back(b);

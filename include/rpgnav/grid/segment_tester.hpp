@@ -55,8 +55,10 @@ class SegmentTester {
     const std::uint64_t* passable;
     std::int32_t wordsPerLine, count, length;
   };
-  Verdict classify(Vec2 from, Vec2 to, float radius, Cell& blocker) const;
-  static Verdict scan(const Lines& lines, double u0, double v0, double u1, double v1, double pad, Cell& blocker);
+  // clearOnly: stop at the first sign the segment is not cheaply clear (Unsure).
+  Verdict classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker) const;
+  static Verdict scan(const Lines& lines, double u0, double v0, double u1, double v1, double pad, bool clearOnly,
+                      Cell& blocker);
 
   const TileMap* m_map;
   MobilityId m_mobility;

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include "rpgnav/grid/segment_tester.hpp"
+#include "support/test_maps.hpp"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace rpgnav;
+
+TEST_CASE("SegmentTester agrees with probeSegment on random weighted maps", "[grid][los][property]") {
+  std::mt19937 random(71);
+  int fastClear = 0, fastBlocked = 0, total = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(0.5f, 8, Vec2(3.0f, -2.0f)), Layout::hexPointy()}) {
+    for (int trial = 0; trial < 30; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 40, 30, trial % 3 == 0 ? 0.02 : 0.15, trial % 4 == 0);
+      const MobilityId mobility = trial % 2 ? TerrainTable::kWalk : TerrainTable::kFly;
+      const SegmentTester tester(map, mobility);
+      const float size = layout.tileSize();
+      std::uniform_real_distribution<float> x(-1.0f * size, 41.0f * size), y(-1.0f * size, 31.0f * size);
+      for (int q = 0; q < 200; ++q) {
+        // Random points, tile corners and tile centres (segments along edges and through corners).
+        auto pick = [&]() {
+          const Vec2 p = layout.origin() + Vec2(x(random), y(random));
+          if (q % 3 == 1) return layout.tilePolygon(layout.tileAt(p)).corners[0];
+          if (q % 3 == 2) return layout.tileCenter(layout.tileAt(p));
+          return p;
+        };
+        const Vec2 a = pick(), b = q % 7 == 0 ? a : pick();
+        const float radius = q % 4 == 0 ? 0.0f : std::uniform_real_distribution<float>(0.0f, 0.49f * size)(random);
+        const SegmentProbe exact = probeSegment(map, mobility, a, b, radius);
+        const SegmentProbe fast = tester.probe(a, b, radius);
+        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << " from "
+                                       << a.transpose() << " to " << b.transpose());
+        REQUIRE(fast.clear == exact.clear);
+        if (exact.clear) CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
+        CHECK(fast.length == Approx(exact.length).epsilon(1e-9).margin(1e-9));
+        if (tester.cheaplyClear(a, b, radius)) {
+          ++fastClear;
+          CHECK(exact.clear);
+          CHECK(exact.cost == Approx(exact.length * tester.cheapestCost()).epsilon(1e-6).margin(1e-9));
+        }
+        if (!fast.clear && fast.hasBlocker && !exact.hasBlocker) ++fastBlocked;
+        if (!fast.clear && fast.hasBlocker) CHECK_FALSE(map.passable(fast.blocker, mobility));
+        ++total;
+      }
+    }
+  }
+  // The fast path must actually answer a good share of the square-map queries.
+  CHECK(fastClear > total / 10);
+}
+
+TEST_CASE("SegmentTester: open ground, costly terrain and bad input", "[grid][los]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "........",
+                                                               "........",
+                                                               "...,,...",
+                                                               "........",
+                                                               "#.......",
+                                                           });
+  const SegmentTester tester(map, TerrainTable::kWalk);
+  CHECK(tester.cheapestCost() == 1.0);
+  CHECK(tester.cheaplyClear(Vec2(0.5f, 0.5f), Vec2(7.5f, 1.5f), 0.4f));
+  // Through swamp: clear but dearer, so not cheaply clear, and the cost is the exact one.
+  CHECK_FALSE(tester.cheaplyClear(Vec2(0.5f, 2.5f), Vec2(7.5f, 2.5f), 0.0f));
+  CHECK(tester.probe(Vec2(0.5f, 2.5f), Vec2(7.5f, 2.5f), 0.0f).cost == Approx(5.0 + 2.0 * 3.0));
+  // Too close to the wall for the radius; off the map; NaN.
+  CHECK_FALSE(tester.probe(Vec2(1.3f, 3.5f), Vec2(1.3f, 4.5f), 0.4f).clear);
+  CHECK_FALSE(tester.probe(Vec2(0.5f, 0.5f), Vec2(-3.0f, 0.5f), 0.0f).clear);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK_FALSE(tester.probe(Vec2(nan, 0.5f), Vec2(1.5f, 0.5f), 0.0f).clear);
+  CHECK_FALSE(tester.cheaplyClear(Vec2(0.5f, 0.5f), Vec2(1.5f, 0.5f), nan));
+  CHECK(tester.openAround({5, 0}) == false);  // touches the map edge
+  CHECK(tester.openAround({6, 1}));
+  CHECK_FALSE(tester.openAround({2, 1}));  // touches swamp
+  CHECK_FALSE(tester.openAround({1, 3}));  // touches the wall
+}
