@@ -89,19 +89,17 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
           stats.probes += 2;
           const SegmentProbe in = context.probe(previous, candidate);
           const SegmentProbe on = in.clear ? context.probe(candidate, next) : SegmentProbe{};
-          const double cheapest = context.lines.cheapestCost();
+          const detail::Leg viaExit{in.cost + on.cost, in.length + on.length};
           if (!in.clear || !on.clear) {
             // the centre stays
-          } else if (detail::noWorse(in.cost + on.cost, (in.length + on.length) * cheapest)) {
-            // At the cheapest cost per unit length: the shorter way is the cheaper one.
+          } else if (detail::atCheapestCost(viaExit.cost, viaExit.length, context.lines.cheapestCost())) {
             const double viaCentre = double((point - previous).norm() + (next - point).norm());
-            if (detail::noWorse(in.length + on.length, viaCentre)) point = candidate;
+            if (detail::noWorse(viaExit.length, viaCentre)) point = candidate;
           } else {
             stats.probes += 2;
             const SegmentProbe viaCentreIn = context.probe(previous, point);
             const SegmentProbe viaCentreOn = context.probe(point, next);
             const bool centreClear = viaCentreIn.clear && viaCentreOn.clear;
-            const detail::Leg viaExit{in.cost + on.cost, in.length + on.length};
             const detail::Leg viaCentre{viaCentreIn.cost + viaCentreOn.cost, viaCentreIn.length + viaCentreOn.length};
             if (!centreClear || detail::noWorse(viaExit, viaCentre)) point = candidate;
           }

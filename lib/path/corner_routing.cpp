@@ -25,22 +25,23 @@ struct Candidate {
 // that side is the convex hull of a, c and the candidates, walked from a to c the long way
 // round. Graham's scan about a (a hull vertex: everything lies in one half-plane of it) gives
 // the hull a, c, h1 … hm counter-clockwise; the way round is a, hm … h1, c. Appends hm … h1.
-void hullChain(double length, std::vector<Candidate>& candidates, std::vector<Vec2>& chain) {
+// `hull` is scratch space (kept by the caller so that no bend allocates).
+void hullChain(double length, std::vector<Candidate>& candidates, std::vector<Candidate>& hull, std::vector<Vec2>& chain) {
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& p, const Candidate& q) {
     const double turn = cross(p.frame, q.frame);
     return turn != 0.0 ? turn > 0.0 : p.frame.squaredNorm() < q.frame.squaredNorm();
   });
-  std::vector<Point> hull{Point(0.0, 0.0), Point(length, 0.0)};
-  std::vector<Vec2> world{Vec2::Zero(), Vec2::Zero()};
+  hull.clear();
+  hull.push_back({Point(0.0, 0.0), Vec2::Zero()});
+  hull.push_back({Point(length, 0.0), Vec2::Zero()});
   for (const Candidate& p : candidates) {
-    while (hull.size() >= 2 && cross(hull.back() - hull[hull.size() - 2], p.frame - hull[hull.size() - 2]) <= 0.0) {
+    while (hull.size() >= 2 &&
+           cross(hull.back().frame - hull[hull.size() - 2].frame, p.frame - hull[hull.size() - 2].frame) <= 0.0) {
       hull.pop_back();
-      world.pop_back();
     }
-    hull.push_back(p.frame);
-    world.push_back(p.world);
+    hull.push_back(p);
   }
-  for (std::size_t i = world.size(); i-- > 2;) chain.push_back(world[i]);
+  for (std::size_t i = hull.size(); i-- > 2;) chain.push_back(hull[i].world);
 }
 
 }  // namespace
@@ -61,7 +62,7 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
   std::vector<Vec2> out{points.front()};
   out.reserve(points.size());
   std::vector<ConvexCorner> corners;
-  std::vector<Candidate> candidates;
+  std::vector<Candidate> candidates, hull;
   std::vector<Vec2> chain;
   // Each inner point b, between a (the last point kept) and c: every blocked corner inside the
   // triangle a-b-c lies between the path and the straight line a→c, and the path must keep it on
@@ -101,32 +102,24 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
       candidates.push_back({frame, bend});
     }
     chain.clear();
-    hullChain(length, candidates, chain);
+    hullChain(length, candidates, hull, chain);
     if (chain.size() == 1 && (chain[0] - b).norm() <= tolerance) {
       out.push_back(b);
       continue;
     }
-    // Measure the new way; while every piece is cheaply clear it costs its length × the
-    // cheapest cost, and so (being shorter) no more than the old way: no need to probe that.
+    // Measure the new way; while every piece costs the cheapest per unit length, so does the
+    // whole, and (being shorter) it is no dearer than the old way: no need to probe that.
     detail::Leg candidate;
     bool clear = true, cheap = true;
     Vec2 from = a;
     chain.push_back(c);
     for (const Vec2& to : chain) {
-      ++stats.probes;
-      const bool cheaplyClear = context.lines.cheaplyClear(from, to, context.radius);
-      const SegmentProbe piece = cheaplyClear ? SegmentProbe{} : context.probe(from, to);
-      clear = cheaplyClear || piece.clear;
+      const SegmentProbe piece = probe(from, to);
+      clear = piece.clear;
       if (!clear) break;
-      cheap = cheap && cheaplyClear;
-      if (!cheaplyClear) {
-        candidate.cost += piece.cost;
-        candidate.length += piece.length;
-      } else {
-        const double length = (to.cast<double>() - from.cast<double>()).norm();
-        candidate.cost += length * context.lines.cheapestCost();
-        candidate.length += length;
-      }
+      cheap = cheap && detail::atCheapestCost(piece.cost, piece.length, context.lines.cheapestCost());
+      candidate.cost += piece.cost;
+      candidate.length += piece.length;
       from = to;
     }
     chain.pop_back();

@@ -22,6 +22,12 @@ inline bool noWorse(const Leg& candidate, const Leg& replaced) {
   return noWorse(candidate.cost, replaced.cost) && noWorse(candidate.length, replaced.length);
 }
 
+/// True when a clear piece costs its length at the cheapest cost per unit length there is: then
+/// it is no dearer than any way of the same or greater length, and length alone decides.
+inline bool atCheapestCost(double cost, double length, double cheapest) {
+  return noWorse(cost, length * cheapest);
+}
+
 /// True when b lies on segment a→c (within float noise), so dropping it changes nothing.
 inline bool onSegment(Vec2 a, Vec2 b, Vec2 c) {
   const Eigen::Vector2d ab = (b - a).cast<double>(), ac = (c - a).cast<double>();

@@ -98,7 +98,6 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   const char* dataReason = "";
   const MobilityData* data = dataFor(request.mobility, request.radius, dataReason);
   if (data == nullptr) return fail(out, Status::InvalidArgument, dataReason);
-  const SearchGrid* grid = &data->grid;
   const StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
 
   std::vector<Vec2>& points = out.controlPoints;
@@ -120,7 +119,7 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     SearchRequest search;
     search.start = *startTile;
     search.goal = *goalTile;
-    const Status status = m_search.findPath(*grid, search, m_searchResult);
+    const Status status = m_search.findPath(data->grid, search, m_searchResult);
     if (status != Status::Ok) return fail(out, status, m_searchResult.reason);
     out.tilePath = m_searchResult.path;
     out.searchLength = m_searchResult.length * double(layout.tileSize());

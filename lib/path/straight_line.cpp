@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // Stage 1: the straight-line fast path.
-#include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/stages.hpp"
 
 namespace rpgnav {

@@ -44,9 +44,11 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
     const Vec2 a = points[from], b = points[to];
     if (maxLength > 0.0 && double((b - a).norm()) > maxLength) return false;
     ++stats.probes;
-    if (context.lines.cheaplyClear(a, b, context.radius)) return true;  // cheapest ground: never dearer
     const SegmentProbe direct = context.probe(a, b);
-    return direct.clear && detail::noWorse(direct.cost, costBetween(from, to));
+    if (!direct.clear) return false;
+    // At the cheapest cost the straight segment is never dearer than the polyline it replaces.
+    if (detail::atCheapestCost(direct.cost, direct.length, context.lines.cheapestCost())) return true;
+    return detail::noWorse(direct.cost, costBetween(from, to));
   };
   std::vector<Vec2> out;
   out.reserve(points.size());
