@@ -40,17 +40,24 @@ std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) 
 }  // namespace
 
 void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
-                       const std::vector<Cell>& tiles, Vec2 start, Vec2 goal, std::vector<Vec2>& out,
-                       StageStats& stats) {
+                       const std::vector<Cell>& tiles, const std::vector<Vec2>& through, Vec2 start, Vec2 goal,
+                       std::vector<Vec2>& out, StageStats& stats) {
   stats.ran = true;
   stats.pointsIn = std::int32_t(tiles.size());
   const Layout& layout = context.map.layout();
-  // The safe polyline: start, the centre of every tile (the start and goal tiles' too), hex
-  // portal points where needed, goal. Every segment of it keeps the radius: from a point to its
-  // own tile's centre, and between neighbouring centres (the search never cuts corners).
+  // The safe polyline: start, the route's point in every tile (the start and goal tiles' too),
+  // hex portal points where needed, goal. Every segment of it keeps the radius: the any-angle
+  // route's segments were probed; otherwise a point to its own tile's centre, and neighbouring
+  // centres (the search never cuts corners).
+  const bool routed = through.size() == tiles.size();
   std::vector<Vec2> safe{start};
-  std::vector<int> tileOf{-1};  // index into `tiles` of centre points, -1 for other points
+  std::vector<int> tileOf{-1};  // index into `tiles` of route points, -1 for other points
   for (std::size_t k = 0; k < tiles.size(); ++k) {
+    if (routed) {
+      safe.push_back(through[k]);
+      tileOf.push_back(int(k));
+      continue;
+    }
     if (k > 0) {
       if (const auto portal = hexPortalPoint(context, tiles[k - 1], tiles[k])) {
         safe.push_back(*portal);

@@ -119,9 +119,16 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     SearchRequest search;
     search.start = *startTile;
     search.goal = *goalTile;
+    if (m_settings.anyAngleSearch && !(layout.isHex() && request.radius >= kHexHalfEdge * layout.tileSize())) {
+      search.sightLines = &data->lines;
+      search.radius = request.radius;
+      search.startPoint = request.start;
+      search.goalPoint = request.goal;
+    }
     const Status status = m_search.findPath(data->grid, search, m_searchResult);
     if (status != Status::Ok) return fail(out, status, m_searchResult.reason);
     out.tilePath = m_searchResult.path;
+    if (m_settings.recordStages) out.stagePoints[std::size_t(PathStage::Search)] = m_searchResult.vertices;
     out.searchLength = m_searchResult.length * double(layout.tileSize());
     stats.pointsOut = std::int32_t(out.tilePath.size());
   }
@@ -131,7 +138,7 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     StageTimer timer(stats);
     ControlPointSettings settings = m_settings.controlPoints;
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
-    controlPointStage(context, settings, out.tilePath, request.start, request.goal, points, stats);
+    controlPointStage(context, settings, out.tilePath, m_searchResult.through, request.start, request.goal, points, stats);
   }
   record(out, PathStage::ControlPoints);
   if (m_settings.enabledStage(PathStage::StraightenForward)) {

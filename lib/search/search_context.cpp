@@ -7,8 +7,13 @@
 // non-uniform tile and such tiles are expanded with all their neighbours, which keeps the search
 // exact on weighted maps (the idea of JPSW, Carlson et al. 2023, in its simplest form). Every
 // tile a jump enters has the cost of its first tile, so a jump of k steps costs k step costs.
+//
+// Any-angle mode (Theta*) expands every neighbour (no jump points) and changes relax(): a
+// successor may take its expanding node's parent as its own parent when that sees it more
+// cheaply; the route is rebuilt from the segments.
 #include "rpgnav/search/search_context.hpp"
 
+#include "grid/segment_walk.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +27,11 @@ constexpr int sign(std::int32_t v) { return (v > 0) - (v < 0); }
 constexpr std::uint32_t kDirectionCode[9] = {0, 1, 2, 3, 0, 4, 5, 6, 7};
 constexpr std::int32_t kCodeDx[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 constexpr std::int32_t kCodeDy[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+
+// World-unit weighted cost (length × terrain cost) to fixed-point units.
+std::int64_t toCostUnits(double cost, const Layout& layout) {
+  return std::llround(cost / double(layout.tileSize()) * double(kCostScale));
+}
 
 bool heapLess(std::int64_t af, std::int64_t ag, std::int32_t an, std::int64_t bf, std::int64_t bg, std::int32_t bn) {
   if (af != bf) return af < bf;
@@ -97,6 +107,53 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     finish(Status::StartBlocked, "start tile cannot be entered by this mobility", out);
     return out.status;
   }
+  m_sight = request.sightLines;
+  if (m_sight != nullptr) {
+    const Layout& layout = grid.layout();
+    if (m_sight->mapVersion() != grid.mapVersion() || m_sight->mobility() != grid.mobility()) {
+      finish(Status::InvalidArgument, "the sight-line tester is for another map version or mobility", out);
+      return out.status;
+    }
+    if (!std::isfinite(request.radius) || request.radius < 0.0f) {
+      finish(Status::InvalidArgument, "radius must be finite and at least 0", out);
+      return out.status;
+    }
+    if (layout.isHex() && request.radius >= kHexHalfEdge * layout.tileSize()) {
+      // The segment between two hex neighbours' centres passes only half an edge from the ends
+      // of their shared edge: for such characters the route's plain neighbour steps would not
+      // be clear where an end touches a blocked tile.
+      finish(Status::InvalidArgument, "any-angle search on hexes needs a radius under half a hex edge", out);
+      return out.status;
+    }
+    auto inside = [&](const std::optional<Vec2>& point, Cell cell) {
+      return !point || (std::isfinite(point->x()) && std::isfinite(point->y()) && layout.tileAt(*point) == cell);
+    };
+    if (!inside(request.startPoint, request.start) || !inside(request.goalPoint, request.goal)) {
+      finish(Status::InvalidArgument, "start or goal point is not inside its tile", out);
+      return out.status;
+    }
+    m_radius = request.radius;
+    m_startPoint = request.startPoint.value_or(layout.tileCenter(request.start));
+    m_goalPoint = request.goalPoint.value_or(layout.tileCenter(request.goal));
+    // Costs count from the start point: the start tile's centre is one piece away, and the goal
+    // point one piece beyond the goal tile's centre (unless a straight line reaches it).
+    const SegmentProbe startPiece = m_sight->probe(m_startPoint, layout.tileCenter(request.start), m_radius);
+    // (A blocked goal tile is answered below; its piece does not matter.)
+    const SegmentProbe goalPiece = m_sight->probe(layout.tileCenter(request.goal), m_goalPoint, m_radius);
+    if (!startPiece.clear) {
+      finish(Status::StartBlocked, "start point is closer than the radius to a blocked tile", out);
+      return out.status;
+    }
+    if (!goalPiece.clear && grid.passable(request.goal)) {
+      finish(Status::GoalBlocked, "goal point is closer than the radius to a blocked tile", out);
+      return out.status;
+    }
+    m_startPieceUnits = toCostUnits(startPiece.cost, layout);
+    m_goalPieceUnits = toCostUnits(goalPiece.cost, layout);
+    m_goalDirect = false;
+  } else {
+    m_startPieceUnits = 0;
+  }
   Cell goal = request.goal;
   m_partial = false;
   const std::uint32_t region = grid.regions().regionOf(request.start);
@@ -113,6 +170,11 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_partial = true;
   }
 
+  if (m_partial && m_sight != nullptr) {
+    // A goal replaced by the nearest reachable tile is reached at that tile's centre.
+    m_goalPoint = grid.layout().tileCenter(goal);
+    m_goalPieceUnits = 0;
+  }
   m_grid = &grid;
   if (m_nodes.size() < std::size_t(grid.paddedCount())) m_nodes.resize(std::size_t(grid.paddedCount()), Node{});
   if (++m_generation == kGenerationLimit) {  // wrapped: old stamps could alias, so clear them
@@ -125,15 +187,17 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_goalCell = goal;
   m_goalX = goal.x + 1;
   m_goalY = goal.y + 1;
-  m_jumpPoints = request.jumpPoints && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
+  // Jump points prune by the 8-way metric's symmetries, which any-angle costs do not have: with
+  // them the route could only turn at jump points and often keeps the octile's wrong side.
+  m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
   Node& start = m_nodes[std::size_t(m_start)];
-  start = Node{0, -1, m_generation << 4};
+  start = Node{m_startPieceUnits, -1, m_generation << 4};
   m_landmarkCount = grid.landmarkCount();
   if (m_landmarkCount > 0) {
     const std::uint32_t* goalDistances = grid.landmarkDistances(m_goal);
     std::copy(goalDistances, goalDistances + 2 * m_landmarkCount, m_goalLandmarks.begin());
   }
-  heapPush({heuristic(request.start, m_start), 0, m_start});
+  heapPush({m_startPieceUnits + heuristic(request.start, m_start), m_startPieceUnits, m_start});
   return run(request.maxExpansions, out);
 }
 
@@ -182,7 +246,12 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
 std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept {
   const SearchGrid& grid = *m_grid;
   std::int64_t h;
-  if (grid.layout().isHex()) {
+  if (m_sight != nullptr) {
+    // Straight-line distance × the cheapest step cost (truncated: stays a lower bound).
+    const Layout& layout = grid.layout();
+    const double tiles = double((pointOf(index) - m_goalPoint).norm()) / double(layout.tileSize());
+    h = index == m_goal ? 0 : std::int64_t(tiles * double(grid.minStraightCost()));
+  } else if (grid.layout().isHex()) {
     h = grid.layout().stepDistance(c, m_goalCell) * grid.minStraightCost();
   } else {
     const std::int64_t dx = std::abs(c.x - m_goalCell.x), dy = std::abs(c.y - m_goalCell.y);
@@ -206,15 +275,62 @@ std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept
       quanta = std::max(quanta, std::int64_t(here[k + 1]) - std::int64_t(m_goalLandmarks[k + 1]) - 1);
     }
   }
-  return std::max(h, quanta * SearchGrid::kLandmarkQuantum);
+  std::int64_t bound = quanta * SearchGrid::kLandmarkQuantum;
+  if (m_sight != nullptr) {
+    // Landmark distances are tile-step costs; a straight segment can be shorter than the best
+    // tile-step route by the grid's worst ratio (8-way: at 22.5°, √(4 − 2√2) ≈ 1.0824; 4-way:
+    // √2; hexes: 2/√3), so scaling by its inverse keeps the bound (nearly) admissible.
+    const double ratio = grid.layout().isHex()                     ? 2.0 / std::sqrt(3.0)
+                         : grid.layout().connectivity() == 4 ? std::sqrt(2.0)
+                                                             : std::sqrt(4.0 - 2.0 * std::sqrt(2.0));
+    bound = std::int64_t(double(bound) / ratio);
+  }
+  return std::max(h, bound);
 }
+
+Vec2 SearchContext::pointOf(std::int32_t index) const noexcept {
+  return m_grid->layout().tileCenter(m_grid->cellOf(index));
+}
+
+
 
 void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx,
                           std::int32_t dy) {
   Node& node = m_nodes[std::size_t(index)];
   const std::uint32_t fresh = (m_generation << 4) | kDirectionCode[(dx + 1) * 3 + dy + 1];
-  if ((node.stamp >> 4) != m_generation) {
+  const bool seen = (node.stamp >> 4) == m_generation;
+  bool direct = false;  // any-angle: the goal reached by a straight line to the goal point
+  if (m_sight != nullptr) {
+    // Theta*: closed tiles stay closed; the expanding tile's parent may see this one directly
+    // (next to the start, the start point may). The probe is skipped when even a straight line
+    // at the cheapest cost could not improve on what is known. Ties go to the straight line (it
+    // drops a needless vertex).
+    if (seen && (node.stamp & kClosedBit) != 0) return;
+    if (index == m_goal) g += m_goalPieceUnits;
+    std::int32_t origin = m_nodes[std::size_t(parent)].parent;
+    Vec2 from = m_startPoint;
+    std::int64_t gFrom = 0;
+    if (origin >= 0) {
+      from = pointOf(origin);
+      gFrom = m_nodes[std::size_t(origin)].g;
+    } else {
+      origin = kFromStartPoint;
+    }
+    const Vec2 to = index == m_goal ? m_goalPoint : pointOf(index);
+    const double tiles = double((to - from).norm()) / double(m_grid->layout().tileSize());
+    if (gFrom + std::int64_t(tiles * double(m_grid->minStraightCost())) <= (seen ? std::min(g, node.g) : g)) {
+      const SegmentProbe line = m_sight->probe(from, to, m_radius);
+      const std::int64_t viaLine = gFrom + toCostUnits(line.cost, m_grid->layout());
+      if (line.clear && viaLine <= g) {
+        g = viaLine;
+        parent = origin;
+        direct = index == m_goal;
+      }
+    }
+  }
+  if (!seen) {
     node = Node{g, parent, fresh};
+    if (index == m_goal) m_goalDirect = direct;
     heapPush({g + heuristic(cell, index), g, index});
     return;
   }
@@ -224,6 +340,7 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
   node.g = g;
   node.parent = parent;
   node.stamp = fresh;
+  if (index == m_goal) m_goalDirect = direct;
   heapPush({g + heuristic(cell, index), g, index});
 }
 
@@ -235,6 +352,15 @@ void SearchContext::expandAll(std::int32_t index) {
   const auto moves = grid.layout().moves(cell);
   const std::int64_t g = m_nodes[std::size_t(index)].g;
   const bool closeGaps = grid.closesNarrowGaps();
+  // Any-angle routes are priced by geometry: the segment between two centres lies half in each
+  // tile, so a step costs the mean of the two tiles' costs (the tile search charges the tile
+  // entered, its documented convention).
+  const std::uint8_t here = cls[index];
+  auto stepCost = [&](std::uint8_t to, bool diagonal) {
+    const std::int64_t entered = diagonal ? grid.diagonalCost(to) : grid.straightCost(to);
+    if (m_sight == nullptr) return entered;
+    return (entered + (diagonal ? grid.diagonalCost(here) : grid.straightCost(here))) / 2;
+  };
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const NeighbourStep& step = moves[i];
     const std::int32_t next = index + step.dx + step.dy * pw;
@@ -251,9 +377,9 @@ void SearchContext::expandAll(std::int32_t index) {
       const NeighbourStep& a = moves[std::size_t(step.requiresA)];
       const NeighbourStep& b = moves[std::size_t(step.requiresB)];
       if (cls[index + a.dx + a.dy * pw] == 0 || cls[index + b.dx + b.dy * pw] == 0) continue;
-      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + grid.diagonalCost(costClass), index, step.dx, step.dy);
+      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + stepCost(costClass, true), index, step.dx, step.dy);
     } else {
-      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + grid.straightCost(costClass), index, step.dx, step.dy);
+      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + stepCost(costClass, false), index, step.dx, step.dy);
     }
   }
 }
@@ -381,6 +507,12 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
 }
 
 void SearchContext::buildPath(SearchResult& out) const {
+  out.through.clear();
+  out.vertices.clear();
+  if (m_sight != nullptr) {
+    buildAnyAnglePath(out);
+    return;
+  }
   const SearchGrid& grid = *m_grid;
   // Parents link jump points (or plain neighbours). Between a parent and its child the route is
   // "diagonal first, then straight": min(|dx|,|dy|) diagonal steps, then the rest along one
@@ -421,6 +553,97 @@ void SearchContext::buildPath(SearchResult& out) const {
   out.costUnits = m_nodes[std::size_t(m_goal)].g;
   out.cost = double(out.costUnits) / double(kCostScale);
   out.length = double(straight) + double(diagonal) * std::sqrt(2.0);
+}
+
+namespace {
+
+// True when a character may step from tile a to tile b under the grid's rules.
+bool legalStep(const SearchGrid& grid, Cell a, Cell b) {
+  const auto moves = grid.layout().moves(a);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const NeighbourStep& step = moves[i];
+    if (Cell{a.x + step.dx, a.y + step.dy} != b) continue;
+    if (!grid.passable(b)) return false;
+    auto open = [&](const NeighbourStep& side) { return grid.passable({a.x + side.dx, a.y + side.dy}); };
+    if (!step.sharesEdge) return open(moves[std::size_t(step.requiresA)]) && open(moves[std::size_t(step.requiresB)]);
+    if (grid.closesNarrowGaps()) {
+      return open(moves[(i + moves.size() - 1) % moves.size()]) || open(moves[(i + 1) % moves.size()]);
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void SearchContext::buildAnyAnglePath(SearchResult& out) const {
+  const SearchGrid& grid = *m_grid;
+  const Layout& layout = grid.layout();
+  // The route: the start point, the chain of parents (tile centres joined by clear segments;
+  // the start tile's only when its first link left from its centre), the goal tile's centre
+  // unless a straight line reached the goal point, and the goal point.
+  std::vector<Vec2>& route = out.vertices;
+  route.assign(1, m_startPoint);
+  std::size_t first = route.size();
+  for (std::int32_t i = m_nodes[std::size_t(m_goal)].parent; i >= 0; i = m_nodes[std::size_t(i)].parent) {
+    route.push_back(pointOf(i));
+  }
+  std::reverse(route.begin() + std::ptrdiff_t(first), route.end());
+  out.costUnits = m_nodes[std::size_t(m_goal)].g;
+  if (m_start == m_goal) {
+    // One tile: through its centre (both pieces probed in findPath), or straight across.
+    out.costUnits = m_startPieceUnits + m_goalPieceUnits;
+    const SegmentProbe across = m_sight->probe(m_startPoint, m_goalPoint, m_radius);
+    if (!across.clear || toCostUnits(across.cost, layout) > out.costUnits) {
+      route.push_back(pointOf(m_goal));
+    } else {
+      out.costUnits = toCostUnits(across.cost, layout);
+    }
+  } else if (!m_goalDirect) {
+    route.push_back(pointOf(m_goal));
+  }
+  route.push_back(m_goalPoint);
+
+  // Its tiles: those each segment crosses, in order. Where the route passes from one tile to
+  // another only through a shared corner (or runs along an edge between two tiles), the tile
+  // path steps through a passable tile touching that place, so every step is a legal move.
+  out.path.assign(1, grid.cellOf(m_start));
+  out.through.assign(1, m_startPoint);
+  auto append = [&](Cell cell, Vec2 entry, Vec2 inside) {
+    if (cell == out.path.back()) return;
+    if (!legalStep(grid, out.path.back(), cell)) {
+      for (const NeighbourStep& step : layout.moves(out.path.back())) {
+        const Cell side{out.path.back().x + step.dx, out.path.back().y + step.dy};
+        if (legalStep(grid, out.path.back(), side) && legalStep(grid, side, cell)) {
+          out.path.push_back(side);
+          out.through.push_back(entry);
+          break;
+        }
+      }
+    }
+    out.path.push_back(cell);
+    out.through.push_back(inside);
+  };
+  double length = 0.0;
+  for (std::size_t v = 1; v < route.size(); ++v) {
+    const Vec2 a = route[v - 1], b = route[v];
+    if (a == b) continue;
+    length += double((b - a).norm());
+    const Eigen::Vector2d from = layout.toLocal(a), along = layout.toLocal(b) - from;
+    auto onInterior = [&](Cell cell, double t0, double t1) {
+      append(cell, layout.toWorld(from + along * t0), layout.toWorld(from + along * (0.5 * (t0 + t1))));
+      return true;
+    };
+    detail::walkSegment(layout, from, from + along, onInterior, [](const detail::SideContact&) { return true; });
+    // The vertex itself, so consecutive points stay on the route; not the goal point, which
+    // follows the last point anyway (and may share its tile with the route's last vertex).
+    if (v + 1 < route.size()) out.through.back() = b;
+  }
+  // A goal point on the goal tile's border may leave the walk in a neighbouring tile.
+  append(m_goalCell, m_goalPoint, m_goalPoint);
+  out.reached = m_goalCell;
+  out.cost = double(out.costUnits) / double(kCostScale);
+  out.length = length / double(layout.tileSize());
 }
 
 // --- Binary min-heap of open entries, ordered by heapLess. ---

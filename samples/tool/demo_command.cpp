@@ -74,7 +74,10 @@ int demoCommand(Arguments args) {
   }
   SearchContext search;
   SearchResult route;
-  search.findPath(*grid, SearchRequest{eye, stairs}, route);
+  SearchRequest request;
+  request.start = eye;
+  request.goal = stairs;
+  search.findPath(*grid, request, route);
   for (const Cell& cell : route.path) rows[std::size_t(cell.y)][std::size_t(cell.x)] = '*';
   for (const DoorSpec& door : document->doors) {
     rows[std::size_t(door.a.y)][std::size_t(door.a.x)] = door.state == DoorState::Open ? '\'' : '+';

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
-    "                       [--svg FILE]\n";
+    "                       [--svg FILE] [--any-angle]\n";
 
 bool parsePoint(std::string_view text, Vec2& out) {
   const std::size_t comma = text.find(',');
@@ -80,7 +80,7 @@ void text(const PathResult& result) {
 int pathCommand(Arguments args) {
   std::string mapPath, queries, mobilityName = "walk", svgPath;
   Vec2 from(0.0f, 0.0f), to(0.0f, 0.0f);
-  bool haveFrom = false, haveTo = false, asJson = false;
+  bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false;
   float radius = 0.0f;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
@@ -104,6 +104,8 @@ int pathCommand(Arguments args) {
       svgPath = std::string(args[++i]);
     } else if (arg == "--json") {
       asJson = true;
+    } else if (arg == "--any-angle") {
+      anyAngle = true;
     } else if (mapPath.empty() && !arg.empty() && arg[0] != '-') {
       mapPath = std::string(arg);
     } else {
@@ -127,6 +129,7 @@ int pathCommand(Arguments args) {
   }
   PlannerSettings settings;
   settings.recordStages = !svgPath.empty();
+  settings.anyAngleSearch = anyAngle;
   Planner planner(document->map, settings);
   PathResult result;
   auto run = [&](Vec2 a, Vec2 b) {

@@ -19,16 +19,19 @@ namespace rpgnav::tool {
 
 int scenCommand(Arguments args) {
   constexpr const char* kUsage =
-      "usage: rpgnav scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n";
+      "usage: rpgnav scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n"
+      "                            [--any-angle]\n";
   std::vector<std::string_view> positional;
   long long limit = -1;
-  bool csv = false, jumpPoints = true, pipeline = false;
+  bool csv = false, jumpPoints = true, pipeline = false, anyAngle = false;
   std::string mobilityName = "walk";
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--csv") {
       csv = true;
     } else if (args[i] == "--pipeline") {
       pipeline = true;
+    } else if (args[i] == "--any-angle") {
+      anyAngle = true;  // the pipeline's search (the scenario's own A* check stays 8-way)
     } else if (args[i] == "--no-jump-points") {
       jumpPoints = false;
     } else if (args[i] == "--limit" && i + 1 < args.size()) {
@@ -78,7 +81,9 @@ int scenCommand(Arguments args) {
   SearchResult result;
   std::vector<double> micros;
   long long mismatches = 0, failures = 0;
-  Planner planner(map);
+  PlannerSettings settings;
+  settings.anyAngleSearch = anyAngle;
+  Planner planner(map, settings);
   PathResult path;
   std::vector<double> totalMicros, afterSearchMicros;
   if (csv) {

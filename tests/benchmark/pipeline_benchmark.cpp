@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The character pipeline: path quality against optimal any-angle lengths (Anya/Polyanya, from
-// anyangle_reference.csv), and the time the stages after A* add, on Moving AI maps.
+// anyangle_reference.csv), and the time the stages after A* add, on Moving AI maps. Quality is
+// measured with both searches (8-way A* with jump points, the default, and any-angle Theta*);
+// speed with the default search, or with Theta* under --any-angle (slow: minutes).
 //
-// usage: rpgnav_pipeline_benchmark [--movingai DIR]
+// usage: rpgnav_pipeline_benchmark [--movingai DIR] [--any-angle]
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/path/planner.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -56,11 +59,14 @@ std::vector<Reference> readReference(const std::filesystem::path& csv, const std
 
 int main(int argc, char** argv) {
   std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR;
+  bool anyAngleSpeed = false;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--movingai" && i + 1 < argc) {
       movingAi = argv[++i];
+    } else if (std::string(argv[i]) == "--any-angle") {
+      anyAngleSpeed = true;
     } else {
-      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR]\n");
+      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--any-angle]\n");
       return 2;
     }
   }
@@ -69,12 +75,17 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::printf("quality, radius 0: excess of the final length over the optimal any-angle length\n");
-  std::printf("%-16s %7s %7s %10s %10s %10s\n", "map", "queries", "failed", "mean_%", "max_%", "astar_%");
-  for (const char* name : {"AR0500SR", "Milan_1_1024", "maze512-2-5"}) {
+  std::printf("%-7s %-16s %7s %7s %10s %10s %10s\n", "search", "map", "queries", "failed", "mean_%", "max_%",
+              "search_%");
+  for (int run = 0; run < 6; ++run) {
+    const bool anyAngle = run >= 3;
+    const char* name = std::array{"AR0500SR", "Milan_1_1024", "maze512-2-5"}[run % 3];
     auto map = readMovingAiMap(movingAi / "anyangle" / (std::string(name) + ".map"));
     if (!map) return std::fprintf(stderr, "%s\n", map.error().message.c_str()), 1;
     const auto rows = readReference(movingAi / "anyangle" / "anyangle_reference.csv", name);
-    Planner planner(*map);
+    PlannerSettings settings;
+    settings.anyAngleSearch = anyAngle;
+    Planner planner(*map, settings);
     PathResult result;
     double sum = 0, worst = 0, searchSum = 0;
     int failed = 0, counted = 0;
@@ -89,11 +100,12 @@ int main(int argc, char** argv) {
       searchSum += (result.searchLength - row.optimal) / row.optimal * 100.0;
       ++counted;
     }
-    std::printf("%-16s %7zu %7d %10.4f %10.4f %10.4f\n", name, rows.size(), failed, counted ? sum / counted : 0.0, worst,
+    std::printf("%-7s %-16s %7zu %7d %10.4f %10.4f %10.4f\n", anyAngle ? "theta*" : "8-way", name, rows.size(), failed, counted ? sum / counted : 0.0, worst,
                 counted ? searchSum / counted : 0.0);
   }
 
-  std::printf("\nspeed, radius 0, tile centre to tile centre: median microseconds per query\n");
+  std::printf("\nspeed, radius 0, tile centre to tile centre, %s search: median microseconds per query\n",
+              anyAngleSpeed ? "theta*" : "8-way");
   std::printf("%-20s %7s %10s %14s %8s\n", "map", "queries", "search_us", "after_search", "ratio_%");
   for (const char* name : {"dao/brc202d", "dao/orz100d", "sc1/Aftershock"}) {
     auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
@@ -101,6 +113,7 @@ int main(int argc, char** argv) {
     if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
     PlannerSettings settings;
     settings.enabled[std::size_t(PathStage::StraightLine)] = false;  // always search: compare stages with A*
+    settings.anyAngleSearch = anyAngleSpeed;
     Planner planner(*map, settings);
     PathResult result;
     std::vector<double> search, after;

@@ -60,8 +60,9 @@ struct PathResult {
   std::vector<Cell> tilePath;
   /// The final polyline, start to goal, world units.
   std::vector<Vec2> controlPoints;
-  /// Length of the A* tile path (steps of one tile, √2 for square diagonals) in world units;
-  /// the straight distance when no search ran.
+  /// Length of the search's route in world units: its segments (any-angle search), or its tile
+  /// steps, centre to centre (1, √2 for square diagonals); the straight distance when no search
+  /// ran.
   double searchLength = 0.0;
   double length = 0.0;  ///< Length of controlPoints, world units.
   double cost = 0.0;    ///< Weighted cost of controlPoints (length in each tile × its cost).

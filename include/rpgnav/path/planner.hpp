@@ -24,6 +24,15 @@ struct PlannerSettings {
   StraightenSettings straighten;
   CornerRoutingSettings cornerRouting;
   SearchGridSettings searchGrid;
+  /// Stage 2 as an any-angle search (Theta*, see SearchRequest::sightLines) instead of 8-way
+  /// A* with jump points. The stages after the search pull the route tight round the obstacles
+  /// it passes but never move it to an obstacle's other side; the 8-way metric sometimes picks
+  /// the wrong side (it overrates some directions by up to 8%), Theta* almost never does. The
+  /// price: searches one to two orders of magnitude slower (see the README's figures). For
+  /// paths that must look right (the player's character, cut scenes) rather than for crowds.
+  /// Hex characters as wide as half a hex edge or wider always get the tile search (see
+  /// SearchRequest::radius).
+  bool anyAngleSearch = false;
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
   std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true};

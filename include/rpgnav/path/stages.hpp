@@ -26,17 +26,19 @@ bool straightLineStage(const StageContext& context, const StraightLineSettings& 
                        std::vector<Vec2>& out, StageStats& stats);
 
 /// Stage 3: one control point per tile of the A* path — where the line from the previous point
-/// toward the goal leaves the tile, or the tile's centre when that line does not lead on along
-/// the path, is not clear or costs more. The start and goal tiles' centres are included too, and
-/// on hex maps, for characters wider than half a hex edge, a point at the open end of an edge
-/// whose other end touches a blocked tile: so the polyline keeps the radius by construction.
+/// toward the goal leaves the tile, or else the search route's own point in the tile, when that
+/// line does not lead on along the path, is not clear or costs more. The route's points are
+/// `through` (one per tile, joined by the any-angle route's clear segments), or, when it is
+/// empty, the tile centres: then the start and goal tiles' centres are included too, and on hex
+/// maps, for characters wider than half a hex edge, a point at the open end of an edge whose
+/// other end touches a blocked tile: so the fallback polyline keeps the radius by construction.
 struct ControlPointSettings {
   /// Use exit points toward the goal; false gives plain tile centres.
   bool exitPoints = true;
 };
 void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
-                       const std::vector<Cell>& tiles, Vec2 start, Vec2 goal, std::vector<Vec2>& out,
-                       StageStats& stats);
+                       const std::vector<Cell>& tiles, const std::vector<Vec2>& through, Vec2 start, Vec2 goal,
+                       std::vector<Vec2>& out, StageStats& stats);
 
 /// Stages 4 and 6: drop every control point whose two neighbours see each other at no extra
 /// cost, walking from the start (or, reversed, from the goal).

@@ -5,10 +5,12 @@
 
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/segment_tester.hpp"
 #include "rpgnav/search/search_grid.hpp"
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace rpgnav {
@@ -27,6 +29,28 @@ struct SearchRequest {
   /// search stays exactly optimal); the path may be a different one of equal cost, and fewer
   /// tiles are expanded.
   bool jumpPoints = true;
+  /// Any-angle search (Theta*, Nash, Daniel, Koenig & Felner 2007) when set: a tile's parent may
+  /// be any tile it sees, not only a neighbour. Relaxing tile s from tile n, the search also
+  /// tries the straight segment from n's parent to s, probed with this tester at `radius`, and
+  /// keeps it when it is clear and cheaper than going through n. Costs are then segment
+  /// lengths × terrain costs, the heuristic is the straight-line distance × the cheapest cost,
+  /// and the route found passes each obstacle on the side an any-angle path would, which the
+  /// 8-way (octile) metric often gets wrong: its lengths overrate some directions by up to 8%.
+  /// Not optimal (no Theta* is), and far slower than the 8-way search: every neighbour is
+  /// expanded (jump points prune by the 8-way metric's symmetries, which straight segments do
+  /// not have) and most relaxations probe a segment. The tester must be for the grid's map
+  /// version and mobility; `jumpPoints` is ignored.
+  const SegmentTester* sightLines = nullptr;
+  /// Character radius for the any-angle probes, in world units; on hex maps under half a hex
+  /// edge (kHexHalfEdge × tile size), since between hex neighbours' centres a wider character
+  /// does not always fit (InvalidArgument otherwise; the Planner uses the tile search for them).
+  float radius = 0.0f;
+  /// Any-angle search only: the world points the route starts and ends at, inside the start and
+  /// goal tiles (default: their centres). The search runs between the tiles' centres; the route
+  /// adds the pieces from and to these points (StartBlocked / GoalBlocked when such a piece is
+  /// not clear) and cuts a centre out where the next point is seen directly at no more cost.
+  std::optional<Vec2> startPoint;
+  std::optional<Vec2> goalPoint;
 };
 
 /// The answer to a SearchRequest. Reuse one object across queries: its path keeps its capacity.
@@ -36,13 +60,20 @@ struct SearchResult {
   const char* reason = "";
   /// Tiles from start to goal inclusive, each a legal move from the previous one.
   std::vector<Cell> path;
+  /// Any-angle search only: for each tile of `path`, a world point of the route inside it (the
+  /// route's own vertex where it turns in that tile): consecutive points are joined by clear
+  /// segments of the route. Empty after an 8-way search, whose route runs centre to centre.
+  std::vector<Vec2> through;
+  /// Any-angle search only: the route's vertices, start point to goal point, in world units.
+  std::vector<Vec2> vertices;
   /// The tile the path ends on: the goal, or the nearest reachable tile for PartialPath.
   Cell reached;
   /// Weighted travel cost in fixed-point units (kCostScale per cost-1 tile step).
   std::int64_t costUnits = 0;
   /// Weighted travel cost: Σ step length × cost of the tile entered.
   double cost = 0.0;
-  /// Geometric length in tiles: straight steps count 1, square diagonals √2.
+  /// Geometric length in tiles: straight steps count 1, square diagonals √2 (any-angle: the
+  /// length of the route's segments).
   double length = 0.0;
   /// Nodes expanded by this search, over all its slices.
   std::int64_t expanded = 0;
@@ -104,6 +135,12 @@ class SearchContext {
   void jumpDiagonal(std::int32_t node, std::int32_t dx, std::int32_t dy);
   void finish(Status status, const char* reason, SearchResult& out);
   void buildPath(SearchResult& out) const;
+  void buildAnyAnglePath(SearchResult& out) const;
+  // A node's tile centre, world units.
+  Vec2 pointOf(std::int32_t paddedIndex) const noexcept;
+  // Any-angle mode: the parent of a tile linked by a straight line from the start point itself
+  // (not from the start tile's centre).
+  static constexpr std::int32_t kFromStartPoint = -2;
 
   void heapPush(HeapEntry entry);
   HeapEntry heapPop();
@@ -121,6 +158,16 @@ class SearchContext {
   std::array<std::uint32_t, 32> m_goalLandmarks{};  // the goal's landmark distances
   bool m_partial = false;
   bool m_jumpPoints = false;
+  // Any-angle mode (m_sight set): the tester, radius, and the route's two end points.
+  const SegmentTester* m_sight = nullptr;
+  float m_radius = 0.0f;
+  Vec2 m_startPoint = Vec2(0.0f, 0.0f);
+  Vec2 m_goalPoint = Vec2(0.0f, 0.0f);
+  // Costs of the pieces start point → start tile centre and goal tile centre → goal point;
+  // g counts from the start point (0 when not any-angle).
+  std::int64_t m_startPieceUnits = 0;
+  std::int64_t m_goalPieceUnits = 0;
+  bool m_goalDirect = false;  // the goal's g is a straight line's to the goal point
   bool m_suspended = false;
   std::int64_t m_expanded = 0;
 };

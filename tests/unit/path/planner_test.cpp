@@ -123,7 +123,11 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
       const int w = std::uniform_int_distribution<int>(4, 24)(random);
       const int h = std::uniform_int_distribution<int>(4, 24)(random);
       const TileMap map = test::randomMap(random, layout, w, h, 0.2);
-      Planner planner(map);
+      // Every other map with the any-angle search.
+      PlannerSettings settings;
+      settings.anyAngleSearch = trial % 2 == 1;
+      settings.recordStages = true;
+      Planner planner(map, settings);
       PathResult result;
       for (int q = 0; q < 12; ++q) {
         const MobilityId mobility = q % 4 == 3 ? TerrainTable::kFly : TerrainTable::kWalk;
@@ -135,7 +139,8 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
         if (!start || !goal) continue;
         const PathRequest request{*start, *goal, mobility, radius};
         const Status status = planner.plan(request, result);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius);
+        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << " any-angle "
+                                        << settings.anyAngleSearch);
         REQUIRE((status == Status::Ok || status == Status::NoPath));
         if (status != Status::Ok) {
           // NoPath only for goals the search cannot reach, never for want of a clear polyline.
@@ -158,12 +163,22 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
         CHECK(result.length == Approx(polylineLength(points)));
         if (result.tilePath.empty()) continue;  // straight line
         ++viaSearch;
+        const SegmentTester lines(map, mobility);
+        const ConvexCorners corners(map, mobility);
+        const StageContext context{map, mobility, radius, lines, corners};
+        if (settings.anyAngleSearch && !(layout.isHex() && radius >= kHexHalfEdge * layout.tileSize())) {
+          // Never dearer nor longer than the any-angle route the search found.
+          const std::vector<Vec2>& route = result.stagePoints[std::size_t(PathStage::Search)];
+          REQUIRE(route.size() >= 2);
+          CHECK(result.cost <= polylineCost(context, route) * (1 + 1e-6) + 1e-6);
+          CHECK(result.length <= polylineLength(route) * (1 + 1e-6) + 1e-6);
+          CHECK(result.searchLength == Approx(polylineLength(route)).epsilon(1e-6));
+          continue;
+        }
         // Never dearer nor longer than the A* path (through tile centres), when that polyline
         // is itself clear.
         const std::vector<Vec2> centres = centrePolyline(map, request, result.tilePath);
-        const SegmentTester lines(map, mobility);
-        const ConvexCorners corners(map, mobility);
-        const double centreCost = polylineCost(StageContext{map, mobility, radius, lines, corners}, centres);
+        const double centreCost = polylineCost(context, centres);
         if (std::isfinite(centreCost)) {
           CHECK(result.cost <= centreCost * (1 + 1e-6) + 1e-6);
           CHECK(result.length <= polylineLength(centres) * (1 + 1e-6) + 1e-6);

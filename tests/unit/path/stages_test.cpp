@@ -77,7 +77,7 @@ TEST_CASE("stage 3: control points leave each tile toward the goal, or sit at it
   const std::vector<Cell> tiles{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}};
   std::vector<Vec2> points;
   StageStats stats;
-  controlPointStage(context, {}, tiles, Vec2(0.2f, 1.5f), Vec2(5.7f, 1.5f), points, stats);
+  controlPointStage(context, {}, tiles, {}, Vec2(0.2f, 1.5f), Vec2(5.7f, 1.5f), points, stats);
   // start, start tile centre, one point per inner tile, goal tile centre, goal.
   REQUIRE(points.size() == 8);
   for (int k = 1; k <= 4; ++k) {
@@ -86,12 +86,12 @@ TEST_CASE("stage 3: control points leave each tile toward the goal, or sit at it
   }
   // The line toward a goal off to the side leaves tile 1 upward, out of the path: the centre
   // stays; and an exit point that would make the way longer than through the centre is refused.
-  controlPointStage(context, {}, tiles, Vec2(0.5f, 1.5f), Vec2(5.5f, 0.2f), points, stats);
+  controlPointStage(context, {}, tiles, {}, Vec2(0.5f, 1.5f), Vec2(5.5f, 0.2f), points, stats);
   CHECK(points[2] == Vec2(1.5f, 1.5f));
   CHECK(stats.pointsIn == 6);
   CHECK(stats.pointsOut == 8);
   // Switched off: tile centres.
-  controlPointStage(context, {false}, tiles, Vec2(0.5f, 1.5f), Vec2(5.5f, 1.2f), points, stats);
+  controlPointStage(context, {false}, tiles, {}, Vec2(0.5f, 1.5f), Vec2(5.5f, 1.2f), points, stats);
   for (int k = 1; k <= 4; ++k) CHECK(points[std::size_t(k) + 1] == Vec2(k + 0.5f, 1.5f));
 }
 
@@ -152,12 +152,15 @@ TEST_CASE("stage 5: corner routing pulls a bend onto the corner it wraps", "[pat
 }
 
 TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on random maps", "[path][property]") {
+  const bool anyAngle = GENERATE(false, true);
   std::mt19937 random(2024);
   int queries = 0, tight = 0;
   double worst = 0;
   for (int trial = 0; trial < 30; ++trial) {
     const TileMap map = test::randomMap(random, Layout::square(), 16, 14, 0.25, false);
-    Planner planner(map);
+    PlannerSettings settings;
+    settings.anyAngleSearch = anyAngle;
+    Planner planner(map, settings);
     PathResult result;
     std::uniform_real_distribution<float> x(0.0f, 16.0f), y(0.0f, 14.0f);
     for (int q = 0; q < 12; ++q) {
@@ -169,7 +172,7 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
       // Never shorter than optimal (no wall is cut), and within the corner margin of it almost
       // always: the path is pulled taut round the obstacles the A* path passes. (It can pass an
       // obstacle on the other side than the shortest way does: the search measures octile
-      // steps, not Euclidean length.)
+      // steps, not Euclidean length; the any-angle search rarely does.)
       CHECK(result.length >= optimal - 1e-4);
       const double excess = (result.length - optimal) / std::max(optimal, 1.0);
       worst = std::max(worst, excess);
@@ -177,7 +180,9 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
       ++queries;
     }
   }
-  INFO(tight << " of " << queries << " within 0.1%, worst " << worst * 100 << "%");
+  INFO(tight << " of " << queries << " within 0.1%, worst " << worst * 100 << "%, any-angle " << anyAngle);
   CHECK(queries > 150);
-  CHECK(tight >= queries * 80 / 100);  // 163 of 194 when written
+  // When written: 163 of 194 (8-way search), 159 of 194 (any-angle search: Theta* gains little
+  // on small maps strewn with single blocked tiles, see the README for real maps).
+  CHECK(tight >= queries * 80 / 100);
 }

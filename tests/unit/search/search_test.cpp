@@ -405,3 +405,211 @@ TEST_CASE("wide characters do not squeeze through hex gaps one edge wide", "[sea
     CHECK(SearchGrid::build(map, TerrainTable::kWalk, settings).status() == Status::InvalidArgument);
   }
 }
+
+namespace {
+
+SearchResult anyAngleSearch(const SearchGrid& grid, const SegmentTester& lines, Vec2 start, Vec2 goal, float radius = 0.0f) {
+  SearchContext context;
+  SearchResult result;
+  SearchRequest request;
+  request.start = grid.layout().tileAt(start);
+  request.goal = grid.layout().tileAt(goal);
+  request.sightLines = &lines;
+  request.radius = radius;
+  request.startPoint = start;
+  request.goalPoint = goal;
+  context.findPath(grid, request, result);
+  return result;
+}
+
+// The y of a polyline where it crosses x (the first crossing), or NaN.
+double crossingY(const std::vector<Vec2>& points, float x) {
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const Vec2 a = points[i - 1], b = points[i];
+    if ((a.x() - x) * (b.x() - x) > 0 || a.x() == b.x()) continue;
+    return double(a.y() + (b.y() - a.y()) * (x - a.x()) / (b.x() - a.x()));
+  }
+  return std::nan("");
+}
+
+}  // namespace
+
+TEST_CASE("any-angle search passes an obstacle on the side the shortest path takes", "[search][any-angle]") {
+  // The shortest way from S to G goes over the block (round its top right corner, 21.19 long);
+  // the cheapest 8-way tile path goes under it (8-way lengths overrate this direction).
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "........................",
+                                                               "........................",
+                                                               "........................",
+                                                               "........................",
+                                                               "........................",
+                                                               "........................",
+                                                               "........................",
+                                                               "........................",
+                                                               "..........###...........",
+                                                               "..........###...........",
+                                                               "..........###...........",
+                                                               "........................",
+                                                           });
+  const SearchGrid grid = gridFor(map);
+  const SegmentTester lines(map, TerrainTable::kWalk);
+  const Vec2 start(2.5f, 4.5f), goal(22.5f, 11.5f);
+  const SearchResult octile = search(grid, grid.layout().tileAt(start), grid.layout().tileAt(goal));
+  REQUIRE(octile.status == Status::Ok);
+  CHECK(octile.path[11].y == 11);  // x = 11: under the block
+  const SearchResult route = anyAngleSearch(grid, lines, start, goal);
+  REQUIRE(route.status == Status::Ok);
+  CHECK(crossingY(route.vertices, 11.5f) < 8.0);  // over the block
+  REQUIRE(route.vertices.size() >= 3);
+  CHECK(route.vertices.front() == start);
+  CHECK(route.vertices.back() == goal);
+  // Theta* bends at tile centres, not at the corner itself: within 1% of the shortest way.
+  const double shortest = (Vec2(13.0f, 8.0f) - start).norm() + (goal - Vec2(13.0f, 8.0f)).norm();
+  CHECK(route.length >= shortest - 1e-6);
+  CHECK(route.length <= shortest * 1.01);
+  CHECK(route.cost == Approx(route.length));
+}
+
+TEST_CASE("any-angle routes are clear, priced right and walk legal tile paths on random maps",
+          "[search][any-angle][property]") {
+  std::mt19937 random(99);
+  int routes = 0, shortcuts = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(2.0f, 4), Layout::hexPointy(), Layout::hexFlat(0.5f)}) {
+    for (int trial = 0; trial < 60; ++trial) {
+      const int w = std::uniform_int_distribution<int>(1, 20)(random);
+      const int h = std::uniform_int_distribution<int>(1, 20)(random);
+      const TileMap map = trial % 2 == 0 ? test::randomMap(random, layout, w, h, 0.25) : blobMap(random, layout, w, h);
+      for (MobilityId mobility : {TerrainTable::kWalk, TerrainTable::kFly}) {
+        // Hex characters under half an edge (wider ones are refused, see the next test).
+        const float widest = layout.isHex() ? 0.28f : 0.45f;
+        const float radius =
+            trial % 3 == 0 ? 0.0f : std::uniform_real_distribution<float>(0.0f, widest)(random) * layout.tileSize();
+        SearchGridSettings settings;
+        settings.clearance = layout.isHex() ? radius / layout.tileSize() : 0.0f;
+        auto built = SearchGrid::build(map, mobility, settings);
+        REQUIRE(built.ok());
+        const SearchGrid& grid = built.value();
+        const SegmentTester lines(map, mobility);
+        for (int q = 0; q < 6; ++q) {
+          auto randomPoint = [&] {
+            const float x = std::uniform_real_distribution<float>(0.0f, float(w))(random);
+            const float y = std::uniform_real_distribution<float>(0.0f, float(h))(random);
+            return Vec2(layout.origin().x() + x * layout.tileSize(), layout.origin().y() + y * layout.tileSize());
+          };
+          const Vec2 start = randomPoint(), goal = randomPoint();
+          const Cell startTile = layout.tileAt(start), goalTile = layout.tileAt(goal);
+          if (!map.contains(startTile) || !map.contains(goalTile)) continue;
+          const SearchResult result = anyAngleSearch(grid, lines, start, goal, radius);
+          INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius);
+          if (!map.passable(startTile, mobility) || !map.passable(goalTile, mobility)) {
+            CHECK(!isSuccess(result.status));
+            continue;
+          }
+          const bool startRoom = probeSegment(map, mobility, start, layout.tileCenter(startTile), radius).clear;
+          const bool goalRoom = probeSegment(map, mobility, goal, layout.tileCenter(goalTile), radius).clear;
+          if (!startRoom) {
+            CHECK(result.status == Status::StartBlocked);
+            continue;
+          }
+          if (!goalRoom) {
+            CHECK(result.status == Status::GoalBlocked);
+            continue;
+          }
+          // Reachable exactly when the 8-way search reaches the goal tile.
+          const SearchResult tiles = search(grid, startTile, goalTile);
+          REQUIRE(result.status == tiles.status);
+          if (result.status != Status::Ok) continue;
+          ++routes;
+          // The route: start point to goal point, every segment clear; cost and length its own.
+          const std::vector<Vec2>& route = result.vertices;
+          REQUIRE(route.size() >= 2);
+          CHECK(route.front() == start);
+          CHECK(route.back() == goal);
+          double cost = 0, length = 0;
+          for (std::size_t i = 1; i < route.size(); ++i) {
+            const SegmentProbe piece = probeSegment(map, mobility, route[i - 1], route[i], radius);
+            REQUIRE(piece.clear);
+            cost += piece.cost;
+            length += piece.length;
+          }
+          const double unit = double(layout.tileSize());
+          CHECK(result.cost * unit == Approx(cost).epsilon(1e-6).margin(1e-6));
+          CHECK(result.length * unit == Approx(length).epsilon(1e-6).margin(1e-6));
+          // Never dearer than going centre to centre along the cheapest 8-way tile path.
+          double viaCentres = 0;
+          for (std::size_t k = 0; k <= tiles.path.size(); ++k) {
+            const Vec2 a = k == 0 ? start : layout.tileCenter(tiles.path[k - 1]);
+            const Vec2 b = k == tiles.path.size() ? goal : layout.tileCenter(tiles.path[k]);
+            viaCentres += probeSegment(map, mobility, a, b, radius).cost;
+          }
+          CHECK(cost <= viaCentres * (1 + 1e-6) + 1e-6);
+          shortcuts += cost < viaCentres * (1 - 1e-3) ? 1 : 0;
+          // The tile path: legal steps from the start tile to the goal tile, with one point of the
+          // route in each tile, consecutive points joined by clear segments.
+          REQUIRE(result.path.front() == startTile);
+          REQUIRE(result.path.back() == goalTile);
+          REQUIRE(test::pathCost(map, mobility, result.path).has_value());
+          REQUIRE(result.through.size() == result.path.size());
+          for (std::size_t k = 0; k < result.path.size(); ++k) {
+            const Vec2 p = result.through[k], centre = layout.tileCenter(result.path[k]);
+            CHECK(layout.tileAt(p + (centre - p) * 1e-3f) == result.path[k]);  // in the tile or on its border
+            const Vec2 before = k == 0 ? start : result.through[k - 1];
+            CHECK(probeSegment(map, mobility, before, p, radius).clear);
+          }
+          CHECK(probeSegment(map, mobility, result.through.back(), goal, radius).clear);
+        }
+      }
+    }
+  }
+  CHECK(routes > 400);
+  CHECK(shortcuts > routes / 4);
+}
+
+TEST_CASE("any-angle search refuses bad requests", "[search][any-angle]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "....",
+                                                               ".#..",
+                                                               "....",
+                                                           });
+  const SearchGrid grid = gridFor(map);
+  const SegmentTester lines(map, TerrainTable::kWalk);
+  const SegmentTester flying(map, TerrainTable::kFly);
+  SearchContext context;
+  SearchResult result;
+  SearchRequest request;
+  request.start = {0, 0};
+  request.goal = {3, 2};
+  request.sightLines = &flying;
+  CHECK(context.findPath(grid, request, result) == Status::InvalidArgument);  // another mobility's tester
+  request.sightLines = &lines;
+  request.startPoint = Vec2(2.5f, 0.5f);  // not in the start tile
+  CHECK(context.findPath(grid, request, result) == Status::InvalidArgument);
+  request.startPoint = Vec2(0.5f, std::nanf(""));
+  CHECK(context.findPath(grid, request, result) == Status::InvalidArgument);
+  request.startPoint.reset();
+  request.radius = std::nanf("");
+  CHECK(context.findPath(grid, request, result) == Status::InvalidArgument);
+  request.radius = 0.3f;
+  request.goalPoint = Vec2(3.1f, 2.5f);  // too close to the map's edge for the radius... the edge is open
+  CHECK(context.findPath(grid, request, result) == Status::Ok);
+  request.start = {2, 1};
+  request.startPoint = Vec2(2.1f, 1.5f);  // 0.1 from the blocked tile (1, 1)
+  CHECK(context.findPath(grid, request, result) == Status::StartBlocked);
+  request.start = {0, 0};
+  request.startPoint.reset();
+  request.goal = {1, 1};
+  request.goalPoint.reset();
+  CHECK(context.findPath(grid, request, result) == Status::GoalBlocked);
+  // Hex characters as wide as half an edge do not fit between every pair of neighbours' centres.
+  const TileMap hexes = test::mapFromAscii(Layout::hexPointy(), {"....", "....", "...."});
+  const SearchGrid hexGrid = gridFor(hexes);
+  const SegmentTester hexLines(hexes, TerrainTable::kWalk);
+  SearchRequest wide;
+  wide.start = {0, 0};
+  wide.goal = {3, 2};
+  wide.sightLines = &hexLines;
+  wide.radius = 0.28f;
+  CHECK(context.findPath(hexGrid, wide, result) == Status::Ok);
+  wide.radius = kHexHalfEdge;
+  CHECK(context.findPath(hexGrid, wide, result) == Status::InvalidArgument);
+}
