@@ -91,6 +91,8 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_suspended = false;
   m_expanded = 0;
   out.path.clear();
+  out.through.clear();
+  out.vertices.clear();
   out.costUnits = 0;
   out.cost = 0.0;
   out.length = 0.0;
