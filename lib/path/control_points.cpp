@@ -18,7 +18,7 @@ using Point = Eigen::Vector2d;
 // (nudged just inside the edge), which keeps half a tile from the blocked corner.
 std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) {
   const Layout& layout = context.map.layout();
-  if (!layout.isHex() || context.radius < kHexHalfEdge * layout.tileSize()) return std::nullopt;
+  if (!widerThanHalfHexEdge(layout, context.radius)) return std::nullopt;
   const auto moves = layout.moves(a);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     if (Cell{a.x + moves[i].dx, a.y + moves[i].dy} != b) continue;

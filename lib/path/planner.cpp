@@ -47,7 +47,7 @@ const Planner::MobilityData* Planner::dataFor(MobilityId mobility, float radius,
   // Two search grids per mobility: one for characters narrow enough for every gap, one that
   // closes the narrow hex gaps to wider ones (see SearchGridSettings::clearance).
   const float clearance = radius / m_map->layout().tileSize();
-  const bool wide = m_map->layout().isHex() && clearance >= kHexHalfEdge;
+  const bool wide = widerThanHalfHexEdge(m_map->layout(), radius);
   const std::size_t slot = std::size_t(mobility.value) * 2 + (wide ? 1 : 0);
   if (m_data.size() <= slot) m_data.resize(slot + 1);
   std::optional<MobilityData>& data = m_data[slot];
@@ -119,7 +119,7 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     SearchRequest search;
     search.start = *startTile;
     search.goal = *goalTile;
-    if (m_settings.anyAngleSearch && !(layout.isHex() && request.radius >= kHexHalfEdge * layout.tileSize())) {
+    if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
       search.sightLines = &data->lines;
       search.radius = request.radius;
       search.startPoint = request.start;

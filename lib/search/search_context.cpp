@@ -120,7 +120,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
       finish(Status::InvalidArgument, "radius must be finite and at least 0", out);
       return out.status;
     }
-    if (layout.isHex() && request.radius >= kHexHalfEdge * layout.tileSize()) {
+    if (widerThanHalfHexEdge(layout, request.radius)) {
       // The segment between two hex neighbours' centres passes only half an edge from the ends
       // of their shared edge: for such characters the route's plain neighbour steps would not
       // be clear where an end touches a blocked tile.

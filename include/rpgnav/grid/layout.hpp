@@ -144,6 +144,13 @@ class Layout {
 /// edge. Characters at least this wide need the edge's far end clear to pass.
 inline constexpr float kHexHalfEdge = 0.28867513f;
 
+/// True on hex layouts for a character whose radius (world units) is at least half a hex edge:
+/// it cannot pass a gap one edge wide, nor always between two neighbours' centres.
+inline bool widerThanHalfHexEdge(const Layout& layout, float radius) noexcept {
+  // In tiles, the way SearchGridSettings::clearance compares, so every caller agrees at the edge.
+  return layout.isHex() && radius / layout.tileSize() >= kHexHalfEdge;
+}
+
 /// Short name used by the file formats and the tool: "square", "hex-pointy", "hex-flat".
 const char* layoutName(LayoutKind kind) noexcept;
 
