@@ -16,6 +16,8 @@ std::string_view toString(Status status) noexcept {
     case Status::InvalidArgument: return "InvalidArgument";
     case Status::ParseError: return "ParseError";
     case Status::IoError: return "IoError";
+    case Status::StoppedAtDoor: return "StoppedAtDoor";
+    case Status::BlockedByEntity: return "BlockedByEntity";
   }
   return "Unknown";
 }

@@ -114,20 +114,11 @@ void SvgPicture::polyline(const std::vector<Vec2>& points, std::string_view colo
 void SvgPicture::doors(const std::vector<DoorSpec>& doors) {
   const Layout& layout = m_map.layout();
   for (const DoorSpec& door : doors) {
-    // The shared edge: the corners the two tile polygons have in common.
-    const TilePolygon a = layout.tilePolygon(door.a), b = layout.tilePolygon(door.b);
-    std::vector<Vec2> shared;
-    for (int i = 0; i < a.count; ++i) {
-      for (int j = 0; j < b.count; ++j) {
-        if ((a.corners[std::size_t(i)] - b.corners[std::size_t(j)]).norm() < 1e-3f * layout.tileSize()) {
-          shared.push_back(a.corners[std::size_t(i)]);
-        }
-      }
-    }
-    if (shared.size() != 2) continue;
+    const auto shared = layout.sharedEdge(door.a, door.b);
+    if (!shared) continue;
     const char* colour = door.state == DoorState::Open ? "#3cb043" : door.state == DoorState::Closed ? "#e0a010" : "#d02020";
-    m_body += "<line x1=\"" + number(shared[0].x()) + "\" y1=\"" + number(shared[0].y()) + "\" x2=\"" +
-              number(shared[1].x()) + "\" y2=\"" + number(shared[1].y()) + "\" stroke=\"" + colour +
+    m_body += "<line x1=\"" + number((*shared)[0].x()) + "\" y1=\"" + number((*shared)[0].y()) + "\" x2=\"" +
+              number((*shared)[1].x()) + "\" y2=\"" + number((*shared)[1].y()) + "\" stroke=\"" + colour +
               "\" stroke-width=\"" + number(0.25 * layout.tileSize()) + "\" stroke-linecap=\"round\"/>\n";
   }
   if (!doors.empty()) {

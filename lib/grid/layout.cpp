@@ -142,6 +142,29 @@ TilePolygon Layout::tilePolygon(Cell cell) const noexcept {
   return polygon;
 }
 
+std::optional<std::array<Vec2, 2>> Layout::sharedEdge(Cell a, Cell b) const noexcept {
+  bool neighbours = false;
+  for (const NeighbourStep& step : touching(a)) {
+    neighbours = neighbours || (step.sharesEdge && Cell{a.x + step.dx, a.y + step.dy} == b);
+  }
+  if (!neighbours) return std::nullopt;
+  // The two corners the tiles have in common, compared in layout space (exact up to rounding).
+  std::array<Eigen::Vector2d, 6> ca, cb;
+  const int na = localCorners(a, ca), nb = localCorners(b, cb);
+  std::array<Vec2, 2> edge{Vec2::Zero(), Vec2::Zero()};
+  int found = 0;
+  for (int i = 0; i < na && found < 2; ++i) {
+    for (int j = 0; j < nb; ++j) {
+      if ((ca[std::size_t(i)] - cb[std::size_t(j)]).norm() < 1e-6) {
+        edge[std::size_t(found++)] = toWorld(ca[std::size_t(i)]);
+        break;
+      }
+    }
+  }
+  if (found != 2) return std::nullopt;
+  return edge;
+}
+
 Cell Layout::tileAtLocal(const Eigen::Vector2d& p) const noexcept {
   if (m_kind == LayoutKind::Square) {
     return {std::int32_t(std::floor(p.x())), std::int32_t(std::floor(p.y()))};

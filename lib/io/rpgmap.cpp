@@ -34,12 +34,6 @@ std::optional<DoorState> parseDoorState(std::string_view text) {
   return std::nullopt;
 }
 
-bool sharesEdge(const Layout& layout, Cell a, Cell b) {
-  for (const NeighbourStep& step : layout.touching(a)) {
-    if (step.sharesEdge && Cell{a.x + step.dx, a.y + step.dy} == b) return true;
-  }
-  return false;
-}
 
 // The parser proper: one member per section, errors returned as they are found.
 class Parser {
@@ -300,7 +294,7 @@ class Parser {
     }
     door.a = {std::int32_t(c[0]), std::int32_t(c[1])};
     door.b = {std::int32_t(c[2]), std::int32_t(c[3])};
-    if (!sharesEdge(m_layout, door.a, door.b)) {
+    if (!m_layout.sharedEdge(door.a, door.b)) {
       return errorHere(tokens[1], "expected two tiles that share an edge for a door");
     }
     for (const DoorSpec& other : m_doors) {
@@ -384,7 +378,7 @@ std::optional<Error> invalidFeature(const MapDocument& document) {
     if (door.state != DoorState::Open && door.state != DoorState::Closed && door.state != DoorState::Locked) {
       return invalid("door " + quote(door.name) + " has an invalid state");
     }
-    if (!map.contains(door.a) || !map.contains(door.b) || !sharesEdge(map.layout(), door.a, door.b)) {
+    if (!map.contains(door.a) || !map.contains(door.b) || !map.layout().sharedEdge(door.a, door.b)) {
       return invalid("door " + quote(door.name) + " is not between two neighbouring tiles of the map");
     }
     for (std::size_t j = 0; j < i; ++j) {

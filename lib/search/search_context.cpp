@@ -110,6 +110,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     return out.status;
   }
   m_sight = request.sightLines;
+  m_gates = grid.gateCount() > 0 ? request.gates : nullptr;
   if (m_sight != nullptr) {
     const Layout& layout = grid.layout();
     if (m_sight->mapVersion() != grid.mapVersion() || m_sight->mobility() != grid.mobility()) {
@@ -235,7 +236,8 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
     }
     ++m_expanded;
     ++expandedHere;
-    if (m_jumpPoints) {
+    // Tiles at gates are expanded step by step, each step asking the gate rule.
+    if (m_jumpPoints && m_grid->nearGate()[top.node] == 0) {
       expandJumpPoint(top.node);
     } else {
       expandAll(top.node);
@@ -323,7 +325,7 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
     if (gFrom + std::int64_t(tiles * double(m_grid->minStraightCost())) <= (seen ? std::min(g, node.g) : g)) {
       const SegmentProbe line = m_sight->probe(from, to, m_radius);
       const std::int64_t viaLine = gFrom + toCostUnits(line.cost, m_grid->layout());
-      if (line.clear && viaLine <= g) {
+      if (line.clear && viaLine <= g && (m_gates == nullptr || !m_gates->segmentMeetsGate(from, to, m_radius))) {
         g = viaLine;
         parent = origin;
         direct = index == m_goal;
@@ -354,6 +356,7 @@ void SearchContext::expandAll(std::int32_t index) {
   const auto moves = grid.layout().moves(cell);
   const std::int64_t g = m_nodes[std::size_t(index)].g;
   const bool closeGaps = grid.closesNarrowGaps();
+  const bool gated = m_gates != nullptr && grid.nearGate()[index] != 0;
   // Any-angle routes are priced by geometry: the segment between two centres lies half in each
   // tile, so a step costs the mean of the two tiles' costs (the tile search charges the tile
   // entered, its documented convention).
@@ -375,15 +378,44 @@ void SearchContext::expandAll(std::int32_t index) {
       const NeighbourStep& after = moves[(i + 1) % moves.size()];
       if (cls[index + before.dx + before.dy * pw] == 0 && cls[index + after.dx + after.dy * pw] == 0) continue;
     }
+    std::int64_t gateCost = 0;
     if (!step.sharesEdge) {  // square diagonal: both orthogonal tiles must be passable
       const NeighbourStep& a = moves[std::size_t(step.requiresA)];
       const NeighbourStep& b = moves[std::size_t(step.requiresB)];
-      if (cls[index + a.dx + a.dy * pw] == 0 || cls[index + b.dx + b.dy * pw] == 0) continue;
-      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + stepCost(costClass, true), index, step.dx, step.dy);
+      const std::int32_t sideA = index + a.dx + a.dy * pw, sideB = index + b.dx + b.dy * pw;
+      if (cls[sideA] == 0 || cls[sideB] == 0) continue;
+      if (gated && !gateAllows(index, next, sideA, sideB, gateCost)) continue;
+      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + stepCost(costClass, true) + gateCost, index, step.dx,
+            step.dy);
     } else {
-      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + stepCost(costClass, false), index, step.dx, step.dy);
+      if (gated && !gateAllows(index, next, -1, -1, gateCost)) continue;
+      relax(next, {cell.x + step.dx, cell.y + step.dy}, g + stepCost(costClass, false) + gateCost, index, step.dx,
+            step.dy);
     }
   }
+}
+
+bool SearchContext::gateAllows(std::int32_t from, std::int32_t to, std::int32_t a, std::int32_t b,
+                               std::int64_t& cost) const {
+  const SearchGrid& grid = *m_grid;
+  if (a < 0) {  // an edge step: through the gate on that edge, if any
+    const std::int32_t gate = grid.gateBetween(from, to);
+    if (gate < 0) return true;
+    const GateCrossing crossing = m_gates->crossing(std::uint32_t(gate));
+    if (!crossing.open) return false;
+    cost += std::max<std::int64_t>(crossing.cost, 0);
+    return true;
+  }
+  // A square diagonal crosses no edge but passes the corner four edges meet at: a wall-like gate
+  // on any of them (a closed door's end) stops it.
+  const std::int32_t edges[4][2] = {{from, a}, {from, b}, {a, to}, {b, to}};
+  for (const auto& edge : edges) {
+    const std::int32_t gate = grid.gateBetween(edge[0], edge[1]);
+    if (gate < 0) continue;
+    const GateCrossing crossing = m_gates->crossing(std::uint32_t(gate));
+    if (!crossing.open || crossing.solid) return false;
+  }
+  return true;
 }
 
 std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,

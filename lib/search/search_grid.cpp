@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/search/search_grid.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -10,7 +11,8 @@
 
 namespace rpgnav {
 
-Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, const SearchGridSettings& settings) {
+Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, const SearchGridSettings& settings,
+                                     std::span<const SearchGate> gates) {
   const TerrainTable& terrain = map.terrain();
   if (!terrain.valid(mobility)) return Error{Status::InvalidArgument, "unknown mobility"};
   if (settings.landmarks < 0 || settings.landmarks > 16) {
@@ -77,11 +79,40 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
       grid.m_uniform[std::size_t(grid.padded(cell))] = uniform ? 1 : 0;
     }
   }
+  // Gates: both ends and every tile touching them are searched step by step (not uniform), so
+  // that no jump crosses a gate or passes its corners without asking the query about it.
+  grid.m_gateCount = gates.size();
+  grid.m_nearGate.assign(std::size_t(grid.paddedCount()), 0);
+  for (std::size_t i = 0; i < gates.size(); ++i) {
+    const SearchGate& gate = gates[i];
+    if (!map.contains(gate.a) || !map.contains(gate.b) || !map.layout().sharedEdge(gate.a, gate.b)) {
+      return Error{Status::InvalidArgument, "gate " + std::to_string(i) + " is not an edge between two map tiles"};
+    }
+    const std::int32_t a = grid.padded(gate.a), b = grid.padded(gate.b);
+    grid.m_gateEnds.push_back({a, b, std::int32_t(i)});
+    grid.m_gateEnds.push_back({b, a, std::int32_t(i)});
+    for (const Cell end : {gate.a, gate.b}) {
+      grid.m_nearGate[std::size_t(grid.padded(end))] = 1;
+      grid.m_uniform[std::size_t(grid.padded(end))] = 0;
+      for (const NeighbourStep& step : map.layout().touching(end)) {
+        const std::size_t near = std::size_t(grid.padded({end.x + step.dx, end.y + step.dy}));
+        grid.m_nearGate[near] = 1;
+        grid.m_uniform[near] = 0;
+      }
+    }
+  }
+  std::sort(grid.m_gateEnds.begin(), grid.m_gateEnds.end());
   grid.m_regions = RegionMap::compute(map, mobility);
 
   if (grid.m_layout.kind() == LayoutKind::Square && grid.m_layout.connectivity() == 8) grid.buildJumps();
   if (settings.landmarks > 0) grid.buildLandmarks(settings.landmarks);
   return grid;
+}
+
+std::int32_t SearchGrid::gateBetween(std::int32_t fromPadded, std::int32_t toPadded) const noexcept {
+  const GateEnd key{fromPadded, toPadded, 0};
+  const auto it = std::lower_bound(m_gateEnds.begin(), m_gateEnds.end(), key);
+  return it != m_gateEnds.end() && it->from == fromPadded && it->to == toPadded ? it->gate : -1;
 }
 
 void SearchGrid::buildJumps() {

@@ -15,7 +15,7 @@ std::int64_t referenceStepCost(const TileMap& map, Cell to, MobilityId mobility,
   return std::llround(cost * (diagonal ? std::sqrt(2.0) : 1.0) * double(kCostScale));
 }
 
-std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility, Cell start) {
+std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility, Cell start, const StepRule& rule) {
   std::vector<std::int64_t> best(std::size_t(map.tileCount()), -1);
   using Item = std::pair<std::int64_t, std::int32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
@@ -30,7 +30,13 @@ std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility,
     for (const NeighbourStep& step : map.layout().moves(cell)) {
       if (!map.canStep(cell, step, mobility)) continue;
       const Cell next{cell.x + step.dx, cell.y + step.dy};
-      const std::int64_t cost = g + referenceStepCost(map, next, mobility, !step.sharesEdge);
+      std::int64_t extra = 0;
+      if (rule) {
+        const auto allowed = rule(cell, next);
+        if (!allowed) continue;
+        extra = *allowed;
+      }
+      const std::int64_t cost = g + referenceStepCost(map, next, mobility, !step.sharesEdge) + extra;
       std::int64_t& slot = best[std::size_t(map.index(next))];
       if (slot < 0 || cost < slot) {
         slot = cost;
@@ -41,7 +47,8 @@ std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility,
   return best;
 }
 
-std::optional<std::int64_t> pathCost(const TileMap& map, MobilityId mobility, const std::vector<Cell>& path) {
+std::optional<std::int64_t> pathCost(const TileMap& map, MobilityId mobility, const std::vector<Cell>& path,
+                                     const StepRule& rule) {
   if (path.empty() || !map.passable(path.front(), mobility)) return std::nullopt;
   std::int64_t total = 0;
   for (std::size_t i = 1; i < path.size(); ++i) {
@@ -50,6 +57,11 @@ std::optional<std::int64_t> pathCost(const TileMap& map, MobilityId mobility, co
     for (const NeighbourStep& step : map.layout().moves(from)) {
       if (Cell{from.x + step.dx, from.y + step.dy} != to) continue;
       legal = map.canStep(from, step, mobility);
+      if (legal && rule) {
+        const auto allowed = rule(from, to);
+        legal = allowed.has_value();
+        if (legal) total += *allowed;
+      }
       if (legal) total += referenceStepCost(map, to, mobility, !step.sharesEdge);
     }
     if (!legal) return std::nullopt;

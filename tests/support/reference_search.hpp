@@ -6,6 +6,7 @@
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -14,11 +15,17 @@ namespace rpgnav::test {
 /// The fixed-point cost of one step into `to` (length 1 or √2).
 std::int64_t referenceStepCost(const TileMap& map, Cell to, MobilityId mobility, bool diagonal);
 
+/// Extra rules for single steps (gates, doors): the extra fixed-point cost of the step from one
+/// tile to a neighbour, or nullopt when the step is forbidden. Empty: no extra rules.
+using StepRule = std::function<std::optional<std::int64_t>(Cell from, Cell to)>;
+
 /// Optimal cost from start to every tile (-1 where unreachable), in fixed-point units.
-std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility, Cell start);
+std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility, Cell start,
+                                        const StepRule& rule = {});
 
 /// Checks a tile path: starts and ends where asked, every step a legal move. Returns its
 /// fixed-point cost, or nullopt when a step is illegal.
-std::optional<std::int64_t> pathCost(const TileMap& map, MobilityId mobility, const std::vector<Cell>& path);
+std::optional<std::int64_t> pathCost(const TileMap& map, MobilityId mobility, const std::vector<Cell>& path,
+                                     const StepRule& rule = {});
 
 }  // namespace rpgnav::test

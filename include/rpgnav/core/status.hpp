@@ -12,7 +12,8 @@
 
 namespace rpgnav {
 
-/// Outcome of an operation. Ok and PartialPath are successes.
+/// Outcome of an operation. Ok, PartialPath, StoppedAtDoor and BlockedByEntity are successes
+/// (there is a path to walk).
 enum class Status : std::uint8_t {
   Ok,               ///< Done as asked.
   PartialPath,      ///< Success with detail: the result leads towards, not to, the goal.
@@ -25,14 +26,18 @@ enum class Status : std::uint8_t {
   InvalidArgument,  ///< A parameter is malformed (NaN, negative size, unknown id...).
   ParseError,       ///< A file or text did not follow its format.
   IoError,          ///< A file could not be opened or read.
+  StoppedAtDoor,    ///< Success with detail: the path ends in front of a door that stops the character.
+  BlockedByEntity,  ///< Success with detail: the path ends in front of an entity it cannot get round.
 };
 
 /// The enumerator's name, e.g. "NoPath".
 std::string_view toString(Status status) noexcept;
 
-/// True for the statuses that mean the operation did what was asked (Ok, PartialPath).
+/// True for the statuses that mean the operation did what was asked, perhaps only part of the way
+/// (Ok, PartialPath, StoppedAtDoor, BlockedByEntity).
 constexpr bool isSuccess(Status status) noexcept {
-  return status == Status::Ok || status == Status::PartialPath;
+  return status == Status::Ok || status == Status::PartialPath || status == Status::StoppedAtDoor ||
+         status == Status::BlockedByEntity;
 }
 
 /// A failure: a status and a message meant for a human (parsers put "file:line:column: " first).

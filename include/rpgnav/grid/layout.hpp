@@ -100,6 +100,9 @@ class Layout {
   /// Corners in layout space; returns the corner count.
   int localCorners(Cell cell, std::array<Eigen::Vector2d, 6>& out) const noexcept;
   Cell tileAtLocal(const Eigen::Vector2d& local) const noexcept;
+  /// The edge two tiles share (world units, its two corners), when they share one: the place a
+  /// door sits. Nothing for tiles that only touch at a corner or do not touch.
+  std::optional<std::array<Vec2, 2>> sharedEdge(Cell a, Cell b) const noexcept;
   /// Where the segment from `from` to `to` (layout space) leaves tile `cell`, if it crosses the
   /// tile's inside and leaves before reaching `to`.
   std::optional<Eigen::Vector2d> segmentExit(Cell cell, const Eigen::Vector2d& from,

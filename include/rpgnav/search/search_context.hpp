@@ -15,6 +15,29 @@
 
 namespace rpgnav {
 
+/// How one query may cross a gate (see SearchGate).
+struct GateCrossing {
+  bool open = true;  ///< False: the edge is a wall for this query.
+  /// Square maps: diagonal steps past the gate's ends are not taken (a closed door stays solid
+  /// even when the query plans through it).
+  bool solid = false;
+  std::int64_t cost = 0;  ///< Extra cost units for crossing (>= 0).
+};
+
+/// The query's view of the grid's gates. Asked from the searching thread during findPath/resume;
+/// a suspended search keeps the pointer, so the rule must outlive it.
+class GateRule {
+ public:
+  virtual ~GateRule() = default;
+  /// How gate `gate` (its index in SearchGrid::build's list) may be crossed. May be asked more
+  /// than once per gate and query; keep the answer the same within a query.
+  virtual GateCrossing crossing(std::uint32_t gate) const = 0;
+  /// Any-angle search: true when the straight segment from→to (world units) comes within
+  /// `radius` of a gate's edge or crosses it. Such shortcuts are not taken: the route crosses
+  /// gates by tile steps, paying their costs.
+  virtual bool segmentMeetsGate(Vec2 from, Vec2 to, float radius) const = 0;
+};
+
 /// One tile-to-tile query.
 struct SearchRequest {
   Cell start;
@@ -51,6 +74,8 @@ struct SearchRequest {
   /// not clear) and cuts a centre out where the next point is seen directly at no more cost.
   std::optional<Vec2> startPoint;
   std::optional<Vec2> goalPoint;
+  /// What the grid's gates mean in this query; nullptr: every gate is open and free.
+  const GateRule* gates = nullptr;
 };
 
 /// The answer to a SearchRequest. Reuse one object across queries: its path keeps its capacity.
@@ -124,6 +149,10 @@ class SearchContext {
 
   Status run(std::int64_t maxExpansions, SearchResult& out);
   void expandAll(std::int32_t node);
+  // For a step from padded tile `from` to its neighbour `to` (a square diagonal when `a` and `b`,
+  // the two orthogonal neighbours it passes, are >= 0): false when a gate forbids it, else adds
+  // the gates' costs to `cost`.
+  bool gateAllows(std::int32_t from, std::int32_t to, std::int32_t a, std::int32_t b, std::int64_t& cost) const;
   void expandJumpPoint(std::int32_t node);
   void relax(std::int32_t node, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
@@ -160,6 +189,7 @@ class SearchContext {
   bool m_jumpPoints = false;
   // Any-angle mode (m_sight set): the tester, radius, and the route's two end points.
   const SegmentTester* m_sight = nullptr;
+  const GateRule* m_gates = nullptr;
   float m_radius = 0.0f;
   Vec2 m_startPoint = Vec2(0.0f, 0.0f);
   Vec2 m_goalPoint = Vec2(0.0f, 0.0f);

@@ -10,6 +10,7 @@
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <array>
+#include <span>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,13 @@ struct SearchGridSettings {
   float clearance = 0.0f;
 };
 
+/// An edge between two neighbouring tiles whose passage each query decides (the search's view of
+/// a door): see SearchRequest::gates.
+struct SearchGate {
+  Cell a;
+  Cell b;
+};
+
 /// The search's read-only view of one map for one mobility. Build it once per map version and
 /// mobility and share it: any number of threads may search one SearchGrid at once, each with its
 /// own SearchContext. When the map is edited (its version changes), build a new one; searching a
@@ -52,9 +60,13 @@ struct SearchGridSettings {
 /// search needs no bounds checks.
 class SearchGrid {
  public:
-  /// InvalidArgument when the mobility is unknown or a passable terrain's cost lies outside
-  /// [kMinSearchCost, kMaxSearchCost].
-  static Result<SearchGrid> build(const TileMap& map, MobilityId mobility, const SearchGridSettings& settings = {});
+  /// InvalidArgument when the mobility is unknown, a passable terrain's cost lies outside
+  /// [kMinSearchCost, kMaxSearchCost], or a gate's tiles are not neighbours sharing an edge on the
+  /// map. Gate i is referred to by its index i in `gates`. Tiles at and around gates are searched
+  /// step by step (no jumps through them); landmark distances treat gates as open and free, so
+  /// they stay lower bounds whatever a query makes of them.
+  static Result<SearchGrid> build(const TileMap& map, MobilityId mobility, const SearchGridSettings& settings = {},
+                                  std::span<const SearchGate> gates = {});
 
   const Layout& layout() const noexcept { return m_layout; }
   std::int32_t width() const noexcept { return m_width; }
@@ -73,6 +85,7 @@ class SearchGrid {
   bool closesNarrowGaps() const noexcept { return m_closesNarrowGaps; }
   /// True when every passable tile of the map costs the same for this mobility.
   bool uniformCost() const noexcept { return m_costClasses == 1; }
+  std::size_t gateCount() const noexcept { return m_gateCount; }
 
   // --- Internal layout used by the search (padded, row-major, width + 2 per row). ---
   std::int32_t paddedWidth() const noexcept { return m_width + 2; }
@@ -87,6 +100,11 @@ class SearchGrid {
   /// may pass through it), 0 otherwise (the search expands it fully).
   const std::uint8_t* uniform() const noexcept { return m_uniform.data(); }
   std::int64_t straightCost(std::uint8_t costClass) const noexcept { return m_straight[costClass]; }
+  /// Per padded tile: nonzero when the tile is an end of a gate or touches one (its steps may
+  /// cross a gate or pass a gate's corner).
+  const std::uint8_t* nearGate() const noexcept { return m_nearGate.data(); }
+  /// The gate on the edge between two neighbouring padded tiles, or -1.
+  std::int32_t gateBetween(std::int32_t fromPadded, std::int32_t toPadded) const noexcept;
   std::int64_t diagonalCost(std::uint8_t costClass) const noexcept { return m_diagonal[costClass]; }
 
   /// Precomputed straight jumps (the "JPS+" idea, Rabin 2015), on 8-connected square grids: for
@@ -124,6 +142,13 @@ class SearchGrid {
   std::array<std::int64_t, 256> m_straight{};
   std::array<std::int64_t, 256> m_diagonal{};
   int m_costClasses = 0;
+  std::size_t m_gateCount = 0;
+  std::vector<std::uint8_t> m_nearGate;
+  struct GateEnd {
+    std::int32_t from, to, gate;  // padded tiles; both directions are listed
+    friend bool operator<(const GateEnd& a, const GateEnd& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; }
+  };
+  std::vector<GateEnd> m_gateEnds;  // sorted
   bool m_closesNarrowGaps = false;
   std::int64_t m_minStraight = 0;
   std::int64_t m_minDiagonal = 0;

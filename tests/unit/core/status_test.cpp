@@ -12,14 +12,18 @@ using namespace rpgnav;
 TEST_CASE("every status has a distinct name", "[core]") {
   const Status all[] = {Status::Ok,           Status::PartialPath,     Status::InProgress,      Status::NoPath,
                         Status::StartBlocked, Status::GoalBlocked,     Status::OutOfBounds,     Status::BudgetExhausted,
-                        Status::InvalidArgument, Status::ParseError,   Status::IoError};
+                        Status::InvalidArgument, Status::ParseError,   Status::IoError,
+                        Status::StoppedAtDoor,   Status::BlockedByEntity};
   std::set<std::string_view> names;
   for (Status status : all) names.insert(toString(status));
   CHECK(names.size() == std::size(all));
   CHECK(toString(Status::NoPath) == "NoPath");
   CHECK(isSuccess(Status::Ok));
   CHECK(isSuccess(Status::PartialPath));
+  CHECK(isSuccess(Status::StoppedAtDoor));
+  CHECK(isSuccess(Status::BlockedByEntity));
   CHECK_FALSE(isSuccess(Status::NoPath));
+  CHECK_FALSE(isSuccess(Status::GoalBlocked));
 }
 
 TEST_CASE("Result holds a value or an error", "[core]") {

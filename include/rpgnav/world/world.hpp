@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// World: everything on a map besides its terrain — doors, entities — and the game's hooks for
+/// them. The Planner reads it; the game edits it between queries.
+
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/grid/map_features.hpp"
+#include "rpgnav/grid/tile_map.hpp"
+#include "rpgnav/world/doors.hpp"
+#include "rpgnav/world/entities.hpp"
+
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace rpgnav {
+
+/// A map's doors and entities, with the policy, listener and entity source the planner uses.
+///
+/// Keeps the TileMap by reference (it must outlive the world). Thread-safety: any number of
+/// planners may read one World at once; edits (doors, entities, hooks) must not overlap with
+/// planning. Hooks are not owned and must outlive their registration.
+class World {
+ public:
+  explicit World(const TileMap& map);
+
+  const TileMap& map() const noexcept { return *m_map; }
+
+  // --- Doors ---
+  /// Adds a door on the edge between spec.a and spec.b. InvalidArgument when the tiles are not
+  /// both on the map, do not share an edge, or the edge already has a door.
+  Result<DoorId> addDoor(const DoorSpec& spec);
+  /// InvalidArgument for an unknown door. Bumps mapVersion() when the state changes.
+  Status setDoorState(DoorId id, DoorState state);
+  Status setDoorGameData(DoorId id, std::uint64_t data);
+  const Door* door(DoorId id) const noexcept;
+  std::span<const Door> doors() const noexcept { return m_doors; }
+  /// The door on the edge between two tiles (either order), or nullptr.
+  const Door* doorBetween(Cell a, Cell b) const noexcept;
+  const Door* findDoor(std::string_view name) const noexcept;
+  /// Appends the doors whose edge may come within `reach` of the box [low, high] (a superset:
+  /// callers test exactly). Cost: the coarse index cells the box covers.
+  void doorsNear(Vec2 low, Vec2 high, float reach, std::vector<DoorId>& out) const;
+  /// Changes when doors are added (not when their state changes): search data built with the
+  /// doors' places must then be rebuilt.
+  std::uint64_t doorLayoutVersion() const noexcept { return m_doorLayoutVersion; }
+
+  /// The map's version as seen by anything caching paths: bumped by every tile edit and every
+  /// door state change.
+  std::uint64_t mapVersion() const noexcept { return m_map->version() + m_doorChanges; }
+
+  // --- Entities ---
+  /// The built-in registry (used unless an entity source is set).
+  EntityRegistry& entities() noexcept { return m_entities; }
+  const EntityRegistry& entities() const noexcept { return m_entities; }
+  /// The game's own source of entities instead of the registry (nullptr: back to the registry).
+  void setEntitySource(const EntitySource* source) noexcept { m_source = source; }
+  const EntitySource& entitySource() const noexcept { return m_source ? *m_source : m_entities; }
+
+  // --- Hooks ---
+  /// The door policy (nullptr: back to DefaultDoorPolicy with its default costs).
+  void setDoorPolicy(const DoorPolicy* policy) noexcept { m_policy = policy; }
+  const DoorPolicy& doorPolicy() const noexcept { return m_policy ? *m_policy : m_defaultPolicy; }
+  void setDoorListener(DoorListener* listener) noexcept { m_listener = listener; }
+  DoorListener* doorListener() const noexcept { return m_listener; }
+
+  /// Adds authored doors and entities (from a map file): entities get ids 1, 2, ... in order,
+  /// flagged flat, or static otherwise. Stops at the first invalid one (InvalidArgument).
+  Status addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities);
+
+ private:
+  static std::uint64_t edgeKey(Cell a, Cell b) noexcept;
+  std::int64_t bucketOf(std::int32_t bx, std::int32_t by) const noexcept;
+
+  const TileMap* m_map;
+  std::vector<Door> m_doors;
+  std::unordered_map<std::uint64_t, std::uint32_t> m_doorByEdge;
+  // Coarse index: doors by the kBucket × kBucket block of tiles their first tile lies in.
+  static constexpr std::int32_t kBucket = 8;
+  std::int32_t m_bucketsX = 0;
+  std::int32_t m_bucketsY = 0;
+  std::vector<std::vector<std::uint32_t>> m_buckets;
+  std::uint64_t m_doorLayoutVersion = 0;
+  std::uint64_t m_doorChanges = 0;
+  EntityRegistry m_entities;
+  const EntitySource* m_source = nullptr;
+  DefaultDoorPolicy m_defaultPolicy;
+  const DoorPolicy* m_policy = nullptr;
+  DoorListener* m_listener = nullptr;
+};
+
+}  // namespace rpgnav

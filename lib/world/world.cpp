@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/world/world.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rpgnav {
+
+DoorDecision DefaultDoorPolicy::decide(const Door& door, const Traveller&) const {
+  switch (door.state) {
+    case DoorState::Open: return {DoorAction::Pass, 0.0f};
+    case DoorState::Closed: return {DoorAction::Stop, closedCost};
+    case DoorState::Locked: return {DoorAction::Stop, lockedCost};
+  }
+  return {DoorAction::Avoid, 0.0f};
+}
+
+World::World(const TileMap& map) : m_map(&map) {
+  // Buckets cover the map's world extent (hex maps reach half a tile further) plus one spare.
+  m_bucketsX = (map.width() + 1) / kBucket + 2;
+  m_bucketsY = (map.height() + 1) / kBucket + 2;
+  m_buckets.resize(std::size_t(m_bucketsX) * std::size_t(m_bucketsY));
+}
+
+std::uint64_t World::edgeKey(Cell a, Cell b) noexcept {
+  if (b < a) std::swap(a, b);
+  // Tiles are at most kMaxSide (2^15) per side: 16 bits per coordinate.
+  return (std::uint64_t(std::uint16_t(a.x)) << 48) | (std::uint64_t(std::uint16_t(a.y)) << 32) |
+         (std::uint64_t(std::uint16_t(b.x)) << 16) | std::uint64_t(std::uint16_t(b.y));
+}
+
+std::int64_t World::bucketOf(std::int32_t bx, std::int32_t by) const noexcept {
+  return std::int64_t(std::clamp(by, 0, m_bucketsY - 1)) * m_bucketsX + std::clamp(bx, 0, m_bucketsX - 1);
+}
+
+Result<DoorId> World::addDoor(const DoorSpec& spec) {
+  const TileMap& map = *m_map;
+  if (!map.contains(spec.a) || !map.contains(spec.b)) return Error{Status::InvalidArgument, "door tile outside the map"};
+  const auto edge = map.layout().sharedEdge(spec.a, spec.b);
+  if (!edge) return Error{Status::InvalidArgument, "door tiles do not share an edge"};
+  const std::uint64_t key = edgeKey(spec.a, spec.b);
+  if (m_doorByEdge.count(key) != 0) return Error{Status::InvalidArgument, "a door already sits on this edge"};
+  const DoorId id{std::uint32_t(m_doors.size())};
+  Door door;
+  door.id = id;
+  door.name = spec.name;
+  door.a = spec.a;
+  door.b = spec.b;
+  door.state = spec.state;
+  door.key = spec.key;
+  door.edge = *edge;
+  m_doors.push_back(std::move(door));
+  m_doorByEdge.emplace(key, id.value);
+  const float bucketSize = float(kBucket) * map.layout().tileSize();
+  const Vec2 middle = ((*edge)[0] + (*edge)[1]) * 0.5f - map.layout().origin();
+  m_buckets[std::size_t(bucketOf(std::int32_t(std::floor(middle.x() / bucketSize)),
+                                 std::int32_t(std::floor(middle.y() / bucketSize))))]
+      .push_back(id.value);
+  ++m_doorLayoutVersion;
+  ++m_doorChanges;
+  return id;
+}
+
+Status World::setDoorState(DoorId id, DoorState state) {
+  if (id.value >= m_doors.size()) return Status::InvalidArgument;
+  Door& door = m_doors[id.value];
+  if (door.state != state) {
+    door.state = state;
+    ++m_doorChanges;
+  }
+  return Status::Ok;
+}
+
+Status World::setDoorGameData(DoorId id, std::uint64_t data) {
+  if (id.value >= m_doors.size()) return Status::InvalidArgument;
+  m_doors[id.value].gameData = data;
+  return Status::Ok;
+}
+
+const Door* World::door(DoorId id) const noexcept { return id.value < m_doors.size() ? &m_doors[id.value] : nullptr; }
+
+const Door* World::doorBetween(Cell a, Cell b) const noexcept {
+  if (m_doors.empty()) return nullptr;
+  const auto found = m_doorByEdge.find(edgeKey(a, b));
+  return found == m_doorByEdge.end() ? nullptr : &m_doors[found->second];
+}
+
+const Door* World::findDoor(std::string_view name) const noexcept {
+  for (const Door& door : m_doors) {
+    if (door.name == name) return &door;
+  }
+  return nullptr;
+}
+
+void World::doorsNear(Vec2 low, Vec2 high, float reach, std::vector<DoorId>& out) const {
+  if (m_doors.empty() || !low.allFinite() || !high.allFinite()) return;
+  const Layout& layout = m_map->layout();
+  // A door's edge lies within half a tile of its middle, by which it is bucketed.
+  const float grow = std::max(reach, 0.0f) + layout.tileSize();
+  const float bucketSize = float(kBucket) * layout.tileSize();
+  const Vec2 lo = (low - layout.origin()).array() - grow, hi = (high - layout.origin()).array() + grow;
+  const float limit = float(std::max(m_bucketsX, m_bucketsY));
+  auto toBucket = [&](float v) { return std::int32_t(std::clamp(std::floor(v / bucketSize), -1.0f, limit)); };
+  const std::int32_t x0 = std::max(toBucket(lo.x()), 0), x1 = std::min(toBucket(hi.x()), m_bucketsX - 1);
+  const std::int32_t y0 = std::max(toBucket(lo.y()), 0), y1 = std::min(toBucket(hi.y()), m_bucketsY - 1);
+  for (std::int32_t by = y0; by <= y1; ++by) {
+    for (std::int32_t bx = x0; bx <= x1; ++bx) {
+      for (std::uint32_t id : m_buckets[std::size_t(bucketOf(bx, by))]) out.push_back(DoorId{id});
+    }
+  }
+}
+
+Status World::addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities) {
+  for (const DoorSpec& spec : doors) {
+    if (auto added = addDoor(spec); !added) return added.status();
+  }
+  std::uint32_t next = 1;
+  for (const EntitySpec& spec : entities) {
+    const Entity entity{EntityId{next++}, spec.position, spec.radius,
+                        std::uint8_t(spec.flat ? kEntityFlat : kEntityStatic)};
+    if (const Status status = m_entities.add(entity); status != Status::Ok) return status;
+  }
+  return Status::Ok;
+}
+
+}  // namespace rpgnav
