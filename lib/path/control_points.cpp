@@ -84,8 +84,8 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
       const auto exit = layout.segmentExit(here, layout.toLocal(previous), goalLocal);
       if (exit && layout.tileAtLocal(*exit + (goalLocal - *exit).normalized() * 1e-6) == after) {
         const Vec2 candidate = layout.toWorld(*exit);
-        if (tileOf[i - 1] >= 0 && tileOf[i + 1] == k + 1 && context.lines.openAround(before) && context.lines.openAround(here) &&
-            context.lines.openAround(after)) {
+        if (tileOf[i - 1] >= 0 && tileOf[i + 1] == k + 1 && context.openAround(before) && context.openAround(here) &&
+            context.openAround(after)) {
           // The previous point is in (or on the edge of) the previous tile and `next` is the next
           // tile's centre, so all four segments lie in tiles of the cheapest cost with open
           // ground around them: clear, and cost is proportional to length.

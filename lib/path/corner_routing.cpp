@@ -78,7 +78,7 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
       out.push_back(b);
       continue;
     }
-    if (context.lines.cheaplyClear(a, c, context.radius)) continue;  // b is not needed at all
+    if (context.cheaplyClear(a, c)) continue;  // b is not needed at all
     if (const ConvexCorner* corner = context.corners.cornerAt(b, clearance)) {
       // b already bends round a corner; if that corner pokes into the triangle, its blocked
       // tile lies between the path and a→c and b is where the tight path bends.

@@ -3,6 +3,8 @@
 
 #include "rpgnav/grid/line_of_sight.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace rpgnav {
@@ -15,8 +17,42 @@ std::string_view pathStageName(PathStage stage) noexcept {
     case PathStage::StraightenForward: return "straighten_forward";
     case PathStage::CornerRouting: return "corner_routing";
     case PathStage::StraightenBackward: return "straighten_backward";
+    case PathStage::Detours: return "detours";
   }
   return "unknown";
+}
+
+bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noexcept {
+  // Distance between two segments: zero when they cross, else the least of the four
+  // endpoint-to-segment distances.
+  using Point = Eigen::Vector2d;
+  const Point p = from.cast<double>(), q = to.cast<double>(), u = barrier.a.cast<double>(), v = barrier.b.cast<double>();
+  auto cross = [](const Point& x, const Point& y) { return x.x() * y.y() - x.y() * y.x(); };
+  const double d1 = cross(q - p, u - p), d2 = cross(q - p, v - p), d3 = cross(v - u, p - u), d4 = cross(v - u, q - u);
+  if (((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0)) && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))) {
+    return true;
+  }
+  auto pointToSegment = [](const Point& x, const Point& a, const Point& b) {
+    const Point ab = b - a;
+    const double length2 = ab.squaredNorm();
+    const double t = length2 > 0.0 ? std::clamp((x - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
+    return (a + t * ab - x).norm();
+  };
+  const double distance = std::min({pointToSegment(p, u, v), pointToSegment(q, u, v), pointToSegment(u, p, q),
+                                    pointToSegment(v, p, q)});
+  // Touching counts: a path may not graze a closed door even at radius 0.
+  const double touch = 1e-6 * std::max(1.0, (v - u).norm());
+  return distance < std::max(double(radius), touch);
+}
+
+bool StageContext::openAround(Cell cell) const {
+  if (!lines.openAround(cell)) return false;
+  for (const Barrier& barrier : barriers) {
+    for (const Cell side : {barrier.tileA, barrier.tileB}) {
+      if (std::abs(cell.x - side.x) <= 1 && std::abs(cell.y - side.y) <= 1) return false;
+    }
+  }
+  return true;
 }
 
 std::optional<std::pair<double, double>> measurePolyline(const StageContext& context, const std::vector<Vec2>& points,

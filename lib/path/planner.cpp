@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/path/planner.hpp"
 
+#include "path/query_doors.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
 #include <chrono>
@@ -28,7 +29,18 @@ bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 
 }  // namespace
 
-Planner::Planner(const TileMap& map, PlannerSettings settings) : m_map(&map), m_settings(settings) {}
+Planner::Planner(const World& world, PlannerSettings settings)
+    : m_world(&world), m_settings(settings), m_doors(std::make_unique<detail::QueryDoors>()) {}
+
+Planner::Planner(const TileMap& map, PlannerSettings settings)
+    : m_ownWorld(std::make_unique<World>(map)),
+      m_world(m_ownWorld.get()),
+      m_settings(settings),
+      m_doors(std::make_unique<detail::QueryDoors>()) {}
+
+Planner::~Planner() = default;
+Planner::Planner(Planner&&) noexcept = default;
+Planner& Planner::operator=(Planner&&) noexcept = default;
 
 void Planner::record(PathResult& out, PathStage stage) const {
   if (m_settings.recordStages && out.stats(stage).ran) out.stagePoints[std::size_t(stage)] = out.controlPoints;
@@ -39,6 +51,7 @@ Status Planner::fail(PathResult& out, Status status, const char* reason) {
   out.reason = reason;
   out.controlPoints.clear();
   out.tilePath.clear();
+  out.detours.clear();
   out.searchLength = out.length = out.cost = 0.0;
   return status;
 }
@@ -46,22 +59,27 @@ Status Planner::fail(PathResult& out, Status status, const char* reason) {
 const Planner::MobilityData* Planner::dataFor(MobilityId mobility, float radius, const char*& reason) {
   // Two search grids per mobility: one for characters narrow enough for every gap, one that
   // closes the narrow hex gaps to wider ones (see SearchGridSettings::clearance).
-  const float clearance = radius / m_map->layout().tileSize();
-  const bool wide = widerThanHalfHexEdge(m_map->layout(), radius);
+  const TileMap& map = m_world->map();
+  const float clearance = radius / map.layout().tileSize();
+  const bool wide = widerThanHalfHexEdge(map.layout(), radius);
   const std::size_t slot = std::size_t(mobility.value) * 2 + (wide ? 1 : 0);
   if (m_data.size() <= slot) m_data.resize(slot + 1);
   std::optional<MobilityData>& data = m_data[slot];
-  if (!data || data->grid.mapVersion() != m_map->version()) {
+  if (!data || data->grid.mapVersion() != map.version() || data->doorLayoutVersion != m_world->doorLayoutVersion()) {
     data.reset();
     SearchGridSettings settings = m_settings.searchGrid;
     settings.clearance = wide ? clearance : 0.0f;
-    auto built = SearchGrid::build(*m_map, mobility, settings);
+    // Every door is a gate of the grid, in door order, so gate i is door i.
+    std::vector<SearchGate> gates;
+    for (const Door& door : m_world->doors()) gates.push_back({door.a, door.b});
+    auto built = SearchGrid::build(map, mobility, settings, gates);
     if (!built) {
       m_lastError = "cannot build the search grid: " + built.error().message;
       reason = m_lastError.c_str();
       return nullptr;
     }
-    data.emplace(MobilityData{std::move(built.value()), SegmentTester(*m_map, mobility), ConvexCorners(*m_map, mobility)});
+    data.emplace(MobilityData{std::move(built.value()), SegmentTester(map, mobility), ConvexCorners(map, mobility),
+                              m_world->doorLayoutVersion()});
   }
   return &*data;
 }
@@ -71,9 +89,13 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   for (auto& snapshot : out.stagePoints) snapshot.clear();
   out.tilePath.clear();
   out.controlPoints.clear();
+  out.detours.clear();
   out.searchLength = out.length = out.cost = 0.0;
   out.reason = "";
-  const TileMap& map = *m_map;
+  out.door = DoorId{0};
+  out.blocker = EntityId{0};
+  out.stopPoint = Vec2::Zero();
+  const TileMap& map = m_world->map();
   const Layout& layout = map.layout();
   if (!finite(request.start) || !finite(request.goal)) return fail(out, Status::InvalidArgument, "start or goal is not finite");
   if (!map.terrain().valid(request.mobility)) return fail(out, Status::InvalidArgument, "unknown mobility");
@@ -98,18 +120,27 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   const char* dataReason = "";
   const MobilityData* data = dataFor(request.mobility, request.radius, dataReason);
   if (data == nullptr) return fail(out, Status::InvalidArgument, dataReason);
-  const StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  m_doors->begin(*m_world, Traveller{request.character, request.mobility, request.radius});
+  const bool doors = !m_world->doors().empty();
+  StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
 
   std::vector<Vec2>& points = out.controlPoints;
   if (m_settings.enabledStage(PathStage::StraightLine)) {
     StageStats& stats = out.stats(PathStage::StraightLine);
     StageTimer timer(stats);
-    if (straightLineStage(context, m_settings.straightLine, request.start, request.goal, points, stats)) {
-      out.searchLength = out.length = double((request.goal - request.start).norm());
-      out.cost = polylineCost(context, points);
-      out.status = Status::Ok;
-      return out.status;
+    // A door with a price is a wall here too: a way round it might be cheaper.
+    if (doors) {
+      m_doors->barriersNear(request.start.cwiseMin(request.goal), request.start.cwiseMax(request.goal), request.radius,
+                            true, m_barriers);
+      context.barriers = m_barriers;
     }
+    const bool straight = straightLineStage(context, m_settings.straightLine, request.start, request.goal, points, stats);
+    if (straight) {
+      out.searchLength = double((request.goal - request.start).norm());
+      record(out, PathStage::StraightLine);
+    }
+    context.barriers = {};
+    if (straight) return finish(context, request, out);
   }
 
   {
@@ -119,6 +150,7 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     SearchRequest search;
     search.start = *startTile;
     search.goal = *goalTile;
+    if (doors) search.gates = m_doors.get();
     if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
       search.sightLines = &data->lines;
       search.radius = request.radius;
@@ -133,12 +165,44 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     stats.pointsOut = std::int32_t(out.tilePath.size());
   }
 
+  // A door that stops the character: the path ends in front of it, on the near side.
+  Vec2 goal = request.goal;
+  if (const auto stop = doors ? m_doors->firstStop(out.tilePath) : std::nullopt) {
+    const Cell side = out.tilePath[stop->lastTile];
+    out.tilePath.resize(stop->lastTile + 1);
+    if (!m_searchResult.through.empty()) m_searchResult.through.resize(stop->lastTile + 1);
+    goal = m_doors->approachPoint(stop->door, side, request.radius, m_settings.doorApproachGap * layout.tileSize());
+    if (!probeSegment(map, request.mobility, goal, layout.tileCenter(side), request.radius).clear) {
+      goal = layout.tileCenter(side);
+    }
+    out.door = stop->door;
+    out.stopPoint = goal;
+  }
+  if (doors) {
+    // Every later segment lies in the convex hull of points in the path's tiles.
+    Vec2 low = request.start.cwiseMin(goal), high = request.start.cwiseMax(goal);
+    for (const Cell tile : out.tilePath) {
+      low = low.cwiseMin(layout.tileCenter(tile));
+      high = high.cwiseMax(layout.tileCenter(tile));
+    }
+    m_doors->barriersNear(low, high, layout.tileSize() + request.radius, false, m_barriers);
+    context.barriers = m_barriers;
+  }
+  if (!refine(context, request, goal, out)) {
+    // The tile path has no polyline that keeps the radius (a gap narrower than the character).
+    return fail(out, Status::NoPath, "no route keeps the radius from blocked tiles");
+  }
+  return finish(context, request, out);
+}
+
+bool Planner::refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out) {
+  std::vector<Vec2>& points = out.controlPoints;
   {
     StageStats& stats = out.stats(PathStage::ControlPoints);
     StageTimer timer(stats);
     ControlPointSettings settings = m_settings.controlPoints;
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
-    controlPointStage(context, settings, out.tilePath, m_searchResult.through, request.start, request.goal, points, stats);
+    controlPointStage(context, settings, out.tilePath, m_searchResult.through, request.start, goal, points, stats);
   }
   record(out, PathStage::ControlPoints);
   if (m_settings.enabledStage(PathStage::StraightenForward)) {
@@ -172,13 +236,32 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
     }
   }
   record(out, PathStage::StraightenBackward);
-  out.cost = polylineCost(context, points);
-  if (!std::isfinite(out.cost)) {
-    // The tile path has no polyline that keeps the radius (a gap narrower than the character).
-    return fail(out, Status::NoPath, "no route keeps the radius from blocked tiles");
+  return std::isfinite(polylineCost(context, points));
+}
+
+Status Planner::finish(const StageContext& context, const PathRequest& request, PathResult& out) {
+  std::vector<Vec2>& points = out.controlPoints;
+  DetourOutcome outcome;
+  if (m_settings.enabledStage(PathStage::Detours)) {
+    StageStats& stats = out.stats(PathStage::Detours);
+    StageTimer timer(stats);
+    const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
+    detourStage(context, m_settings.detours, entities, points, out.detours, outcome, stats);
   }
+  record(out, PathStage::Detours);
+  out.cost = polylineCost(context, points);
+  out.length = 0.0;
   for (std::size_t i = 1; i < points.size(); ++i) out.length += double((points[i] - points[i - 1]).norm());
-  out.status = Status::Ok;
+  out.status = out.door.value != 0 || out.stopPoint != Vec2::Zero() ? Status::StoppedAtDoor : Status::Ok;
+  if (outcome.blocked) {
+    out.status = Status::BlockedByEntity;
+    out.blocker = outcome.blocker;
+    out.stopPoint = outcome.stop;
+    out.door = DoorId{0};
+  }
+  if (out.status == Status::StoppedAtDoor) {
+    if (DoorListener* listener = m_world->doorListener()) listener->stoppedAtDoor({request.character, out.door, out.stopPoint});
+  }
   return out.status;
 }
 

@@ -9,12 +9,15 @@
 #include "rpgnav/grid/convex_corners.hpp"
 #include "rpgnav/grid/segment_tester.hpp"
 #include "rpgnav/grid/tile_map.hpp"
+#include "rpgnav/world/doors.hpp"
+#include "rpgnav/world/entities.hpp"
 
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <utility>
+#include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rpgnav {
@@ -27,6 +30,12 @@ struct PathRequest {
   /// Personal radius in world units: the path keeps this far from blocked tiles.
   /// [Limit: 0 <= radius < tileSize / 2]
   float radius = 0.0f;
+  /// The character planned for (EntityId{0}: none): never an obstacle to itself; the door policy
+  /// and listener are told who it is.
+  EntityId character{0};
+  /// Further entities that are no obstacle in this query (the party leader being followed).
+  /// Read during plan() only.
+  std::span<const EntityId> ignore;
 };
 
 /// The pipeline's stages, in order.
@@ -37,10 +46,11 @@ enum class PathStage : std::uint8_t {
   StraightenForward,   ///< 4: drop points whose neighbours see each other, from the start
   CornerRouting,       ///< 5: points beside blocked corners, so the path hugs them
   StraightenBackward,  ///< 6: straighten and route corners again, from the goal
+  Detours,             ///< 7: round other entities' personal spaces
 };
-inline constexpr int kPathStageCount = 6;
+inline constexpr int kPathStageCount = 7;
 /// "straight_line", "search", "control_points", "straighten_forward", "corner_routing",
-/// "straighten_backward".
+/// "straighten_backward", "detours".
 std::string_view pathStageName(PathStage stage) noexcept;
 
 /// What one stage did in one query.
@@ -52,10 +62,25 @@ struct StageStats {
   std::int32_t probes = 0;  ///< Segment probes (line-of-sight checks) made.
 };
 
+/// One detour of stage 7: control points [first, first + count) of the final path go round a
+/// group of entities whose spaces the straight segment there entered.
+struct PathDetour {
+  EntityId around;  ///< The first entity of the group the segment ran into.
+  std::int32_t groupSize = 1;
+  std::int32_t first = 0;
+  std::int32_t count = 0;
+};
+
 /// The answer to a PathRequest. Reuse one object per thread: its vectors keep their capacity.
 struct PathResult {
+  /// Ok; StoppedAtDoor (the path ends in front of `door`, at `stopPoint`); BlockedByEntity (no
+  /// way round `blocker`: the path ends in front of it, at `stopPoint`); or a failure.
   Status status = Status::InvalidArgument;
   const char* reason = "";
+  DoorId door{0};
+  EntityId blocker{0};
+  Vec2 stopPoint = Vec2(0.0f, 0.0f);
+  std::vector<PathDetour> detours;
   /// Tiles of the A* path, start tile to goal tile (empty when the straight line sufficed).
   std::vector<Cell> tilePath;
   /// The final polyline, start to goal, world units.
@@ -74,16 +99,46 @@ struct PathResult {
   const StageStats& stats(PathStage stage) const noexcept { return stages[std::size_t(stage)]; }
 };
 
+/// A wall segment besides the blocked tiles: a door the character may not pass in this query.
+/// Paths keep the radius from it (and never touch it).
+struct Barrier {
+  Vec2 a;
+  Vec2 b;
+  Cell tileA;  ///< The two tiles on either side.
+  Cell tileB;
+};
+/// True when the segment from→to comes closer than `radius` to the barrier (or touches it).
+bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noexcept;
+
 /// Read-only facts every stage works from: the map, who walks, and the map's indexes for that
-/// mobility (built by the Planner; see SegmentTester and ConvexCorners).
+/// mobility (built by the Planner; see SegmentTester and ConvexCorners), plus the doors that are
+/// walls for this query.
 struct StageContext {
   const TileMap& map;
   MobilityId mobility;
   float radius;  ///< World units.
   const SegmentTester& lines;
   const ConvexCorners& corners;
-  /// probeSegment for this character, through the tester's fast path.
-  SegmentProbe probe(Vec2 from, Vec2 to) const { return lines.probe(from, to, radius); }
+  std::span<const Barrier> barriers = {};
+  /// probeSegment for this character, through the tester's fast path; a segment meeting a
+  /// barrier is not clear.
+  SegmentProbe probe(Vec2 from, Vec2 to) const {
+    SegmentProbe result = lines.probe(from, to, radius);
+    if (result.clear && blockedByBarrier(from, to)) result.clear = false;
+    return result;
+  }
+  /// SegmentTester::cheaplyClear, and no barrier in the way.
+  bool cheaplyClear(Vec2 from, Vec2 to) const {
+    return lines.cheaplyClear(from, to, radius) && !blockedByBarrier(from, to);
+  }
+  /// SegmentTester::openAround, and no barrier at or next to the tile.
+  bool openAround(Cell cell) const;
+  bool blockedByBarrier(Vec2 from, Vec2 to) const noexcept {
+    for (const Barrier& barrier : barriers) {
+      if (meetsBarrier(barrier, from, to, radius)) return true;
+    }
+    return false;
+  }
 };
 
 /// Weighted cost of a polyline under probeSegment's model; +infinity if a segment is not clear.

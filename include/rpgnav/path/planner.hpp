@@ -7,6 +7,7 @@
 #include "rpgnav/path/stages.hpp"
 #include "rpgnav/search/search_context.hpp"
 #include "rpgnav/search/search_grid.hpp"
+#include "rpgnav/world/world.hpp"
 
 #include <array>
 #include <memory>
@@ -15,6 +16,9 @@
 #include <vector>
 
 namespace rpgnav {
+namespace detail {
+class QueryDoors;
+}
 
 /// Every stage's settings, and which stages run. The search (stage 2) always runs when the
 /// straight line does not suffice.
@@ -23,7 +27,11 @@ struct PlannerSettings {
   ControlPointSettings controlPoints;
   StraightenSettings straighten;
   CornerRoutingSettings cornerRouting;
+  DetourSettings detours;
   SearchGridSettings searchGrid;
+  /// A path that stops at a door ends this far beyond the character's radius from the door's
+  /// edge (at most at the tile's centre). [Units: tiles] [Limit: >= 0]
+  float doorApproachGap = 0.1f;
   /// Stage 2 as an any-angle search (Theta*, see SearchRequest::sightLines) instead of 8-way
   /// A* with jump points. The stages after the search pull the route tight round the obstacles
   /// it passes but never move it to an obstacle's other side; the 8-way metric sometimes picks
@@ -35,28 +43,43 @@ struct PlannerSettings {
   bool anyAngleSearch = false;
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
-  std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true};
+  std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true, true};
   /// Keep a copy of the control points after every stage in PathResult::stagePoints.
   bool recordStages = false;
   bool enabledStage(PathStage stage) const noexcept { return enabled[std::size_t(stage)]; }
 };
 
-/// Plans paths on one map. Keeps the map by reference (it must outlive the planner) and builds
-/// the search grid for each mobility on first use, rebuilding it when the map's version changes.
+/// Plans paths on one map and its world (doors, entities, the game's hooks). Keeps the world
+/// (or map) by reference: it must outlive the planner. Builds the search grid for each mobility
+/// on first use, rebuilding it when the map's tiles change or doors are added.
+///
+/// Doors: the search asks the world's door policy about each door it reaches (once per door and
+/// query): Pass plans through at the policy's cost, Avoid makes the door a wall, Stop plans
+/// through but the path ends in front of the door (status StoppedAtDoor; the door listener is
+/// told once per such plan). Doors not passed are walls for every stage's line of sight.
+/// Entities: stage 7 leads the path round the personal spaces of the entities the world's source
+/// reports (see detourStage).
 ///
 /// Thread-safety: one Planner per thread (it owns search scratch memory); several planners may
-/// read one map at once while nobody edits it.
+/// read one world at once while nobody edits it.
 class Planner {
  public:
+  explicit Planner(const World& world, PlannerSettings settings = {});
+  /// A planner for a bare map: no doors, no entities.
   explicit Planner(const TileMap& map, PlannerSettings settings = {});
+  ~Planner();
+  Planner(Planner&&) noexcept;
+  Planner& operator=(Planner&&) noexcept;
 
   /// Plans a path; the status is also in out.status. Bad input gets InvalidArgument (NaN, radius
   /// out of range, unknown mobility), OutOfBounds (a point off the map), StartBlocked /
   /// GoalBlocked (in a forbidden tile, or closer than the radius to a blocked one) or NoPath.
+  /// Successes: Ok, StoppedAtDoor, BlockedByEntity (see PathResult).
   Status plan(const PathRequest& request, PathResult& out);
 
   const PlannerSettings& settings() const noexcept { return m_settings; }
   PlannerSettings& settings() noexcept { return m_settings; }
+  const World& world() const noexcept { return *m_world; }
 
  private:
   // What the planner keeps per mobility (and per narrow/wide character on hex maps).
@@ -64,17 +87,26 @@ class Planner {
     SearchGrid grid;
     SegmentTester lines;
     ConvexCorners corners;
+    std::uint64_t doorLayoutVersion;
   };
   const MobilityData* dataFor(MobilityId mobility, float radius, const char*& reason);
   Status fail(PathResult& out, Status status, const char* reason);
   void record(PathResult& out, PathStage stage) const;
+  // Stages 3-6 on the search's tile path, from start to goal (the goal may be a door's approach
+  // point); false when no polyline keeps the radius.
+  bool refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out);
+  // Stage 7 and the final measurements and status.
+  Status finish(const StageContext& context, const PathRequest& request, PathResult& out);
 
-  const TileMap* m_map;
+  std::unique_ptr<World> m_ownWorld;  // for the bare-map constructor
+  const World* m_world;
   PlannerSettings m_settings;
   std::vector<std::optional<MobilityData>> m_data;  // per mobility, narrow and wide characters
   SearchContext m_search;
   std::string m_lastError;  // backs PathResult::reason for messages built at run time
   SearchResult m_searchResult;
+  std::unique_ptr<detail::QueryDoors> m_doors;
+  std::vector<Barrier> m_barriers;
 };
 
 }  // namespace rpgnav

@@ -68,4 +68,45 @@ struct CornerRoutingSettings {
 void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings, std::vector<Vec2>& points,
                         StageStats& stats);
 
+/// Stage 7: round other entities. Each segment is checked against the personal spaces of the
+/// entities near it, grown by the character's radius; where it enters one, the segment stays
+/// but control points are added that lead round the blocker on its shorter valid side: round the
+/// convex hull of the blocker's group (entities too close together to pass between count as one),
+/// either from the segment's ends or from points just before and after the group. A side is valid
+/// when every new segment is clear (line of sight, radius from walls and barriers), no dearer
+/// per unit length than the segment it replaces, and enters no entity's space; an entity in the
+/// way of a side joins the group and the sides are tried again. With no valid side the path ends
+/// in front of the blocker. Flat entities, the character itself, the query's ignored entities and
+/// entities whose space already holds the start never block.
+struct DetourSettings {
+  /// Sides of the polygon that stands in for a personal space (drawn round the grown disc, so
+  /// its edges keep out of it). More sides hug the disc closer. [Limit: 4..64]
+  int polygonSides = 8;
+  /// Gap kept beyond the two radii. [Units: tiles] [Limit: >= 0]
+  float margin = 0.02f;
+  /// Largest group gone round as one; a larger cluster blocks the way. Bounds the work per
+  /// segment. [Limit: >= 1]
+  int maxGroup = 32;
+  /// How far before the blocker's grown space a blocked path stops. [Units: tiles] [Limit: >= 0]
+  float stopGap = 0.05f;
+};
+
+/// Who is in the way in one query.
+struct EntityQuery {
+  const EntitySource& source;
+  EntityId self{0};  ///< Never an obstacle (EntityId{0}: no character).
+  std::span<const EntityId> ignore = {};
+};
+
+/// How stage 7 ended: `blocked` when no way round `blocker` exists; the path then ends at `stop`.
+struct DetourOutcome {
+  bool blocked = false;
+  EntityId blocker{0};
+  Vec2 stop = Vec2(0.0f, 0.0f);
+};
+
+void detourStage(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
+                 std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
+                 StageStats& stats);
+
 }  // namespace rpgnav

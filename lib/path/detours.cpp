@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+// Stage 7: lead the path round other entities' personal spaces.
+#include "rpgnav/path/stages.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace rpgnav {
+namespace {
+
+using Point = Eigen::Vector2d;
+
+double cross(const Point& u, const Point& v) { return u.x() * v.y() - u.y() * v.x(); }
+
+// Convex hull, counter-clockwise in a y-up sense (Andrew's monotone chain); collinear points
+// dropped. `points` is reordered.
+void convexHull(std::vector<Point>& points, std::vector<Point>& hull) {
+  std::sort(points.begin(), points.end(),
+            [](const Point& a, const Point& b) { return a.x() != b.x() ? a.x() < b.x() : a.y() < b.y(); });
+  hull.clear();
+  if (points.size() < 3) {
+    hull = points;
+    return;
+  }
+  hull.resize(2 * points.size());
+  std::size_t k = 0;
+  for (const Point& p : points) {
+    while (k >= 2 && cross(hull[k - 1] - hull[k - 2], p - hull[k - 2]) <= 0.0) --k;
+    hull[k++] = p;
+  }
+  for (std::size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {
+    while (k >= lower && cross(hull[k - 1] - hull[k - 2], points[i] - hull[k - 2]) <= 0.0) --k;
+    hull[k++] = points[i];
+  }
+  hull.resize(k - 1);
+}
+
+// One way round a group: the points between the segment's two kept ends.
+struct Candidate {
+  std::vector<Vec2> points;  // inner points only (the anchors included when they are new)
+  double length = 0.0;
+};
+
+class DetourFinder {
+ public:
+  DetourFinder(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
+               StageStats& stats)
+      : m_context(context), m_settings(settings), m_entities(entities), m_stats(stats) {
+    const float tile = context.map.layout().tileSize();
+    m_margin = settings.margin * tile;
+    m_stopGap = settings.stopGap * tile;
+  }
+
+  void run(std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome) {
+    m_start = points.front();
+    std::vector<Vec2> out{points.front()};
+    out.reserve(points.size());
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      const Vec2 a = out.back(), b = points[i];
+      if (!routeSegment(a, b, out, detours, outcome)) {
+        points = std::move(out);
+        return;
+      }
+    }
+    points = std::move(out);
+  }
+
+ private:
+  // Appends the way from a (already in `out`) to b: b itself, or a detour and b. False when the
+  // way is blocked: then `out` ends at the stop point and `outcome` says why.
+  bool routeSegment(Vec2 a, Vec2 b, std::vector<Vec2>& out, std::vector<PathDetour>& detours,
+                    DetourOutcome& outcome) {
+    if (a == b) return true;
+    const Entity* first = firstBlocker(a, b);
+    if (first == nullptr) {
+      out.push_back(b);
+      return true;
+    }
+    const Entity blocker = *first;
+    m_group.clear();
+    addToGroup(blocker);
+    // Bounded: every retry adds at least one entity to the group.
+    while (true) {
+      const std::optional<Entity> inTheWay = tryDetour(a, b);
+      if (m_best) {
+        const std::int32_t firstIndex = std::int32_t(out.size());
+        out.insert(out.end(), m_best->points.begin(), m_best->points.end());
+        detours.push_back({blocker.id, std::int32_t(m_group.size()), firstIndex, std::int32_t(m_best->points.size())});
+        out.push_back(b);
+        return true;
+      }
+      if (!inTheWay || std::int32_t(m_group.size()) >= m_settings.maxGroup || inGroup(inTheWay->id)) break;
+      addToGroup(*inTheWay);
+    }
+    // No way round: stop in front of the blocker's grown space.
+    const double entry = entryDistance(blocker, a, b);
+    const Vec2 direction = (b - a).normalized();
+    const Vec2 stop = a + direction * float(std::max(0.0, entry - double(m_stopGap)));
+    if ((stop - a).norm() > 0.0f) out.push_back(stop);
+    outcome.blocked = true;
+    outcome.blocker = blocker.id;
+    outcome.stop = out.back();
+    return false;
+  }
+
+  bool ignored(const Entity& entity) const {
+    if (entity.flat()) return true;
+    if (m_entities.self.value != 0 && entity.id == m_entities.self) return true;
+    if (std::find(m_entities.ignore.begin(), m_entities.ignore.end(), entity.id) != m_entities.ignore.end()) return true;
+    // An entity whose space already holds the start: the character stands in it and may leave.
+    const float grown = entity.radius + m_context.radius;
+    return (entity.position - m_start).squaredNorm() < grown * grown;
+  }
+
+  // Entities (not ignored) whose grown space the segment enters, into m_near.
+  void blockersOf(Vec2 a, Vec2 b) {
+    m_near.clear();
+    m_found.clear();
+    m_entities.source.entitiesNear(a, b, m_context.radius, m_found);
+    for (const Entity& entity : m_found) {
+      if (!ignored(entity) && entityTouchesSegment(entity, a, b, m_context.radius)) m_near.push_back(entity);
+    }
+  }
+
+  // Distance along a→b at which the segment enters the entity's grown space.
+  double entryDistance(const Entity& entity, Vec2 a, Vec2 b) const {
+    const Point p = a.cast<double>(), d = (b - a).cast<double>().normalized(), c = entity.position.cast<double>();
+    const double grown = double(entity.radius) + double(m_context.radius);
+    const double along = (c - p).dot(d);
+    const double offset2 = (c - p).squaredNorm() - along * along;
+    return std::max(0.0, along - std::sqrt(std::max(0.0, grown * grown - offset2)));
+  }
+
+  const Entity* firstBlocker(Vec2 a, Vec2 b) {
+    blockersOf(a, b);
+    const Entity* first = nullptr;
+    double best = 0.0;
+    for (const Entity& entity : m_near) {
+      const double entry = entryDistance(entity, a, b);
+      if (first == nullptr || entry < best || (entry == best && entity.id < first->id)) {
+        first = &entity;
+        best = entry;
+      }
+    }
+    return first;
+  }
+
+  bool inGroup(EntityId id) const {
+    return std::any_of(m_group.begin(), m_group.end(), [&](const Entity& e) { return e.id == id; });
+  }
+
+  // Adds an entity and, transitively, every entity too close to it to pass between.
+  void addToGroup(const Entity& seed) {
+    std::size_t next = m_group.size();
+    m_group.push_back(seed);
+    const float gap = 2.0f * (m_context.radius + m_margin);
+    while (next < m_group.size() && std::int32_t(m_group.size()) < m_settings.maxGroup) {
+      const Entity member = m_group[next++];
+      m_found.clear();
+      m_entities.source.entitiesNear(member.position, member.position, member.radius + gap, m_found);
+      for (const Entity& other : m_found) {
+        if (ignored(other) || inGroup(other.id)) continue;
+        const float limit = member.radius + other.radius + gap;
+        if ((other.position - member.position).squaredNorm() < limit * limit &&
+            std::int32_t(m_group.size()) < m_settings.maxGroup) {
+          m_group.push_back(other);
+        }
+      }
+    }
+  }
+
+  // Finds the shortest valid way round the group into m_best; otherwise returns an entity that
+  // stood in the way of some side (to join the group), if any.
+  std::optional<Entity> tryDetour(Vec2 a, Vec2 b) {
+    m_best.reset();
+    // The group's polygon corners: each grown disc by a circumscribed regular polygon.
+    const int sides = std::clamp(m_settings.polygonSides, 4, 64);
+    const double step = 2.0 * std::numbers::pi / double(sides);
+    const double stretch = 1.0 / std::cos(step / 2.0);
+    m_corners.clear();
+    for (const Entity& entity : m_group) {
+      const double grown = (double(entity.radius) + double(m_context.radius) + double(m_margin)) * stretch;
+      for (int k = 0; k < sides; ++k) {
+        m_corners.push_back(entity.position.cast<double>() + grown * Point(std::cos(step * k), std::sin(step * k)));
+      }
+    }
+    // Anchors: the segment's ends, and points just before and after the group along it.
+    const Point pa = a.cast<double>(), pb = b.cast<double>();
+    const double length = (pb - pa).norm();
+    const Point u = (pb - pa) / length;
+    double low = length, high = 0.0;
+    for (const Point& c : m_corners) {
+      low = std::min(low, (c - pa).dot(u));
+      high = std::max(high, (c - pa).dot(u));
+    }
+    const double lead = 0.5 * double(m_context.map.layout().tileSize());
+    m_candidates.clear();
+    addSides(pa, pb, pa, pb);
+    const double from = low - lead, to = high + lead;
+    if (from > 0.0 && to < length) addSides(pa, pb, pa + u * from, pa + u * to);
+    std::sort(m_candidates.begin(), m_candidates.end(),
+              [](const Candidate& p, const Candidate& q) { return p.length < q.length; });
+    // The segment's terrain rate: no side may lead over dearer ground per unit length.
+    ++m_stats.probes;
+    const SegmentProbe direct = m_context.probe(a, b);
+    const double rate = direct.length > 0.0 ? direct.cost / direct.length : 0.0;
+    std::optional<Entity> inTheWay;
+    for (Candidate& candidate : m_candidates) {
+      Vec2 from = a;
+      bool valid = true;
+      candidate.points.push_back(b);
+      for (const Vec2& to : candidate.points) {
+        ++m_stats.probes;
+        const SegmentProbe piece = m_context.probe(from, to);
+        if (!piece.clear || piece.cost > piece.length * rate * (1.0 + 1e-6) + 1e-9) {
+          valid = false;
+          break;
+        }
+        blockersOf(from, to);
+        if (!m_near.empty()) {
+          valid = false;
+          for (const Entity& entity : m_near) {
+            if (!inGroup(entity.id) && !inTheWay) inTheWay = entity;
+          }
+          break;
+        }
+        from = to;
+      }
+      candidate.points.pop_back();
+      if (valid) {
+        m_best = std::move(candidate);
+        return std::nullopt;
+      }
+    }
+    return inTheWay;
+  }
+
+  // The two ways round the group's corners from p to q (on line a→b), as candidates that start
+  // at a and end at b.
+  void addSides(const Point& pa, const Point& pb, const Point& p, const Point& q) {
+    m_points = m_corners;
+    m_points.push_back(p);
+    m_points.push_back(q);
+    convexHull(m_points, m_hull);
+    const double tolerance = 1e-9 * std::max(1.0, std::max(p.cwiseAbs().maxCoeff(), q.cwiseAbs().maxCoeff()));
+    auto find = [&](const Point& x) {
+      for (std::size_t i = 0; i < m_hull.size(); ++i) {
+        if ((m_hull[i] - x).norm() <= tolerance) return std::ptrdiff_t(i);
+      }
+      return std::ptrdiff_t(-1);
+    };
+    const std::ptrdiff_t ip = find(p), iq = find(q);
+    if (ip < 0 || iq < 0) return;  // an anchor inside the group's hull: no way round from it
+    const auto n = std::ptrdiff_t(m_hull.size());
+    for (const std::ptrdiff_t direction : {std::ptrdiff_t(1), n - 1}) {
+      Candidate candidate;
+      if ((p - pa).norm() > tolerance) candidate.points.push_back(p.cast<float>());
+      Point previous = p;
+      candidate.length = (p - pa).norm();
+      for (std::ptrdiff_t i = (ip + direction) % n; i != iq; i = (i + direction) % n) {
+        candidate.points.push_back(m_hull[std::size_t(i)].cast<float>());
+        candidate.length += (m_hull[std::size_t(i)] - previous).norm();
+        previous = m_hull[std::size_t(i)];
+      }
+      candidate.length += (q - previous).norm();
+      if ((pb - q).norm() > tolerance) {
+        candidate.points.push_back(q.cast<float>());
+        candidate.length += (pb - q).norm();
+      }
+      m_candidates.push_back(std::move(candidate));
+    }
+  }
+
+  const StageContext& m_context;
+  const DetourSettings& m_settings;
+  const EntityQuery& m_entities;
+  StageStats& m_stats;
+  float m_margin = 0.0f;
+  float m_stopGap = 0.0f;
+  Vec2 m_start = Vec2::Zero();
+  std::vector<Entity> m_found, m_near, m_group;
+  std::vector<Point> m_corners, m_points, m_hull;
+  std::vector<Candidate> m_candidates;
+  std::optional<Candidate> m_best;
+};
+
+}  // namespace
+
+void detourStage(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
+                 std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
+                 StageStats& stats) {
+  stats.ran = true;
+  stats.pointsIn = std::int32_t(points.size());
+  detours.clear();
+  outcome = {};
+  if (!points.empty()) DetourFinder(context, settings, entities, stats).run(points, detours, outcome);
+  stats.pointsOut = std::int32_t(points.size());
+}
+
+}  // namespace rpgnav

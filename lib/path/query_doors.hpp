@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What the doors of a World mean for one query: the door policy's decisions (asked at most once
+// per door and query), the search's gate rule built from them, the doors that are walls for the
+// geometric stages, and where a path that reaches a stopping door ends.
+
+#include "rpgnav/path/path.hpp"
+#include "rpgnav/search/search_context.hpp"
+#include "rpgnav/world/world.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace rpgnav::detail {
+
+class QueryDoors final : public GateRule {
+ public:
+  /// Starts a query: forgets earlier decisions.
+  void begin(const World& world, const Traveller& traveller);
+
+  /// The policy's decision for a door, asked once per query.
+  DoorDecision decision(DoorId door) const;
+
+  GateCrossing crossing(std::uint32_t gate) const override;
+  bool segmentMeetsGate(Vec2 from, Vec2 to, float radius) const override;
+
+  /// Fills `out` with the doors near the box [low, high] (grown by `reach`) that are walls for
+  /// the path: those not passed, and with `costlyToo` also those passed at a cost (the straight
+  /// line stage must not cross them: a way round might be cheaper).
+  void barriersNear(Vec2 low, Vec2 high, float reach, bool costlyToo, std::vector<Barrier>& out) const;
+
+  /// The first door on a tile path that stops the character: its id and the index of the last
+  /// tile before it.
+  struct Stop {
+    DoorId door;
+    std::size_t lastTile;
+  };
+  std::optional<Stop> firstStop(const std::vector<Cell>& tiles) const;
+
+  /// The point in front of a door, on `side`'s side: the radius plus `gap` from the door's edge
+  /// (at most the tile's centre).
+  Vec2 approachPoint(DoorId door, Cell side, float radius, float gap) const;
+
+ private:
+  const World* m_world = nullptr;
+  Traveller m_traveller;
+  mutable std::vector<std::uint32_t> m_stamp;  // query number per door when decided
+  mutable std::vector<DoorDecision> m_decisions;
+  mutable std::vector<DoorId> m_scratch;
+  std::uint32_t m_query = 0;
+};
+
+}  // namespace rpgnav::detail

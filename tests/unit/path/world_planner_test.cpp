@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+// The planner with a World: doors (policy, stops, listener, walls for line of sight) and
+// stage 7 (detours round entities).
+#include <catch2/catch.hpp>
+
+#include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/path/planner.hpp"
+#include "support/test_maps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace rpgnav;
+
+namespace {
+
+using Point = Eigen::Vector2d;
+
+double pointToSegment(const Point& x, const Point& a, const Point& b) {
+  const Point ab = b - a;
+  const double l2 = ab.squaredNorm();
+  const double t = l2 > 0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - x).norm();
+}
+
+// Distance between two segments (independent of the library's barrier test).
+double segmentDistance(Vec2 p, Vec2 q, Vec2 u, Vec2 v) {
+  const Point a = p.cast<double>(), b = q.cast<double>(), c = u.cast<double>(), d = v.cast<double>();
+  auto orient = [](const Point& x, const Point& y, const Point& z) {
+    return (y.x() - x.x()) * (z.y() - x.y()) - (y.y() - x.y()) * (z.x() - x.x());
+  };
+  const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+  if (o1 * o2 < 0 && o3 * o4 < 0) return 0.0;
+  return std::min({pointToSegment(a, c, d), pointToSegment(b, c, d), pointToSegment(c, a, b), pointToSegment(d, a, b)});
+}
+
+// Every segment keeps the radius plus the entity's radius from every listed entity.
+bool clearOfEntities(const std::vector<Vec2>& points, const std::vector<Entity>& entities, float radius) {
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    for (const Entity& e : entities) {
+      if (pointToSegment(e.position.cast<double>(), points[i - 1].cast<double>(), points[i].cast<double>()) <
+          double(e.radius) + double(radius) - 1e-6) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+class CountingListener final : public DoorListener {
+ public:
+  void stoppedAtDoor(const DoorStop& stop) override {
+    ++calls;
+    last = stop;
+  }
+  int calls = 0;
+  DoorStop last;
+};
+
+class FixedPolicy final : public DoorPolicy {
+ public:
+  explicit FixedPolicy(DoorDecision decision) : m_decision(decision) {}
+  DoorDecision decide(const Door&, const Traveller&) const override {
+    ++asked;
+    return m_decision;
+  }
+  mutable int asked = 0;
+
+ private:
+  DoorDecision m_decision;
+};
+
+// Two rooms joined by a doorway at (4, 2); a door on the edge between (4, 2) and (5, 2).
+TileMap twoRooms() {
+  return test::mapFromAscii(Layout::square(), {
+                                                  "#########",
+                                                  "....#....",
+                                                  ".........",
+                                                  "....#....",
+                                                  "#########",
+                                              });
+}
+
+}  // namespace
+
+TEST_CASE("a closed door stops the path in front of it and tells the listener once", "[path][doors]") {
+  const TileMap map = twoRooms();
+  World world(map);
+  const DoorId door = world.addDoor({"door", {4, 2}, {5, 2}, DoorState::Closed}).value();
+  CountingListener listener;
+  world.setDoorListener(&listener);
+  Planner planner(world);
+  PathResult result;
+  PathRequest request{Vec2(1.5f, 2.5f), Vec2(7.5f, 2.5f), TerrainTable::kWalk, 0.2f};
+  request.character = EntityId{42};
+  REQUIRE(planner.plan(request, result) == Status::StoppedAtDoor);
+  CHECK(result.door == door);
+  // In front of the door, on the near side: the radius plus the gap (0.1) from the edge x = 5.
+  CHECK(result.stopPoint.x() == Approx(5.0f - 0.2f - 0.1f));
+  CHECK(result.stopPoint.y() == Approx(2.5f));
+  CHECK(result.controlPoints.back() == result.stopPoint);
+  CHECK(result.controlPoints.front() == request.start);
+  CHECK(listener.calls == 1);
+  CHECK(listener.last.door == door);
+  CHECK(listener.last.character == EntityId{42});
+  CHECK(listener.last.point == result.stopPoint);
+  for (const Vec2& p : result.controlPoints) CHECK(p.x() < 5.0f);
+
+  // The game opens the door: the next plan goes through, and nobody is told anything.
+  REQUIRE(world.setDoorState(door, DoorState::Open) == Status::Ok);
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  CHECK(result.controlPoints.back() == request.goal);
+  CHECK(listener.calls == 1);
+
+  // Locked stops too; a policy that passes it goes through; one that avoids it finds no way.
+  REQUIRE(world.setDoorState(door, DoorState::Locked) == Status::Ok);
+  CHECK(planner.plan(request, result) == Status::StoppedAtDoor);
+  CHECK(listener.calls == 2);
+  FixedPolicy pass({DoorAction::Pass, 1.0f});
+  world.setDoorPolicy(&pass);
+  CHECK(planner.plan(request, result) == Status::Ok);
+  CHECK(pass.asked == 1);  // once per door and query, however often the search meets it
+  FixedPolicy avoid({DoorAction::Avoid, 0.0f});
+  world.setDoorPolicy(&avoid);
+  CHECK(planner.plan(request, result) == Status::NoPath);
+  CHECK(listener.calls == 2);
+}
+
+TEST_CASE("door policies: a dear or avoided door sends the path the other way", "[path][doors]") {
+  // Two doorways in the wall at x = 4: a door at (4, 1) and an open gap at (4, 5).
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "#########",
+                                                               ".........",
+                                                               "....#....",
+                                                               "....#....",
+                                                               "....#....",
+                                                               ".........",
+                                                               "#########",
+                                                           });
+  World world(map);
+  const DoorId door = world.addDoor({"door", {3, 1}, {4, 1}, DoorState::Closed}).value();
+  Planner planner(world);
+  PathResult result;
+  const PathRequest request{Vec2(1.5f, 1.5f), Vec2(7.5f, 1.5f), TerrainTable::kWalk, 0.1f};
+  auto usesDoor = [&] { return std::find(result.tilePath.begin(), result.tilePath.end(), Cell{4, 1}) != result.tilePath.end(); };
+  FixedPolicy cheap({DoorAction::Pass, 2.0f});
+  world.setDoorPolicy(&cheap);
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  CHECK(usesDoor());
+  FixedPolicy dear({DoorAction::Pass, 50.0f});
+  world.setDoorPolicy(&dear);
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  CHECK_FALSE(usesDoor());
+  CHECK(result.length > 8.5);  // down to the gap at (4, 5) and back up
+  FixedPolicy avoid({DoorAction::Avoid, 0.0f});
+  world.setDoorPolicy(&avoid);
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  CHECK_FALSE(usesDoor());
+  // A dear door that stops is still planned through when it is the better way (the game may open it).
+  world.setDoorPolicy(nullptr);  // default: closed stops at cost 2
+  REQUIRE(planner.plan(request, result) == Status::StoppedAtDoor);
+  CHECK(result.door == door);
+}
+
+TEST_CASE("a door that is not passed is a wall for line of sight, even in the open", "[path][doors]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {"......", "......", "......"});
+  World world(map);
+  (void)world.addDoor({"free_standing", {2, 1}, {3, 1}, DoorState::Closed}).value();
+  FixedPolicy avoid({DoorAction::Avoid, 0.0f});
+  world.setDoorPolicy(&avoid);
+  Planner planner(world);
+  PathResult result;
+  for (float radius : {0.0f, 0.2f}) {
+    const PathRequest request{Vec2(0.5f, 1.5f), Vec2(5.5f, 1.5f), TerrainTable::kWalk, radius};
+    REQUIRE(planner.plan(request, result) == Status::Ok);
+    CHECK(result.controlPoints.size() > 2);
+    for (std::size_t i = 1; i < result.controlPoints.size(); ++i) {
+      CHECK(segmentDistance(result.controlPoints[i - 1], result.controlPoints[i], Vec2(3, 1), Vec2(3, 2)) >= radius);
+    }
+  }
+}
+
+TEST_CASE("detours go round an entity on the shorter side", "[path][entities]") {
+  const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(1), Layout::square(), 20, 9, 0.0, false);
+  World world(map);
+  Planner planner(world);
+  PathResult result;
+  const float radius = 0.2f;
+  const PathRequest request{Vec2(1.5f, 4.5f), Vec2(18.5f, 4.5f), TerrainTable::kWalk, radius};
+  // Slightly below the line (y grows downwards): the way above is shorter, and the reverse.
+  double lengths[2];
+  for (int side = 0; side < 2; ++side) {
+    world.entities().clear();
+    REQUIRE(world.entities().add({EntityId{5}, Vec2(10.0f, side == 0 ? 4.6f : 4.4f), 1.0f}) == Status::Ok);
+    REQUIRE(planner.plan(request, result) == Status::Ok);
+    REQUIRE(result.detours.size() == 1);
+    CHECK(result.detours[0].around == EntityId{5});
+    CHECK(result.controlPoints.front() == request.start);
+    CHECK(result.controlPoints.back() == request.goal);
+    CHECK(clearOfEntities(result.controlPoints, {*world.entities().find(EntityId{5})}, radius));
+    for (const Vec2& p : result.controlPoints) CHECK((side == 0 ? p.y() <= 4.5f : p.y() >= 4.5f));
+    lengths[side] = result.length;
+    // Round a disc of 1.2 (plus the margin) at 0.1 off the line: no shorter than the taut way
+    // (tangents and arc), and the polygon costs little more.
+    CHECK(result.length > 17.0 + 0.05);
+    CHECK(result.length < 17.0 + 0.5);
+  }
+  CHECK(lengths[0] == Approx(lengths[1]).epsilon(1e-4));
+}
+
+TEST_CASE("detours take the longer side when walls close the shorter one", "[path][entities]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "....................",
+                                                               "........#####.......",
+                                                               "........#####.......",
+                                                               "........#####.......",
+                                                               "....................",
+                                                               "....................",
+                                                               "....................",
+                                                               "....................",
+                                                           });
+  World world(map);
+  REQUIRE(world.entities().add({EntityId{1}, Vec2(10.5f, 4.4f), 0.8f}) == Status::Ok);
+  Planner planner(world);
+  PathResult result;
+  const PathRequest request{Vec2(1.5f, 4.5f), Vec2(18.5f, 4.5f), TerrainTable::kWalk, 0.2f};
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  REQUIRE(result.detours.size() == 1);
+  for (const Vec2& p : result.controlPoints) CHECK(p.y() >= 4.5f - 1e-4f);
+  for (std::size_t i = 1; i < result.controlPoints.size(); ++i) {
+    CHECK(probeSegment(map, TerrainTable::kWalk, result.controlPoints[i - 1], result.controlPoints[i], 0.2f).clear);
+  }
+}
+
+TEST_CASE("entities too close to pass between are gone round as one group", "[path][entities]") {
+  const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(1), Layout::square(), 20, 12, 0.0, false);
+  World world(map);
+  // 0.2 apart at the edges: a character of radius 0.3 does not fit between them.
+  REQUIRE(world.entities().add({EntityId{1}, Vec2(10.0f, 5.4f), 0.5f}) == Status::Ok);
+  REQUIRE(world.entities().add({EntityId{2}, Vec2(10.0f, 6.6f), 0.5f}) == Status::Ok);
+  Planner planner(world);
+  PathResult result;
+  const PathRequest request{Vec2(1.5f, 6.0f), Vec2(18.5f, 6.0f), TerrainTable::kWalk, 0.3f};
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  REQUIRE(result.detours.size() == 1);
+  CHECK(result.detours[0].groupSize == 2);
+  CHECK(clearOfEntities(result.controlPoints,
+                        {*world.entities().find(EntityId{1}), *world.entities().find(EntityId{2})}, 0.3f));
+}
+
+TEST_CASE("an entity filling a corridor blocks: the path stops in front of it", "[path][entities]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "##########",
+                                                               "..........",
+                                                               "##########",
+                                                           });
+  World world(map);
+  REQUIRE(world.entities().add({EntityId{3}, Vec2(6.5f, 1.5f), 0.4f, kEntityMoving}) == Status::Ok);
+  Planner planner(world);
+  PathResult result;
+  PathRequest request{Vec2(0.5f, 1.5f), Vec2(9.5f, 1.5f), TerrainTable::kWalk, 0.2f};
+  REQUIRE(planner.plan(request, result) == Status::BlockedByEntity);
+  CHECK(result.blocker == EntityId{3});
+  CHECK(result.controlPoints.back() == result.stopPoint);
+  // Stops 0.05 tiles before the grown space: 6.5 - 0.6 - 0.05.
+  CHECK(result.stopPoint.x() == Approx(5.85f).margin(1e-4));
+  CHECK(result.stopPoint.y() == Approx(1.5f));
+  CHECK(isSuccess(result.status));
+
+  // The character itself, an ignored entity and a flat one never block.
+  request.character = EntityId{3};
+  CHECK(planner.plan(request, result) == Status::Ok);
+  request.character = EntityId{0};
+  const EntityId ignored[] = {EntityId{3}};
+  request.ignore = ignored;
+  CHECK(planner.plan(request, result) == Status::Ok);
+  request.ignore = {};
+  REQUIRE(world.entities().update({EntityId{3}, Vec2(6.5f, 1.5f), 0.4f, kEntityFlat}) == Status::Ok);
+  CHECK(planner.plan(request, result) == Status::Ok);
+  CHECK(result.detours.empty());
+
+  // A goal inside an entity's space cannot be reached; a start inside one may leave.
+  REQUIRE(world.entities().update({EntityId{3}, Vec2(9.3f, 1.5f), 0.4f, kEntityStatic}) == Status::Ok);
+  CHECK(planner.plan(request, result) == Status::BlockedByEntity);
+  std::swap(request.start, request.goal);
+  CHECK(planner.plan(request, result) == Status::Ok);
+}
+
+TEST_CASE("an entity source callback replaces the registry", "[path][entities]") {
+  class OneEntity final : public EntitySource {
+   public:
+    void entitiesNear(Vec2 from, Vec2 to, float reach, std::vector<Entity>& out) const override {
+      ++calls;
+      const Entity entity{EntityId{9}, Vec2(5.0f, 2.5f), 1.0f, kEntityMoving};
+      if (entityTouchesSegment(entity, from, to, reach)) out.push_back(entity);
+    }
+    mutable int calls = 0;
+  };
+  const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(1), Layout::hexPointy(), 12, 7, 0.0, false);
+  World world(map);
+  OneEntity source;
+  world.setEntitySource(&source);
+  Planner planner(world);
+  PathResult result;
+  const PathRequest request{map.layout().tileCenter({1, 3}), map.layout().tileCenter({10, 3}), TerrainTable::kWalk, 0.2f};
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  CHECK(source.calls > 0);
+  REQUIRE(result.detours.size() == 1);
+  CHECK(result.detours[0].around == EntityId{9});
+  CHECK(clearOfEntities(result.controlPoints, {Entity{EntityId{9}, Vec2(5.0f, 2.5f), 1.0f}}, 0.2f));
+}
+
+TEST_CASE("paths with entities and doors keep every invariant on random maps", "[path][entities][doors][property]") {
+  std::mt19937 random(2024);
+  int queries = 0, detoured = 0, blocked = 0, stopped = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat()}) {
+    for (int trial = 0; trial < 12; ++trial) {
+      const int w = std::uniform_int_distribution<int>(10, 40)(random), h = std::uniform_int_distribution<int>(10, 40)(random);
+      const TileMap map = test::randomMap(random, layout, w, h, 0.2);
+      World world(map);
+      // Hundreds of entities, a fifth of them flat.
+      for (std::uint32_t i = 1; i <= std::uint32_t(w * h / 5); ++i) {
+        const Vec2 p(std::uniform_real_distribution<float>(0.0f, float(w))(random),
+                     std::uniform_real_distribution<float>(0.0f, float(h))(random));
+        REQUIRE(world.entities().add({EntityId{i}, p, std::uniform_real_distribution<float>(0.05f, 0.6f)(random),
+                                      std::uint8_t(i % 5 == 0 ? kEntityFlat : kEntityMoving)}) == Status::Ok);
+      }
+      for (int d = 0; d < w * h / 20; ++d) {
+        const Cell a{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const auto touching = layout.touching(a);
+        const NeighbourStep& step = touching[std::uniform_int_distribution<std::size_t>(0, touching.size() - 1)(random)];
+        const DoorState state = DoorState(std::uniform_int_distribution<int>(0, 2)(random));
+        (void)world.addDoor({"d" + std::to_string(d), a, {a.x + step.dx, a.y + step.dy}, state});
+      }
+      CountingListener listener;
+      world.setDoorListener(&listener);
+      for (bool anyAngle : {false, true}) {
+        PlannerSettings settings;
+        settings.anyAngleSearch = anyAngle;
+        Planner planner(world, settings);
+        PathResult result;
+        for (int q = 0; q < 15; ++q) {
+          const float radius = std::uniform_real_distribution<float>(0.0f, 0.24f)(random);
+          const Cell s{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+          const Cell g{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+          PathRequest request{layout.tileCenter(s), layout.tileCenter(g), TerrainTable::kWalk, radius};
+          request.character = EntityId{std::uniform_int_distribution<std::uint32_t>(0, 50)(random)};
+          const int callsBefore = listener.calls;
+          const Status status = planner.plan(request, result);
+          INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " status " << toString(status));
+          CHECK(listener.calls - callsBefore == (status == Status::StoppedAtDoor ? 1 : 0));
+          if (!isSuccess(status)) continue;
+          ++queries;
+          const std::vector<Vec2>& points = result.controlPoints;
+          REQUIRE(!points.empty());
+          REQUIRE(points.front() == request.start);
+          if (status == Status::Ok) REQUIRE(points.back() == request.goal);
+          if (status == Status::StoppedAtDoor || status == Status::BlockedByEntity) REQUIRE(points.back() == result.stopPoint);
+          detoured += result.detours.empty() ? 0 : 1;
+          blocked += status == Status::BlockedByEntity ? 1 : 0;
+          stopped += status == Status::StoppedAtDoor ? 1 : 0;
+          // Walls: every segment clear at the radius (exact probe).
+          for (std::size_t i = 1; i < points.size(); ++i) {
+            REQUIRE(probeSegment(map, TerrainTable::kWalk, points[i - 1], points[i], radius).clear);
+          }
+          // Doors the default policy does not pass (closed, locked) are walls: never crossed or
+          // touched, and kept the radius from.
+          for (const Door& door : world.doors()) {
+            if (door.state == DoorState::Open) continue;
+            for (std::size_t i = 1; i < points.size(); ++i) {
+              REQUIRE(segmentDistance(points[i - 1], points[i], door.edge[0], door.edge[1]) >= double(radius) - 1e-5);
+            }
+          }
+          // Entities: no segment enters a blocking entity's grown space (those holding the start
+          // excepted: the character may walk out of them).
+          std::vector<Entity> blockers;
+          for (const Entity& e : world.entities().all()) {
+            const bool holdsStart = (e.position - request.start).norm() < e.radius + radius;
+            if (!e.flat() && e.id != request.character && !holdsStart) blockers.push_back(e);
+          }
+          REQUIRE(clearOfEntities(points, blockers, radius));
+        }
+      }
+    }
+  }
+  CHECK(queries > 300);
+  CHECK(detoured > 30);
+  CHECK(blocked > 10);
+  CHECK(stopped > 10);
+}
