@@ -111,31 +111,39 @@ void SvgPicture::polyline(const std::vector<Vec2>& points, std::string_view colo
   if (!label.empty()) m_legend.emplace_back(colour, label);
 }
 
-void SvgPicture::doors(const std::vector<DoorSpec>& doors) {
+void SvgPicture::world(const World& world) {
   const Layout& layout = m_map.layout();
-  for (const DoorSpec& door : doors) {
-    const auto shared = layout.sharedEdge(door.a, door.b);
-    if (!shared) continue;
+  for (const Door& door : world.doors()) {
     const char* colour = door.state == DoorState::Open ? "#3cb043" : door.state == DoorState::Closed ? "#e0a010" : "#d02020";
-    m_body += "<line x1=\"" + number((*shared)[0].x()) + "\" y1=\"" + number((*shared)[0].y()) + "\" x2=\"" +
-              number((*shared)[1].x()) + "\" y2=\"" + number((*shared)[1].y()) + "\" stroke=\"" + colour +
+    m_body += "<line x1=\"" + number(door.edge[0].x()) + "\" y1=\"" + number(door.edge[0].y()) + "\" x2=\"" +
+              number(door.edge[1].x()) + "\" y2=\"" + number(door.edge[1].y()) + "\" stroke=\"" + colour +
               "\" stroke-width=\"" + number(0.25 * layout.tileSize()) + "\" stroke-linecap=\"round\"/>\n";
   }
-  if (!doors.empty()) {
+  if (!world.doors().empty()) {
     m_legend.emplace_back("#3cb043", "door open");
     m_legend.emplace_back("#e0a010", "door closed");
     m_legend.emplace_back("#d02020", "door locked");
   }
+  bool moving = false, other = false;
+  for (const Entity& entity : world.entities().all()) {
+    const bool isMoving = (entity.flags & kEntityMoving) != 0;
+    moving = moving || isMoving;
+    other = other || !isMoving;
+    const char* colour = isMoving ? "#e377c2" : "#7a4f9a";
+    m_body += "<circle cx=\"" + number(entity.position.x()) + "\" cy=\"" + number(entity.position.y()) + "\" r=\"" +
+              number(entity.radius) + "\" fill=\"" + (entity.flat() ? "none" : colour) + "\" fill-opacity=\"0.5\"" +
+              " stroke=\"" + colour + "\" stroke-width=\"" + number(0.04 * layout.tileSize()) + "\"" +
+              (entity.flat() ? " stroke-dasharray=\"0.15,0.1\"" : "") + "/>\n";
+  }
+  if (other) m_legend.emplace_back("#7a4f9a", "entities (dashed: flat)");
+  if (moving) m_legend.emplace_back("#e377c2", "moving entities");
 }
 
-void SvgPicture::entities(const std::vector<EntitySpec>& entities) {
-  for (const EntitySpec& entity : entities) {
-    m_body += "<circle cx=\"" + number(entity.position.x()) + "\" cy=\"" + number(entity.position.y()) + "\" r=\"" +
-              number(entity.radius) + "\" fill=\"" + (entity.flat ? "none" : "#7a4f9a") + "\" fill-opacity=\"0.5\"" +
-              " stroke=\"#7a4f9a\" stroke-width=\"" + number(0.05 * m_map.layout().tileSize()) + "\"" +
-              (entity.flat ? " stroke-dasharray=\"0.15,0.1\"" : "") + "/>\n";
-  }
-  if (!entities.empty()) m_legend.emplace_back("#7a4f9a", "entities (dashed: flat)");
+void SvgPicture::marker(Vec2 point, std::string_view colour, std::string_view label) {
+  const float tile = m_map.layout().tileSize();
+  m_body += "<circle cx=\"" + number(point.x()) + "\" cy=\"" + number(point.y()) + "\" r=\"" + number(0.3 * tile) +
+            "\" fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" + number(0.08 * tile) + "\"/>\n";
+  if (!label.empty()) m_legend.emplace_back(colour, label);
 }
 
 std::string SvgPicture::str() const {

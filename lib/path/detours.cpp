@@ -2,6 +2,9 @@
 // Stage 7: lead the path round other entities' personal spaces.
 #include "rpgnav/path/stages.hpp"
 
+#include "path/legs.hpp"
+#include "rpgnav/grid/line_of_sight.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -201,10 +204,9 @@ class DetourFinder {
     if (from > 0.0 && to < length) addSides(pa, pb, pa + u * from, pa + u * to);
     std::sort(m_candidates.begin(), m_candidates.end(),
               [](const Candidate& p, const Candidate& q) { return p.length < q.length; });
-    // The segment's terrain rate: no side may lead over dearer ground per unit length.
+    // No side may lead over terrain dearer than the dearest the segment crosses.
     ++m_stats.probes;
-    const SegmentProbe direct = m_context.probe(a, b);
-    const double rate = direct.length > 0.0 ? direct.cost / direct.length : 0.0;
+    const double limit = dearestTerrain(a, b, m_context.probe(a, b));
     std::optional<Entity> inTheWay;
     for (Candidate& candidate : m_candidates) {
       Vec2 from = a;
@@ -213,7 +215,7 @@ class DetourFinder {
       for (const Vec2& to : candidate.points) {
         ++m_stats.probes;
         const SegmentProbe piece = m_context.probe(from, to);
-        if (!piece.clear || piece.cost > piece.length * rate * (1.0 + 1e-6) + 1e-9) {
+        if (!piece.clear || dearestTerrain(from, to, piece) > limit) {
           valid = false;
           break;
         }
@@ -234,6 +236,20 @@ class DetourFinder {
       }
     }
     return inTheWay;
+  }
+
+  // The highest cost per unit length of the tiles a clear segment crosses: the cheapest cost
+  // when the probe says the whole segment costs that, else from the tiles crossed.
+  double dearestTerrain(Vec2 a, Vec2 b, const SegmentProbe& probe) {
+    const double cheapest = m_context.lines.cheapestCost();
+    if (detail::atCheapestCost(probe.cost, probe.length, cheapest)) return cheapest;
+    m_crossings.clear();
+    traverseSegment(m_context.map.layout(), a, b, m_crossings);
+    double dearest = cheapest;
+    for (const TileCrossing& crossing : m_crossings) {
+      dearest = std::max(dearest, double(m_context.map.cost(crossing.cell, m_context.mobility)));
+    }
+    return dearest;
   }
 
   // The two ways round the group's corners from p to q (on line a→b), as candidates that start
@@ -282,6 +298,7 @@ class DetourFinder {
   std::vector<Entity> m_found, m_near, m_group;
   std::vector<Point> m_corners, m_points, m_hull;
   std::vector<Candidate> m_candidates;
+  std::vector<TileCrossing> m_crossings;
   std::optional<Candidate> m_best;
 };
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// rpgnav demo: a tour of the bundled sample dungeon. It grows as the pipeline lands; today it
-// shows the map, its doors and entities, walk regions, line of sight from the entrance, the A*
-// tile path from the entrance to the stairs down and the pipeline's control points for it.
+// rpgnav demo: a tour of the bundled sample dungeon: the map, its doors and entities, walk
+// regions, line of sight from the entrance, the A* tile path to the stairs down, and a character
+// crossing the dungeon with the whole pipeline: opening closed doors on its way, going round a
+// guard who stands in its way, stopping at a locked door until the game picks the lock, and
+// walking over rugs.
 #include "commands.hpp"
 
+#include "rpgnav/debug/svg.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/io/rpgmap.hpp"
@@ -11,6 +14,7 @@
 #include "rpgnav/search/search_context.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -27,15 +31,69 @@ std::optional<Cell> findSymbol(const TileMap& map, char symbol) {
   return std::nullopt;
 }
 
+// The demo character's view of doors: it opens closed doors itself (a second or two: worth two
+// tiles of walking), but a locked door stops it and the game decides.
+class OpensClosedDoors final : public DoorPolicy {
+ public:
+  DoorDecision decide(const Door& door, const Traveller&) const override {
+    switch (door.state) {
+      case DoorState::Open: return {DoorAction::Pass, 0.0f};
+      case DoorState::Closed: return {DoorAction::Pass, 2.0f};
+      case DoorState::Locked: return {DoorAction::Stop, 4.0f};
+    }
+    return {DoorAction::Avoid, 0.0f};
+  }
+};
+
+// What the game would do when a character stops at a door: here, offer the options.
+class OfferOptions final : public DoorListener {
+ public:
+  explicit OfferOptions(const World& world) : m_world(world) {}
+  void stoppedAtDoor(const DoorStop& stop) override {
+    const Door& door = *m_world.door(stop.door);
+    std::printf("    door listener: character %u stands at the %s door '%s' (key: %s) at (%.2f, %.2f):\n"
+                "      the game offers: use the key, pick the lock, kick it in, cast knock, set it on fire\n",
+                stop.character.value, doorStateName(door.state), door.name.c_str(),
+                door.key.empty() ? "none" : door.key.c_str(), double(stop.point.x()), double(stop.point.y()));
+  }
+
+ private:
+  const World& m_world;
+};
+
+void printLeg(const char* title, const PathResult& leg, const World& world, const std::vector<EntitySpec>& specs) {
+  std::printf("  %s: %s, %zu control points, length %.2f, cost %.2f\n", title, std::string(toString(leg.status)).c_str(),
+              leg.controlPoints.size(), leg.length, leg.cost);
+  for (const Vec2& point : leg.controlPoints) std::printf("    (%.2f, %.2f)\n", double(point.x()), double(point.y()));
+  for (const PathDetour& detour : leg.detours) {
+    const Entity* entity = world.entities().find(detour.around);
+    std::printf("    detour round entity %u (%s) at (%.2f, %.2f): %d control points added\n", detour.around.value,
+                detour.around.value <= specs.size() ? specs[detour.around.value - 1].name.c_str() : "the guard",
+                double(entity->position.x()), double(entity->position.y()), detour.count);
+  }
+  // Flat entities the path walks over (they never cause a detour).
+  for (const Entity& entity : world.entities().all()) {
+    if (!entity.flat()) continue;
+    for (std::size_t i = 1; i < leg.controlPoints.size(); ++i) {
+      if (entityTouchesSegment(entity, leg.controlPoints[i - 1], leg.controlPoints[i], 0.0f)) {
+        std::printf("    walks over %s (flat)\n", specs[entity.id.value - 1].name.c_str());
+        break;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int demoCommand(Arguments args) {
-  std::string mapsDir = RPGNAV_SAMPLE_MAPS_DIR;
+  std::string mapsDir = RPGNAV_SAMPLE_MAPS_DIR, svgPath;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--maps" && i + 1 < args.size()) {
       mapsDir = std::string(args[++i]);
+    } else if (args[i] == "--svg" && i + 1 < args.size()) {
+      svgPath = std::string(args[++i]);
     } else {
-      std::fputs("usage: rpgnav demo [--maps DIR]\n", stderr);
+      std::fputs("usage: rpgnav demo [--maps DIR] [--svg FILE]\n", stderr);
       return 2;
     }
   }
@@ -65,7 +123,7 @@ int demoCommand(Arguments args) {
     }
   }
 
-  // A* from the entrance to the stairs down (doors do not stop anyone yet).
+  // A* from the entrance to the stairs down (tiles only: doors and entities are the pipeline's).
   const Cell stairs = findSymbol(map, '>').value_or(Cell{map.width() - 2, map.height() - 2});
   auto grid = SearchGrid::build(map, walk);
   if (!grid) {
@@ -96,15 +154,52 @@ int demoCommand(Arguments args) {
   std::printf("* A* to the stairs down > (%d,%d): %s, %zu tiles, length %.2f, cost %.2f, %lld nodes expanded\n",
               stairs.x, stairs.y, std::string(toString(route.status)).c_str(), route.path.size(), route.length,
               route.cost, static_cast<long long>(route.expanded));
-  // The character pipeline for the same trip, for a character of radius 0.3 tiles.
-  Planner planner(map);
-  PathResult trip;
-  planner.plan(PathRequest{map.layout().tileCenter(eye), map.layout().tileCenter(stairs), walk, 0.3f}, trip);
-  std::printf("  pipeline (radius 0.3): %s, %zu control points, length %.2f (A* %.2f), cost %.2f\n",
-              std::string(toString(trip.status)).c_str(), trip.controlPoints.size(), trip.length, trip.searchLength,
-              trip.cost);
-  for (const Vec2& point : trip.controlPoints) std::printf("    (%.2f, %.2f)\n", double(point.x()), double(point.y()));
-  return route.status == Status::Ok && trip.status == Status::Ok ? 0 : 1;
+  // A character crosses the dungeon with the whole pipeline, from the entrance to the library's
+  // chest; a guard stands in the corridor.
+  World world(map);
+  if (world.addFeatures(document->doors, document->entities) != Status::Ok) {
+    return std::fprintf(stderr, "rpgnav demo: the map's doors or entities are invalid\n"), 1;
+  }
+  const EntityId guard{std::uint32_t(document->entities.size() + 1)};
+  (void)world.entities().add({guard, Vec2(20.5f, 9.6f), 0.45f, kEntityMoving});
+  OpensClosedDoors policy;
+  OfferOptions listener(world);
+  world.setDoorPolicy(&policy);
+  world.setDoorListener(&listener);
+  PlannerSettings settings;
+  settings.recordStages = !svgPath.empty();
+  Planner planner(world, settings);
+  const EntityId hero{1000};
+  const Vec2 chest(51.5f, 3.5f);
+  std::printf("\nThe hero (radius 0.3) walks from the entrance to the library's chest (%.1f, %.1f); it opens closed "
+              "doors,\na guard (entity %u) stands in the corridor, the library door is locked:\n",
+              double(chest.x()), double(chest.y()), guard.value);
+  PathResult first, second;
+  PathRequest walkRequest{map.layout().tileCenter(eye), chest, walk, 0.3f};
+  walkRequest.character = hero;
+  planner.plan(walkRequest, first);
+  printLeg("leg 1", first, world, document->entities);
+  bool ok = first.status == Status::StoppedAtDoor && !first.detours.empty();
+  if (first.status == Status::StoppedAtDoor) {
+    // The game picks the lock; the next plan, from where the hero stands, goes through.
+    std::printf("  the game picks the lock of '%s' and plans again from the door:\n", world.door(first.door)->name.c_str());
+    (void)world.setDoorState(first.door, DoorState::Open);
+    walkRequest.start = first.stopPoint;
+    planner.plan(walkRequest, second);
+    printLeg("leg 2", second, world, document->entities);
+    ok = ok && second.status == Status::Ok;
+  }
+  if (!svgPath.empty()) {
+    SvgPicture picture(map, walk);
+    picture.world(world);
+    picture.polyline(first.controlPoints, "#d62728", 0.09f, false, "leg 1: to the locked door");
+    picture.polyline(second.controlPoints, "#1f77b4", 0.09f, false, "leg 2: after picking the lock");
+    picture.marker(first.stopPoint, "#e0a010", "stops at the locked door");
+    std::ofstream svg(svgPath);
+    svg << picture.str();
+    if (!svg) return std::fprintf(stderr, "rpgnav demo: cannot write %s\n", svgPath.c_str()), 1;
+  }
+  return route.status == Status::Ok && ok ? 0 : 1;
 }
 
 }  // namespace rpgnav::tool

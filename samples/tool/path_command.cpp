@@ -19,7 +19,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
-    "                       [--svg FILE] [--any-angle]\n";
+    "                       [--svg FILE] [--any-angle] [--entities FILE]\n"
+    "  --entities FILE: one entity per line, 'x y radius [flat|static|moving ...]' (# starts a comment)\n";
 
 bool parsePoint(std::string_view text, Vec2& out) {
   const std::size_t comma = text.find(',');
@@ -41,9 +42,46 @@ std::string number(double value) {
   return buffer;
 }
 
-std::string json(const PathResult& result) {
+// Names for the entities of a run: the map's own by id (1, 2, ...), then the --entities file's
+// as FILE:LINE.
+using EntityNames = std::vector<std::string>;
+
+std::string jsonString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string pointJson(Vec2 p) { return "[" + number(p.x()) + "," + number(p.y()) + "]"; }
+
+std::string json(const PathResult& result, const World& world, const EntityNames& names) {
   std::string out = "{\"status\":\"" + std::string(toString(result.status)) + "\"";
   out += ",\"reason\":\"" + std::string(result.reason) + "\"";
+  if (result.status == Status::StoppedAtDoor) {
+    out += ",\"door\":" + jsonString(world.door(result.door)->name) + ",\"stop_point\":" + pointJson(result.stopPoint);
+  }
+  if (result.status == Status::BlockedByEntity) {
+    const std::uint32_t id = result.blocker.value;
+    out += ",\"blocker\":{\"id\":" + std::to_string(id) +
+           ",\"name\":" + jsonString(id >= 1 && id <= names.size() ? names[id - 1] : "") + "}";
+    out += ",\"stop_point\":" + pointJson(result.stopPoint);
+  }
+  out += ",\"detours\":[";
+  for (std::size_t i = 0; i < result.detours.size(); ++i) {
+    const PathDetour& detour = result.detours[i];
+    const std::uint32_t id = detour.around.value;
+    out += (i ? ",{" : "{") + std::string("\"around\":") + std::to_string(id) +
+           ",\"name\":" + jsonString(id >= 1 && id <= names.size() ? names[id - 1] : "") +
+           ",\"group\":" + std::to_string(detour.groupSize) + ",\"points\":[";
+    for (std::int32_t k = 0; k < detour.count; ++k) {
+      out += (k ? "," : "") + pointJson(result.controlPoints[std::size_t(detour.first + k)]);
+    }
+    out += "]}";
+  }
+  out += "]";
   out += ",\"astar_length\":" + number(result.searchLength);
   out += ",\"length\":" + number(result.length);
   out += ",\"cost\":" + number(result.cost);
@@ -61,9 +99,22 @@ std::string json(const PathResult& result) {
   return out;
 }
 
-void text(const PathResult& result) {
+void text(const PathResult& result, const World& world, const EntityNames& names) {
   std::printf("status %s%s%s\n", std::string(toString(result.status)).c_str(), *result.reason ? ": " : "", result.reason);
   if (!isSuccess(result.status)) return;
+  if (result.status == Status::StoppedAtDoor) {
+    std::printf("stops at door '%s' at %.4f,%.4f\n", world.door(result.door)->name.c_str(), double(result.stopPoint.x()),
+                double(result.stopPoint.y()));
+  }
+  auto nameOf = [&](EntityId id) { return id.value >= 1 && id.value <= names.size() ? names[id.value - 1] : std::string("?"); };
+  if (result.status == Status::BlockedByEntity) {
+    std::printf("blocked by entity %u '%s', stops at %.4f,%.4f\n", result.blocker.value, nameOf(result.blocker).c_str(),
+                double(result.stopPoint.x()), double(result.stopPoint.y()));
+  }
+  for (const PathDetour& detour : result.detours) {
+    std::printf("detour round entity %u '%s' (group of %d): %d points\n", detour.around.value, nameOf(detour.around).c_str(),
+                detour.groupSize, detour.count);
+  }
   std::printf("A* length %.4f, path length %.4f, cost %.4f, %zu tiles, %zu control points\n", result.searchLength,
               result.length, result.cost, result.tilePath.size(), result.controlPoints.size());
   for (const Vec2& p : result.controlPoints) std::printf("  %.4f,%.4f\n", double(p.x()), double(p.y()));
@@ -75,10 +126,52 @@ void text(const PathResult& result) {
   }
 }
 
+// Reads `x y radius [flags]` lines into the world's registry, ids after the map's entities.
+bool readEntities(const std::string& path, World& world, EntityNames& names) {
+  std::ifstream file(path);
+  if (!file) return std::fprintf(stderr, "rpgnav path: cannot open %s\n", path.c_str()), false;
+  std::string line;
+  for (int number = 1; std::getline(file, line); ++number) {
+    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream fields(line);
+    float x = 0, y = 0, radius = 0;
+    std::string first;
+    if (!(fields >> first)) continue;  // blank or comment
+    fields.seekg(0);
+    if (!(fields >> x >> y >> radius)) {
+      std::fprintf(stderr, "rpgnav path: %s:%d: expected 'x y radius [flat|static|moving ...]'\n", path.c_str(), number);
+      return false;
+    }
+    std::uint8_t flags = 0;
+    for (std::string flag; fields >> flag;) {
+      if (flag == "flat") {
+        flags |= kEntityFlat;
+      } else if (flag == "static") {
+        flags |= kEntityStatic;
+      } else if (flag == "moving") {
+        flags |= kEntityMoving;
+      } else {
+        std::fprintf(stderr, "rpgnav path: %s:%d: expected flat, static or moving, found '%s'\n", path.c_str(), number,
+                     flag.c_str());
+        return false;
+      }
+    }
+    const EntityId id{std::uint32_t(names.size() + 1)};
+    if (world.entities().add({id, Vec2(x, y), radius, flags == 0 ? std::uint8_t(kEntityStatic) : flags}) != Status::Ok ||
+        !world.map().tileAt(Vec2(x, y))) {
+      std::fprintf(stderr, "rpgnav path: %s:%d: expected a position on the map and a radius of 0 or more\n",
+                   path.c_str(), number);
+      return false;
+    }
+    names.push_back(path + ":" + std::to_string(number));
+  }
+  return true;
+}
+
 }  // namespace
 
 int pathCommand(Arguments args) {
-  std::string mapPath, queries, mobilityName = "walk", svgPath;
+  std::string mapPath, queries, mobilityName = "walk", svgPath, entitiesPath;
   Vec2 from(0.0f, 0.0f), to(0.0f, 0.0f);
   bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false;
   float radius = 0.0f;
@@ -100,6 +193,8 @@ int pathCommand(Arguments args) {
       char* end = nullptr;
       radius = std::strtof(value.c_str(), &end);
       if (value.empty() || *end != '\0') return std::fprintf(stderr, "rpgnav path: --radius needs a number\n"), 2;
+    } else if (arg == "--entities" && hasValue) {
+      entitiesPath = std::string(args[++i]);
     } else if (arg == "--svg" && hasValue) {
       svgPath = std::string(args[++i]);
     } else if (arg == "--json") {
@@ -127,17 +222,24 @@ int pathCommand(Arguments args) {
     std::fprintf(stderr, "rpgnav path: unknown mobility '%s'\n", mobilityName.c_str());
     return 1;
   }
+  World world(document->map);
+  if (world.addFeatures(document->doors, document->entities) != Status::Ok) {
+    return std::fprintf(stderr, "rpgnav path: the map's doors or entities are invalid\n"), 1;
+  }
+  EntityNames names;
+  for (const EntitySpec& entity : document->entities) names.push_back(entity.name);
+  if (!entitiesPath.empty() && !readEntities(entitiesPath, world, names)) return 1;
   PlannerSettings settings;
   settings.recordStages = !svgPath.empty();
   settings.anyAngleSearch = anyAngle;
-  Planner planner(document->map, settings);
+  Planner planner(world, settings);
   PathResult result;
   auto run = [&](Vec2 a, Vec2 b) {
     planner.plan(PathRequest{a, b, *mobility, radius}, result);
     if (asJson || !queries.empty()) {
-      std::puts(json(result).c_str());
+      std::puts(json(result, world, names).c_str());
     } else {
-      text(result);
+      text(result, world, names);
     }
     return isSuccess(result.status);
   };
@@ -145,8 +247,7 @@ int pathCommand(Arguments args) {
     const bool found = run(from, to);
     if (!svgPath.empty()) {
       SvgPicture picture(document->map, *mobility);
-      picture.doors(document->doors);
-      picture.entities(document->entities);
+      picture.world(world);
       picture.tiles(result.tilePath, "#1f77b4", "A* tiles");
       picture.polyline(result.stagePoints[std::size_t(PathStage::ControlPoints)], "#7f7f7f", 0.05f, true,
                        "control points (stage 3)");
@@ -154,7 +255,11 @@ int pathCommand(Arguments args) {
                        "straightened from the start (4)");
       picture.polyline(result.stagePoints[std::size_t(PathStage::CornerRouting)], "#ff7f0e", 0.07f, true,
                        "corner routing (5)");
-      picture.polyline(result.controlPoints, "#d62728", 0.09f, false, "final path (6)");
+      picture.polyline(result.stagePoints[std::size_t(PathStage::StraightenBackward)], "#2ca02c", 0.08f, true,
+                       "straightened from the goal (6)");
+      picture.polyline(result.controlPoints, "#d62728", 0.09f, false, "final path (7: detours)");
+      if (result.status == Status::StoppedAtDoor) picture.marker(result.stopPoint, "#e0a010", "stops at a door");
+      if (result.status == Status::BlockedByEntity) picture.marker(result.stopPoint, "#e377c2", "blocked by an entity");
       std::ofstream svg(svgPath);
       svg << picture.str();
       if (!svg) return std::fprintf(stderr, "rpgnav path: cannot write %s\n", svgPath.c_str()), 1;

@@ -4,8 +4,8 @@
 /// SVG pictures of maps and paths, for debugging and documentation.
 
 #include "rpgnav/core/types.hpp"
-#include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
+#include "rpgnav/world/world.hpp"
 
 #include <string>
 #include <string_view>
@@ -26,9 +26,11 @@ class SvgPicture {
   /// A polyline with its points marked; `dashed` for intermediate stages.
   void polyline(const std::vector<Vec2>& points, std::string_view colour, float width, bool dashed,
                 std::string_view label);
-  /// Doors (coloured by state) and entities (circles of their radius; flat ones dashed).
-  void doors(const std::vector<DoorSpec>& doors);
-  void entities(const std::vector<EntitySpec>& entities);
+  /// The world's doors (coloured by state) and entities (circles of their radius; flat ones
+  /// dashed, moving ones a lighter colour).
+  void world(const World& world);
+  /// A marker (a ring) at a point, e.g. where a path stops.
+  void marker(Vec2 point, std::string_view colour, std::string_view label);
 
   /// The finished document, with a legend of the labelled overlays.
   std::string str() const;

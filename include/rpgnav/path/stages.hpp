@@ -73,8 +73,8 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
 /// but control points are added that lead round the blocker on its shorter valid side: round the
 /// convex hull of the blocker's group (entities too close together to pass between count as one),
 /// either from the segment's ends or from points just before and after the group. A side is valid
-/// when every new segment is clear (line of sight, radius from walls and barriers), no dearer
-/// per unit length than the segment it replaces, and enters no entity's space; an entity in the
+/// when every new segment is clear (line of sight, radius from walls and barriers), crosses no
+/// terrain dearer than the dearest the replaced segment crosses, and enters no entity's space; an entity in the
 /// way of a side joins the group and the sides are tried again. With no valid side the path ends
 /// in front of the blocker. Flat entities, the character itself, the query's ignored entities and
 /// entities whose space already holds the start never block.
