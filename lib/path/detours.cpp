@@ -53,6 +53,13 @@ class DetourFinder {
     const float tile = context.map.layout().tileSize();
     m_margin = settings.margin * tile;
     m_stopGap = settings.stopGap * tile;
+    // On a map where every tile the mobility may enter costs the same, no way round can cross
+    // dearer terrain: no need to measure it.
+    const TerrainTable& terrain = context.map.terrain();
+    for (int t = 0; t < terrain.terrainCount(); ++t) {
+      const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, context.mobility);
+      if (cost != TerrainTable::kImpassable && double(cost) != context.lines.cheapestCost()) m_uniformCost = false;
+    }
   }
 
   void run(std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome) {
@@ -197,6 +204,19 @@ class DetourFinder {
       low = std::min(low, (c - pa).dot(u));
       high = std::max(high, (c - pa).dot(u));
     }
+    // Every side lies within the hull of a, b and the corners, so within `spread` of a→b: one
+    // query finds every entity a side could run into.
+    double spread = 0.0;
+    for (const Point& c : m_corners) {
+      const double along = std::clamp((c - pa).dot(u), 0.0, length);
+      spread = std::max(spread, (pa + u * along - c).norm());
+    }
+    m_found.clear();
+    m_entities.source.entitiesNear(a, b, float(spread) + m_context.radius + m_margin, m_found);
+    m_local.clear();
+    for (const Entity& entity : m_found) {
+      if (!ignored(entity)) m_local.push_back(entity);
+    }
     const double lead = 0.5 * double(m_context.map.layout().tileSize());
     m_candidates.clear();
     addSides(pa, pb, pa, pb);
@@ -205,28 +225,34 @@ class DetourFinder {
     std::sort(m_candidates.begin(), m_candidates.end(),
               [](const Candidate& p, const Candidate& q) { return p.length < q.length; });
     // No side may lead over terrain dearer than the dearest the segment crosses.
-    ++m_stats.probes;
-    const double limit = dearestTerrain(a, b, m_context.probe(a, b));
+    double limit = m_context.lines.cheapestCost();
+    if (!m_uniformCost) {
+      ++m_stats.probes;
+      limit = dearestTerrain(a, b, m_context.probe(a, b));
+    }
     std::optional<Entity> inTheWay;
     for (Candidate& candidate : m_candidates) {
-      Vec2 from = a;
-      bool valid = true;
       candidate.points.push_back(b);
+      // Entities first (a look at the local list), then walls and terrain (probes).
+      bool valid = true;
+      Vec2 from = a;
       for (const Vec2& to : candidate.points) {
+        const auto hit = std::find_if(m_local.begin(), m_local.end(), [&](const Entity& entity) {
+          return entityTouchesSegment(entity, from, to, m_context.radius);
+        });
+        if (hit != m_local.end()) {
+          valid = false;
+          if (!inGroup(hit->id) && !inTheWay) inTheWay = *hit;
+          break;
+        }
+        from = to;
+      }
+      from = a;
+      for (std::size_t i = 0; valid && i < candidate.points.size(); ++i) {
+        const Vec2 to = candidate.points[i];
         ++m_stats.probes;
         const SegmentProbe piece = m_context.probe(from, to);
-        if (!piece.clear || dearestTerrain(from, to, piece) > limit) {
-          valid = false;
-          break;
-        }
-        blockersOf(from, to);
-        if (!m_near.empty()) {
-          valid = false;
-          for (const Entity& entity : m_near) {
-            if (!inGroup(entity.id) && !inTheWay) inTheWay = entity;
-          }
-          break;
-        }
+        valid = piece.clear && (m_uniformCost || dearestTerrain(from, to, piece) <= limit);
         from = to;
       }
       candidate.points.pop_back();
@@ -294,8 +320,9 @@ class DetourFinder {
   StageStats& m_stats;
   float m_margin = 0.0f;
   float m_stopGap = 0.0f;
+  bool m_uniformCost = true;
   Vec2 m_start = Vec2::Zero();
-  std::vector<Entity> m_found, m_near, m_group;
+  std::vector<Entity> m_found, m_near, m_group, m_local;
   std::vector<Point> m_corners, m_points, m_hull;
   std::vector<Candidate> m_candidates;
   std::vector<TileCrossing> m_crossings;

@@ -128,16 +128,21 @@ void EntityRegistry::entitiesNear(Vec2 from, Vec2 to, float reach, std::vector<E
   // the segment is queried in pieces no longer than a few entity spaces; an entity near two
   // pieces is reported once.
   const float length = (to - from).norm();
-  const float pieceLength = 8.0f * (reach + m_index->maxRadius) + 1e-3f;
+  const float pieceLength = 64.0f * (reach + m_index->maxRadius) + 1e-3f;
   const int pieces = std::clamp(int(std::ceil(length / pieceLength)), 1, 1 << 16);
   const std::size_t first = out.size();
+  // Per-thread scratch: queries may run on several threads at once, and a warm query allocates
+  // nothing.
+  thread_local std::vector<Value> hits;
   for (int i = 0; i < pieces; ++i) {
     const Vec2 a = from + (to - from) * (float(i) / float(pieces));
     const Vec2 b = i + 1 == pieces ? to : Vec2(from + (to - from) * (float(i + 1) / float(pieces)));
     const Box box(BoxPoint(std::min(a.x(), b.x()) - reach, std::min(a.y(), b.y()) - reach),
                   BoxPoint(std::max(a.x(), b.x()) + reach, std::max(a.y(), b.y()) + reach));
-    for (auto it = m_index->tree.qbegin(bgi::intersects(box)); it != m_index->tree.qend(); ++it) {
-      const Entity& entity = m_index->entities[it->second];
+    hits.clear();
+    m_index->tree.query(bgi::intersects(box), std::back_inserter(hits));
+    for (const Value& hit : hits) {
+      const Entity& entity = m_index->entities[hit.second];
       if (!entityTouchesSegment(entity, a, b, reach)) continue;
       if (pieces > 1 && std::find_if(out.begin() + std::ptrdiff_t(first), out.end(), [&](const Entity& seen) {
                           return seen.id == entity.id;
