@@ -2,8 +2,6 @@
 // Stage 7: lead the path round other entities' personal spaces.
 #include "rpgnav/path/stages.hpp"
 
-#include "path/legs.hpp"
-#include "rpgnav/grid/line_of_sight.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,11 +53,7 @@ class DetourFinder {
     m_stopGap = settings.stopGap * tile;
     // On a map where every tile the mobility may enter costs the same, no way round can cross
     // dearer terrain: no need to measure it.
-    const TerrainTable& terrain = context.map.terrain();
-    for (int t = 0; t < terrain.terrainCount(); ++t) {
-      const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, context.mobility);
-      if (cost != TerrainTable::kImpassable && double(cost) != context.lines.cheapestCost()) m_uniformCost = false;
-    }
+    m_uniformCost = context.uniformCost();
   }
 
   void run(std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome) {
@@ -114,14 +108,7 @@ class DetourFinder {
     return false;
   }
 
-  bool ignored(const Entity& entity) const {
-    if (entity.flat()) return true;
-    if (m_entities.self.value != 0 && entity.id == m_entities.self) return true;
-    if (std::find(m_entities.ignore.begin(), m_entities.ignore.end(), entity.id) != m_entities.ignore.end()) return true;
-    // An entity whose space already holds the start: the character stands in it and may leave.
-    const float grown = entity.radius + m_context.radius;
-    return (entity.position - m_start).squaredNorm() < grown * grown;
-  }
+  bool ignored(const Entity& entity) const { return !m_entities.blocks(entity, m_start, m_context.radius); }
 
   // Entities (not ignored) whose grown space the segment enters, into m_near.
   void blockersOf(Vec2 a, Vec2 b) {
@@ -228,7 +215,7 @@ class DetourFinder {
     double limit = m_context.lines.cheapestCost();
     if (!m_uniformCost) {
       ++m_stats.probes;
-      limit = dearestTerrain(a, b, m_context.probe(a, b));
+      limit = m_context.dearestTerrain(a, b, m_context.probe(a, b));
     }
     std::optional<Entity> inTheWay;
     for (Candidate& candidate : m_candidates) {
@@ -252,7 +239,7 @@ class DetourFinder {
         const Vec2 to = candidate.points[i];
         ++m_stats.probes;
         const SegmentProbe piece = m_context.probe(from, to);
-        valid = piece.clear && (m_uniformCost || dearestTerrain(from, to, piece) <= limit);
+        valid = piece.clear && (m_uniformCost || m_context.dearestTerrain(from, to, piece) <= limit);
         from = to;
       }
       candidate.points.pop_back();
@@ -262,20 +249,6 @@ class DetourFinder {
       }
     }
     return inTheWay;
-  }
-
-  // The highest cost per unit length of the tiles a clear segment crosses: the cheapest cost
-  // when the probe says the whole segment costs that, else from the tiles crossed.
-  double dearestTerrain(Vec2 a, Vec2 b, const SegmentProbe& probe) {
-    const double cheapest = m_context.lines.cheapestCost();
-    if (detail::atCheapestCost(probe.cost, probe.length, cheapest)) return cheapest;
-    m_crossings.clear();
-    traverseSegment(m_context.map.layout(), a, b, m_crossings);
-    double dearest = cheapest;
-    for (const TileCrossing& crossing : m_crossings) {
-      dearest = std::max(dearest, double(m_context.map.cost(crossing.cell, m_context.mobility)));
-    }
-    return dearest;
   }
 
   // The two ways round the group's corners from p to q (on line a→b), as candidates that start
@@ -325,11 +298,19 @@ class DetourFinder {
   std::vector<Entity> m_found, m_near, m_group, m_local;
   std::vector<Point> m_corners, m_points, m_hull;
   std::vector<Candidate> m_candidates;
-  std::vector<TileCrossing> m_crossings;
   std::optional<Candidate> m_best;
 };
 
 }  // namespace
+
+bool EntityQuery::blocks(const Entity& entity, Vec2 start, float radius) const {
+  if (entity.flat()) return false;
+  if (self.value != 0 && entity.id == self) return false;
+  if (std::find(ignore.begin(), ignore.end(), entity.id) != ignore.end()) return false;
+  // An entity whose space already holds the start: the character stands in it and may leave.
+  const float grown = entity.radius + radius;
+  return (entity.position - start).squaredNorm() >= grown * grown;
+}
 
 void detourStage(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
                  std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,

@@ -18,6 +18,7 @@ std::string_view pathStageName(PathStage stage) noexcept {
     case PathStage::CornerRouting: return "corner_routing";
     case PathStage::StraightenBackward: return "straighten_backward";
     case PathStage::Detours: return "detours";
+    case PathStage::Smoothing: return "smoothing";
   }
   return "unknown";
 }
@@ -43,6 +44,26 @@ bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noex
   // Touching counts: a path may not graze a closed door even at radius 0.
   const double touch = 1e-6 * std::max(1.0, (v - u).norm());
   return distance < std::max(double(radius), touch);
+}
+
+bool StageContext::uniformCost() const noexcept {
+  const TerrainTable& terrain = map.terrain();
+  for (int t = 0; t < terrain.terrainCount(); ++t) {
+    const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, mobility);
+    if (cost != TerrainTable::kImpassable && double(cost) != lines.cheapestCost()) return false;
+  }
+  return true;
+}
+
+double StageContext::dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const {
+  const double cheapest = lines.cheapestCost();
+  if (probe.cost <= probe.length * cheapest * (1.0 + 1e-9)) return cheapest;
+  thread_local std::vector<TileCrossing> crossings;
+  crossings.clear();
+  traverseSegment(map.layout(), from, to, crossings);
+  double dearest = cheapest;
+  for (const TileCrossing& crossing : crossings) dearest = std::max(dearest, double(map.cost(crossing.cell, mobility)));
+  return dearest;
 }
 
 bool StageContext::openAround(Cell cell) const {

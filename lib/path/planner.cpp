@@ -52,6 +52,7 @@ Status Planner::fail(PathResult& out, Status status, const char* reason) {
   out.controlPoints.clear();
   out.tilePath.clear();
   out.detours.clear();
+  out.smoothed.clear();
   out.searchLength = out.length = out.cost = 0.0;
   return status;
 }
@@ -90,6 +91,7 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   out.tilePath.clear();
   out.controlPoints.clear();
   out.detours.clear();
+  out.smoothed.clear();
   out.searchLength = out.length = out.cost = 0.0;
   out.reason = "";
   out.door = DoorId{0};
@@ -249,6 +251,12 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
     detourStage(context, m_settings.detours, entities, points, out.detours, outcome, stats);
   }
   record(out, PathStage::Detours);
+  if (m_settings.enabledStage(PathStage::Smoothing)) {
+    StageStats& stats = out.stats(PathStage::Smoothing);
+    StageTimer timer(stats);
+    const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
+    smoothingStage(context, m_settings.smoothing, entities, points, out.smoothed, stats);
+  }
   out.cost = polylineCost(context, points);
   out.length = 0.0;
   for (std::size_t i = 1; i < points.size(); ++i) out.length += double((points[i] - points[i - 1]).norm());

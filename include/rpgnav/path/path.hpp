@@ -9,6 +9,7 @@
 #include "rpgnav/grid/convex_corners.hpp"
 #include "rpgnav/grid/segment_tester.hpp"
 #include "rpgnav/grid/tile_map.hpp"
+#include "rpgnav/path/smooth_path.hpp"
 #include "rpgnav/world/doors.hpp"
 #include "rpgnav/world/entities.hpp"
 
@@ -47,10 +48,11 @@ enum class PathStage : std::uint8_t {
   CornerRouting,       ///< 5: points beside blocked corners, so the path hugs them
   StraightenBackward,  ///< 6: straighten and route corners again, from the goal
   Detours,             ///< 7: round other entities' personal spaces
+  Smoothing,           ///< 8: a smooth curve through the control points
 };
-inline constexpr int kPathStageCount = 7;
+inline constexpr int kPathStageCount = 8;
 /// "straight_line", "search", "control_points", "straighten_forward", "corner_routing",
-/// "straighten_backward", "detours".
+/// "straighten_backward", "detours", "smoothing".
 std::string_view pathStageName(PathStage stage) noexcept;
 
 /// What one stage did in one query.
@@ -60,6 +62,7 @@ struct StageStats {
   std::int32_t pointsIn = 0;
   std::int32_t pointsOut = 0;
   std::int32_t probes = 0;  ///< Segment probes (line-of-sight checks) made.
+  std::int32_t repairs = 0;  ///< Smoothing: spans tightened or made straight to keep the rules.
 };
 
 /// One detour of stage 7: control points [first, first + count) of the final path go round a
@@ -81,6 +84,8 @@ struct PathResult {
   EntityId blocker{0};
   Vec2 stopPoint = Vec2(0.0f, 0.0f);
   std::vector<PathDetour> detours;
+  /// Stage 8's curve through controlPoints (empty when the stage is off or the plan failed).
+  SmoothPath smoothed;
   /// Tiles of the A* path, start tile to goal tile (empty when the straight line sufficed).
   std::vector<Cell> tilePath;
   /// The final polyline, start to goal, world units.
@@ -127,6 +132,24 @@ struct StageContext {
     if (result.clear && blockedByBarrier(from, to)) result.clear = false;
     return result;
   }
+  /// probe() for a wider character (radius under half a tile).
+  SegmentProbe probeWith(Vec2 from, Vec2 to, float wider) const {
+    SegmentProbe result = lines.probe(from, to, wider);
+    if (result.clear) {
+      for (const Barrier& barrier : barriers) {
+        if (meetsBarrier(barrier, from, to, wider)) {
+          result.clear = false;
+          break;
+        }
+      }
+    }
+    return result;
+  }
+  /// True when every tile the mobility may enter costs the same (no detour or curve can then
+  /// lead over dearer terrain).
+  bool uniformCost() const noexcept;
+  /// The highest cost of the tiles a clear segment crosses (its probe given).
+  double dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const;
   /// SegmentTester::cheaplyClear, and no barrier in the way.
   bool cheaplyClear(Vec2 from, Vec2 to) const {
     return lines.cheaplyClear(from, to, radius) && !blockedByBarrier(from, to);

@@ -28,6 +28,7 @@ struct PlannerSettings {
   StraightenSettings straighten;
   CornerRoutingSettings cornerRouting;
   DetourSettings detours;
+  SmoothingSettings smoothing;
   SearchGridSettings searchGrid;
   /// A path that stops at a door ends this far beyond the character's radius from the door's
   /// edge (at most at the tile's centre). [Units: tiles] [Limit: >= 0]
@@ -43,7 +44,7 @@ struct PlannerSettings {
   bool anyAngleSearch = false;
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
-  std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true, true};
+  std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true, true, true};
   /// Keep a copy of the control points after every stage in PathResult::stagePoints.
   bool recordStages = false;
   bool enabledStage(PathStage stage) const noexcept { return enabled[std::size_t(stage)]; }

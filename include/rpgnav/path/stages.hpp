@@ -8,6 +8,7 @@
 /// probeSegment before it is made).
 
 #include "rpgnav/path/path.hpp"
+#include "rpgnav/path/smooth_path.hpp"
 
 #include <vector>
 
@@ -96,6 +97,9 @@ struct EntityQuery {
   const EntitySource& source;
   EntityId self{0};  ///< Never an obstacle (EntityId{0}: no character).
   std::span<const EntityId> ignore = {};
+  /// True when `entity` is an obstacle for a character of `radius` starting at `start`: not flat,
+  /// not the character, not ignored, and its space (grown by the radius) does not hold the start.
+  bool blocks(const Entity& entity, Vec2 start, float radius) const;
 };
 
 /// How stage 7 ended: `blocked` when no way round `blocker` exists; the path then ends at `stop`.
@@ -108,5 +112,30 @@ struct DetourOutcome {
 void detourStage(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
                  std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
                  StageStats& stats);
+
+/// Stage 8: a centripetal Catmull-Rom spline through the final control points (Yuksel, Schaefer &
+/// Keyser 2011: with knot spacing |Δp|^0.5 a span has no cusp and does not cross itself), one
+/// cubic Bézier span per segment; at the two ends the missing neighbour is the next point
+/// mirrored, so the curve leaves the start and reaches the goal along the first and last
+/// segments (no overshoot). Every span is checked before it is kept: pieces of it (halved until
+/// the curve lies within δ of each piece's chord) are probed at the radius plus δ, against
+/// walls, doors that are walls, entity spaces and, on weighted maps, terrain dearer than the
+/// dearest the straight segment crosses; so the curve itself keeps every rule, not just sample
+/// points on it. A span that fails is tightened towards its segment (handles halved, then
+/// quartered) and finally replaced by the straight segment, which the earlier stages made valid;
+/// each such repair counts in the stage's `repairs`. The curve passes through every control
+/// point, so door stops and blocked ends are kept exactly.
+struct SmoothingSettings {
+  /// Knot spacing exponent: 0.5 centripetal (the default), 0 uniform, 1 chordal. [Limit: 0..1]
+  float alpha = 0.5f;
+  /// Farthest the curve may stray from the control polyline: spans bulging further are
+  /// tightened. [Units: tiles] [Limit: >= 0]
+  float maxDeviation = 0.5f;
+  /// The arc length table's chords (and the sampled polyline) keep within this of the curve.
+  /// [Units: tiles] [Limit: > 0]
+  float tolerance = 0.01f;
+};
+void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
+                    const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats);
 
 }  // namespace rpgnav

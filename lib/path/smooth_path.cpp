@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/path/smooth_path.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rpgnav {
+namespace {
+
+using Point = Eigen::Vector2d;
+
+double distanceToSegment(const Point& x, const Point& a, const Point& b) {
+  const Point ab = b - a;
+  const double l2 = ab.squaredNorm();
+  const double t = l2 > 0.0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - x).norm();
+}
+
+// Adaptive flattening: calls emit(t1, point) for the end of every piece whose spread is within
+// `tolerance`, in order, for the part [t0, t1] of a span (piece = that part as a Bézier).
+template <class Emit>
+void flatten(const CubicSpan& piece, double t0, double t1, double tolerance, int depth, Emit& emit) {
+  if (depth >= 20 || piece.spread() <= tolerance) {
+    emit(t1, piece.p[3]);
+    return;
+  }
+  const auto halves = piece.split();
+  const double middle = 0.5 * (t0 + t1);
+  flatten(halves[0], t0, middle, tolerance, depth + 1, emit);
+  flatten(halves[1], middle, t1, tolerance, depth + 1, emit);
+}
+
+}  // namespace
+
+Vec2 CubicSpan::at(double t) const noexcept {
+  const double u = 1.0 - t;
+  const Point q = u * u * u * p[0].cast<double>() + 3.0 * u * u * t * p[1].cast<double>() +
+                  3.0 * u * t * t * p[2].cast<double>() + t * t * t * p[3].cast<double>();
+  return q.cast<float>();
+}
+
+Vec2 CubicSpan::derivative(double t) const noexcept {
+  const double u = 1.0 - t;
+  const Point q = 3.0 * u * u * (p[1] - p[0]).cast<double>() + 6.0 * u * t * (p[2] - p[1]).cast<double>() +
+                  3.0 * t * t * (p[3] - p[2]).cast<double>();
+  return q.cast<float>();
+}
+
+double CubicSpan::spread() const noexcept {
+  const Point a = p[0].cast<double>(), b = p[3].cast<double>();
+  return std::max(distanceToSegment(p[1].cast<double>(), a, b), distanceToSegment(p[2].cast<double>(), a, b));
+}
+
+std::array<CubicSpan, 2> CubicSpan::split() const noexcept {
+  const Point a = p[0].cast<double>(), b = p[1].cast<double>(), c = p[2].cast<double>(), d = p[3].cast<double>();
+  const Point ab = 0.5 * (a + b), bc = 0.5 * (b + c), cd = 0.5 * (c + d);
+  const Point abc = 0.5 * (ab + bc), bcd = 0.5 * (bc + cd), middle = 0.5 * (abc + bcd);
+  CubicSpan first, second;
+  first.p = {p[0], ab.cast<float>(), abc.cast<float>(), middle.cast<float>()};
+  second.p = {middle.cast<float>(), bcd.cast<float>(), cd.cast<float>(), p[3]};
+  return {first, second};
+}
+
+void SmoothPath::clear() {
+  m_spans.clear();
+  m_samples.clear();
+  m_knots.clear();
+}
+
+void SmoothPath::assign(std::vector<CubicSpan> spans, double tolerance) {
+  m_spans = std::move(spans);
+  m_samples.clear();
+  m_knots.clear();
+  if (m_spans.empty()) return;
+  tolerance = std::isfinite(tolerance) && tolerance > 0.0 ? tolerance : 1e-3;
+  double s = 0.0;
+  for (std::size_t k = 0; k < m_spans.size(); ++k) {
+    // Each span starts with its own entry at t = 0 (same point and arc length as the previous
+    // span's end), so interpolation never mixes two spans' parameters.
+    m_knots.push_back(s);
+    m_samples.push_back({std::uint32_t(k), 0.0f, s, m_spans[k].p[0]});
+    auto emit = [&](double t, Vec2 point) {
+      s += double((point - m_samples.back().point).norm());
+      m_samples.push_back({std::uint32_t(k), float(t), s, point});
+    };
+    flatten(m_spans[k], 0.0, 1.0, tolerance, 0, emit);
+  }
+  m_knots.push_back(s);
+}
+
+double SmoothPath::knot(std::size_t i) const noexcept { return i < m_knots.size() ? m_knots[i] : length(); }
+
+std::size_t SmoothPath::sampleBefore(double s, std::size_t hint) const noexcept {
+  if (m_samples.empty()) return 0;
+  std::size_t i = std::min(hint, m_samples.size() - 1);
+  if (m_samples[i].s > s) i = 0;
+  // Walk forward from the hint: followers move a little per frame.
+  while (i + 1 < m_samples.size() && m_samples[i + 1].s <= s) {
+    if (i + 64 < m_samples.size() && m_samples[i + 64].s <= s) {
+      const auto it = std::upper_bound(m_samples.begin() + std::ptrdiff_t(i), m_samples.end(), s,
+                                       [](double value, const Sample& sample) { return value < sample.s; });
+      return std::size_t(it - m_samples.begin()) - 1;
+    }
+    ++i;
+  }
+  return i;
+}
+
+Vec2 SmoothPath::positionAt(std::size_t i, double s) const noexcept {
+  if (m_samples.empty()) return Vec2::Zero();
+  if (i + 1 >= m_samples.size()) return m_samples.back().point;
+  const Sample& a = m_samples[i];
+  const Sample& b = m_samples[i + 1];
+  const double gap = b.s - a.s;
+  if (gap <= 0.0) return a.point;
+  const double f = std::clamp((s - a.s) / gap, 0.0, 1.0);
+  return m_spans[b.span].at(double(a.t) + (double(b.t) - double(a.t)) * f);
+}
+
+Vec2 SmoothPath::tangentAt(std::size_t i, double s) const noexcept {
+  if (m_samples.size() < 2) return Vec2::Zero();
+  i = std::min(i, m_samples.size() - 2);
+  // Skip the zero-length join between two spans.
+  while (i + 2 < m_samples.size() && m_samples[i + 1].s - m_samples[i].s <= 0.0) ++i;
+  const Sample& a = m_samples[i];
+  const Sample& b = m_samples[i + 1];
+  const double gap = b.s - a.s;
+  const double f = gap > 0.0 ? std::clamp((s - a.s) / gap, 0.0, 1.0) : 0.0;
+  const Vec2 d = m_spans[b.span].derivative(double(a.t) + (double(b.t) - double(a.t)) * f);
+  if (d.squaredNorm() > 0.0f) return d.normalized();
+  const Vec2 chord = b.point - a.point;
+  return chord.squaredNorm() > 0.0f ? Vec2(chord.normalized()) : Vec2::Zero();
+}
+
+Vec2 SmoothPath::position(double s) const noexcept {
+  if (m_samples.empty()) return Vec2::Zero();
+  s = std::clamp(std::isfinite(s) ? s : 0.0, 0.0, length());
+  return positionAt(sampleBefore(s), s);
+}
+
+Vec2 SmoothPath::tangent(double s) const noexcept {
+  if (m_samples.empty()) return Vec2::Zero();
+  s = std::clamp(std::isfinite(s) ? s : 0.0, 0.0, length());
+  return tangentAt(sampleBefore(s), s);
+}
+
+void SmoothPath::sample(double tolerance, std::vector<Vec2>& out) const {
+  out.clear();
+  if (m_spans.empty()) return;
+  tolerance = std::isfinite(tolerance) && tolerance > 0.0 ? tolerance : 1e-3;
+  out.push_back(m_spans.front().p[0]);
+  auto emit = [&](double, Vec2 point) { out.push_back(point); };
+  for (const CubicSpan& span : m_spans) flatten(span, 0.0, 1.0, tolerance, 0, emit);
+}
+
+void SmoothPath::sampleEvery(double spacing, std::vector<Vec2>& out) const {
+  out.clear();
+  if (m_spans.empty()) return;
+  const double total = length();
+  if (!(spacing > 0.0) || !std::isfinite(spacing)) spacing = std::max(total, 1e-9);
+  std::size_t hint = 0;
+  for (double s = 0.0; s < total; s += spacing) {
+    hint = sampleBefore(s, hint);
+    out.push_back(positionAt(hint, s));
+  }
+  out.push_back(m_samples.back().point);
+}
+
+void PathFollower::follow(const SmoothPath& path, Ending ending) noexcept {
+  m_path = &path;
+  m_ending = ending;
+  m_s = 0.0;
+  m_sample = 0;
+  m_nextKnot = 1;
+  m_arrived = path.empty();
+}
+
+PathFollower::Step PathFollower::advance(double distance) noexcept {
+  Step step;
+  step.ending = m_ending;
+  if (m_path == nullptr || m_path->empty()) {
+    step.arrived = !m_arrived && m_path != nullptr;
+    m_arrived = true;
+    return step;
+  }
+  const double total = m_path->length();
+  const double before = m_s;
+  m_s = std::min(total, m_s + (std::isfinite(distance) && distance > 0.0 ? distance : 0.0));
+  step.travelled = m_s - before;
+  m_sample = m_path->sampleBefore(m_s, m_sample);
+  step.position = m_path->positionAt(m_sample, m_s);
+  step.heading = m_path->tangentAt(m_sample, m_s);
+  step.firstReached = std::int32_t(m_nextKnot);
+  while (m_nextKnot < m_path->knotCount() && m_path->knot(m_nextKnot) <= m_s) {
+    ++m_nextKnot;
+    ++step.reached;
+  }
+  if (!m_arrived && m_s >= total) {
+    m_arrived = true;
+    step.arrived = true;
+    step.position = m_path->samples().back().point;
+  }
+  return step;
+}
+
+}  // namespace rpgnav

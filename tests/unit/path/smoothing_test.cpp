@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// Stage 8 (smoothing) and the PathFollower: the curve keeps every rule, passes through every
+// control point, has no cusps or loops within a span, and a follower travels exactly its length.
+#include <catch2/catch.hpp>
+
+#include "rpgnav/path/planner.hpp"
+#include "support/test_maps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace rpgnav;
+
+namespace {
+
+using Point = Eigen::Vector2d;
+
+double pointToSegment(const Point& x, const Point& a, const Point& b) {
+  const Point ab = b - a;
+  const double l2 = ab.squaredNorm();
+  const double t = l2 > 0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - x).norm();
+}
+
+// Distance from a point to a convex polygon (0 inside), written here independently of the
+// library's geometry.
+double pointToPolygon(const Point& x, const TilePolygon& polygon) {
+  bool inside = true;
+  double best = 1e30;
+  for (int i = 0; i < polygon.count; ++i) {
+    const Point a = polygon.corners[std::size_t(i)].cast<double>();
+    const Point b = polygon.corners[std::size_t((i + 1) % polygon.count)].cast<double>();
+    // Corners are clockwise on screen (y down): inside is to the right of each edge there.
+    const double side = (b.x() - a.x()) * (x.y() - a.y()) - (b.y() - a.y()) * (x.x() - a.x());
+    if (side < 0) inside = false;
+    best = std::min(best, pointToSegment(x, a, b));
+  }
+  return inside ? 0.0 : best;
+}
+
+// Points every `step` along the curve (its table's chords are within the stage's tolerance of
+// it, and every table point lies on it).
+std::vector<Vec2> densePoints(const SmoothPath& path, double step) {
+  std::vector<Vec2> out;
+  path.sampleEvery(step, out);
+  for (const SmoothPath::Sample& sample : path.samples()) out.push_back(sample.point);
+  return out;
+}
+
+// The independent check: every point of the curve is on a tile the mobility may enter and at
+// least `radius` (less `slack`) from every blocked tile, closed door and blocking entity. Returns
+// the first violation found, or an empty string.
+std::string violation(const World& world, const PathRequest& request, const SmoothPath& path, double slack) {
+  const TileMap& map = world.map();
+  const Layout& layout = map.layout();
+  const double radius = double(request.radius) - slack;
+  std::vector<const Door*> closed;
+  for (const Door& door : world.doors()) {
+    if (door.state != DoorState::Open) closed.push_back(&door);
+  }
+  for (const Vec2& p : densePoints(path, 0.02 * layout.tileSize())) {
+    const Point x = p.cast<double>();
+    const std::string where = " at " + std::to_string(p.x()) + "," + std::to_string(p.y());
+    const auto tile = map.tileAt(p);
+    if (!tile || !map.passable(*tile, request.mobility)) return "forbidden tile" + where;
+    for (int dy = -2; dy <= 2; ++dy) {
+      for (int dx = -2; dx <= 2; ++dx) {
+        const Cell near{tile->x + dx, tile->y + dy};
+        if (!map.passable(near, request.mobility) && pointToPolygon(x, layout.tilePolygon(near)) < radius) {
+          return "too close to a blocked tile" + where;
+        }
+      }
+    }
+    for (const Door* door : closed) {
+      if (pointToSegment(x, door->edge[0].cast<double>(), door->edge[1].cast<double>()) < radius) {
+        return "too close to door " + door->name + where;
+      }
+    }
+    for (const Entity& e : world.entities().all()) {
+      const bool holdsStart = (e.position - request.start).norm() < e.radius + request.radius;
+      if (e.flat() || holdsStart || e.id == request.character) continue;
+      if ((x - e.position.cast<double>()).norm() < double(e.radius) + radius) {
+        return "inside entity " + std::to_string(e.id.value) + where;
+      }
+    }
+  }
+  return "";
+}
+
+void requireSafe(const World& world, const PathRequest& request, const SmoothPath& path, double slack) {
+  REQUIRE(violation(world, request, path, slack).empty());
+}
+
+// Within each span: the derivative never vanishes or turns back (no cusp), and the span's
+// polyline does not cross itself (no loop).
+void requireNoCuspsOrLoops(const SmoothPath& path) {
+  for (const CubicSpan& span : path.spans()) {
+    const double chord = double((span.p[3] - span.p[0]).norm());
+    if (chord == 0.0) continue;
+    std::vector<Point> points;
+    Point previous = span.derivative(0.0).cast<double>();
+    for (int k = 0; k <= 64; ++k) {
+      const double t = k / 64.0;
+      const Point d = span.derivative(t).cast<double>();
+      if (!(d.norm() > 1e-3 * chord) || !(d.dot(previous) > 0.0)) FAIL("cusp or reversal in a span");
+      previous = d;
+      points.push_back(span.at(t).cast<double>());
+    }
+    auto cross = [](const Point& a, const Point& b) { return a.x() * b.y() - a.y() * b.x(); };
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      for (std::size_t j = i + 2; j < points.size(); ++j) {
+        const Point p = points[i - 1], q = points[i], r = points[j - 1], s = points[j];
+        const double o1 = cross(q - p, r - p), o2 = cross(q - p, s - p), o3 = cross(s - r, p - r), o4 = cross(s - r, q - r);
+        if (o1 * o2 < 0 && o3 * o4 < 0) FAIL("a span crosses itself");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("smoothing: a straight path stays straight; a bend is rounded through its control point", "[path][smoothing]") {
+  const TileMap open = test::mapFromAscii(Layout::square(), {"..........", "..........", ".........."});
+  Planner planner(open);
+  PathResult result;
+  REQUIRE(planner.plan({Vec2(0.5f, 1.5f), Vec2(9.5f, 1.5f)}, result) == Status::Ok);
+  REQUIRE(result.smoothed.spans().size() == 1);
+  CHECK(result.smoothed.length() == Approx(9.0).epsilon(1e-6));
+  CHECK(result.smoothed.position(4.5).isApprox(Vec2(5.0f, 1.5f), 1e-5f));
+
+  const TileMap corner = test::mapFromAscii(Layout::square(), {
+                                                                  "......",
+                                                                  "......",
+                                                                  "..####",
+                                                                  "..####",
+                                                                  "..####",
+                                                              });
+  Planner bend(corner);
+  const PathRequest request{Vec2(0.5f, 4.5f), Vec2(5.5f, 0.5f), TerrainTable::kWalk, 0.2f};
+  REQUIRE(bend.plan(request, result) == Status::Ok);
+  REQUIRE(result.controlPoints.size() == 3);
+  const SmoothPath& curve = result.smoothed;
+  REQUIRE(curve.knotCount() == 3);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(curve.position(curve.knot(i)).isApprox(result.controlPoints[i], 1e-4f));
+  // The ends leave and arrive along the first and last segments (no overshoot).
+  const Vec2 first = (result.controlPoints[1] - result.controlPoints[0]).normalized();
+  const Vec2 last = (result.controlPoints[2] - result.controlPoints[1]).normalized();
+  CHECK(curve.tangent(0.0).dot(first) == Approx(1.0f).margin(1e-4));
+  CHECK(curve.tangent(curve.length()).dot(last) == Approx(1.0f).margin(1e-4));
+  World world(corner);
+  requireSafe(world, request, curve, 1e-4);
+  requireNoCuspsOrLoops(curve);
+}
+
+TEST_CASE("smoothing: the deviation cap and the parameterisation settings", "[path][smoothing]") {
+  const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(3), Layout::square(), 30, 30, 0.0, false);
+  World world(map);
+  // Two entities make a zig-zag path in the open.
+  REQUIRE(world.entities().add({EntityId{1}, Vec2(10.0f, 15.2f), 2.0f}) == Status::Ok);
+  REQUIRE(world.entities().add({EntityId{2}, Vec2(20.0f, 14.8f), 2.0f}) == Status::Ok);
+  const PathRequest request{Vec2(1.5f, 15.0f), Vec2(28.5f, 15.0f), TerrainTable::kWalk, 0.25f};
+  double lengths[3];
+  int k = 0;
+  for (const float alpha : {0.5f, 0.0f, 1.0f}) {
+    PlannerSettings settings;
+    settings.smoothing.alpha = alpha;
+    settings.smoothing.maxDeviation = 0.2f;
+    Planner planner(world, settings);
+    PathResult result;
+    REQUIRE(planner.plan(request, result) == Status::Ok);
+    REQUIRE(result.detours.size() >= 1);
+    // No curve point strays more than the cap (plus the table's tolerance) from the polyline.
+    double farthest = 0.0;
+    for (const Vec2& p : densePoints(result.smoothed, 0.02)) {
+      double nearest = 1e30;
+      for (std::size_t i = 1; i < result.controlPoints.size(); ++i) {
+        nearest = std::min(nearest, pointToSegment(p.cast<double>(), result.controlPoints[i - 1].cast<double>(),
+                                                   result.controlPoints[i].cast<double>()));
+      }
+      farthest = std::max(farthest, nearest);
+    }
+    CHECK(farthest <= 0.2 + 0.011);
+    CHECK(farthest > 0.05);  // it is a curve
+    requireSafe(world, request, result.smoothed, 1e-4);
+    lengths[k++] = result.smoothed.length();
+  }
+  CHECK(lengths[0] != lengths[1]);
+  CHECK(lengths[0] != lengths[2]);
+}
+
+TEST_CASE("smoothed curves keep every rule on random maps, with entities and doors", "[path][smoothing][property]") {
+  std::mt19937 random(99);
+  int curves = 0, repaired = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat()}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      const int w = std::uniform_int_distribution<int>(8, 32)(random), h = std::uniform_int_distribution<int>(8, 32)(random);
+      const TileMap map = test::randomMap(random, layout, w, h, 0.2);
+      World world(map);
+      for (std::uint32_t i = 1; i <= std::uint32_t(w * h / 12); ++i) {
+        const Vec2 p(std::uniform_real_distribution<float>(0.0f, float(w))(random),
+                     std::uniform_real_distribution<float>(0.0f, float(h))(random));
+        (void)world.entities().add({EntityId{i}, p, std::uniform_real_distribution<float>(0.05f, 0.5f)(random),
+                                    std::uint8_t(i % 4 == 0 ? kEntityFlat : kEntityStatic)});
+      }
+      for (int d = 0; d < w * h / 30; ++d) {
+        const Cell a{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const auto touching = layout.touching(a);
+        const NeighbourStep& step = touching[std::uniform_int_distribution<std::size_t>(0, touching.size() - 1)(random)];
+        (void)world.addDoor({"d" + std::to_string(d), a, {a.x + step.dx, a.y + step.dy},
+                             DoorState(std::uniform_int_distribution<int>(0, 2)(random))});
+      }
+      Planner planner(world);
+      PathResult result;
+      for (int q = 0; q < 25; ++q) {
+        const float radius = std::uniform_real_distribution<float>(0.0f, 0.24f)(random);
+        const Cell s{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const Cell g{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const Vec2 jitter(std::uniform_real_distribution<float>(-0.2f, 0.2f)(random),
+                          std::uniform_real_distribution<float>(-0.2f, 0.2f)(random));
+        const PathRequest request{layout.tileCenter(s) + jitter, layout.tileCenter(g), TerrainTable::kWalk, radius};
+        if (!isSuccess(planner.plan(request, result))) continue;
+        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q);
+        const SmoothPath& curve = result.smoothed;
+        REQUIRE(curve.knotCount() >= 2);
+        // Through every control point, in order (repeated points merged).
+        std::vector<Vec2> distinct;
+        for (const Vec2& p : result.controlPoints) {
+          if (distinct.empty() || distinct.back() != p) distinct.push_back(p);
+        }
+        if (distinct.size() >= 2) {
+          REQUIRE(curve.knotCount() == distinct.size());
+          for (std::size_t i = 0; i < distinct.size(); ++i) {
+            if (!curve.position(curve.knot(i)).isApprox(distinct[i], 1e-4f)) FAIL("misses control point " << i);
+          }
+        }
+        requireSafe(world, request, curve, 1e-4);
+        requireNoCuspsOrLoops(curve);
+        // A follower walking in uneven steps travels exactly the curve's length, passes every
+        // control point once and ends on the last one.
+        PathFollower follower(curve, result.status == Status::StoppedAtDoor ? PathFollower::Ending::DoorStop
+                                                                            : PathFollower::Ending::Goal);
+        double travelled = 0.0;
+        std::int32_t reached = 0;
+        PathFollower::Step step;
+        for (int frame = 0; frame < 100000 && !follower.arrived(); ++frame) {
+          step = follower.advance(std::uniform_real_distribution<double>(0.0, 0.7)(random));
+          travelled += step.travelled;
+          reached += step.reached;
+          if (step.travelled > 0 && std::abs(step.heading.norm() - 1.0f) > 1e-4f) FAIL("heading not a unit vector");
+        }
+        REQUIRE(follower.arrived());
+        REQUIRE(travelled == Approx(curve.length()).margin(1e-9));
+        REQUIRE(reached == std::int32_t(curve.knotCount()) - 1);
+        REQUIRE(step.position == distinct.back());
+        REQUIRE(step.ending == (result.status == Status::StoppedAtDoor ? PathFollower::Ending::DoorStop
+                                                                        : PathFollower::Ending::Goal));
+        ++curves;
+        repaired += result.stats(PathStage::Smoothing).repairs > 0 ? 1 : 0;
+      }
+    }
+  }
+  CHECK(curves > 1500);
+  CHECK(repaired > 20);  // the repairs were needed, and the check above saw their results
+}
+
+TEST_CASE("path follower: empty paths, bad distances and control point reports", "[path][smoothing]") {
+  SmoothPath empty;
+  PathFollower none(empty);
+  CHECK(none.arrived());
+  const PathFollower::Step step = none.advance(1.0);
+  CHECK(step.travelled == 0.0);
+
+  CubicSpan a, b;
+  a.p = {Vec2(0, 0), Vec2(1, 0), Vec2(2, 0), Vec2(3, 0)};
+  b.p = {Vec2(3, 0), Vec2(3, 1), Vec2(3, 2), Vec2(3, 3)};
+  SmoothPath path;
+  path.assign({a, b}, 1e-3);
+  CHECK(path.length() == Approx(6.0));
+  PathFollower follower(path, PathFollower::Ending::Blocked);
+  CHECK(follower.advance(std::nan("")).travelled == 0.0);
+  CHECK(follower.advance(-5.0).travelled == 0.0);
+  PathFollower::Step first = follower.advance(2.0);
+  CHECK(first.reached == 0);
+  CHECK(first.position.isApprox(Vec2(2, 0), 1e-5f));
+  CHECK(first.heading.isApprox(Vec2(1, 0), 1e-5f));
+  PathFollower::Step second = follower.advance(2.0);
+  CHECK(second.reached == 1);
+  CHECK(second.firstReached == 1);
+  CHECK(second.position.isApprox(Vec2(3, 1), 1e-5f));
+  CHECK(second.heading.isApprox(Vec2(0, 1), 1e-5f));
+  PathFollower::Step last = follower.advance(100.0);
+  CHECK(last.arrived);
+  CHECK(last.travelled == Approx(2.0));
+  CHECK(last.ending == PathFollower::Ending::Blocked);
+  CHECK(last.position == Vec2(3, 3));
+  CHECK_FALSE(follower.advance(1.0).arrived);  // reported once
+  std::vector<Vec2> every;
+  path.sampleEvery(1.0, every);
+  CHECK(every.size() == 7);
+  std::vector<Vec2> sampled;
+  path.sample(0.01, sampled);
+  CHECK(sampled.front() == Vec2(0, 0));
+  CHECK(sampled.back() == Vec2(3, 3));
+}
