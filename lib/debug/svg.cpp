@@ -111,6 +111,18 @@ void SvgPicture::polyline(const std::vector<Vec2>& points, std::string_view colo
   if (!label.empty()) m_legend.emplace_back(colour, label);
 }
 
+void SvgPicture::curve(const std::vector<Vec2>& points, std::string_view colour, float width, std::string_view label) {
+  if (points.empty()) return;
+  const float tile = m_map.layout().tileSize();
+  m_body += "<polyline fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" + number(width * tile) +
+            "\" stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    m_body += (i ? " " : "") + number(points[i].x()) + "," + number(points[i].y());
+  }
+  m_body += "\"/>\n";
+  if (!label.empty()) m_legend.emplace_back(colour, label);
+}
+
 void SvgPicture::world(const World& world) {
   const Layout& layout = m_map.layout();
   for (const Door& door : world.doors()) {

@@ -16,18 +16,20 @@ double distanceToSegment(const Point& x, const Point& a, const Point& b) {
   return (a + t * ab - x).norm();
 }
 
-// Adaptive flattening: calls emit(t1, point) for the end of every piece whose spread is within
-// `tolerance`, in order, for the part [t0, t1] of a span (piece = that part as a Bézier).
+// Flattening: calls emit(t, point) for the ends of n equal parameter steps of a span, with n
+// chosen so that every chord stays within `tolerance` of the curve. A chord over a parameter
+// step h is within h²/8 · max|B''| of the curve, and |B''| is at most 6 × the larger second
+// difference of the control points.
 template <class Emit>
-void flatten(const CubicSpan& piece, double t0, double t1, double tolerance, int depth, Emit& emit) {
-  if (depth >= 20 || piece.spread() <= tolerance) {
-    emit(t1, piece.p[3]);
-    return;
+void flatten(const CubicSpan& span, double tolerance, Emit& emit) {
+  const Point p0 = span.p[0].cast<double>(), p1 = span.p[1].cast<double>(), p2 = span.p[2].cast<double>(),
+              p3 = span.p[3].cast<double>();
+  const double bend = 6.0 * std::max((p0 - 2.0 * p1 + p2).norm(), (p1 - 2.0 * p2 + p3).norm());
+  const int n = std::clamp(int(std::ceil(std::sqrt(bend / (8.0 * tolerance)))), 1, 1 << 16);
+  for (int k = 1; k <= n; ++k) {
+    const double t = double(k) / double(n);
+    emit(t, k == n ? span.p[3] : span.at(t));
   }
-  const auto halves = piece.split();
-  const double middle = 0.5 * (t0 + t1);
-  flatten(halves[0], t0, middle, tolerance, depth + 1, emit);
-  flatten(halves[1], middle, t1, tolerance, depth + 1, emit);
 }
 
 }  // namespace
@@ -67,12 +69,13 @@ void SmoothPath::clear() {
   m_knots.clear();
 }
 
-void SmoothPath::assign(std::vector<CubicSpan> spans, double tolerance) {
-  m_spans = std::move(spans);
+void SmoothPath::assign(std::span<const CubicSpan> spans, double tolerance) {
+  m_spans.assign(spans.begin(), spans.end());
   m_samples.clear();
   m_knots.clear();
-  if (m_spans.empty()) return;
   tolerance = std::isfinite(tolerance) && tolerance > 0.0 ? tolerance : 1e-3;
+  m_tolerance = tolerance;
+  if (m_spans.empty()) return;
   double s = 0.0;
   for (std::size_t k = 0; k < m_spans.size(); ++k) {
     // Each span starts with its own entry at t = 0 (same point and arc length as the previous
@@ -83,7 +86,7 @@ void SmoothPath::assign(std::vector<CubicSpan> spans, double tolerance) {
       s += double((point - m_samples.back().point).norm());
       m_samples.push_back({std::uint32_t(k), float(t), s, point});
     };
-    flatten(m_spans[k], 0.0, 1.0, tolerance, 0, emit);
+    flatten(m_spans[k], tolerance, emit);
   }
   m_knots.push_back(s);
 }
@@ -148,9 +151,15 @@ void SmoothPath::sample(double tolerance, std::vector<Vec2>& out) const {
   out.clear();
   if (m_spans.empty()) return;
   tolerance = std::isfinite(tolerance) && tolerance > 0.0 ? tolerance : 1e-3;
+  if (tolerance >= m_tolerance) {  // the table is fine enough: its points, joins once
+    for (const Sample& sample : m_samples) {
+      if (out.empty() || out.back() != sample.point) out.push_back(sample.point);
+    }
+    return;
+  }
   out.push_back(m_spans.front().p[0]);
   auto emit = [&](double, Vec2 point) { out.push_back(point); };
-  for (const CubicSpan& span : m_spans) flatten(span, 0.0, 1.0, tolerance, 0, emit);
+  for (const CubicSpan& span : m_spans) flatten(span, tolerance, emit);
 }
 
 void SmoothPath::sampleEvery(double spacing, std::vector<Vec2>& out) const {

@@ -34,14 +34,88 @@ CubicSpan tightened(const CubicSpan& span, double scale) {
   return out;
 }
 
+// Convex polygons as point lists (1 point, 2 for a segment, or a counter-clockwise or clockwise
+// ring), with the distance between two of them: 0 when they touch or overlap.
+using Ring = std::vector<Point>;
+
+double cross(const Point& a, const Point& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+double pointToSegment(const Point& x, const Point& a, const Point& b) {
+  const Point ab = b - a;
+  const double l2 = ab.squaredNorm();
+  const double t = l2 > 0.0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - x).norm();
+}
+
+// True when some edge normal of `a` separates the two (separating axis test, one direction).
+bool separated(const Ring& a, const Ring& b) {
+  const std::size_t n = a.size();
+  if (n < 2) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Point edge = a[(i + 1) % n] - a[i];
+    if (edge.squaredNorm() == 0.0) continue;
+    const Point normal(-edge.y(), edge.x());
+    double minA = 1e300, maxA = -1e300, minB = 1e300, maxB = -1e300;
+    for (const Point& p : a) {
+      minA = std::min(minA, normal.dot(p));
+      maxA = std::max(maxA, normal.dot(p));
+    }
+    for (const Point& p : b) {
+      minB = std::min(minB, normal.dot(p));
+      maxB = std::max(maxB, normal.dot(p));
+    }
+    if (maxA < minB || maxB < minA) return true;
+  }
+  return false;
+}
+
+double ringDistance(const Ring& a, const Ring& b) {
+  if (!separated(a, b) && !separated(b, a)) return 0.0;
+  double best = 1e300;
+  auto vertexToEdges = [&](const Ring& points, const Ring& edges) {
+    if (edges.size() == 1) {
+      for (const Point& p : points) best = std::min(best, (p - edges[0]).norm());
+      return;
+    }
+    for (const Point& p : points) {
+      for (std::size_t i = 0; i < edges.size(); ++i) best = std::min(best, pointToSegment(p, edges[i], edges[(i + 1) % edges.size()]));
+    }
+  };
+  vertexToEdges(a, b);
+  vertexToEdges(b, a);
+  return best;
+}
+
+// The convex hull of a piece's four control points: the curve lies inside it.
+void hullOf(const CubicSpan& piece, Ring& hull) {
+  std::array<Point, 4> points;
+  for (std::size_t i = 0; i < 4; ++i) points[i] = piece.p[i].cast<double>();
+  std::sort(points.begin(), points.end(),
+            [](const Point& a, const Point& b) { return a.x() != b.x() ? a.x() < b.x() : a.y() < b.y(); });
+  hull.assign(8, Point::Zero());
+  std::size_t k = 0;
+  for (const Point& p : points) {
+    while (k >= 2 && cross(hull[k - 1] - hull[k - 2], p - hull[k - 2]) <= 0.0) --k;
+    hull[k++] = p;
+  }
+  for (std::size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {
+    while (k >= lower && cross(hull[k - 1] - hull[k - 2], points[i] - hull[k - 2]) <= 0.0) --k;
+    hull[k++] = points[i];
+  }
+  hull.resize(std::max<std::size_t>(k - 1, 1));
+}
+
+// Vouches for a span's curve exactly: a piece is valid when the convex hull of its control
+// points (which holds the curve) keeps the radius from every blocked tile, barrier and blocking
+// entity, and overlaps no tile dearer than the segment's dearest; otherwise its halves are
+// checked (their hulls hug the curve ever closer).
 class SpanChecker {
  public:
   SpanChecker(const StageContext& context, const EntityQuery& entities, Vec2 start, StageStats& stats)
       : m_context(context), m_entities(entities), m_start(start), m_stats(stats) {
     const double tile = double(context.map.layout().tileSize());
-    // A piece is probed as a character wider by its spread, which must stay under half a tile.
-    m_maxSpread = std::min(0.25 * tile, 0.499 * tile - double(context.radius));
-    m_minSpread = 1e-5 * tile;
+    m_touch = 1e-7 * tile;
+    m_minSize = 1e-4 * tile;
     m_uniformCost = context.uniformCost();
   }
 
@@ -66,32 +140,88 @@ class SpanChecker {
 
  private:
   bool pieceValid(const CubicSpan& piece, int depth) {
-    const double spread = piece.spread();
-    if (spread <= m_maxSpread && chordValid(piece, spread)) return true;
-    if (depth >= 14 || spread <= m_minSpread) return false;
+    if (hullValid(piece)) return true;
+    if (depth >= 12 || (piece.p[3] - piece.p[0]).norm() + piece.spread() <= m_minSize) return false;
     const auto halves = piece.split();
     return pieceValid(halves[0], depth + 1) && pieceValid(halves[1], depth + 1);
   }
 
-  // The curve of the piece lies within `spread` of its chord: the chord, probed for a character
-  // wider by `spread`, vouches for it.
-  bool chordValid(const CubicSpan& piece, double spread) {
-    const Vec2 a = piece.p[0], b = piece.p[3];
-    const float wider = m_context.radius + float(spread);
-    for (const Entity& entity : m_local) {
-      if (entityTouchesSegment(entity, a, b, wider)) return false;
-    }
+  bool hullValid(const CubicSpan& piece) {
     ++m_stats.probes;
-    const SegmentProbe probe = m_context.probeWith(a, b, wider);
-    if (!probe.clear) return false;
-    if (m_uniformCost) return true;
-    // Tiles within `spread` of the chord are crossed by the chord or by one of its two copies
-    // shifted sideways by `spread` (tiles are far wider than the spread).
-    Vec2 side = b - a;
-    side = side.squaredNorm() > 0.0f ? Vec2(Vec2(-side.y(), side.x()).normalized() * float(spread)) : Vec2::Zero();
-    for (const Vec2& offset : {Vec2(Vec2::Zero()), side, Vec2(-side)}) {
-      const SegmentProbe shifted = m_context.lines.probe(a + offset, b + offset, 0.0f);
-      if (!shifted.clear || m_context.dearestTerrain(a + offset, b + offset, shifted) > m_limit) return false;
+    hullOf(piece, m_hull);
+    const double radius = double(m_context.radius);
+    const double keep = std::max(radius, m_touch);
+    for (const Entity& entity : m_local) {
+      m_other.assign(1, entity.position.cast<double>());
+      if (ringDistance(m_hull, m_other) < double(entity.radius) + keep) return false;
+    }
+    for (const Barrier& barrier : m_context.barriers) {
+      m_other = {barrier.a.cast<double>(), barrier.b.cast<double>()};
+      if (ringDistance(m_hull, m_other) < keep) return false;
+    }
+    // Fast path: the hull lies within `spread` of the chord, so a chord that the bitmap test
+    // finds clear at the cheapest cost for a character wider by `spread` vouches for it.
+    const double chordSpread = piece.spread();
+    const double tileSize = double(m_context.map.layout().tileSize());
+    if (radius + chordSpread < 0.499 * tileSize &&
+        m_context.lines.cheaplyClear(piece.p[0], piece.p[3], float(radius + chordSpread))) {
+      return true;
+    }
+    // The tiles the hull, grown by the radius, may reach.
+    Point low = m_hull[0], high = m_hull[0];
+    for (const Point& p : m_hull) {
+      low = low.cwiseMin(p);
+      high = high.cwiseMax(p);
+    }
+    const Layout& layout = m_context.map.layout();
+    const Vec2 lo = (low.array() - keep).matrix().cast<float>(), hi = (high.array() + keep).matrix().cast<float>();
+    Cell first = layout.tileAt(lo), last = layout.tileAt(hi);
+    if (layout.isHex()) {  // offset rows or columns zig-zag: look one tile further
+      const Cell a = layout.tileAt(Vec2(lo.x(), hi.y())), b = layout.tileAt(Vec2(hi.x(), lo.y()));
+      first = {std::min({first.x, a.x, b.x}) - 1, std::min({first.y, a.y, b.y}) - 1};
+      last = {std::max({last.x, a.x, b.x}) + 1, std::max({last.y, a.y, b.y}) + 1};
+    }
+    const TileMap& map = m_context.map;
+    // Cheap first test per tile: the hull lies within `spread` of the chord, the tile within its
+    // circumradius of its centre. On squares only the band of each row near the chord is visited.
+    const Point a = piece.p[0].cast<double>(), b = piece.p[3].cast<double>();
+    const double spread = piece.spread();
+    const double circumradius = (layout.isHex() ? 0.5774 : 0.7072) * double(layout.tileSize());
+    const double tile = double(layout.tileSize());
+    const Point origin = layout.origin().cast<double>();
+    const double band = spread + keep;
+    for (std::int32_t y = first.y; y <= last.y; ++y) {
+      std::int32_t fromX = first.x, toX = last.x;
+      if (!layout.isHex()) {
+        // The chord's x extent within the row's strip widened by `band`, widened by `band`.
+        const double top = origin.y() + double(y) * tile - band, bottom = top + tile + 2.0 * band;
+        double t0 = 0.0, t1 = 1.0;
+        const double dy = b.y() - a.y();
+        if (dy != 0.0) {
+          const double ta = (top - a.y()) / dy, tb = (bottom - a.y()) / dy;
+          t0 = std::max(t0, std::min(ta, tb));
+          t1 = std::min(t1, std::max(ta, tb));
+        } else if (a.y() < top || a.y() > bottom) {
+          continue;
+        }
+        if (t0 > t1) continue;
+        const double x0 = a.x() + (b.x() - a.x()) * t0, x1 = a.x() + (b.x() - a.x()) * t1;
+        fromX = std::max(fromX, std::int32_t(std::floor((std::min(x0, x1) - band - origin.x()) / tile)));
+        toX = std::min(toX, std::int32_t(std::floor((std::max(x0, x1) + band - origin.x()) / tile)));
+        if (m_context.lines.rowCheapest(y, fromX, toX)) continue;  // nothing in this row to look at
+      }
+      for (std::int32_t x = fromX; x <= toX; ++x) {
+        const float cost = map.cost({x, y}, m_context.mobility);
+        const bool blocked = cost == TerrainTable::kImpassable;
+        if (!blocked && (m_uniformCost || double(cost) <= m_limit)) continue;
+        if (layout.isHex() && pointToSegment(layout.tileCenter({x, y}).cast<double>(), a, b) - spread - circumradius >= keep) {
+          continue;
+        }
+        const TilePolygon polygon = layout.tilePolygon({x, y});
+        m_other.clear();
+        for (int i = 0; i < polygon.count; ++i) m_other.push_back(polygon.corners[std::size_t(i)].cast<double>());
+        if (ringDistance(m_hull, m_other) < (blocked ? keep : m_touch)) return false;
+      }
     }
     return true;
   }
@@ -100,11 +230,23 @@ class SpanChecker {
   const EntityQuery& m_entities;
   Vec2 m_start;
   StageStats& m_stats;
-  double m_maxSpread = 0.0;
-  double m_minSpread = 0.0;
+  double m_touch = 0.0;
+  double m_minSize = 0.0;
   double m_limit = 0.0;
   bool m_uniformCost = true;
-  std::vector<Entity> m_found, m_local;
+  // Scratch kept per thread (no allocation once warm).
+  struct Scratch {
+    std::vector<Entity> found, local;
+    Ring hull, other;
+  };
+  static Scratch& scratch() {
+    thread_local Scratch instance;
+    return instance;
+  }
+  std::vector<Entity>& m_found = scratch().found;
+  std::vector<Entity>& m_local = scratch().local;
+  Ring& m_hull = scratch().hull;
+  Ring& m_other = scratch().other;
 };
 
 }  // namespace
@@ -116,12 +258,15 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   out.clear();
   if (points.empty()) return;
   const double tile = double(context.map.layout().tileSize());
-  // Repeated points would give zero knot intervals.
-  std::vector<Point> p;
+  // Repeated points would give zero knot intervals. Scratch kept per thread: no allocation once
+  // warm.
+  thread_local std::vector<Point> p;
+  thread_local std::vector<CubicSpan> spans;
+  p.clear();
+  spans.clear();
   for (const Vec2& point : points) {
     if (p.empty() || p.back() != point.cast<double>()) p.push_back(point.cast<double>());
   }
-  std::vector<CubicSpan> spans;
   if (p.size() == 1) {
     CubicSpan still;
     still.p = {points.front(), points.front(), points.front(), points.front()};
@@ -154,7 +299,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     span = kept;
     spans.push_back(span);
   }
-  out.assign(std::move(spans), double(settings.tolerance) * tile);
+  out.assign(spans, double(settings.tolerance) * tile);
   stats.pointsOut = std::int32_t(out.samples().size());
 }
 

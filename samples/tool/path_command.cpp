@@ -89,6 +89,10 @@ std::string json(const PathResult& result, const World& world, const EntityNames
   for (std::size_t i = 0; i < result.controlPoints.size(); ++i) {
     out += (i ? ",[" : "[") + number(result.controlPoints[i].x()) + "," + number(result.controlPoints[i].y()) + "]";
   }
+  out += "],\"smoothed_length\":" + number(result.smoothed.length()) + ",\"smoothed\":[";
+  std::vector<Vec2> smoothed;
+  result.smoothed.sample(0.01 * double(world.map().layout().tileSize()), smoothed);
+  for (std::size_t i = 0; i < smoothed.size(); ++i) out += (i ? "," : "") + pointJson(smoothed[i]);
   out += "],\"tiles\":" + std::to_string(result.tilePath.size());
   out += ",\"stages\":{";
   for (int s = 0; s < kPathStageCount; ++s) {
@@ -115,8 +119,9 @@ void text(const PathResult& result, const World& world, const EntityNames& names
     std::printf("detour round entity %u '%s' (group of %d): %d points\n", detour.around.value, nameOf(detour.around).c_str(),
                 detour.groupSize, detour.count);
   }
-  std::printf("A* length %.4f, path length %.4f, cost %.4f, %zu tiles, %zu control points\n", result.searchLength,
-              result.length, result.cost, result.tilePath.size(), result.controlPoints.size());
+  std::printf("A* length %.4f, path length %.4f, cost %.4f, %zu tiles, %zu control points, smoothed length %.4f\n",
+              result.searchLength, result.length, result.cost, result.tilePath.size(), result.controlPoints.size(),
+              result.smoothed.length());
   for (const Vec2& p : result.controlPoints) std::printf("  %.4f,%.4f\n", double(p.x()), double(p.y()));
   for (int s = 0; s < kPathStageCount; ++s) {
     const StageStats& stats = result.stages[std::size_t(s)];
@@ -257,7 +262,10 @@ int pathCommand(Arguments args) {
                        "corner routing (5)");
       picture.polyline(result.stagePoints[std::size_t(PathStage::StraightenBackward)], "#2ca02c", 0.08f, true,
                        "straightened from the goal (6)");
-      picture.polyline(result.controlPoints, "#d62728", 0.09f, false, "final path (7: detours)");
+      picture.polyline(result.controlPoints, "#d62728", 0.06f, true, "control points (7: detours)");
+      std::vector<Vec2> curve;
+      result.smoothed.sample(0.01 * double(document->map.layout().tileSize()), curve);
+      picture.curve(curve, "#9400d3", 0.09f, "smoothed path (8)");
       if (result.status == Status::StoppedAtDoor) picture.marker(result.stopPoint, "#e0a010", "stops at a door");
       if (result.status == Status::BlockedByEntity) picture.marker(result.stopPoint, "#e377c2", "blocked by an entity");
       std::ofstream svg(svgPath);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -122,11 +123,50 @@ int main(int argc, char** argv) {
       if (planner.plan(request, result) != Status::Ok) continue;
       search.push_back(result.stats(PathStage::Search).micros);
       double rest = 0;
-      for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) rest += result.stages[std::size_t(s)].micros;
+      // Part 1's stages (3-6): the ones the search issue's ratio is about.
+      for (int s = int(PathStage::ControlPoints); s <= int(PathStage::StraightenBackward); ++s) {
+        rest += result.stages[std::size_t(s)].micros;
+      }
       after.push_back(rest);
     }
     const double s = median(search), a = median(after);
     std::printf("%-20s %7zu %10.1f %14.1f %8.0f\n", name, search.size(), s, a, s > 0 ? 100.0 * a / s : 0.0);
+  }
+
+  // Smoothing (stage 8) and sampling the curve (to 0.01 tiles) against the whole pipeline, on
+  // every dao map, from the scenario's start to its goal as a game would ask (all stages on).
+  std::printf("\nsmoothing, radius 0.25, dao maps: median microseconds per query\n");
+  std::printf("%-20s %7s %10s %14s %8s %8s\n", "map", "queries", "pipeline", "smooth+sample", "share_%", "repairs");
+  std::vector<std::filesystem::path> daoMaps;
+  for (const auto& file : std::filesystem::directory_iterator(movingAi / "dao")) {
+    if (file.path().extension() == ".map") daoMaps.push_back(file.path());
+  }
+  std::sort(daoMaps.begin(), daoMaps.end());
+  for (const auto& path : daoMaps) {
+    auto map = readMovingAiMap(path);
+    auto scenario = readScenario(path.string() + ".scen");
+    if (!map || !scenario) continue;
+    Planner planner(*map);
+    PathResult result;
+    std::vector<double> pipeline, smoothing;
+    std::vector<Vec2> curve;
+    int repaired = 0;
+    for (const ScenarioEntry& entry : *scenario) {
+      const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal),
+                                TerrainTable::kWalk, 0.25f};
+      if (planner.plan(request, result) != Status::Ok) continue;
+      const auto begin = std::chrono::steady_clock::now();
+      result.smoothed.sample(0.01, curve);
+      const double sampling = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
+      double total = sampling;
+      for (const StageStats& stats : result.stages) total += stats.micros;
+      pipeline.push_back(total);
+      smoothing.push_back(result.stats(PathStage::Smoothing).micros + sampling);
+      repaired += result.stats(PathStage::Smoothing).repairs;
+    }
+    const double p = median(pipeline), m = median(smoothing);
+    std::printf("%-20s %7zu %10.1f %14.1f %8.1f %8d\n", ("dao/" + path.stem().string()).c_str(), pipeline.size(), p, m,
+                p > 0 ? 100.0 * m / p : 0.0, repaired);
   }
   return 0;
 }

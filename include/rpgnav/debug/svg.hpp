@@ -26,6 +26,8 @@ class SvgPicture {
   /// A polyline with its points marked; `dashed` for intermediate stages.
   void polyline(const std::vector<Vec2>& points, std::string_view colour, float width, bool dashed,
                 std::string_view label);
+  /// A smooth curve given as a dense polyline (no point markers).
+  void curve(const std::vector<Vec2>& points, std::string_view colour, float width, std::string_view label);
   /// The world's doors (coloured by state) and entities (circles of their radius; flat ones
   /// dashed, moving ones a lighter colour).
   void world(const World& world);

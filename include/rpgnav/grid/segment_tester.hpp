@@ -42,6 +42,10 @@ class SegmentTester {
   /// tile, and costs its length × cheapestCost().
   bool openAround(Cell cell) const noexcept;
 
+  /// Square maps: true when tiles x0..x1 of row y are all inside the map and passable at the
+  /// cheapest cost (a word of 64 tiles at a time). False on hex maps.
+  bool rowCheapest(std::int32_t y, std::int32_t x0, std::int32_t x1) const noexcept;
+
   /// The cheapest cost of any tile of the map for the mobility (infinity when none is passable).
   double cheapestCost() const noexcept { return m_cheapest; }
   const TileMap& map() const noexcept { return *m_map; }

@@ -34,8 +34,9 @@ struct CubicSpan {
 /// walks the whole table travels exactly length().
 class SmoothPath {
  public:
-  /// Rebuilds the arc length table for `spans` (joined end to start).
-  void assign(std::vector<CubicSpan> spans, double tolerance);
+  /// Rebuilds the arc length table for `spans` (joined end to start), its chords within
+  /// `tolerance` of the curve. Reuses the path's memory: a warm path allocates nothing.
+  void assign(std::span<const CubicSpan> spans, double tolerance);
   void clear();
   bool empty() const noexcept { return m_spans.empty(); }
   std::span<const CubicSpan> spans() const noexcept { return m_spans; }
@@ -50,7 +51,8 @@ class SmoothPath {
   /// Unit tangent at arc length s (clamped); zero for an empty path.
   Vec2 tangent(double s) const noexcept;
 
-  /// A polyline within `tolerance` (world units) of the curve: denser where it bends.
+  /// A polyline within `tolerance` (world units) of the curve: denser where it bends (the arc
+  /// length table's own points when `tolerance` is no finer than the table's).
   void sample(double tolerance, std::vector<Vec2>& out) const;
   /// Points every `spacing` of arc length from the start, plus the end.
   void sampleEvery(double spacing, std::vector<Vec2>& out) const;
@@ -73,6 +75,7 @@ class SmoothPath {
   std::vector<CubicSpan> m_spans;
   std::vector<Sample> m_samples;
   std::vector<double> m_knots;
+  double m_tolerance = 0.0;
 };
 
 /// Moves a character along a SmoothPath by a distance per frame. O(1) amortised per advance, no

@@ -133,7 +133,7 @@ struct SmoothingSettings {
   float maxDeviation = 0.5f;
   /// The arc length table's chords (and the sampled polyline) keep within this of the curve.
   /// [Units: tiles] [Limit: > 0]
-  float tolerance = 0.01f;
+  float tolerance = 0.02f;
 };
 void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
                     const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats);

@@ -275,7 +275,7 @@ TEST_CASE("path follower: empty paths, bad distances and control point reports",
   a.p = {Vec2(0, 0), Vec2(1, 0), Vec2(2, 0), Vec2(3, 0)};
   b.p = {Vec2(3, 0), Vec2(3, 1), Vec2(3, 2), Vec2(3, 3)};
   SmoothPath path;
-  path.assign({a, b}, 1e-3);
+  path.assign(std::vector<CubicSpan>{a, b}, 1e-3);
   CHECK(path.length() == Approx(6.0));
   PathFollower follower(path, PathFollower::Ending::Blocked);
   CHECK(follower.advance(std::nan("")).travelled == 0.0);
