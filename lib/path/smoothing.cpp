@@ -14,8 +14,11 @@ using Point = Eigen::Vector2d;
 // |Δp|^alpha (Barry-Goldman's pyramid, differentiated at the span's ends and scaled to the
 // span's own parameter interval).
 CubicSpan catmullRom(const Point& p0, const Point& p1, const Point& p2, const Point& p3, double alpha) {
-  const double d0 = std::pow((p1 - p0).norm(), alpha), d1 = std::pow((p2 - p1).norm(), alpha),
-               d2 = std::pow((p3 - p2).norm(), alpha);
+  // |Δp|^alpha, without pow for the usual exponents (pow is slow).
+  auto spacing = [alpha](const Point& delta) {
+    return alpha == 0.5 ? std::sqrt(delta.norm()) : alpha == 1.0 ? delta.norm() : std::pow(delta.norm(), alpha);
+  };
+  const double d0 = spacing(p1 - p0), d1 = spacing(p2 - p1), d2 = spacing(p3 - p2);
   const Point m1 = ((p1 - p0) / d0 - (p2 - p0) / (d0 + d1) + (p2 - p1) / d1) * d1;
   const Point m2 = ((p2 - p1) / d1 - (p3 - p1) / (d1 + d2) + (p3 - p2) / d2) * d1;
   CubicSpan span;
@@ -214,9 +217,7 @@ class SpanChecker {
         const float cost = map.cost({x, y}, m_context.mobility);
         const bool blocked = cost == TerrainTable::kImpassable;
         if (!blocked && (m_uniformCost || double(cost) <= m_limit)) continue;
-        if (layout.isHex() && pointToSegment(layout.tileCenter({x, y}).cast<double>(), a, b) - spread - circumradius >= keep) {
-          continue;
-        }
+        if (pointToSegment(layout.tileCenter({x, y}).cast<double>(), a, b) - spread - circumradius >= keep) continue;
         const TilePolygon polygon = layout.tilePolygon({x, y});
         m_other.clear();
         for (int i = 0; i < polygon.count; ++i) m_other.push_back(polygon.corners[std::size_t(i)].cast<double>());
