@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace rpgnav {
 namespace {
@@ -275,7 +276,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   }
   const double alpha = std::clamp(double(settings.alpha), 0.0, 1.0);
   const double maxDeviation = std::max(0.0, double(settings.maxDeviation)) * tile;
-  SpanChecker checker(context, entities, points.front(), stats);
+  std::optional<SpanChecker> checker;  // made on the first curved span (straight paths need none)
   for (std::size_t i = 0; i + 1 < p.size(); ++i) {
     // At the ends the missing neighbour is the next point mirrored: the curve starts (ends) along
     // the first (last) segment.
@@ -286,11 +287,13 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     if (spread > maxDeviation) span = tightened(span, maxDeviation / spread);
     // Tighten until the checker vouches for the whole curve; the straight segment needs no
     // check (the earlier stages made it valid).
+    // A span bulging less than float rounding (three points in a line) is the segment itself.
     CubicSpan kept = tightened(span, 0.0);
-    if (span.spread() > 0.0) {
+    if (std::min(spread, maxDeviation) > 1e-6 * (p[i + 1] - p[i]).norm()) {
       for (const double scale : {1.0, 0.5, 0.25}) {
         const CubicSpan candidate = tightened(span, scale);
-        if (checker.valid(candidate)) {
+        if (!checker) checker.emplace(context, entities, points.front(), stats);
+        if (checker->valid(candidate)) {
           kept = candidate;
           break;
         }
