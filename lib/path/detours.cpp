@@ -58,16 +58,15 @@ class DetourFinder {
 
   void run(std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome) {
     m_start = points.front();
-    std::vector<Vec2> out{points.front()};
-    out.reserve(points.size());
+    // Built in per-thread scratch and swapped in: the buffers trade places, nothing is allocated
+    // once warm.
+    std::vector<Vec2>& out = scratch().out;
+    out.assign(1, points.front());
     for (std::size_t i = 1; i < points.size(); ++i) {
       const Vec2 a = out.back(), b = points[i];
-      if (!routeSegment(a, b, out, detours, outcome)) {
-        points = std::move(out);
-        return;
-      }
+      if (!routeSegment(a, b, out, detours, outcome)) break;
     }
-    points = std::move(out);
+    points.swap(out);
   }
 
  private:
@@ -295,9 +294,25 @@ class DetourFinder {
   float m_stopGap = 0.0f;
   bool m_uniformCost = true;
   Vec2 m_start = Vec2::Zero();
-  std::vector<Entity> m_found, m_near, m_group, m_local;
-  std::vector<Point> m_corners, m_points, m_hull;
-  std::vector<Candidate> m_candidates;
+  // Scratch kept per thread, so a warm query allocates nothing.
+  struct Scratch {
+    std::vector<Entity> found, near, group, local;
+    std::vector<Point> corners, points, hull;
+    std::vector<Candidate> candidates;
+    std::vector<Vec2> out;
+  };
+  static Scratch& scratch() {
+    thread_local Scratch instance;
+    return instance;
+  }
+  std::vector<Entity>& m_found = scratch().found;
+  std::vector<Entity>& m_near = scratch().near;
+  std::vector<Entity>& m_group = scratch().group;
+  std::vector<Entity>& m_local = scratch().local;
+  std::vector<Point>& m_corners = scratch().corners;
+  std::vector<Point>& m_points = scratch().points;
+  std::vector<Point>& m_hull = scratch().hull;
+  std::vector<Candidate>& m_candidates = scratch().candidates;
   std::optional<Candidate> m_best;
 };
 

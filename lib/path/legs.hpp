@@ -28,6 +28,14 @@ inline bool atCheapestCost(double cost, double length, double cheapest) {
   return noWorse(cost, length * cheapest);
 }
 
+/// Distance from point x to the segment a→b (double precision).
+inline double pointToSegment(const Eigen::Vector2d& x, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  const Eigen::Vector2d ab = b - a;
+  const double length2 = ab.squaredNorm();
+  const double t = length2 > 0.0 ? std::clamp((x - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - x).norm();
+}
+
 /// True when b lies on segment a→c (within float noise), so dropping it changes nothing.
 inline bool onSegment(Vec2 a, Vec2 b, Vec2 c) {
   const Eigen::Vector2d ab = (b - a).cast<double>(), ac = (c - a).cast<double>();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/path/path.hpp"
 
+#include "path/legs.hpp"
+
 #include "rpgnav/grid/line_of_sight.hpp"
 
 #include <algorithm>
@@ -33,12 +35,7 @@ bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noex
   if (((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0)) && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))) {
     return true;
   }
-  auto pointToSegment = [](const Point& x, const Point& a, const Point& b) {
-    const Point ab = b - a;
-    const double length2 = ab.squaredNorm();
-    const double t = length2 > 0.0 ? std::clamp((x - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
-    return (a + t * ab - x).norm();
-  };
+  using detail::pointToSegment;
   const double distance = std::min({pointToSegment(p, u, v), pointToSegment(q, u, v), pointToSegment(u, p, q),
                                     pointToSegment(v, p, q)});
   // Touching counts: a path may not graze a closed door even at radius 0.

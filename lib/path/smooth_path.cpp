@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/path/smooth_path.hpp"
 
+#include "path/legs.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -9,12 +11,6 @@ namespace {
 
 using Point = Eigen::Vector2d;
 
-double distanceToSegment(const Point& x, const Point& a, const Point& b) {
-  const Point ab = b - a;
-  const double l2 = ab.squaredNorm();
-  const double t = l2 > 0.0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
-  return (a + t * ab - x).norm();
-}
 
 // Flattening: calls emit(t, point) for the ends of n equal parameter steps of a span, with n
 // chosen so that every chord stays within `tolerance` of the curve. A chord over a parameter
@@ -50,7 +46,7 @@ Vec2 CubicSpan::derivative(double t) const noexcept {
 
 double CubicSpan::spread() const noexcept {
   const Point a = p[0].cast<double>(), b = p[3].cast<double>();
-  return std::max(distanceToSegment(p[1].cast<double>(), a, b), distanceToSegment(p[2].cast<double>(), a, b));
+  return std::max(detail::pointToSegment(p[1].cast<double>(), a, b), detail::pointToSegment(p[2].cast<double>(), a, b));
 }
 
 std::array<CubicSpan, 2> CubicSpan::split() const noexcept {

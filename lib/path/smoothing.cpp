@@ -2,6 +2,8 @@
 // Stage 8: a Catmull-Rom curve through the control points that provably keeps every rule.
 #include "rpgnav/path/stages.hpp"
 
+#include "path/legs.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -44,12 +46,7 @@ using Ring = std::vector<Point>;
 
 double cross(const Point& a, const Point& b) { return a.x() * b.y() - a.y() * b.x(); }
 
-double pointToSegment(const Point& x, const Point& a, const Point& b) {
-  const Point ab = b - a;
-  const double l2 = ab.squaredNorm();
-  const double t = l2 > 0.0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
-  return (a + t * ab - x).norm();
-}
+using detail::pointToSegment;
 
 // True when some edge normal of `a` separates the two (separating axis test, one direction).
 bool separated(const Ring& a, const Ring& b) {
