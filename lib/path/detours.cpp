@@ -2,6 +2,8 @@
 // Stage 7: lead the path round other entities' personal spaces.
 #include "rpgnav/path/stages.hpp"
 
+#include "path/legs.hpp"
+
 
 #include <algorithm>
 #include <cmath>
@@ -12,30 +14,7 @@ namespace {
 
 using Point = Eigen::Vector2d;
 
-double cross(const Point& u, const Point& v) { return u.x() * v.y() - u.y() * v.x(); }
-
-// Convex hull, counter-clockwise in a y-up sense (Andrew's monotone chain); collinear points
-// dropped. `points` is reordered.
-void convexHull(std::vector<Point>& points, std::vector<Point>& hull) {
-  std::sort(points.begin(), points.end(),
-            [](const Point& a, const Point& b) { return a.x() != b.x() ? a.x() < b.x() : a.y() < b.y(); });
-  hull.clear();
-  if (points.size() < 3) {
-    hull = points;
-    return;
-  }
-  hull.resize(2 * points.size());
-  std::size_t k = 0;
-  for (const Point& p : points) {
-    while (k >= 2 && cross(hull[k - 1] - hull[k - 2], p - hull[k - 2]) <= 0.0) --k;
-    hull[k++] = p;
-  }
-  for (std::size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {
-    while (k >= lower && cross(hull[k - 1] - hull[k - 2], points[i] - hull[k - 2]) <= 0.0) --k;
-    hull[k++] = points[i];
-  }
-  hull.resize(k - 1);
-}
+using detail::convexHull;
 
 // One way round a group: the points between the segment's two kept ends.
 struct Candidate {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace rpgnav::detail {
 
@@ -34,6 +35,31 @@ inline double pointToSegment(const Eigen::Vector2d& x, const Eigen::Vector2d& a,
   const double length2 = ab.squaredNorm();
   const double t = length2 > 0.0 ? std::clamp((x - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
   return (a + t * ab - x).norm();
+}
+
+inline double cross(const Eigen::Vector2d& u, const Eigen::Vector2d& v) { return u.x() * v.y() - u.y() * v.x(); }
+
+/// Convex hull (Andrew's monotone chain), counter-clockwise in a y-up sense, collinear points
+/// dropped; at least one point for non-empty input. `points` is reordered; `hull` is overwritten.
+inline void convexHull(std::vector<Eigen::Vector2d>& points, std::vector<Eigen::Vector2d>& hull) {
+  using Point = Eigen::Vector2d;
+  std::sort(points.begin(), points.end(),
+            [](const Point& a, const Point& b) { return a.x() != b.x() ? a.x() < b.x() : a.y() < b.y(); });
+  if (points.size() < 3) {
+    hull = points;
+    return;
+  }
+  hull.assign(2 * points.size(), Point::Zero());
+  std::size_t k = 0;
+  for (const Point& p : points) {
+    while (k >= 2 && cross(hull[k - 1] - hull[k - 2], p - hull[k - 2]) <= 0.0) --k;
+    hull[k++] = p;
+  }
+  for (std::size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {
+    while (k >= lower && cross(hull[k - 1] - hull[k - 2], points[i] - hull[k - 2]) <= 0.0) --k;
+    hull[k++] = points[i];
+  }
+  hull.resize(std::max<std::size_t>(k - 1, 1));
 }
 
 /// True when b lies on segment a→c (within float noise), so dropping it changes nothing.

@@ -44,7 +44,6 @@ CubicSpan tightened(const CubicSpan& span, double scale) {
 // ring), with the distance between two of them: 0 when they touch or overlap.
 using Ring = std::vector<Point>;
 
-double cross(const Point& a, const Point& b) { return a.x() * b.y() - a.y() * b.x(); }
 
 using detail::pointToSegment;
 
@@ -88,22 +87,10 @@ double ringDistance(const Ring& a, const Ring& b) {
 }
 
 // The convex hull of a piece's four control points: the curve lies inside it.
-void hullOf(const CubicSpan& piece, Ring& hull) {
-  std::array<Point, 4> points;
-  for (std::size_t i = 0; i < 4; ++i) points[i] = piece.p[i].cast<double>();
-  std::sort(points.begin(), points.end(),
-            [](const Point& a, const Point& b) { return a.x() != b.x() ? a.x() < b.x() : a.y() < b.y(); });
-  hull.assign(8, Point::Zero());
-  std::size_t k = 0;
-  for (const Point& p : points) {
-    while (k >= 2 && cross(hull[k - 1] - hull[k - 2], p - hull[k - 2]) <= 0.0) --k;
-    hull[k++] = p;
-  }
-  for (std::size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {
-    while (k >= lower && cross(hull[k - 1] - hull[k - 2], points[i] - hull[k - 2]) <= 0.0) --k;
-    hull[k++] = points[i];
-  }
-  hull.resize(std::max<std::size_t>(k - 1, 1));
+void hullOf(const CubicSpan& piece, Ring& corners, Ring& hull) {
+  corners.resize(4);
+  for (std::size_t i = 0; i < 4; ++i) corners[i] = piece.p[i].cast<double>();
+  detail::convexHull(corners, hull);
 }
 
 // Vouches for a span's curve exactly: a piece is valid when the convex hull of its control
@@ -149,7 +136,7 @@ class SpanChecker {
 
   bool hullValid(const CubicSpan& piece) {
     ++m_stats.probes;
-    hullOf(piece, m_hull);
+    hullOf(piece, m_corners, m_hull);
     const double radius = double(m_context.radius);
     const double keep = std::max(radius, m_touch);
     for (const Entity& entity : m_local) {
@@ -236,7 +223,7 @@ class SpanChecker {
   // Scratch kept per thread (no allocation once warm).
   struct Scratch {
     std::vector<Entity> found, local;
-    Ring hull, other;
+    Ring corners, hull, other;
   };
   static Scratch& scratch() {
     thread_local Scratch instance;
@@ -244,6 +231,7 @@ class SpanChecker {
   }
   std::vector<Entity>& m_found = scratch().found;
   std::vector<Entity>& m_local = scratch().local;
+  Ring& m_corners = scratch().corners;
   Ring& m_hull = scratch().hull;
   Ring& m_other = scratch().other;
 };

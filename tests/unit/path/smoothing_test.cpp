@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "rpgnav/path/planner.hpp"
+#include "support/geometry.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
@@ -15,13 +16,7 @@ using namespace rpgnav;
 namespace {
 
 using Point = Eigen::Vector2d;
-
-double pointToSegment(const Point& x, const Point& a, const Point& b) {
-  const Point ab = b - a;
-  const double l2 = ab.squaredNorm();
-  const double t = l2 > 0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
-  return (a + t * ab - x).norm();
-}
+using test::pointToSegment;
 
 // Distance from a point to a convex polygon (0 inside), written here independently of the
 // library's geometry.

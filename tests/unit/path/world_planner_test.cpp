@@ -5,6 +5,7 @@
 
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/planner.hpp"
+#include "support/geometry.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
@@ -16,23 +17,11 @@ using namespace rpgnav;
 namespace {
 
 using Point = Eigen::Vector2d;
+using test::pointToSegment;
 
-double pointToSegment(const Point& x, const Point& a, const Point& b) {
-  const Point ab = b - a;
-  const double l2 = ab.squaredNorm();
-  const double t = l2 > 0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
-  return (a + t * ab - x).norm();
-}
-
-// Distance between two segments (independent of the library's barrier test).
+// Distance between two segments in float world units.
 double segmentDistance(Vec2 p, Vec2 q, Vec2 u, Vec2 v) {
-  const Point a = p.cast<double>(), b = q.cast<double>(), c = u.cast<double>(), d = v.cast<double>();
-  auto orient = [](const Point& x, const Point& y, const Point& z) {
-    return (y.x() - x.x()) * (z.y() - x.y()) - (y.y() - x.y()) * (z.x() - x.x());
-  };
-  const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
-  if (o1 * o2 < 0 && o3 * o4 < 0) return 0.0;
-  return std::min({pointToSegment(a, c, d), pointToSegment(b, c, d), pointToSegment(c, a, b), pointToSegment(d, a, b)});
+  return test::segmentDistance(p.cast<double>(), q.cast<double>(), u.cast<double>(), v.cast<double>());
 }
 
 // Every segment keeps the radius plus the entity's radius from every listed entity.

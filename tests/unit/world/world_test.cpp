@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "rpgnav/world/world.hpp"
+#include "support/geometry.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
@@ -20,12 +21,8 @@ std::set<std::uint32_t> idsOf(const std::vector<Entity>& entities) {
   return ids;
 }
 
-// Distance from a point to a segment, in double precision.
 double pointToSegment(Vec2 p, Vec2 a, Vec2 b) {
-  const Eigen::Vector2d x = p.cast<double>(), u = a.cast<double>(), ab = (b - a).cast<double>();
-  const double l2 = ab.squaredNorm();
-  const double t = l2 > 0 ? std::clamp((x - u).dot(ab) / l2, 0.0, 1.0) : 0.0;
-  return (u + t * ab - x).norm();
+  return test::pointToSegment(p.cast<double>(), a.cast<double>(), b.cast<double>());
 }
 
 }  // namespace
