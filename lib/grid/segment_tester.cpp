@@ -150,12 +150,6 @@ SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius,
   return verdict;
 }
 
-bool SegmentTester::rowCheapest(std::int32_t y, std::int32_t x0, std::int32_t x1) const noexcept {
-  if (m_rows.empty() || y < 0 || y >= m_map->height() || x0 < 0 || x1 >= m_map->width()) return false;
-  if (x1 < x0) return true;
-  return allSet(m_rows.data() + std::size_t(y) * std::size_t(m_rowWords), x0, x1);
-}
-
 bool SegmentTester::cheaplyClear(Vec2 from, Vec2 to, float radius) const {
   Cell blocker;
   return classify(from, to, radius, true, blocker) == Verdict::Clear;

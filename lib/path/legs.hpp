@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 namespace rpgnav::detail {
@@ -39,27 +40,38 @@ inline double pointToSegment(const Eigen::Vector2d& x, const Eigen::Vector2d& a,
 
 inline double cross(const Eigen::Vector2d& u, const Eigen::Vector2d& v) { return u.x() * v.y() - u.y() * v.x(); }
 
-/// Convex hull (Andrew's monotone chain), counter-clockwise in a y-up sense, collinear points
-/// dropped; at least one point for non-empty input. `points` is reordered; `hull` is overwritten.
-inline void convexHull(std::vector<Eigen::Vector2d>& points, std::vector<Eigen::Vector2d>& hull) {
+/// True when a comes before b in the order convexHullOfSorted wants (x, then y).
+inline bool hullOrder(const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  return a.x() != b.x() ? a.x() < b.x() : a.y() < b.y();
+}
+
+/// Convex hull (Andrew's monotone chain) of points sorted by hullOrder, into `out` (room for
+/// 2 × points.size()), counter-clockwise in a y-up sense, collinear points dropped; returns its
+/// size, at least one point for non-empty input.
+inline std::size_t convexHullOfSorted(std::span<const Eigen::Vector2d> points, Eigen::Vector2d* out) {
   using Point = Eigen::Vector2d;
-  std::sort(points.begin(), points.end(),
-            [](const Point& a, const Point& b) { return a.x() != b.x() ? a.x() < b.x() : a.y() < b.y(); });
   if (points.size() < 3) {
-    hull = points;
-    return;
+    std::copy(points.begin(), points.end(), out);
+    return points.size();
   }
-  hull.assign(2 * points.size(), Point::Zero());
   std::size_t k = 0;
   for (const Point& p : points) {
-    while (k >= 2 && cross(hull[k - 1] - hull[k - 2], p - hull[k - 2]) <= 0.0) --k;
-    hull[k++] = p;
+    while (k >= 2 && cross(out[k - 1] - out[k - 2], p - out[k - 2]) <= 0.0) --k;
+    out[k++] = p;
   }
   for (std::size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {
-    while (k >= lower && cross(hull[k - 1] - hull[k - 2], points[i] - hull[k - 2]) <= 0.0) --k;
-    hull[k++] = points[i];
+    while (k >= lower && cross(out[k - 1] - out[k - 2], points[i] - out[k - 2]) <= 0.0) --k;
+    out[k++] = points[i];
   }
-  hull.resize(std::max<std::size_t>(k - 1, 1));
+  return std::max<std::size_t>(k - 1, 1);
+}
+
+/// convexHullOfSorted for points in any order (`points` is sorted in place); `hull` is
+/// overwritten.
+inline void convexHull(std::vector<Eigen::Vector2d>& points, std::vector<Eigen::Vector2d>& hull) {
+  std::sort(points.begin(), points.end(), hullOrder);
+  hull.resize(2 * points.size());
+  hull.resize(convexHullOfSorted(points, hull.data()));
 }
 
 /// True when b lies on segment a→c (within float noise), so dropping it changes nothing.

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/path/smooth_path.hpp"
 
-#include "path/legs.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -12,20 +10,30 @@ namespace {
 using Point = Eigen::Vector2d;
 
 
-// Flattening: calls emit(t, point) for the ends of n equal parameter steps of a span, with n
-// chosen so that every chord stays within `tolerance` of the curve. A chord over a parameter
-// step h is within h²/8 · max|B''| of the curve, and |B''| is at most 6 × the larger second
-// difference of the control points.
-template <class Emit>
-void flatten(const CubicSpan& span, double tolerance, Emit& emit) {
+// Flattening: a span is cut into n equal parameter steps, with n chosen so that every chord
+// stays within `tolerance` of the curve. A chord over a parameter step h is within h²/8 · max|B''|
+// of the curve, and |B''| is at most 6 × the larger second difference of the control points.
+int flatteningSteps(const CubicSpan& span, double tolerance) {
   const Point p0 = span.p[0].cast<double>(), p1 = span.p[1].cast<double>(), p2 = span.p[2].cast<double>(),
               p3 = span.p[3].cast<double>();
-  const double bend = 6.0 * std::max((p0 - 2.0 * p1 + p2).norm(), (p1 - 2.0 * p2 + p3).norm());
-  const int n = std::clamp(int(std::ceil(std::sqrt(bend / (8.0 * tolerance)))), 1, 1 << 16);
-  for (int k = 1; k <= n; ++k) {
-    const double t = double(k) / double(n);
-    emit(t, k == n ? span.p[3] : span.at(t));
+  const double bend = 6.0 * std::sqrt(std::max((p0 - 2.0 * p1 + p2).squaredNorm(), (p1 - 2.0 * p2 + p3).squaredNorm()));
+  return std::clamp(int(std::ceil(std::sqrt(bend / (8.0 * tolerance)))), 1, 1 << 16);
+}
+
+// Calls emit(t, point) for the ends of the n steps (the last is the span's end point exactly).
+template <class Emit>
+void flatten(const CubicSpan& span, int n, Emit&& emit) {
+  const Point p0 = span.p[0].cast<double>(), p1 = span.p[1].cast<double>(), p2 = span.p[2].cast<double>(),
+              p3 = span.p[3].cast<double>();
+  // Power form c0 + t(c1 + t(c2 + t c3)): three multiply-adds per point (at() converts and
+  // weighs all four points each time).
+  const Point c1 = 3.0 * (p1 - p0), c2 = 3.0 * (p0 - 2.0 * p1 + p2), c3 = p3 - p0 + 3.0 * (p1 - p2);
+  const double step = 1.0 / double(n);
+  for (int k = 1; k < n; ++k) {
+    const double t = double(k) * step;
+    emit(t, Point(p0 + t * (c1 + t * (c2 + t * c3))).cast<float>());
   }
+  emit(1.0, span.p[3]);
 }
 
 }  // namespace
@@ -45,8 +53,15 @@ Vec2 CubicSpan::derivative(double t) const noexcept {
 }
 
 double CubicSpan::spread() const noexcept {
-  const Point a = p[0].cast<double>(), b = p[3].cast<double>();
-  return std::max(detail::pointToSegment(p[1].cast<double>(), a, b), detail::pointToSegment(p[2].cast<double>(), a, b));
+  // The larger distance of the two handles from the chord: one division and one root.
+  const Point a = p[0].cast<double>(), ab = p[3].cast<double>() - a;
+  const double length2 = ab.squaredNorm();
+  const double scale = length2 > 0.0 ? 1.0 / length2 : 0.0;
+  auto squared = [&](const Point& x) {
+    const double t = std::clamp((x - a).dot(ab) * scale, 0.0, 1.0);
+    return (a + t * ab - x).squaredNorm();
+  };
+  return std::sqrt(std::max(squared(p[1].cast<double>()), squared(p[2].cast<double>())));
 }
 
 std::array<CubicSpan, 2> CubicSpan::split() const noexcept {
@@ -72,18 +87,21 @@ void SmoothPath::assign(std::span<const CubicSpan> spans, double tolerance) {
   tolerance = std::isfinite(tolerance) && tolerance > 0.0 ? tolerance : 1e-3;
   m_tolerance = tolerance;
   if (m_spans.empty()) return;
-  double s = 0.0;
+  // The points first, every span's own entry at t = 0 included (same point and arc length as the
+  // previous span's end, so interpolation never mixes two spans' parameters); then the arc
+  // lengths in one pass (independent roots, no dependency on the table's growth).
   for (std::size_t k = 0; k < m_spans.size(); ++k) {
-    // Each span starts with its own entry at t = 0 (same point and arc length as the previous
-    // span's end), so interpolation never mixes two spans' parameters.
-    m_knots.push_back(s);
-    m_samples.push_back({std::uint32_t(k), 0.0f, s, m_spans[k].p[0]});
-    auto emit = [&](double t, Vec2 point) {
-      s += double((point - m_samples.back().point).norm());
-      m_samples.push_back({std::uint32_t(k), float(t), s, point});
-    };
-    flatten(m_spans[k], tolerance, emit);
+    m_knots.push_back(double(m_samples.size()));  // the entry's index for now
+    m_samples.push_back({std::uint32_t(k), 0.0f, 0.0, m_spans[k].p[0]});
+    flatten(m_spans[k], flatteningSteps(m_spans[k], tolerance),
+            [&](double t, Vec2 point) { m_samples.push_back({std::uint32_t(k), float(t), 0.0, point}); });
   }
+  double s = 0.0;
+  for (std::size_t i = 1; i < m_samples.size(); ++i) {
+    s += double((m_samples[i].point - m_samples[i - 1].point).norm());
+    m_samples[i].s = s;
+  }
+  for (double& knot : m_knots) knot = m_samples[std::size_t(knot)].s;
   m_knots.push_back(s);
 }
 
@@ -154,8 +172,9 @@ void SmoothPath::sample(double tolerance, std::vector<Vec2>& out) const {
     return;
   }
   out.push_back(m_spans.front().p[0]);
-  auto emit = [&](double, Vec2 point) { out.push_back(point); };
-  for (const CubicSpan& span : m_spans) flatten(span, tolerance, emit);
+  for (const CubicSpan& span : m_spans) {
+    flatten(span, flatteningSteps(span, tolerance), [&](double, Vec2 point) { out.push_back(point); });
+  }
 }
 
 void SmoothPath::sampleEvery(double spacing, std::vector<Vec2>& out) const {

@@ -5,6 +5,7 @@
 #include "path/legs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -13,20 +14,20 @@ namespace {
 
 using Point = Eigen::Vector2d;
 
-// The Bézier form of the Catmull-Rom span p1→p2 with neighbours p0 and p3 and knot spacing
-// |Δp|^alpha (Barry-Goldman's pyramid, differentiated at the span's ends and scaled to the
-// span's own parameter interval).
-CubicSpan catmullRom(const Point& p0, const Point& p1, const Point& p2, const Point& p3, double alpha) {
-  // |Δp|^alpha, without pow for the usual exponents (pow is slow).
-  auto spacing = [alpha](const Point& delta) {
-    return alpha == 0.5 ? std::sqrt(delta.norm()) : alpha == 1.0 ? delta.norm() : std::pow(delta.norm(), alpha);
-  };
-  const double d0 = spacing(p1 - p0), d1 = spacing(p2 - p1), d2 = spacing(p3 - p2);
+// The Bézier form of the Catmull-Rom span p1→p2 with neighbours p0 and p3, given the knot
+// spacings d0, d1, d2 (|Δp|^alpha of the three segments): Barry-Goldman's pyramid,
+// differentiated at the span's ends and scaled to the span's own parameter interval.
+CubicSpan catmullRom(const Point& p0, const Point& p1, const Point& p2, const Point& p3, double d0, double d1, double d2) {
   const Point m1 = ((p1 - p0) / d0 - (p2 - p0) / (d0 + d1) + (p2 - p1) / d1) * d1;
   const Point m2 = ((p2 - p1) / d1 - (p3 - p1) / (d1 + d2) + (p3 - p2) / d2) * d1;
   CubicSpan span;
   span.p = {p1.cast<float>(), Point(p1 + m1 / 3.0).cast<float>(), Point(p2 - m2 / 3.0).cast<float>(), p2.cast<float>()};
   return span;
+}
+
+// |Δp|^alpha, without pow for the usual exponents (pow is slow).
+double knotSpacing(const Point& delta, double alpha) {
+  return alpha == 0.5 ? std::sqrt(delta.norm()) : alpha == 1.0 ? delta.norm() : std::pow(delta.norm(), alpha);
 }
 
 // The span with its inner handles pulled towards the chord: scale 1 keeps it, 0 gives the
@@ -42,13 +43,20 @@ CubicSpan tightened(const CubicSpan& span, double scale) {
 
 // Convex polygons as point lists (1 point, 2 for a segment, or a counter-clockwise or clockwise
 // ring), with the distance between two of them: 0 when they touch or overlap.
-using Ring = std::vector<Point>;
+using Ring = std::span<const Point>;
 
+// A ring of at most eight points kept on the stack (a hull of four points, a hex tile, a
+// segment, a point).
+struct SmallRing {
+  std::array<Point, 8> points;
+  std::size_t count = 0;
+  operator Ring() const { return {points.data(), count}; }
+};
 
 using detail::pointToSegment;
 
 // True when some edge normal of `a` separates the two (separating axis test, one direction).
-bool separated(const Ring& a, const Ring& b) {
+bool separated(Ring a, Ring b) {
   const std::size_t n = a.size();
   if (n < 2) return false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -69,10 +77,10 @@ bool separated(const Ring& a, const Ring& b) {
   return false;
 }
 
-double ringDistance(const Ring& a, const Ring& b) {
+double ringDistance(Ring a, Ring b) {
   if (!separated(a, b) && !separated(b, a)) return 0.0;
   double best = 1e300;
-  auto vertexToEdges = [&](const Ring& points, const Ring& edges) {
+  auto vertexToEdges = [&](Ring points, Ring edges) {
     if (edges.size() == 1) {
       for (const Point& p : points) best = std::min(best, (p - edges[0]).norm());
       return;
@@ -87,10 +95,64 @@ double ringDistance(const Ring& a, const Ring& b) {
 }
 
 // The convex hull of a piece's four control points: the curve lies inside it.
-void hullOf(const CubicSpan& piece, Ring& corners, Ring& hull) {
-  corners.resize(4);
+SmallRing hullOf(const CubicSpan& piece) {
+  std::array<Point, 4> corners;
   for (std::size_t i = 0; i < 4; ++i) corners[i] = piece.p[i].cast<double>();
-  detail::convexHull(corners, hull);
+  // Sorted by a network of five compare-exchanges (a general sort costs several times more
+  // here, where it runs for every piece checked).
+  auto order = [&corners](std::size_t i, std::size_t j) {
+    if (detail::hullOrder(corners[j], corners[i])) std::swap(corners[i], corners[j]);
+  };
+  order(0, 1);
+  order(2, 3);
+  order(0, 2);
+  order(1, 3);
+  order(1, 2);
+  SmallRing hull;
+  hull.count = detail::convexHullOfSorted(corners, hull.points.data());
+  return hull;
+}
+
+// Distance from a convex ring (counter-clockwise, as convexHull makes it) to the axis-aligned
+// box low..high; 0 when they touch or overlap. The square-tile case of ringDistance, cheaper:
+// the box's own axes are the bounding boxes' overlap, and distances to the box are clamps.
+double ringToBox(Ring ring, const Point& low, const Point& high) {
+  double best = 1e300;
+  for (const Point& p : ring) {
+    const Point outside = (low - p).cwiseMax(p - high).cwiseMax(0.0);
+    best = std::min(best, outside.squaredNorm());
+  }
+  if (best == 0.0) return 0.0;
+  best = std::sqrt(best);
+  const std::size_t n = ring.size();
+  if (n < 2) return best;
+  const std::array<Point, 4> corners{low, Point(high.x(), low.y()), high, Point(low.x(), high.y())};
+  // Overlap unless an axis separates them: the boxes' axes, or an edge of the ring with every
+  // corner outside it.
+  Point ringLow = ring[0], ringHigh = ring[0];
+  for (const Point& p : ring) {
+    ringLow = ringLow.cwiseMin(p);
+    ringHigh = ringHigh.cwiseMax(p);
+  }
+  bool separated = (ringLow.array() > high.array()).any() || (ringHigh.array() < low.array()).any();
+  for (std::size_t i = 0; i < n && !separated; ++i) {
+    const Point& a = ring[i];
+    const Point edge = ring[(i + 1) % n] - a;
+    if (edge.squaredNorm() == 0.0) continue;
+    separated = std::all_of(corners.begin(), corners.end(), [&](const Point& c) { return detail::cross(edge, c - a) < 0.0; });
+  }
+  if (!separated) return 0.0;
+  for (const Point& c : corners) {
+    for (std::size_t i = 0; i < n; ++i) best = std::min(best, pointToSegment(c, ring[i], ring[(i + 1) % n]));
+  }
+  return best;
+}
+
+// Rounds down to an integer, without the library call (coordinates stay far inside int range:
+// callers clamp to the map).
+std::int32_t floorToInt(double v) {
+  const auto i = std::int32_t(v);
+  return i - std::int32_t(v < double(i));
 }
 
 // Vouches for a span's curve exactly: a piece is valid when the convex hull of its control
@@ -107,8 +169,9 @@ class SpanChecker {
     m_uniformCost = context.uniformCost();
   }
 
-  // True when the whole curve of `span` keeps the rules.
-  bool valid(const CubicSpan& span) {
+  // True when the whole curve of `span` keeps the rules; `spread` is at least span.spread() (the
+  // caller often knows a bound without computing it).
+  bool valid(const CubicSpan& span, double spread) {
     const Vec2 a = span.p[0], b = span.p[3];
     m_limit = m_context.lines.cheapestCost();
     if (!m_uniformCost) {
@@ -118,95 +181,125 @@ class SpanChecker {
     // Every entity the curve could reach: within its spread of the chord.
     m_found.clear();
     m_local.clear();
-    const float reach = m_context.radius + float(span.spread()) + 1e-3f;
+    const float reach = m_context.radius + float(spread) + 1e-3f;
     m_entities.source.entitiesNear(a, b, reach, m_found);
     for (const Entity& entity : m_found) {
       if (m_entities.blocks(entity, m_start, m_context.radius)) m_local.push_back(entity);
     }
-    return pieceValid(span, 0);
+    return pieceValid(span, spread, 0);
   }
 
  private:
-  bool pieceValid(const CubicSpan& piece, int depth) {
-    if (hullValid(piece)) return true;
-    if (depth >= 12 || (piece.p[3] - piece.p[0]).norm() + piece.spread() <= m_minSize) return false;
+  bool pieceValid(const CubicSpan& piece, double spread, int depth) {
+    if (hullValid(piece, spread)) return true;
+    if (depth >= 12 || (piece.p[3] - piece.p[0]).norm() + spread <= m_minSize) return false;
     const auto halves = piece.split();
-    return pieceValid(halves[0], depth + 1) && pieceValid(halves[1], depth + 1);
+    return pieceValid(halves[0], halves[0].spread(), depth + 1) && pieceValid(halves[1], halves[1].spread(), depth + 1);
   }
 
-  bool hullValid(const CubicSpan& piece) {
+  // `spread` is the piece's: its hull lies within that distance of its chord.
+  bool hullValid(const CubicSpan& piece, double spread) {
     ++m_stats.probes;
-    hullOf(piece, m_corners, m_hull);
+    m_hull = hullOf(piece);
+    const Ring hull = m_hull;
     const double radius = double(m_context.radius);
     const double keep = std::max(radius, m_touch);
     for (const Entity& entity : m_local) {
-      m_other.assign(1, entity.position.cast<double>());
-      if (ringDistance(m_hull, m_other) < double(entity.radius) + keep) return false;
+      const Point centre = entity.position.cast<double>();
+      if (ringDistance(hull, Ring(&centre, 1)) < double(entity.radius) + keep) return false;
     }
     for (const Barrier& barrier : m_context.barriers) {
-      m_other = {barrier.a.cast<double>(), barrier.b.cast<double>()};
-      if (ringDistance(m_hull, m_other) < keep) return false;
-    }
-    // Fast path: the hull lies within `spread` of the chord, so a chord that the bitmap test
-    // finds clear at the cheapest cost for a character wider by `spread` vouches for it.
-    const double chordSpread = piece.spread();
-    const double tileSize = double(m_context.map.layout().tileSize());
-    if (radius + chordSpread < 0.499 * tileSize &&
-        m_context.lines.cheaplyClear(piece.p[0], piece.p[3], float(radius + chordSpread))) {
-      return true;
+      const std::array<Point, 2> wall{barrier.a.cast<double>(), barrier.b.cast<double>()};
+      if (ringDistance(hull, wall) < keep) return false;
     }
     // The tiles the hull, grown by the radius, may reach.
-    Point low = m_hull[0], high = m_hull[0];
-    for (const Point& p : m_hull) {
+    Point low = hull[0], high = hull[0];
+    for (const Point& p : hull) {
       low = low.cwiseMin(p);
       high = high.cwiseMax(p);
     }
-    const Layout& layout = m_context.map.layout();
-    const Vec2 lo = (low.array() - keep).matrix().cast<float>(), hi = (high.array() + keep).matrix().cast<float>();
-    Cell first = layout.tileAt(lo), last = layout.tileAt(hi);
-    if (layout.isHex()) {  // offset rows or columns zig-zag: look one tile further
-      const Cell a = layout.tileAt(Vec2(lo.x(), hi.y())), b = layout.tileAt(Vec2(hi.x(), lo.y()));
-      first = {std::min({first.x, a.x, b.x}) - 1, std::min({first.y, a.y, b.y}) - 1};
-      last = {std::max({last.x, a.x, b.x}) + 1, std::max({last.y, a.y, b.y}) + 1};
-    }
-    const TileMap& map = m_context.map;
-    // Cheap first test per tile: the hull lies within `spread` of the chord, the tile within its
-    // circumradius of its centre. On squares only the band of each row near the chord is visited.
     const Point a = piece.p[0].cast<double>(), b = piece.p[3].cast<double>();
-    const double spread = piece.spread();
-    const double circumradius = (layout.isHex() ? 0.5774 : 0.7072) * double(layout.tileSize());
+    return m_context.map.layout().isHex() ? hexTilesValid(a, b, spread, low, high, keep)
+                                          : squareTilesValid(a, b, spread, low, high, keep);
+  }
+
+  // A tile that the hull must keep `keep` from (blocked), must not overlap (dearer than the
+  // segment allows: `m_touch`), or 0 when it does not matter.
+  double tileGap(Cell cell, double keep) const {
+    const float cost = m_context.map.cost(cell, m_context.mobility);
+    if (cost == TerrainTable::kImpassable) return keep;
+    return m_uniformCost || double(cost) <= m_limit ? 0.0 : m_touch;
+  }
+
+  // Square tiles: the hull lies within `spread` of the chord a→b, so on each line of tiles only
+  // the band within spread + keep of the chord is looked at, and in it only the tiles the line
+  // bitmap says are not open at the cheapest cost. Lines are rows, or columns for a steep chord:
+  // few lines, long runs of bits.
+  bool squareTilesValid(const Point& a, const Point& b, double spread, const Point& low, const Point& high, double keep) {
+    const Layout& layout = m_context.map.layout();
     const double tile = double(layout.tileSize());
     const Point origin = layout.origin().cast<double>();
-    const double band = spread + keep;
-    for (std::int32_t y = first.y; y <= last.y; ++y) {
-      std::int32_t fromX = first.x, toX = last.x;
-      if (!layout.isHex()) {
-        // The chord's x extent within the row's strip widened by `band`, widened by `band`.
-        const double top = origin.y() + double(y) * tile - band, bottom = top + tile + 2.0 * band;
-        double t0 = 0.0, t1 = 1.0;
-        const double dy = b.y() - a.y();
-        if (dy != 0.0) {
-          const double ta = (top - a.y()) / dy, tb = (bottom - a.y()) / dy;
-          t0 = std::max(t0, std::min(ta, tb));
-          t1 = std::min(t1, std::max(ta, tb));
-        } else if (a.y() < top || a.y() > bottom) {
-          continue;
-        }
-        if (t0 > t1) continue;
-        const double x0 = a.x() + (b.x() - a.x()) * t0, x1 = a.x() + (b.x() - a.x()) * t1;
-        fromX = std::max(fromX, std::int32_t(std::floor((std::min(x0, x1) - band - origin.x()) / tile)));
-        toX = std::min(toX, std::int32_t(std::floor((std::max(x0, x1) + band - origin.x()) / tile)));
-        if (m_context.lines.rowCheapest(y, fromX, toX)) continue;  // nothing in this row to look at
+    const bool column = std::abs(b.y() - a.y()) > std::abs(b.x() - a.x());
+    // Tile coordinates (the tile of x is floor(x)): u along a line, v across lines.
+    const double perTile = 1.0 / tile;
+    const Point local0 = (a - origin) * perTile, local1 = (b - origin) * perTile;
+    const Point localLow = (low - origin) * perTile, localHigh = (high - origin) * perTile;
+    auto along = [column](const Point& p) { return column ? p.y() : p.x(); };
+    auto across = [column](const Point& p) { return column ? p.x() : p.y(); };
+    const double band = (spread + keep) * perTile, margin = keep * perTile;
+    const double bound = double(std::max(m_context.map.width(), m_context.map.height())) + 2.0;
+    auto clampTile = [bound](double v) { return floorToInt(std::clamp(v, -2.0, bound)); };
+    const std::int32_t firstLine = clampTile(across(localLow) - margin), lastLine = clampTile(across(localHigh) + margin);
+    const std::int32_t firstK = clampTile(along(localLow) - margin), lastK = clampTile(along(localHigh) + margin);
+    const double u0 = along(local0), u1 = along(local1), v0 = across(local0), v1 = across(local1);
+    const double vLow = std::min(v0, v1), vHigh = std::max(v0, v1);
+    const double slope = v0 != v1 ? (u1 - u0) / (v1 - v0) : 0.0;
+    const BitLines lines = m_context.lines.cheapLines(column);
+    for (std::int32_t line = firstLine; line <= lastLine; ++line) {
+      // The chord's extent along the line within the line's strip widened by `band`, widened by
+      // `band`.
+      const double top = double(line) - band, bottom = double(line) + 1.0 + band;
+      if (bottom < vLow || top > vHigh) continue;
+      double k0 = std::min(u0, u1), k1 = std::max(u0, u1);
+      if (v0 != v1) {
+        k0 = u0 + (std::max(top, vLow) - v0) * slope;
+        k1 = u0 + (std::min(bottom, vHigh) - v0) * slope;
+        if (k0 > k1) std::swap(k0, k1);
       }
-      for (std::int32_t x = fromX; x <= toX; ++x) {
-        const float cost = map.cost({x, y}, m_context.mobility);
-        const bool blocked = cost == TerrainTable::kImpassable;
-        if (!blocked && (m_uniformCost || double(cost) <= m_limit)) continue;
-        if (pointToSegment(layout.tileCenter({x, y}).cast<double>(), a, b) - spread - circumradius >= keep) continue;
+      const std::int32_t from = std::max(firstK, clampTile(k0 - band)), to = std::min(lastK, clampTile(k1 + band));
+      for (std::int32_t k = lines.nextNotCheapest(line, from, to); k <= to; k = lines.nextNotCheapest(line, k + 1, to)) {
+        const Cell cell = column ? Cell{line, k} : Cell{k, line};
+        const double gap = tileGap(cell, keep);
+        if (gap == 0.0) continue;
+        const Point tileLow = origin + Point(double(cell.x), double(cell.y)) * tile;
+        const Point tileHigh = tileLow + Point(tile, tile);
+        if ((tileLow.array() >= high.array() + gap).any() || (tileHigh.array() <= low.array() - gap).any()) continue;
+        if (ringToBox(m_hull, tileLow, tileHigh) < gap) return false;
+      }
+    }
+    return true;
+  }
+
+  // Hex tiles: every tile of the hull's box (one more each way: offset rows zig-zag), a cheap
+  // distance bound first, then the exact polygon distance.
+  bool hexTilesValid(const Point& a, const Point& b, double spread, const Point& low, const Point& high, double keep) {
+    const Layout& layout = m_context.map.layout();
+    const Vec2 lo = (low.array() - keep).matrix().cast<float>(), hi = (high.array() + keep).matrix().cast<float>();
+    const Cell c0 = layout.tileAt(lo), c1 = layout.tileAt(hi);
+    const Cell c2 = layout.tileAt(Vec2(lo.x(), hi.y())), c3 = layout.tileAt(Vec2(hi.x(), lo.y()));
+    const Cell first{std::min({c0.x, c1.x, c2.x, c3.x}) - 1, std::min({c0.y, c1.y, c2.y, c3.y}) - 1};
+    const Cell last{std::max({c0.x, c1.x, c2.x, c3.x}) + 1, std::max({c0.y, c1.y, c2.y, c3.y}) + 1};
+    const double circumradius = 0.5774 * double(layout.tileSize());
+    for (std::int32_t y = first.y; y <= last.y; ++y) {
+      for (std::int32_t x = first.x; x <= last.x; ++x) {
+        const double gap = tileGap({x, y}, keep);
+        if (gap == 0.0) continue;
+        if (pointToSegment(layout.tileCenter({x, y}).cast<double>(), a, b) - spread - circumradius >= gap) continue;
         const TilePolygon polygon = layout.tilePolygon({x, y});
-        m_other.clear();
-        for (int i = 0; i < polygon.count; ++i) m_other.push_back(polygon.corners[std::size_t(i)].cast<double>());
-        if (ringDistance(m_hull, m_other) < (blocked ? keep : m_touch)) return false;
+        SmallRing tileRing;
+        tileRing.count = std::size_t(polygon.count);
+        for (std::size_t i = 0; i < tileRing.count; ++i) tileRing.points[i] = polygon.corners[i].cast<double>();
+        if (ringDistance(m_hull, tileRing) < gap) return false;
       }
     }
     return true;
@@ -223,7 +316,6 @@ class SpanChecker {
   // Scratch kept per thread (no allocation once warm).
   struct Scratch {
     std::vector<Entity> found, local;
-    Ring corners, hull, other;
   };
   static Scratch& scratch() {
     thread_local Scratch instance;
@@ -231,9 +323,7 @@ class SpanChecker {
   }
   std::vector<Entity>& m_found = scratch().found;
   std::vector<Entity>& m_local = scratch().local;
-  Ring& m_corners = scratch().corners;
-  Ring& m_hull = scratch().hull;
-  Ring& m_other = scratch().other;
+  SmallRing m_hull;  // of the piece being checked
 };
 
 }  // namespace
@@ -262,31 +352,38 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   const double alpha = std::clamp(double(settings.alpha), 0.0, 1.0);
   const double maxDeviation = std::max(0.0, double(settings.maxDeviation)) * tile;
   std::optional<SpanChecker> checker;  // made on the first curved span (straight paths need none)
+  // Knot spacing of segment i (p[i]→p[i+1]); each is shared by the three spans around it.
+  thread_local std::vector<double> spacing;
+  spacing.resize(p.size());
+  for (std::size_t i = 0; i + 1 < p.size(); ++i) spacing[i] = knotSpacing(p[i + 1] - p[i], alpha);
   for (std::size_t i = 0; i + 1 < p.size(); ++i) {
-    // At the ends the missing neighbour is the next point mirrored: the curve starts (ends) along
-    // the first (last) segment.
+    // At the ends the missing neighbour is the next point mirrored (so its spacing is the
+    // segment's own): the curve starts (ends) along the first (last) segment.
     const Point before = i > 0 ? p[i - 1] : Point(2.0 * p[i] - p[i + 1]);
     const Point after = i + 2 < p.size() ? p[i + 2] : Point(2.0 * p[i + 1] - p[i]);
-    CubicSpan span = catmullRom(before, p[i], p[i + 1], after, alpha);
-    const double spread = span.spread();
-    if (spread > maxDeviation) span = tightened(span, maxDeviation / spread);
+    const double d0 = i > 0 ? spacing[i - 1] : spacing[i], d2 = i + 2 < p.size() ? spacing[i + 1] : spacing[i];
+    CubicSpan span = catmullRom(before, p[i], p[i + 1], after, d0, spacing[i], d2);
+    double spread = span.spread();
+    if (spread > maxDeviation) {
+      span = tightened(span, maxDeviation / spread);
+      spread = span.spread();  // measured again: the handles were rounded to float
+    }
     // Tighten until the checker vouches for the whole curve; the straight segment needs no
     // check (the earlier stages made it valid).
     // A span bulging less than float rounding (three points in a line) is the segment itself.
     CubicSpan kept = tightened(span, 0.0);
-    if (std::min(spread, maxDeviation) > 1e-6 * (p[i + 1] - p[i]).norm()) {
+    if (spread > 1e-6 * (p[i + 1] - p[i]).norm()) {
       for (const double scale : {1.0, 0.5, 0.25}) {
-        const CubicSpan candidate = tightened(span, scale);
+        const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
         if (!checker) checker.emplace(context, entities, points.front(), stats);
-        if (checker->valid(candidate)) {
+        if (checker->valid(candidate, scale == 1.0 ? spread : candidate.spread())) {
           kept = candidate;
           break;
         }
       }
       if (kept.p != span.p) ++stats.repairs;
     }
-    span = kept;
-    spans.push_back(span);
+    spans.push_back(kept);
   }
   out.assign(spans, double(settings.tolerance) * tile);
   stats.pointsOut = std::int32_t(out.samples().size());

@@ -17,10 +17,40 @@
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
 namespace rpgnav {
+
+/// One bit per tile along lines of a square map (rows, or columns): set when the tile is
+/// passable at the cheapest cost.
+struct BitLines {
+  const std::uint64_t* bits = nullptr;
+  std::int32_t wordsPerLine = 0;
+  std::int32_t count = 0;   ///< lines
+  std::int32_t length = 0;  ///< tiles per line
+
+  /// Along line `line`, the first index in from..to whose tile is outside the map or not
+  /// passable at the cheapest cost, or to + 1 when there is none (64 tiles at a time). An empty
+  /// view answers `from`.
+  std::int32_t nextNotCheapest(std::int32_t line, std::int32_t from, std::int32_t to) const noexcept {
+    if (to < from) return to + 1;
+    if (bits == nullptr || line < 0 || line >= count || from < 0 || from >= length) return from;
+    const std::uint64_t* words = bits + std::size_t(line) * std::size_t(wordsPerLine);
+    const std::int32_t last = to < length ? to : length - 1;
+    const std::int32_t beyond = last + 1;  // to + 1, or the first tile past the map's edge
+    // Scan the inverted bits: a set bit is a tile that is not cheapest.
+    std::int32_t word = from >> 6;
+    std::uint64_t open = ~words[word] & (~std::uint64_t(0) << (from & 63));
+    while (open == 0) {
+      if (++word > last >> 6) return beyond;
+      open = ~words[word];
+    }
+    const std::int32_t k = word * 64 + std::countr_zero(open);
+    return k <= last ? k : beyond;
+  }
+};
 
 class SegmentTester {
  public:
@@ -42,9 +72,13 @@ class SegmentTester {
   /// tile, and costs its length × cheapestCost().
   bool openAround(Cell cell) const noexcept;
 
-  /// Square maps: true when tiles x0..x1 of row y are all inside the map and passable at the
-  /// cheapest cost (a word of 64 tiles at a time). False on hex maps.
-  bool rowCheapest(std::int32_t y, std::int32_t x0, std::int32_t x1) const noexcept;
+  /// Square maps: the cheapest-passable bits by rows (by columns when `column`), for callers
+  /// that walk many lines (see BitLines::nextNotCheapest). Hex maps: an empty view.
+  BitLines cheapLines(bool column) const noexcept {
+    if (m_rows.empty()) return {};
+    return column ? BitLines{m_columns.data(), m_columnWords, m_map->width(), m_map->height()}
+                  : BitLines{m_rows.data(), m_rowWords, m_map->height(), m_map->width()};
+  }
 
   /// The cheapest cost of any tile of the map for the mobility (infinity when none is passable).
   double cheapestCost() const noexcept { return m_cheapest; }

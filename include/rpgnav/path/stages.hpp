@@ -117,12 +117,13 @@ void detourStage(const StageContext& context, const DetourSettings& settings, co
 /// Keyser 2011: with knot spacing |Δp|^0.5 a span has no cusp and does not cross itself), one
 /// cubic Bézier span per segment; at the two ends the missing neighbour is the next point
 /// mirrored, so the curve leaves the start and reaches the goal along the first and last
-/// segments (no overshoot). Every span is checked before it is kept: pieces of it (halved until
-/// the curve lies within δ of each piece's chord) are probed at the radius plus δ, against
-/// walls, doors that are walls, entity spaces and, on weighted maps, terrain dearer than the
-/// dearest the straight segment crosses; so the curve itself keeps every rule, not just sample
-/// points on it. A span that fails is tightened towards its segment (handles halved, then
-/// quartered) and finally replaced by the straight segment, which the earlier stages made valid;
+/// segments (no overshoot). Every span is checked exactly before it is kept: the curve lies in
+/// the convex hull of its four Bézier points, so the span is valid when that hull keeps the
+/// radius from walls, doors that are walls and entity spaces and, on weighted maps, overlaps no
+/// tile dearer than the dearest the straight segment crosses; a hull that fails is split in
+/// halves (whose hulls hug the curve closer) and these are checked in turn. A span that fails is
+/// tightened towards its segment (handles halved, then quartered) and finally replaced by the
+/// straight segment, which the earlier stages made valid;
 /// each such repair counts in the stage's `repairs`. The curve passes through every control
 /// point, so door stops and blocked ends are kept exactly.
 struct SmoothingSettings {
@@ -131,9 +132,10 @@ struct SmoothingSettings {
   /// Farthest the curve may stray from the control polyline: spans bulging further are
   /// tightened. [Units: tiles] [Limit: >= 0]
   float maxDeviation = 0.5f;
-  /// The arc length table's chords (and the sampled polyline) keep within this of the curve.
+  /// The arc length table's chords keep within this of the curve; SmoothPath::sample at this
+  /// tolerance or coarser returns the table's points without evaluating the curve again.
   /// [Units: tiles] [Limit: > 0]
-  float tolerance = 0.02f;
+  float tolerance = 0.01f;
 };
 void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
                     const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats);

@@ -4,6 +4,7 @@
 #include "rpgnav/grid/segment_tester.hpp"
 #include "support/test_maps.hpp"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -76,4 +77,43 @@ TEST_CASE("SegmentTester: open ground, costly terrain and bad input", "[grid][lo
   CHECK(tester.openAround({6, 1}));
   CHECK_FALSE(tester.openAround({2, 1}));  // touches swamp
   CHECK_FALSE(tester.openAround({1, 3}));  // touches the wall
+}
+
+TEST_CASE("SegmentTester::cheapLines finds the next tile that is not cheapest, by rows and by columns",
+          "[grid][los][property]") {
+  std::mt19937 random(29);
+  for (int trial = 0; trial < 20; ++trial) {
+    // Widths around a machine word's edge (63, 64, 65, 130 tiles) and odd shapes.
+    const std::int32_t width = std::array<std::int32_t, 5>{7, 63, 64, 65, 130}[std::size_t(trial % 5)];
+    const std::int32_t height = 3 + trial * 7;
+    const TileMap map = test::randomMap(random, Layout::square(), width, height, trial % 2 ? 0.05 : 0.3, trial % 3 == 0);
+    const SegmentTester tester(map, TerrainTable::kWalk);
+    const double cheapest = tester.cheapestCost();
+    auto cheap = [&](Cell cell) {
+      return map.contains(cell) && double(map.cost(cell, TerrainTable::kWalk)) == cheapest;
+    };
+    for (const bool column : {false, true}) {
+      const BitLines lines = tester.cheapLines(column);
+      const std::int32_t count = column ? width : height, length = column ? height : width;
+      REQUIRE(lines.count == count);
+      REQUIRE(lines.length == length);
+      std::uniform_int_distribution<std::int32_t> along(-3, length + 3), across(-2, count + 1);
+      for (int q = 0; q < 400; ++q) {
+        const std::int32_t line = across(random), from = along(random), to = along(random);
+        std::int32_t expected = to + 1;
+        for (std::int32_t k = from; k <= to; ++k) {
+          if (!cheap(column ? Cell{line, k} : Cell{k, line})) {
+            expected = k;
+            break;
+          }
+        }
+        INFO("line " << line << " from " << from << " to " << to << (column ? " (column)" : " (row)"));
+        REQUIRE(lines.nextNotCheapest(line, from, to) == expected);
+      }
+    }
+  }
+  // Hex maps have no bitmaps: every tile must be looked at.
+  const TileMap hex = test::randomMap(random, Layout::hexPointy(), 5, 5, 0.0, false);
+  const BitLines none = SegmentTester(hex, TerrainTable::kWalk).cheapLines(false);
+  CHECK(none.nextNotCheapest(2, 1, 3) == 1);
 }
