@@ -41,8 +41,15 @@ class DetourFinder {
     // once warm.
     std::vector<Vec2>& out = scratch().out;
     out.assign(1, points.front());
+    const double horizon = double(m_settings.horizon) * double(m_context.map.layout().tileSize());
+    double along = 0.0;  // of the input path, to the start of the segment
     for (std::size_t i = 1; i < points.size(); ++i) {
       const Vec2 a = out.back(), b = points[i];
+      if (horizon > 0.0 && along > horizon) {
+        out.insert(out.end(), points.begin() + std::ptrdiff_t(i), points.end());
+        break;
+      }
+      along += double((points[i] - points[i - 1]).norm());
       if (!routeSegment(a, b, out, detours, outcome)) break;
     }
     points.swap(out);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/path/planner.hpp"
 
+#include "path/legs.hpp"
 #include "path/query_doors.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace rpgnav {
 namespace {
@@ -85,11 +87,14 @@ const Planner::MobilityData* Planner::dataFor(MobilityId mobility, float radius,
   return &*data;
 }
 
-Status Planner::plan(const PathRequest& request, PathResult& out) {
+Status Planner::plan(const PathRequest& request, PathResult& out) { return beginPlan(request, out, 0); }
+
+const Planner::MobilityData* Planner::prepare(const PathRequest& request, PathResult& out) {
   out.stages = {};
   for (auto& snapshot : out.stagePoints) snapshot.clear();
   out.tilePath.clear();
   out.controlPoints.clear();
+  out.route.clear();
   out.detours.clear();
   out.smoothed.clear();
   out.searchLength = out.length = out.cost = 0.0;
@@ -99,34 +104,59 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   out.stopPoint = Vec2::Zero();
   const TileMap& map = m_world->map();
   const Layout& layout = map.layout();
-  if (!finite(request.start) || !finite(request.goal)) return fail(out, Status::InvalidArgument, "start or goal is not finite");
-  if (!map.terrain().valid(request.mobility)) return fail(out, Status::InvalidArgument, "unknown mobility");
+  auto failed = [&](Status status, const char* reason) {
+    fail(out, status, reason);
+    return nullptr;
+  };
+  if (!finite(request.start) || !finite(request.goal)) return failed(Status::InvalidArgument, "start or goal is not finite");
+  if (!map.terrain().valid(request.mobility)) return failed(Status::InvalidArgument, "unknown mobility");
   if (!std::isfinite(request.radius) || request.radius < 0.0f || request.radius >= 0.5f * layout.tileSize()) {
-    return fail(out, Status::InvalidArgument, "radius must be at least 0 and under half a tile");
+    return failed(Status::InvalidArgument, "radius must be at least 0 and under half a tile");
   }
   const auto startTile = map.tileAt(request.start), goalTile = map.tileAt(request.goal);
-  if (!startTile) return fail(out, Status::OutOfBounds, "start lies outside the map");
-  if (!goalTile) return fail(out, Status::OutOfBounds, "goal lies outside the map");
-  if (!map.passable(*startTile, request.mobility)) return fail(out, Status::StartBlocked, "start tile cannot be entered by this mobility");
-  if (!map.passable(*goalTile, request.mobility)) return fail(out, Status::GoalBlocked, "goal tile cannot be entered by this mobility");
+  if (!startTile) return failed(Status::OutOfBounds, "start lies outside the map");
+  if (!goalTile) return failed(Status::OutOfBounds, "goal lies outside the map");
+  if (!map.passable(*startTile, request.mobility)) return failed(Status::StartBlocked, "start tile cannot be entered by this mobility");
+  if (!map.passable(*goalTile, request.mobility)) return failed(Status::GoalBlocked, "goal tile cannot be entered by this mobility");
   // A character must have room where it stands and be able to step to its tile's centre (on
   // hexes a blocked neighbour's corner can come within the radius of that short segment even
   // when both ends have room); the same for the goal. Stage 3 relies on both segments.
   if (!probeSegment(map, request.mobility, request.start, layout.tileCenter(*startTile), request.radius).clear) {
-    return fail(out, Status::StartBlocked, "start is closer than the radius to a blocked tile");
+    return failed(Status::StartBlocked, "start is closer than the radius to a blocked tile");
   }
   if (!probeSegment(map, request.mobility, request.goal, layout.tileCenter(*goalTile), request.radius).clear) {
-    return fail(out, Status::GoalBlocked, "goal is closer than the radius to a blocked tile");
+    return failed(Status::GoalBlocked, "goal is closer than the radius to a blocked tile");
   }
-
   const char* dataReason = "";
   const MobilityData* data = dataFor(request.mobility, request.radius, dataReason);
-  if (data == nullptr) return fail(out, Status::InvalidArgument, dataReason);
+  if (data == nullptr) return failed(Status::InvalidArgument, dataReason);
   m_doors->begin(*m_world, Traveller{request.character, request.mobility, request.radius});
-  const bool doors = !m_world->doors().empty();
-  StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  return data;
+}
 
-  std::vector<Vec2>& points = out.controlPoints;
+Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_t maxExpansions) {
+  m_pending.active = false;
+  m_escapeFrom.reset();
+  const MobilityData* data = prepare(asked, out);
+  if (data == nullptr) return out.status;
+  const TileMap& map = m_world->map();
+  const bool doors = !m_world->doors().empty();
+  // A door that was closed on the character (it stands within its radius of a door that is a
+  // wall for it now): like an entity holding the start, it does not trap it. The plan runs from
+  // the start tile's centre, half a tile from every edge of it, and the path begins with the
+  // step back there.
+  PathRequest request = asked;
+  if (doors) {
+    m_doors->barriersNear(asked.start, asked.start, asked.radius, false, m_barriers);
+    for (const Barrier& barrier : m_barriers) {
+      if (meetsBarrier(barrier, asked.start, asked.start, asked.radius)) {
+        m_escapeFrom = asked.start;
+        request.start = map.layout().tileCenter(*map.tileAt(asked.start));
+        break;
+      }
+    }
+  }
+  StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
   if (m_settings.enabledStage(PathStage::StraightLine)) {
     StageStats& stats = out.stats(PathStage::StraightLine);
     StageTimer timer(stats);
@@ -136,30 +166,77 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
                             true, m_barriers);
       context.barriers = m_barriers;
     }
-    const bool straight = straightLineStage(context, m_settings.straightLine, request.start, request.goal, points, stats);
+    const bool straight = straightLineStage(context, m_settings.straightLine, request.start, request.goal,
+                                            out.controlPoints, stats);
     if (straight) {
       out.searchLength = double((request.goal - request.start).norm());
       record(out, PathStage::StraightLine);
+      context.barriers = {};
+      out.route = out.controlPoints;
+      return finish(context, request, out);
     }
-    context.barriers = {};
-    if (straight) return finish(context, request, out);
   }
+  // The request is kept (with its own copy of the ignore list) for the slices to come.
+  m_pending.active = true;
+  m_pending.ignore.assign(request.ignore.begin(), request.ignore.end());
+  m_pending.request = request;
+  m_pending.request.ignore = m_pending.ignore;
+  m_pending.askedStart = asked.start;
+  m_pending.data = data;
+  m_pending.mapVersion = m_world->mapVersion();
+  m_pending.doorLayoutVersion = m_world->doorLayoutVersion();
+  return searchAndFinish(maxExpansions, false, out);
+}
 
+Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
+  if (!m_pending.active) return fail(out, Status::InvalidArgument, "no plan in progress");
+  if (m_pending.mapVersion != m_world->mapVersion() || m_pending.doorLayoutVersion != m_world->doorLayoutVersion() ||
+      !m_search.suspended()) {
+    // The world changed under the suspended search (or another search ran): start again.
+    const std::vector<EntityId> ignore = m_pending.ignore;
+    PathRequest again = m_pending.request;
+    again.start = m_pending.askedStart;
+    again.ignore = ignore;
+    return beginPlan(again, out, maxExpansions);
+  }
+  return searchAndFinish(maxExpansions, true, out);
+}
+
+Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out) {
+  const PathRequest& request = m_pending.request;
+  const MobilityData* data = m_pending.data;
+  const TileMap& map = m_world->map();
+  const Layout& layout = map.layout();
+  const bool doors = !m_world->doors().empty();
+  StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
   {
     StageStats& stats = out.stats(PathStage::Search);
     StageTimer timer(stats);
     stats.ran = true;
-    SearchRequest search;
-    search.start = *startTile;
-    search.goal = *goalTile;
-    if (doors) search.gates = m_doors.get();
-    if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
-      search.sightLines = &data->lines;
-      search.radius = request.radius;
-      search.startPoint = request.start;
-      search.goalPoint = request.goal;
+    Status status = Status::Ok;
+    if (resume) {
+      status = m_search.resume(maxExpansions, m_searchResult);
+    } else {
+      SearchRequest search;
+      search.start = *map.tileAt(request.start);
+      search.goal = *map.tileAt(request.goal);
+      search.maxExpansions = maxExpansions;
+      if (doors) search.gates = m_doors.get();
+      if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
+        search.sightLines = &data->lines;
+        search.radius = request.radius;
+        search.startPoint = request.start;
+        search.goalPoint = request.goal;
+      }
+      status = m_search.findPath(data->grid, search, m_searchResult);
     }
-    const Status status = m_search.findPath(data->grid, search, m_searchResult);
+    stats.expansions = m_searchResult.expanded;
+    if (status == Status::BudgetExhausted) {
+      out.status = Status::InProgress;
+      out.reason = "the search ran out of its budget: continuePlan goes on";
+      return Status::InProgress;
+    }
+    m_pending.active = false;
     if (status != Status::Ok) return fail(out, status, m_searchResult.reason);
     out.tilePath = m_searchResult.path;
     if (m_settings.recordStages) out.stagePoints[std::size_t(PathStage::Search)] = m_searchResult.vertices;
@@ -193,6 +270,59 @@ Status Planner::plan(const PathRequest& request, PathResult& out) {
   if (!refine(context, request, goal, out)) {
     // The tile path has no polyline that keeps the radius (a gap narrower than the character).
     return fail(out, Status::NoPath, "no route keeps the radius from blocked tiles");
+  }
+  out.route = out.controlPoints;
+  return finish(context, request, out);
+}
+
+Status Planner::replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out) {
+  m_pending.active = false;
+  m_escapeFrom.reset();
+  const MobilityData* data = prepare(request, out);
+  if (data == nullptr) return out.status;
+  const std::vector<Vec2>& route = previous.route;
+  if (!isSuccess(previous.status) || route.size() < 2) {
+    return fail(out, Status::InvalidArgument, "replanAlong needs an earlier successful plan with a route");
+  }
+  // The rest of the route: from the segment nearest to where the character stands.
+  std::size_t nearest = 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i + 1 < route.size(); ++i) {
+    const double d = detail::pointToSegment(request.start.cast<double>(), route[i].cast<double>(), route[i + 1].cast<double>());
+    if (d < best) {
+      best = d;
+      nearest = i;
+    }
+  }
+  std::vector<Vec2>& points = out.controlPoints;
+  points.assign(1, request.start);
+  for (std::size_t i = nearest + 1; i < route.size(); ++i) {
+    if (route[i] != points.back()) points.push_back(route[i]);
+  }
+  const TileMap& map = m_world->map();
+  StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  if (!m_world->doors().empty()) {
+    Vec2 low = request.start, high = request.start;
+    for (const Vec2& p : points) {
+      low = low.cwiseMin(p);
+      high = high.cwiseMax(p);
+    }
+    m_doors->barriersNear(low, high, request.radius, false, m_barriers);
+    context.barriers = m_barriers;
+  }
+  // The route was clear when it was planned: with map and doors unchanged since, only the new
+  // first segment needs a look.
+  const bool unchanged = previous.mapVersion == m_world->mapVersion() && previous.doorLayoutVersion == m_world->doorLayoutVersion();
+  for (std::size_t i = 0; i + 1 < points.size() && (i == 0 || !unchanged); ++i) {
+    if (!context.probe(points[i], points[i + 1]).clear) {
+      return fail(out, Status::NoPath, "the earlier route is no longer clear from here");
+    }
+  }
+  out.route = points;
+  out.searchLength = previous.searchLength;
+  if (previous.status == Status::StoppedAtDoor) {  // a blocked end is found again by stage 7
+    out.door = previous.door;
+    out.stopPoint = previous.stopPoint;
   }
   return finish(context, request, out);
 }
@@ -243,6 +373,12 @@ bool Planner::refine(const StageContext& context, const PathRequest& request, Ve
 
 Status Planner::finish(const StageContext& context, const PathRequest& request, PathResult& out) {
   std::vector<Vec2>& points = out.controlPoints;
+  out.mapVersion = m_world->mapVersion();
+  out.doorLayoutVersion = m_world->doorLayoutVersion();
+  if (m_escapeFrom && (points.empty() || points.front() != *m_escapeFrom)) {
+    points.insert(points.begin(), *m_escapeFrom);
+    out.route.insert(out.route.begin(), *m_escapeFrom);
+  }
   DetourOutcome outcome;
   if (m_settings.enabledStage(PathStage::Detours)) {
     StageStats& stats = out.stats(PathStage::Detours);
@@ -255,12 +391,22 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
     StageStats& stats = out.stats(PathStage::Smoothing);
     StageTimer timer(stats);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
-    smoothingStage(context, m_settings.smoothing, entities, points, out.smoothed, stats);
+    SmoothingSettings smoothing = m_settings.smoothing;
+    smoothing.entityHorizon = m_settings.detours.horizon;
+    smoothingStage(context, smoothing, entities, points, out.smoothed, stats);
   }
-  out.cost = polylineCost(context, points);
+  if (m_escapeFrom && points.size() >= 2) {
+    // The step back from the door is exempt from the door (see beginPlan).
+    const std::vector<Vec2> rest(points.begin() + 1, points.end());
+    out.cost = polylineCost(context, rest) +
+               probeSegment(context.map, context.mobility, points[0], points[1], context.radius).cost;
+  } else {
+    out.cost = polylineCost(context, points);
+  }
+  m_escapeFrom.reset();
   out.length = 0.0;
   for (std::size_t i = 1; i < points.size(); ++i) out.length += double((points[i] - points[i - 1]).norm());
-  out.status = out.door.value != 0 || out.stopPoint != Vec2::Zero() ? Status::StoppedAtDoor : Status::Ok;
+  out.status = out.door.value != 0 ? Status::StoppedAtDoor : Status::Ok;
   if (outcome.blocked) {
     out.status = Status::BlockedByEntity;
     out.blocker = outcome.blocker;

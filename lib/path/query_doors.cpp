@@ -23,18 +23,19 @@ void QueryDoors::begin(const World& world, const Traveller& traveller) {
 }
 
 DoorDecision QueryDoors::decision(DoorId id) const {
-  if (m_stamp[id.value] != m_query) {
-    DoorDecision decided = m_world->doorPolicy().decide(m_world->doors()[id.value], m_traveller);
+  const std::size_t index = id.value - 1;  // ids count from 1
+  if (m_stamp[index] != m_query) {
+    DoorDecision decided = m_world->doorPolicy().decide(*m_world->door(id), m_traveller);
     // A cost that is not a number, negative or huge would break the search's sums.
     decided.cost = std::isfinite(decided.cost) ? std::clamp(decided.cost, 0.0f, 1000.0f) : 1000.0f;
-    m_decisions[id.value] = decided;
-    m_stamp[id.value] = m_query;
+    m_decisions[index] = decided;
+    m_stamp[index] = m_query;
   }
-  return m_decisions[id.value];
+  return m_decisions[index];
 }
 
 GateCrossing QueryDoors::crossing(std::uint32_t gate) const {
-  const DoorDecision decided = decision(DoorId{gate});
+  const DoorDecision decided = decision(DoorId{gate + 1});  // gate i is the world's door i
   const auto cost = std::int64_t(std::llround(double(decided.cost) * double(kCostScale)));
   switch (decided.action) {
     case DoorAction::Pass: return {true, false, cost};
@@ -48,7 +49,7 @@ bool QueryDoors::segmentMeetsGate(Vec2 from, Vec2 to, float radius) const {
   m_scratch.clear();
   m_world->doorsNear(from.cwiseMin(to), from.cwiseMax(to), radius, m_scratch);
   for (const DoorId id : m_scratch) {
-    const Door& door = m_world->doors()[id.value];
+    const Door& door = *m_world->door(id);
     if (meetsBarrier({door.edge[0], door.edge[1], door.a, door.b}, from, to, radius)) return true;
   }
   return false;
@@ -61,7 +62,7 @@ void QueryDoors::barriersNear(Vec2 low, Vec2 high, float reach, bool costlyToo, 
   for (const DoorId id : m_scratch) {
     const DoorDecision decided = decision(id);
     if (decided.action == DoorAction::Pass && !(costlyToo && decided.cost > 0.0f)) continue;
-    const Door& door = m_world->doors()[id.value];
+    const Door& door = *m_world->door(id);
     out.push_back({door.edge[0], door.edge[1], door.a, door.b});
   }
 }
@@ -76,7 +77,7 @@ std::optional<QueryDoors::Stop> QueryDoors::firstStop(const std::vector<Cell>& t
 }
 
 Vec2 QueryDoors::approachPoint(DoorId id, Cell side, float radius, float gap) const {
-  const Door& door = m_world->doors()[id.value];
+  const Door& door = *m_world->door(id);
   const Vec2 middle = (door.edge[0] + door.edge[1]) * 0.5f;
   const Vec2 centre = m_world->map().layout().tileCenter(side);
   const Vec2 inward = centre - middle;  // perpendicular to the edge on squares and hexes

@@ -169,9 +169,9 @@ class SpanChecker {
     m_uniformCost = context.uniformCost();
   }
 
-  // True when the whole curve of `span` keeps the rules; `spread` is at least span.spread() (the
-  // caller often knows a bound without computing it).
-  bool valid(const CubicSpan& span, double spread) {
+  // True when the whole curve of `span` keeps the rules (entities only when `withEntities`);
+  // `spread` is at least span.spread() (the caller often knows a bound without computing it).
+  bool valid(const CubicSpan& span, double spread, bool withEntities) {
     const Vec2 a = span.p[0], b = span.p[3];
     m_limit = m_context.lines.cheapestCost();
     if (!m_uniformCost) {
@@ -182,7 +182,7 @@ class SpanChecker {
     m_found.clear();
     m_local.clear();
     const float reach = m_context.radius + float(spread) + 1e-3f;
-    m_entities.source.entitiesNear(a, b, reach, m_found);
+    if (withEntities) m_entities.source.entitiesNear(a, b, reach, m_found);
     for (const Entity& entity : m_found) {
       if (m_entities.blocks(entity, m_start, m_context.radius)) m_local.push_back(entity);
     }
@@ -352,6 +352,8 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   const double alpha = std::clamp(double(settings.alpha), 0.0, 1.0);
   const double maxDeviation = std::max(0.0, double(settings.maxDeviation)) * tile;
   std::optional<SpanChecker> checker;  // made on the first curved span (straight paths need none)
+  const double entityHorizon = double(settings.entityHorizon) * tile;
+  double along = 0.0;  // from the start to the span's start
   // Knot spacing of segment i (p[i]→p[i+1]); each is shared by the three spans around it.
   thread_local std::vector<double> spacing;
   spacing.resize(p.size());
@@ -376,7 +378,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
       for (const double scale : {1.0, 0.5, 0.25}) {
         const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
         if (!checker) checker.emplace(context, entities, points.front(), stats);
-        if (checker->valid(candidate, scale == 1.0 ? spread : candidate.spread())) {
+        if (checker->valid(candidate, scale == 1.0 ? spread : candidate.spread(), entityHorizon <= 0.0 || along <= entityHorizon)) {
           kept = candidate;
           break;
         }
@@ -384,6 +386,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
       if (kept.p != span.p) ++stats.repairs;
     }
     spans.push_back(kept);
+    along += (p[i + 1] - p[i]).norm();
   }
   out.assign(spans, double(settings.tolerance) * tile);
   stats.pointsOut = std::int32_t(out.samples().size());

@@ -23,6 +23,21 @@ Box discBox(const Entity& entity) {
              BoxPoint(entity.position.x() + entity.radius, entity.position.y() + entity.radius));
 }
 
+// The box kept in the tree: the disc's, grown for moving entities so that most moves stay inside
+// it and cost no tree update (queries test the exact disc anyway).
+Box storedBox(const Entity& entity) {
+  const float slack = (entity.flags & kEntityMoving) != 0 ? 2.0f * entity.radius + 0.05f : 0.0f;
+  const float r = entity.radius + slack;
+  return Box(BoxPoint(entity.position.x() - r, entity.position.y() - r), BoxPoint(entity.position.x() + r, entity.position.y() + r));
+}
+
+bool inside(const Box& inner, const Box& outer) {
+  return inner.min_corner().get<0>() >= outer.min_corner().get<0>() &&
+         inner.min_corner().get<1>() >= outer.min_corner().get<1>() &&
+         inner.max_corner().get<0>() <= outer.max_corner().get<0>() &&
+         inner.max_corner().get<1>() <= outer.max_corner().get<1>();
+}
+
 bool validShape(Vec2 position, float radius) {
   return position.allFinite() && std::isfinite(radius) && radius >= 0.0f;
 }
@@ -38,12 +53,14 @@ bool entityTouchesSegment(const Entity& entity, Vec2 from, Vec2 to, float reach)
   return (a + t * ab - c).squaredNorm() < limit * limit;
 }
 
-// The R-tree (quadratic splits: cheap inserts and removals, which moving entities need every
-// frame) holds one box per entity; entities live densely in `entities`, found by id through
-// `slotOf`. Removal swaps the last entity into the hole and re-indexes it.
+// The R-tree (quadratic splits: cheap inserts and removals, which moving entities need) holds one
+// box per entity, `stored[slot]`: the disc's box, grown for moving entities so that a move within
+// it changes no tree node; entities live densely in `entities`, found by id through `slotOf`.
+// Removal swaps the last entity into the hole and re-indexes it.
 struct EntityRegistry::Index {
   bgi::rtree<Value, bgi::quadratic<16>> tree;
   std::vector<Entity> entities;
+  std::vector<Box> stored;
   std::unordered_map<std::uint32_t, std::uint32_t> slotOf;
   float maxRadius = 0.0f;  // largest radius ever registered (only grows; bounds query pieces)
 };
@@ -58,8 +75,9 @@ Status EntityRegistry::add(const Entity& entity) {
   if (m_index->slotOf.count(entity.id.value) != 0) return Status::InvalidArgument;
   const auto slot = std::uint32_t(m_index->entities.size());
   m_index->entities.push_back(entity);
+  m_index->stored.push_back(storedBox(entity));
   m_index->slotOf.emplace(entity.id.value, slot);
-  m_index->tree.insert(Value(discBox(entity), slot));
+  m_index->tree.insert(Value(m_index->stored.back(), slot));
   m_index->maxRadius = std::max(m_index->maxRadius, entity.radius);
   ++m_version;
   return Status::Ok;
@@ -76,11 +94,15 @@ Status EntityRegistry::move(EntityId id, Vec2 position) {
 Status EntityRegistry::update(const Entity& changed) {
   const auto found = m_index->slotOf.find(changed.id.value);
   if (found == m_index->slotOf.end() || !validShape(changed.position, changed.radius)) return Status::InvalidArgument;
-  Entity& entity = m_index->entities[found->second];
-  m_index->tree.remove(Value(discBox(entity), found->second));
-  entity = changed;
-  m_index->tree.insert(Value(discBox(entity), found->second));
-  m_index->maxRadius = std::max(m_index->maxRadius, entity.radius);
+  const std::uint32_t slot = found->second;
+  m_index->entities[slot] = changed;
+  Box& stored = m_index->stored[slot];
+  if (!inside(discBox(changed), stored) || (changed.flags & kEntityMoving) == 0) {
+    m_index->tree.remove(Value(stored, slot));
+    stored = storedBox(changed);
+    m_index->tree.insert(Value(stored, slot));
+  }
+  m_index->maxRadius = std::max(m_index->maxRadius, changed.radius);
   ++m_version;
   return Status::Ok;
 }
@@ -90,16 +112,19 @@ Status EntityRegistry::remove(EntityId id) {
   if (found == m_index->slotOf.end()) return Status::InvalidArgument;
   const std::uint32_t slot = found->second;
   std::vector<Entity>& entities = m_index->entities;
-  m_index->tree.remove(Value(discBox(entities[slot]), slot));
+  std::vector<Box>& stored = m_index->stored;
+  m_index->tree.remove(Value(stored[slot], slot));
   m_index->slotOf.erase(found);
   const auto last = std::uint32_t(entities.size() - 1);
   if (slot != last) {
-    m_index->tree.remove(Value(discBox(entities[last]), last));
+    m_index->tree.remove(Value(stored[last], last));
     entities[slot] = entities[last];
+    stored[slot] = stored[last];
     m_index->slotOf[entities[slot].id.value] = slot;
-    m_index->tree.insert(Value(discBox(entities[slot]), slot));
+    m_index->tree.insert(Value(stored[slot], slot));
   }
   entities.pop_back();
+  stored.pop_back();
   ++m_version;
   return Status::Ok;
 }
@@ -107,6 +132,7 @@ Status EntityRegistry::remove(EntityId id) {
 void EntityRegistry::clear() {
   m_index->tree.clear();
   m_index->entities.clear();
+  m_index->stored.clear();
   m_index->slotOf.clear();
   m_index->maxRadius = 0.0f;
   ++m_version;

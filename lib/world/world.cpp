@@ -40,7 +40,7 @@ Result<DoorId> World::addDoor(const DoorSpec& spec) {
   if (!edge) return Error{Status::InvalidArgument, "door tiles do not share an edge"};
   const std::uint64_t key = edgeKey(spec.a, spec.b);
   if (m_doorByEdge.count(key) != 0) return Error{Status::InvalidArgument, "a door already sits on this edge"};
-  const DoorId id{std::uint32_t(m_doors.size())};
+  const DoorId id{std::uint32_t(m_doors.size() + 1)};  // 0 means "no door" everywhere
   Door door;
   door.id = id;
   door.name = spec.name;
@@ -50,7 +50,7 @@ Result<DoorId> World::addDoor(const DoorSpec& spec) {
   door.key = spec.key;
   door.edge = *edge;
   m_doors.push_back(std::move(door));
-  m_doorByEdge.emplace(key, id.value);
+  m_doorByEdge.emplace(key, std::uint32_t(m_doors.size() - 1));
   const float bucketSize = float(kBucket) * map.layout().tileSize();
   const Vec2 middle = ((*edge)[0] + (*edge)[1]) * 0.5f - map.layout().origin();
   m_buckets[std::size_t(bucketOf(std::int32_t(std::floor(middle.x() / bucketSize)),
@@ -62,8 +62,8 @@ Result<DoorId> World::addDoor(const DoorSpec& spec) {
 }
 
 Status World::setDoorState(DoorId id, DoorState state) {
-  if (id.value >= m_doors.size()) return Status::InvalidArgument;
-  Door& door = m_doors[id.value];
+  if (id.value == 0 || id.value > m_doors.size()) return Status::InvalidArgument;
+  Door& door = m_doors[id.value - 1];
   if (door.state != state) {
     door.state = state;
     ++m_doorChanges;
@@ -72,12 +72,14 @@ Status World::setDoorState(DoorId id, DoorState state) {
 }
 
 Status World::setDoorGameData(DoorId id, std::uint64_t data) {
-  if (id.value >= m_doors.size()) return Status::InvalidArgument;
-  m_doors[id.value].gameData = data;
+  if (id.value == 0 || id.value > m_doors.size()) return Status::InvalidArgument;
+  m_doors[id.value - 1].gameData = data;
   return Status::Ok;
 }
 
-const Door* World::door(DoorId id) const noexcept { return id.value < m_doors.size() ? &m_doors[id.value] : nullptr; }
+const Door* World::door(DoorId id) const noexcept {
+  return id.value != 0 && id.value <= m_doors.size() ? &m_doors[id.value - 1] : nullptr;
+}
 
 const Door* World::doorBetween(Cell a, Cell b) const noexcept {
   if (m_doors.empty()) return nullptr;

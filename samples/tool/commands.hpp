@@ -13,5 +13,6 @@ int infoCommand(Arguments args);
 int demoCommand(Arguments args);
 int scenCommand(Arguments args);
 int pathCommand(Arguments args);
+int simCommand(Arguments args);
 
 }  // namespace rpgnav::tool

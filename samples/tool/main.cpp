@@ -17,6 +17,8 @@ constexpr const char* kUsage =
     "                    the character pipeline: control points, lengths, costs, stage timings\n"
     "  scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n"
     "                    A* on Moving AI scenario lines; exit 1 on any mismatch with the optimum\n"
+    "  sim MAP [--characters N] [--seconds S] [--fps F] [--seed K] [--svg FILE]\n"
+    "                    characters wander under the replan scheduler; its cost per frame and events\n"
     "  demo [--maps DIR] walk through the bundled sample dungeon\n"
     "  help              this text\n";
 
@@ -30,6 +32,7 @@ constexpr Command kCommands[] = {
     {"demo", &rpgnav::tool::demoCommand},
     {"scen", &rpgnav::tool::scenCommand},
     {"path", &rpgnav::tool::pathCommand},
+    {"sim", &rpgnav::tool::simCommand},
 };
 
 }  // namespace

@@ -63,6 +63,7 @@ struct StageStats {
   std::int32_t pointsOut = 0;
   std::int32_t probes = 0;  ///< Segment probes (line-of-sight checks) made.
   std::int32_t repairs = 0;  ///< Smoothing: spans tightened or made straight to keep the rules.
+  std::int64_t expansions = 0;  ///< Search: nodes expanded, over all slices of the plan.
 };
 
 /// One detour of stage 7: control points [first, first + count) of the final path go round a
@@ -90,6 +91,12 @@ struct PathResult {
   std::vector<Cell> tilePath;
   /// The final polyline, start to goal, world units.
   std::vector<Vec2> controlPoints;
+  /// The polyline before stage 7 (no detours round entities): what Planner::replanAlong plans
+  /// along again once the character has walked part of it and the entities have moved.
+  std::vector<Vec2> route;
+  /// The World's mapVersion() and doorLayoutVersion() the plan was made on.
+  std::uint64_t mapVersion = 0;
+  std::uint64_t doorLayoutVersion = 0;
   /// Length of the search's route in world units: its segments (any-angle search), or its tile
   /// steps, centre to centre (1, √2 for square diagonals); the straight distance when no search
   /// ran.

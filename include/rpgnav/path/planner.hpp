@@ -78,6 +78,29 @@ class Planner {
   /// Successes: Ok, StoppedAtDoor, BlockedByEntity (see PathResult).
   Status plan(const PathRequest& request, PathResult& out);
 
+  /// plan() in slices, for frame budgets: the search (stage 2) expands at most `maxExpansions`
+  /// nodes in this call (0: no limit). Returns InProgress when the search ran out: call
+  /// continuePlan with the same `out` (in later frames) until another status comes. Only one
+  /// plan is in progress per planner: plan() or beginPlan() abandon it. The request's `ignore`
+  /// list is copied. If the map or the doors change in between, the plan starts again.
+  Status beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions);
+  /// Continues the plan in progress with a fresh budget (0: no limit); InvalidArgument when none
+  /// is in progress.
+  Status continuePlan(PathResult& out, std::int64_t maxExpansions);
+  /// True while a plan waits for continuePlan.
+  bool planInProgress() const noexcept { return m_pending.active; }
+  /// Forgets the plan in progress.
+  void cancelPlan() noexcept { m_pending.active = false; }
+
+  /// Plans again along an earlier plan's route (stages 7 and 8 only): for a character that has
+  /// walked part of `previous` (a successful plan to the same goal) while entities moved and the
+  /// map and doors stayed as they were. The route is taken from the point of previous.route
+  /// nearest to request.start onwards, joined to request.start; detours round the entities where
+  /// they are now and a new curve follow. NoPath when a piece of it is no longer clear (plan
+  /// afresh then); the door stop of `previous` is kept. Costs a few microseconds where plan()
+  /// costs a search. `previous` and `out` must be different objects.
+  Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out);
+
   const PlannerSettings& settings() const noexcept { return m_settings; }
   PlannerSettings& settings() noexcept { return m_settings; }
   const World& world() const noexcept { return *m_world; }
@@ -92,6 +115,10 @@ class Planner {
   };
   const MobilityData* dataFor(MobilityId mobility, float radius, const char*& reason);
   Status fail(PathResult& out, Status status, const char* reason);
+  // The checks and set-up every plan starts with; nullptr (out holds the failure) or the data.
+  const MobilityData* prepare(const PathRequest& request, PathResult& out);
+  // Stage 2 (one slice) and everything after it.
+  Status searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out);
   void record(PathResult& out, PathStage stage) const;
   // Stages 3-6 on the search's tile path, from start to goal (the goal may be a door's approach
   // point); false when no polyline keeps the radius.
@@ -108,6 +135,20 @@ class Planner {
   SearchResult m_searchResult;
   std::unique_ptr<detail::QueryDoors> m_doors;
   std::vector<Barrier> m_barriers;
+  // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
+  // its tile's centre and the path begins with the step back there.
+  std::optional<Vec2> m_escapeFrom;
+  // The plan in progress (beginPlan / continuePlan).
+  struct Pending {
+    bool active = false;
+    PathRequest request;           // as planned (from the tile centre when escaping a door)
+    Vec2 askedStart = Vec2::Zero();  // as asked
+    std::vector<EntityId> ignore;  // request.ignore points here
+    const MobilityData* data = nullptr;
+    std::uint64_t mapVersion = 0;
+    std::uint64_t doorLayoutVersion = 0;
+  };
+  Pending m_pending;
 };
 
 }  // namespace rpgnav

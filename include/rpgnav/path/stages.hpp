@@ -90,6 +90,11 @@ struct DetourSettings {
   int maxGroup = 32;
   /// How far before the blocker's grown space a blocked path stops. [Units: tiles] [Limit: >= 0]
   float stopGap = 0.05f;
+  /// Only segments that begin within this distance along the path from its start are led round
+  /// entities; the rest is kept as it is (moving entities will be elsewhere by the time the
+  /// character gets there, and a replan then sees them: the ReplanScheduler uses this). 0: the
+  /// whole path. [Units: tiles] [Limit: >= 0]
+  float horizon = 0.0f;
 };
 
 /// Who is in the way in one query.
@@ -132,6 +137,10 @@ struct SmoothingSettings {
   /// Farthest the curve may stray from the control polyline: spans bulging further are
   /// tightened. [Units: tiles] [Limit: >= 0]
   float maxDeviation = 0.5f;
+  /// Spans that begin farther than this along the path from its start are not checked against
+  /// entities (the Planner sets it to DetourSettings::horizon: beyond it the path is not led round
+  /// them either). 0: every span. [Units: tiles] [Limit: >= 0]
+  float entityHorizon = 0.0f;
   /// The arc length table's chords keep within this of the curve; SmoothPath::sample at this
   /// tolerance or coarser returns the table's points without evaluating the curve again.
   /// [Units: tiles] [Limit: > 0]

@@ -15,7 +15,7 @@
 namespace rpgnav {
 
 struct DoorTag {};
-/// A door's index in its World, in the order doors were added.
+/// A door's number in its World: 1, 2, ... in the order doors were added; DoorId{0} means no door.
 using DoorId = StrongId<DoorTag, std::uint32_t>;
 
 /// A door on the edge between two neighbouring tiles.

@@ -116,6 +116,41 @@ TEST_CASE("a closed door stops the path in front of it and tells the listener on
   CHECK(listener.calls == 2);
 }
 
+TEST_CASE("a door closed on a character does not trap it: the path steps back to its tile's centre", "[path][doors]") {
+  const TileMap map = twoRooms();
+  World world(map);
+  const DoorId door = world.addDoor({"door", {4, 2}, {5, 2}, DoorState::Open}).value();
+  Planner planner(world);
+  PathResult result;
+  // Standing in the doorway tile (4, 2), 0.1 from the door's edge x = 5, radius 0.3.
+  const Vec2 inDoorway(4.9f, 2.5f);
+  PathRequest back{inDoorway, Vec2(1.5f, 2.5f), TerrainTable::kWalk, 0.3f};
+  REQUIRE(planner.plan(back, result) == Status::Ok);  // open: nothing special
+  REQUIRE(world.setDoorState(door, DoorState::Closed) == Status::Ok);
+  // Back into its room: first the step to (4.5, 2.5), then on; the cost is finite.
+  REQUIRE(planner.plan(back, result) == Status::Ok);
+  REQUIRE(result.controlPoints.size() >= 2);
+  CHECK(result.controlPoints.front() == inDoorway);
+  CHECK(result.controlPoints.back() == back.goal);
+  CHECK(std::isfinite(result.cost));
+  for (std::size_t i = 1; i < result.controlPoints.size(); ++i) {
+    CHECK(result.controlPoints[i].x() <= 4.5f + 1e-5f);  // never towards the door
+    CHECK(probeSegment(map, TerrainTable::kWalk, result.controlPoints[i - 1], result.controlPoints[i], 0.3f).clear);
+  }
+  // Through the closed door: it stops in front of it, on its own side, after the step back.
+  PathRequest through{inDoorway, Vec2(7.5f, 2.5f), TerrainTable::kWalk, 0.3f};
+  REQUIRE(planner.plan(through, result) == Status::StoppedAtDoor);
+  CHECK(result.controlPoints.front() == inDoorway);
+  CHECK(result.stopPoint.x() == Approx(5.0f - 0.3f - 0.1f));
+  for (const Vec2& p : result.controlPoints) CHECK(p.x() < 5.0f);
+  // Sliced, the same.
+  PathResult sliced;
+  Status status = planner.beginPlan(through, sliced, 1);
+  while (status == Status::InProgress) status = planner.continuePlan(sliced, 1);
+  CHECK(status == Status::StoppedAtDoor);
+  CHECK(sliced.controlPoints == result.controlPoints);
+}
+
 TEST_CASE("door policies: a dear or avoided door sends the path the other way", "[path][doors]") {
   // Two doorways in the wall at x = 4: a door at (4, 1) and an open gap at (4, 5).
   const TileMap map = test::mapFromAscii(Layout::square(), {

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// ReplanScheduler: keeps the paths of many characters fresh at a flat, predictable cost per frame.
+///
+/// The game registers characters (id, mobility, radius, speed, goal) and calls update() once per
+/// frame with the time and a budget. Each character is planned again about once per `interval`,
+/// at its own phase (phases are spread evenly, so a thousand characters registered in one frame
+/// do not all come due in the same later frame), and sooner when something makes its path stale:
+/// its goal was changed or moved far, a door on its path changed state, the map's tiles under its
+/// path changed, an entity stepped into the path ahead of it, or it has made little progress for a
+/// while. Work stops when the budget is spent: a long search is suspended and continued in the
+/// next frame (Planner::beginPlan / continuePlan), and the characters waiting longest go first,
+/// so nobody starves. A character keeps walking its current path until a new one is accepted, and
+/// a periodic replan replaces a still valid path only when the new one is cheaper by more than
+/// `stickiness` (no flipping between two equal routes).
+///
+/// A periodic replan (or one for an entity on the path ahead) of a character whose goal is
+/// unchanged and whose route no door or tile change has touched since its last full plan, made
+/// less than `fullReplanInterval` ago, plans along the current route (Planner::replanAlong: new detours round the entities where they are
+/// now, a new curve) instead of searching again: the search would find the same route. Anything
+/// else runs the whole pipeline. Paths are led round entities only `detourHorizon` tiles ahead.
+///
+/// Results are events, read after update() in a deterministic order (and handed to an optional
+/// listener at the end of update()). Batches: collectDue() hands the due plans of a frame to the
+/// game's job system (one Planner per worker thread) and acceptJobs() takes the results back.
+///
+/// Thread-safety: a scheduler is used from one thread. It reads the World (map, doors, entities)
+/// during update(), collectDue() and acceptJobs(); the game must not edit the world during these
+/// calls, nor between collectDue() and the workers finishing. Determinism: with expansion budgets
+/// (or none), the same calls with the same times give the same paths and events.
+
+#include "rpgnav/path/planner.hpp"
+#include "rpgnav/world/world.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace rpgnav {
+
+/// Where a character heads: a point, or an entity it follows (another registered character, or an
+/// entity of the world's EntityRegistry) wherever it goes.
+struct Goal {
+  Vec2 point = Vec2(0.0f, 0.0f);
+  EntityId follow{0};  ///< Non-zero: follow this entity; `point` is ignored.
+  static Goal at(Vec2 point) { return Goal{point, EntityId{0}}; }
+  static Goal following(EntityId entity) { return Goal{Vec2(0.0f, 0.0f), entity}; }
+};
+
+/// A character as registered.
+struct CharacterSpec {
+  EntityId id{0};  ///< Non-zero and unique in the scheduler; also the path's PathRequest::character.
+  MobilityId mobility = MobilityId{0};
+  float radius = 0.0f;  ///< World units, 0 <= radius < half a tile.
+  float speed = 1.0f;   ///< World units per second (> 0): follow() and the "stuck" test use it.
+  Vec2 position = Vec2(0.0f, 0.0f);
+  Goal goal;
+};
+
+/// Why a character was planned.
+enum class ReplanReason : std::uint8_t {
+  First,             ///< Newly registered, or its path was lost.
+  Periodic,          ///< Its turn came (about once per interval).
+  GoalChanged,       ///< setGoal().
+  GoalMoved,         ///< The entity it follows moved farther than goalMoveThreshold.
+  DoorChanged,       ///< A door its path crosses or stops at changed state.
+  MapChanged,        ///< Tiles under its path changed (the path is no longer clear).
+  EntityInCorridor,  ///< A blocking entity stands on its path ahead.
+  Stuck,             ///< It made little progress for stuckTime seconds.
+};
+std::string_view toString(ReplanReason reason) noexcept;
+
+enum class ReplanEventKind : std::uint8_t {
+  NewPath,          ///< A new path was accepted (status Ok).
+  StoppedAtDoor,    ///< A new path was accepted that ends in front of a door (see `door`).
+  BlockedByEntity,  ///< A new path was accepted that ends in front of an entity (see `blocker`).
+  GoalUnreachable,  ///< Planning failed (see `status`): the character has no path now.
+};
+std::string_view toString(ReplanEventKind kind) noexcept;
+
+struct ReplanEvent {
+  EntityId character{0};
+  ReplanEventKind kind = ReplanEventKind::NewPath;
+  ReplanReason reason = ReplanReason::First;
+  Status status = Status::Ok;  ///< The planner's status.
+  DoorId door{0};
+  EntityId blocker{0};
+  double time = 0.0;  ///< The update's time.
+};
+
+/// Told about every event at the end of update() (and acceptJobs()), in the events() order, on
+/// the scheduler's thread. It may read the scheduler but not add, remove or re-goal characters.
+class ReplanListener {
+ public:
+  virtual ~ReplanListener() = default;
+  virtual void onReplanEvent(const ReplanEvent& event) = 0;
+};
+
+/// Work allowed per update(): wall-clock microseconds, or search node expansions (deterministic:
+/// each plan is charged its expansions plus SchedulerSettings::expansionsPerPlan). Both 0: no
+/// limit (every due character is planned). Every update() does at least one piece of work (a
+/// plan, or a slice of a suspended search), so a budget too small for anything still moves on.
+/// Time budgets slice searches by a learnt cost per expansion and start no plan whose unsliced
+/// part (learnt averages) no longer fits; a plan dearer than its average can still overrun.
+struct ReplanBudget {
+  double micros = 0.0;
+  std::int64_t expansions = 0;
+  static ReplanBudget time(double micros) { return {micros, 0}; }
+  static ReplanBudget work(std::int64_t expansions) { return {0.0, expansions}; }
+};
+
+struct SchedulerSettings {
+  /// Seconds between periodic replans of a character. [Limit: > 0]
+  double interval = 1.0;
+  /// A periodic replan replaces a still valid path only when its cost is lower than the rest of
+  /// the current path's by more than this fraction. [Limit: >= 0]
+  double stickiness = 0.1;
+  /// A followed entity that moved farther than this from where the path leads triggers a
+  /// replan. [Units: tiles]
+  float goalMoveThreshold = 1.0f;
+  /// Seconds between two checks of a character's path ahead for entities standing on it.
+  double corridorCheckInterval = 0.5;
+  /// How much of the path ahead that check looks at. [Units: tiles]
+  float corridorLookahead = 3.0f;
+  /// A character that moved less than stuckFraction × speed × stuckTime in stuckTime seconds
+  /// while it had somewhere to go is stuck.
+  double stuckTime = 2.0;
+  double stuckFraction = 0.2;
+  /// Periodic replans search afresh at least this often (seconds); in between, they plan along
+  /// the current route (Planner::replanAlong) unless the goal changed or a door or tile on the
+  /// route did (those search afresh at once). A door opened or a wall removed elsewhere, which
+  /// might offer a shorter way, is seen within this time.
+  double fullReplanInterval = 10.0;
+  /// Expansion budgets: the work charged for each plan besides its search's expansions.
+  std::int64_t expansionsPerPlan = 64;
+  /// The planner's DetourSettings::horizon when the PlannerSettings given leave it 0: paths are
+  /// led round entities only this far ahead, as the replans keep coming. [Units: tiles]
+  float detourHorizon = 8.0f;
+};
+
+/// Counters of one update() (or acceptJobs()).
+struct SchedulerStats {
+  std::int32_t plans = 0;        ///< Plans finished (full and along the route).
+  std::int32_t fullPlans = 0;    ///< ...of which ran the whole pipeline.
+  std::int32_t accepted = 0;     ///< Plans whose path replaced the current one.
+  std::int32_t kept = 0;         ///< Periodic plans not taken (stickiness).
+  std::int32_t slices = 0;       ///< Search slices run (a plan may take several frames).
+  std::int64_t expansions = 0;   ///< Search node expansions.
+  std::int32_t triggers = 0;     ///< Characters moved to the front by a trigger.
+  double micros = 0.0;           ///< Wall time of the call.
+  double noticeMicros = 0.0;     ///< ...of which noticing changes (triggers, corridor checks).
+  double fullMicros = 0.0;       ///< ...of which in full plans (search slices included).
+  double alongMicros = 0.0;      ///< ...of which in plans along the route.
+};
+
+/// One plan handed to a worker thread: run it with run(planner) on any thread with its own
+/// Planner for the same World made with the scheduler's settings
+/// (`Planner(world, scheduler.planner().settings())`: the scheduler sets the detour horizon),
+/// then give it back with acceptJobs().
+struct PlanJob {
+  EntityId character{0};
+  PathRequest request;
+  PathResult result;
+  ReplanReason reason = ReplanReason::First;
+  /// Non-null: plan along this earlier result (Planner::replanAlong); it lives in the scheduler
+  /// and stays valid until acceptJobs() if no character is added or removed meanwhile.
+  const PathResult* previous = nullptr;
+  Status run(Planner& planner);
+};
+
+class ReplanScheduler {
+ public:
+  /// Keeps the world by reference: it must outlive the scheduler.
+  explicit ReplanScheduler(const World& world, PlannerSettings planner = {}, SchedulerSettings settings = {});
+  ~ReplanScheduler();
+  ReplanScheduler(const ReplanScheduler&) = delete;
+  ReplanScheduler& operator=(const ReplanScheduler&) = delete;
+
+  /// InvalidArgument for id 0, an id already registered, a mobility the terrain table does not
+  /// know, a radius out of [0, half a tile), a speed that is not positive, or a non-finite point.
+  /// The character is planned at the first update (its phase is spread over the interval after).
+  Status add(const CharacterSpec& character);
+  /// InvalidArgument for an unknown id.
+  Status remove(EntityId id);
+  /// A new goal: the character is moved to the front. InvalidArgument for an unknown id, a
+  /// non-finite point, or following itself.
+  Status setGoal(EntityId id, const Goal& goal);
+  /// The game moved the character (instead of follow()). InvalidArgument for an unknown id or a
+  /// non-finite point.
+  Status setPosition(EntityId id, Vec2 position);
+  /// Moves the character `distance` along its current path and returns where it is and which way
+  /// it faces (a zero step when it has no path or unknown id).
+  PathFollower::Step follow(EntityId id, double distance);
+
+  /// Once per frame: notices what changed, then plans due characters within the budget.
+  void update(double now, ReplanBudget budget);
+  /// The events of the last update() or acceptJobs().
+  std::span<const ReplanEvent> events() const noexcept { return m_events; }
+  const SchedulerStats& stats() const noexcept { return m_stats; }
+  void setListener(ReplanListener* listener) noexcept { m_listener = listener; }
+
+  /// Batches: notices what changed (as update() does), then moves up to `maxJobs` due characters'
+  /// plans into `jobs` (cleared first). Characters with a job are not planned by update() until
+  /// acceptJobs() gives the job back.
+  void collectDue(double now, std::size_t maxJobs, std::vector<PlanJob>& jobs);
+  /// Takes finished jobs back (stickiness, events), in the order given. A job of a character
+  /// removed meanwhile is dropped.
+  void acceptJobs(double now, std::span<PlanJob> jobs);
+
+  /// The character's current path (nullptr for an unknown id or none yet).
+  const PathResult* path(EntityId id) const noexcept;
+  /// Where the character is (its last follow() or setPosition()); NaN for an unknown id.
+  Vec2 position(EntityId id) const noexcept;
+  /// What the scheduler knows of a character's turns.
+  struct CharacterInfo {
+    bool known = false;
+    std::int32_t plans = 0;          ///< Plans finished for it (kept or not).
+    double lastPlanned = -1.0;       ///< Time of the last one (-1: none yet).
+    bool queued = false;
+    double nextTurn = 0.0;           ///< When it is due (its queue key) while queued.
+    ReplanReason reason = ReplanReason::First;  ///< Why it is queued.
+  };
+  CharacterInfo info(EntityId id) const noexcept;
+  std::size_t size() const noexcept { return m_characters.size(); }
+  const SchedulerSettings& settings() const noexcept { return m_settings; }
+  Planner& planner() noexcept { return m_planner; }
+
+ private:
+  struct Character;
+  struct QueueEntry {
+    double key;
+    std::uint64_t order;  // registration number: ties go to the earlier character
+    std::uint32_t generation;
+    EntityId id;
+  };
+  // Heap order (a max-heap of "later"): the smallest key first, then the earlier registration.
+  static bool later(const QueueEntry& a, const QueueEntry& b) noexcept {
+    return a.key != b.key ? a.key > b.key : a.order > b.order;
+  }
+  Character* find(EntityId id) noexcept;
+  const Character* find(EntityId id) const noexcept;
+  void queue(Character& character, double key);
+  void trigger(Character& character, ReplanReason reason, double now);
+  void notice(double now);
+  bool goalPoint(const Character& character, Vec2& out) const;
+  bool planAlongAllowed(const Character& character, ReplanReason reason, Vec2 goal, double now) const;
+  PathRequest requestFor(const Character& character, Vec2 goal) const;
+  // A finished plan for `character` (not InProgress): stickiness, events, next turn.
+  void accept(Character& character, ReplanReason reason, bool along, PathResult& result, double now);
+  double nextTurn(const Character& character, double now) const;
+  // Back in the queue after a plan: at its next turn, or at the front if triggered meanwhile.
+  void requeue(Character& character, double now);
+  // The first character due by `now` that needs a plan, left at the top of the queue, with its
+  // goal point; stale entries, characters idle at their goal and followed entities that vanished
+  // (a GoalUnreachable event) are dealt with on the way. nullptr when nobody is due.
+  Character* nextDue(double now, Vec2& goal);
+  // Takes the top of the queue (nextDue's character); returns why it was queued.
+  ReplanReason take(Character& character);
+  bool routeClear(const Character& character) const;
+  double remainingCost(const Character& character) const;
+  void emit(const ReplanEvent& event) { m_events.push_back(event); }
+  void tellListener();
+
+  const World* m_world;
+  SchedulerSettings m_settings;
+  Planner m_planner;
+  std::vector<std::unique_ptr<Character>> m_characters;  // registration order, stable addresses
+  std::unordered_map<std::uint32_t, std::size_t> m_index;  // id → position in m_characters
+  std::vector<QueueEntry> m_queue;  // a binary heap, stale entries skipped
+  std::uint64_t m_registered = 0;
+  std::uint32_t m_generations = 0;
+  double m_now = 0.0;  // the last update's time
+  std::vector<ReplanEvent> m_events;
+  SchedulerStats m_stats;
+  ReplanListener* m_listener = nullptr;
+  // The plan in progress in m_planner (a sliced search).
+  EntityId m_inProgress{0};
+  ReplanReason m_inProgressReason = ReplanReason::First;
+  PathResult m_scratch;
+  double m_microsPerExpansion = 0.05;  // learnt: turns a time budget into search slices
+  // Learnt costs (mean and mean square, for a mean + 2 sigma guess) of a plan along the route
+  // and of a full plan's stages after the search: what may still start in a time budget.
+  struct Estimate {
+    double mean = 10.0, square = 100.0;
+    void add(double value) {
+      mean = 0.9 * mean + 0.1 * value;
+      square = 0.9 * square + 0.1 * value * value;
+    }
+    double high() const { return mean + 2.0 * std::sqrt(std::max(0.0, square - mean * mean)); }
+  };
+  Estimate m_alongMicros, m_fullTailMicros;
+  // What the world looked like at the last notice().
+  std::uint64_t m_seenMapVersion = 0;
+  std::uint64_t m_seenTileVersion = 0;
+  std::vector<DoorState> m_seenDoors;
+};
+
+}  // namespace rpgnav

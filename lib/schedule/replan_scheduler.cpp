@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/schedule/replan_scheduler.hpp"
+
+#include "rpgnav/grid/line_of_sight.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace rpgnav {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
+
+
+PathFollower::Ending endingOf(Status status) {
+  return status == Status::StoppedAtDoor     ? PathFollower::Ending::DoorStop
+         : status == Status::BlockedByEntity ? PathFollower::Ending::Blocked
+                                             : PathFollower::Ending::Goal;
+}
+
+}  // namespace
+
+std::string_view toString(ReplanReason reason) noexcept {
+  switch (reason) {
+    case ReplanReason::First: return "first";
+    case ReplanReason::Periodic: return "periodic";
+    case ReplanReason::GoalChanged: return "goal_changed";
+    case ReplanReason::GoalMoved: return "goal_moved";
+    case ReplanReason::DoorChanged: return "door_changed";
+    case ReplanReason::MapChanged: return "map_changed";
+    case ReplanReason::EntityInCorridor: return "entity_in_corridor";
+    case ReplanReason::Stuck: return "stuck";
+  }
+  return "unknown";
+}
+
+std::string_view toString(ReplanEventKind kind) noexcept {
+  switch (kind) {
+    case ReplanEventKind::NewPath: return "new_path";
+    case ReplanEventKind::StoppedAtDoor: return "stopped_at_door";
+    case ReplanEventKind::BlockedByEntity: return "blocked_by_entity";
+    case ReplanEventKind::GoalUnreachable: return "goal_unreachable";
+  }
+  return "unknown";
+}
+
+Status PlanJob::run(Planner& planner) {
+  return previous != nullptr ? planner.replanAlong(request, *previous, result) : planner.plan(request, result);
+}
+
+struct ReplanScheduler::Character {
+  CharacterSpec spec;
+  Vec2 position = Vec2::Zero();
+  std::uint64_t order = 0;  // registration number: the tie-break everywhere
+  double phase = 0.0;       // its periodic turns come at phase + k × interval
+  // Its one live queue entry.
+  std::uint32_t generation = 0;
+  bool queued = false;
+  double key = 0.0;
+  ReplanReason reason = ReplanReason::First;
+  bool forceFull = false;  // the next plan searches afresh
+  bool retrigger = false;  // triggered while being planned: to the front again afterwards
+  ReplanReason retriggerReason = ReplanReason::First;
+  bool jobOut = false;     // handed out by collectDue
+  // The path it walks.
+  bool hasPath = false;
+  PathResult path;
+  SmoothPath straight;  // the control polyline as a curve, when the planner does not smooth
+  PathFollower follower;
+  std::size_t segment = 0;  // control point segment it walks (a hint for the corridor check)
+  Vec2 plannedGoal = Vec2::Zero();
+  Vec2 requestedGoal = Vec2::Zero();  // of the plan being made
+  std::uint64_t plannedMapVersion = 0;
+  std::uint64_t requestedMapVersion = 0;
+  double lastFullPlan = -kInfinity;
+  std::int32_t plans = 0;
+  double lastPlanned = -1.0;
+  double travelledSinceRequest = 0.0;
+  std::vector<DoorId> doorsOnPath;
+  // Checks.
+  double nextCorridorCheck = 0.0;
+  Vec2 progressAnchor = Vec2::Zero();
+  double progressSince = 0.0;
+};
+
+ReplanScheduler::ReplanScheduler(const World& world, PlannerSettings planner, SchedulerSettings settings)
+    : m_world(&world), m_settings(settings), m_planner(world, [&] {
+        if (planner.detours.horizon == 0.0f) planner.detours.horizon = settings.detourHorizon;
+        return planner;
+      }()) {
+  if (!(m_settings.interval > 0.0) || !std::isfinite(m_settings.interval)) m_settings.interval = 1.0;
+  m_seenMapVersion = world.mapVersion();
+  m_seenTileVersion = world.map().version();
+  for (const Door& door : world.doors()) m_seenDoors.push_back(door.state);
+}
+
+ReplanScheduler::~ReplanScheduler() = default;
+
+ReplanScheduler::Character* ReplanScheduler::find(EntityId id) noexcept {
+  const auto it = m_index.find(id.value);
+  return it == m_index.end() ? nullptr : m_characters[it->second].get();
+}
+const ReplanScheduler::Character* ReplanScheduler::find(EntityId id) const noexcept {
+  const auto it = m_index.find(id.value);
+  return it == m_index.end() ? nullptr : m_characters[it->second].get();
+}
+
+Status ReplanScheduler::add(const CharacterSpec& spec) {
+  const TileMap& map = m_world->map();
+  if (spec.id.value == 0 || find(spec.id) != nullptr) return Status::InvalidArgument;
+  if (!map.terrain().valid(spec.mobility)) return Status::InvalidArgument;
+  if (!std::isfinite(spec.radius) || spec.radius < 0.0f || spec.radius >= 0.5f * map.layout().tileSize()) {
+    return Status::InvalidArgument;
+  }
+  if (!std::isfinite(spec.speed) || !(spec.speed > 0.0f)) return Status::InvalidArgument;
+  if (!finite(spec.position) || (spec.goal.follow.value == 0 && !finite(spec.goal.point))) return Status::InvalidArgument;
+  if (spec.goal.follow == spec.id) return Status::InvalidArgument;
+  auto character = std::make_unique<Character>();
+  character->spec = spec;
+  character->position = spec.position;
+  character->order = m_registered++;
+  // Phases by the golden ratio: however many register together, their turns spread evenly.
+  const double golden = 0.6180339887498949;
+  character->phase = std::fmod(double(character->order) * golden, 1.0) * m_settings.interval;
+  character->nextCorridorCheck = character->phase / m_settings.interval * m_settings.corridorCheckInterval;
+  m_index.emplace(spec.id.value, m_characters.size());
+  m_characters.push_back(std::move(character));
+  Character& added = *m_characters.back();
+  added.reason = ReplanReason::First;
+  queue(added, m_now - m_settings.interval);
+  return Status::Ok;
+}
+
+Status ReplanScheduler::remove(EntityId id) {
+  const auto it = m_index.find(id.value);
+  if (it == m_index.end()) return Status::InvalidArgument;
+  const std::size_t slot = it->second;
+  if (m_inProgress == id) {
+    m_planner.cancelPlan();
+    m_inProgress = EntityId{0};
+  }
+  m_index.erase(it);
+  if (slot + 1 != m_characters.size()) {
+    m_characters[slot] = std::move(m_characters.back());
+    m_index[m_characters[slot]->spec.id.value] = slot;
+  }
+  m_characters.pop_back();
+  return Status::Ok;  // its queue entry is stale now and is skipped
+}
+
+Status ReplanScheduler::setGoal(EntityId id, const Goal& goal) {
+  Character* character = find(id);
+  if (character == nullptr || goal.follow == id) return Status::InvalidArgument;
+  if (goal.follow.value == 0 && !finite(goal.point)) return Status::InvalidArgument;
+  character->spec.goal = goal;
+  character->forceFull = true;
+  trigger(*character, ReplanReason::GoalChanged, m_now);
+  return Status::Ok;
+}
+
+Status ReplanScheduler::setPosition(EntityId id, Vec2 position) {
+  Character* character = find(id);
+  if (character == nullptr || !finite(position)) return Status::InvalidArgument;
+  character->travelledSinceRequest += double((position - character->position).norm());
+  character->position = position;
+  return Status::Ok;
+}
+
+PathFollower::Step ReplanScheduler::follow(EntityId id, double distance) {
+  Character* character = find(id);
+  if (character == nullptr || !character->hasPath) return {};
+  PathFollower::Step step = character->follower.advance(distance);
+  character->position = step.position;
+  character->travelledSinceRequest += step.travelled;
+  return step;
+}
+
+const PathResult* ReplanScheduler::path(EntityId id) const noexcept {
+  const Character* character = find(id);
+  return character != nullptr && character->hasPath ? &character->path : nullptr;
+}
+
+ReplanScheduler::CharacterInfo ReplanScheduler::info(EntityId id) const noexcept {
+  CharacterInfo out;
+  const Character* character = find(id);
+  if (character == nullptr) return out;
+  out.known = true;
+  out.plans = character->plans;
+  out.lastPlanned = character->lastPlanned;
+  out.queued = character->queued;
+  out.nextTurn = character->key;
+  out.reason = character->reason;
+  return out;
+}
+
+Vec2 ReplanScheduler::position(EntityId id) const noexcept {
+  const Character* character = find(id);
+  return character != nullptr ? character->position : Vec2::Constant(std::numeric_limits<float>::quiet_NaN());
+}
+
+void ReplanScheduler::queue(Character& character, double key) {
+  // Generations count across all characters: a removed character's entries never match a new
+  // one registered under the same id.
+  character.generation = ++m_generations;
+  character.queued = true;
+  character.key = key;
+  m_queue.push_back({key, character.order, character.generation, character.spec.id});
+  std::push_heap(m_queue.begin(), m_queue.end(), later);
+}
+
+void ReplanScheduler::trigger(Character& character, ReplanReason reason, double now) {
+  // To the front, but not past characters overdue by more than an interval: nobody starves.
+  const double key = now - m_settings.interval;
+  if (character.jobOut || m_inProgress == character.spec.id) {
+    // It is being planned: plan it again once that is done.
+    character.retrigger = true;
+    character.retriggerReason = reason;
+    return;
+  }
+  ++m_stats.triggers;
+  character.reason = reason;
+  // Anything but an entity on the path may have changed the route: search afresh.
+  if (reason != ReplanReason::EntityInCorridor) character.forceFull = true;
+  if (character.queued && character.key <= key) return;  // already due that early
+  queue(character, key);
+}
+
+ReplanScheduler::Character* ReplanScheduler::nextDue(double now, Vec2& goal) {
+  while (!m_queue.empty()) {
+    const QueueEntry top = m_queue.front();
+    Character* character = find(top.id);
+    const bool stale =
+        character == nullptr || top.generation != character->generation || !character->queued || character->jobOut;
+    if (!stale && top.key > now) return nullptr;
+    if (!stale) {
+      const bool known = goalPoint(*character, goal);
+      // Nothing to do for a character standing at its point goal.
+      const bool idle = known && character->reason == ReplanReason::Periodic && character->hasPath &&
+                        character->spec.goal.follow.value == 0 && character->follower.arrived() &&
+                        character->path.status == Status::Ok && goal == character->plannedGoal;
+      if (known && !idle) return character;
+      if (!known) {
+        ReplanEvent event{character->spec.id, ReplanEventKind::GoalUnreachable, character->reason, Status::InvalidArgument};
+        event.time = now;
+        emit(event);
+        character->hasPath = false;
+      }
+    }
+    std::pop_heap(m_queue.begin(), m_queue.end(), later);
+    m_queue.pop_back();
+    if (!stale) {
+      character->queued = false;
+      character->reason = ReplanReason::Periodic;
+      requeue(*character, now);
+    }
+  }
+  return nullptr;
+}
+
+ReplanReason ReplanScheduler::take(Character& character) {
+  std::pop_heap(m_queue.begin(), m_queue.end(), later);
+  m_queue.pop_back();
+  character.queued = false;
+  const ReplanReason reason = character.reason;
+  character.reason = ReplanReason::Periodic;
+  return reason;
+}
+
+void ReplanScheduler::requeue(Character& character, double now) {
+  if (character.retrigger) {
+    character.retrigger = false;
+    character.reason = character.retriggerReason;
+    character.forceFull = true;
+    queue(character, now - m_settings.interval);
+    return;
+  }
+  queue(character, nextTurn(character, now));
+}
+
+double ReplanScheduler::nextTurn(const Character& character, double now) const {
+  // The first turn at its phase that is at least half an interval away.
+  const double interval = m_settings.interval;
+  const double k = std::ceil((now + 0.5 * interval - character.phase) / interval);
+  return character.phase + k * interval;
+}
+
+bool ReplanScheduler::goalPoint(const Character& character, Vec2& out) const {
+  const Goal& goal = character.spec.goal;
+  if (goal.follow.value == 0) {
+    out = goal.point;
+    return true;
+  }
+  if (const Character* leader = find(goal.follow)) {
+    out = leader->position;
+    return true;
+  }
+  if (const Entity* entity = m_world->entities().find(goal.follow)) {
+    out = entity->position;
+    return true;
+  }
+  return false;
+}
+
+PathRequest ReplanScheduler::requestFor(const Character& character, Vec2 goal) const {
+  PathRequest request;
+  request.start = character.position;
+  request.goal = goal;
+  request.mobility = character.spec.mobility;
+  request.radius = character.spec.radius;
+  request.character = character.spec.id;
+  // A followed entity stands at the goal: it is no obstacle on the way there.
+  if (character.spec.goal.follow.value != 0) request.ignore = std::span<const EntityId>(&character.spec.goal.follow, 1);
+  return request;
+}
+
+bool ReplanScheduler::planAlongAllowed(const Character& character, ReplanReason reason, Vec2 goal, double now) const {
+  // Only the entities changed for this character: the search would find the same route. (Doors
+  // and tiles on its route trigger a full plan; changes elsewhere are seen by the next full plan,
+  // at most fullReplanInterval later.)
+  if (reason != ReplanReason::Periodic && reason != ReplanReason::EntityInCorridor) return false;
+  return goal == character.plannedGoal && !character.forceFull && character.hasPath &&
+         isSuccess(character.path.status) && character.path.route.size() >= 2 &&
+         now - character.lastFullPlan < m_settings.fullReplanInterval;
+}
+
+bool ReplanScheduler::routeClear(const Character& character) const {
+  const std::vector<Vec2>& points = character.path.controlPoints;
+  if (points.size() < 2) return true;
+  const std::size_t first = std::min(character.segment, points.size() - 2);
+  Vec2 from = character.position;
+  for (std::size_t i = first + 1; i < points.size(); ++i) {
+    if (!probeSegment(m_world->map(), character.spec.mobility, from, points[i], character.spec.radius).clear) return false;
+    from = points[i];
+  }
+  return true;
+}
+
+double ReplanScheduler::remainingCost(const Character& character) const {
+  const std::vector<Vec2>& points = character.path.controlPoints;
+  if (points.size() < 2) return 0.0;
+  const std::size_t first = std::min(character.segment, points.size() - 2);
+  double cost = 0.0;
+  Vec2 from = character.position;
+  for (std::size_t i = first + 1; i < points.size(); ++i) {
+    const SegmentProbe probe = probeSegment(m_world->map(), character.spec.mobility, from, points[i], character.spec.radius);
+    if (!probe.clear) return kInfinity;
+    cost += probe.cost;
+    from = points[i];
+  }
+  return cost;
+}
+
+void ReplanScheduler::notice(double now) {
+  // Doors and tiles: only when the world's version moved.
+  if (m_world->mapVersion() != m_seenMapVersion) {
+    m_seenMapVersion = m_world->mapVersion();
+    if (m_world->map().version() != m_seenTileVersion) {
+      m_seenTileVersion = m_world->map().version();
+      for (auto& character : m_characters) {
+        if (character->hasPath && !routeClear(*character)) trigger(*character, ReplanReason::MapChanged, now);
+      }
+    }
+    const std::span<const Door> doors = m_world->doors();
+    for (std::size_t i = 0; i < doors.size(); ++i) {
+      const bool changed = i >= m_seenDoors.size() || m_seenDoors[i] != doors[i].state;
+      if (!changed) continue;
+      for (auto& character : m_characters) {
+        const auto& on = character->doorsOnPath;
+        if (character->hasPath && std::find(on.begin(), on.end(), doors[i].id) != on.end()) {
+          trigger(*character, ReplanReason::DoorChanged, now);
+        }
+      }
+    }
+    m_seenDoors.assign(doors.size(), DoorState::Closed);
+    for (std::size_t i = 0; i < doors.size(); ++i) m_seenDoors[i] = doors[i].state;
+  }
+  const float tile = m_world->map().layout().tileSize();
+  thread_local std::vector<Entity> near;
+  for (auto& owned : m_characters) {
+    Character& character = *owned;
+    if (!character.hasPath) continue;
+    // A followed entity that moved away from where the path leads.
+    if (character.spec.goal.follow.value != 0) {
+      Vec2 goal;
+      if (goalPoint(character, goal) && (goal - character.plannedGoal).norm() > m_settings.goalMoveThreshold * tile) {
+        trigger(character, ReplanReason::GoalMoved, now);
+      }
+    }
+    // Little progress while there was somewhere to go.
+    if (character.follower.arrived() || !isSuccess(character.path.status)) {
+      character.progressAnchor = character.position;
+      character.progressSince = now;
+    } else if (now - character.progressSince >= m_settings.stuckTime) {
+      const double expected = m_settings.stuckFraction * double(character.spec.speed) * m_settings.stuckTime;
+      if (double((character.position - character.progressAnchor).norm()) < expected) {
+        trigger(character, ReplanReason::Stuck, now);
+      }
+      character.progressAnchor = character.position;
+      character.progressSince = now;
+    }
+    // A blocking entity on the path ahead.
+    if (now >= character.nextCorridorCheck) {
+      character.nextCorridorCheck = now + m_settings.corridorCheckInterval;
+      const std::vector<Vec2>& points = character.path.controlPoints;
+      if (points.size() < 2) continue;
+      // The segment it walks: the nearest one at or after the last known.
+      std::size_t segment = std::min(character.segment, points.size() - 2);
+      double best = kInfinity;
+      for (std::size_t i = segment; i + 1 < points.size() && i < segment + 4; ++i) {
+        const Vec2 ab = points[i + 1] - points[i];
+        const float t = ab.squaredNorm() > 0.0f ? std::clamp((character.position - points[i]).dot(ab) / ab.squaredNorm(), 0.0f, 1.0f) : 0.0f;
+        const double d = double((points[i] + t * ab - character.position).norm());
+        if (d < best) {
+          best = d;
+          character.segment = i;
+        }
+      }
+      double budget = double(m_settings.corridorLookahead * tile);
+      Vec2 from = character.position;
+      bool blocked = false;
+      const float radius = character.spec.radius;
+      for (std::size_t i = character.segment + 1; i < points.size() && budget > 0.0 && !blocked; ++i) {
+        Vec2 to = points[i];
+        const double length = double((to - from).norm());
+        if (length > budget) to = from + (to - from) * float(budget / length);
+        near.clear();
+        m_world->entitySource().entitiesNear(from, to, radius, near);
+        for (const Entity& entity : near) {
+          if (entity.id == character.spec.id || entity.flat() || entity.id == character.spec.goal.follow) continue;
+          // Entities it already stands in (a crowd at the start) do not count, as in the planner.
+          if ((entity.position - character.position).norm() < entity.radius + radius) continue;
+          if (entityTouchesSegment(entity, from, to, radius)) {
+            blocked = true;
+            break;
+          }
+        }
+        budget -= length;
+        from = to;
+      }
+      if (blocked) trigger(character, ReplanReason::EntityInCorridor, now);
+    }
+  }
+}
+
+void ReplanScheduler::accept(Character& character, ReplanReason reason, bool along, PathResult& result, double now) {
+  ++m_stats.plans;
+  if (!along) ++m_stats.fullPlans;
+  ++character.plans;
+  character.lastPlanned = now;
+  ReplanEvent event;
+  event.character = character.spec.id;
+  event.reason = reason;
+  event.status = result.status;
+  event.time = now;
+  if (!isSuccess(result.status)) {
+    event.kind = ReplanEventKind::GoalUnreachable;
+    emit(event);
+    character.hasPath = false;
+    character.path.status = result.status;
+    character.forceFull = true;
+    requeue(character, now);
+    return;
+  }
+  if (!along) {
+    character.lastFullPlan = now;
+    // Stickiness: a periodic plan to the same goal replaces a path that is still clear only
+    // when it is clearly cheaper than what is left of it.
+    if (reason == ReplanReason::Periodic && character.hasPath && isSuccess(character.path.status) &&
+        character.requestedGoal == character.plannedGoal) {
+      const double left = remainingCost(character);
+      if (std::isfinite(left) && !(result.cost < left * (1.0 - m_settings.stickiness))) {
+        ++m_stats.kept;
+        character.plannedMapVersion = character.requestedMapVersion;
+        requeue(character, now);
+        return;
+      }
+    }
+  }
+  ++m_stats.accepted;
+  std::swap(character.path, result);
+  character.hasPath = true;
+  character.segment = 0;
+  character.plannedGoal = character.requestedGoal;
+  character.plannedMapVersion = character.requestedMapVersion;
+  // The doors the path passes through or ends at: every door whose edge a segment comes within
+  // the radius of (straight-line and along-the-route plans have no tile path to read them from).
+  character.doorsOnPath.clear();
+  if (!m_world->doors().empty()) {
+    const std::vector<Vec2>& points = character.path.controlPoints;
+    thread_local std::vector<DoorId> near;
+    for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+      near.clear();
+      m_world->doorsNear(points[i].cwiseMin(points[i + 1]), points[i].cwiseMax(points[i + 1]), character.spec.radius, near);
+      for (const DoorId id : near) {
+        const Door& door = *m_world->door(id);
+        const Barrier edge{door.edge[0], door.edge[1], door.a, door.b};
+        const auto& on = character.doorsOnPath;
+        if (meetsBarrier(edge, points[i], points[i + 1], character.spec.radius * 1.01f + 1e-4f) &&
+            std::find(on.begin(), on.end(), id) == on.end()) {
+          character.doorsOnPath.push_back(id);
+        }
+      }
+    }
+    if (character.path.door.value != 0 &&
+        std::find(character.doorsOnPath.begin(), character.doorsOnPath.end(), character.path.door) ==
+            character.doorsOnPath.end()) {
+      character.doorsOnPath.push_back(character.path.door);
+    }
+  }
+  const SmoothPath* curve = &character.path.smoothed;
+  if (curve->empty()) {
+    // The planner does not smooth: walk the control polyline.
+    thread_local std::vector<CubicSpan> spans;
+    spans.clear();
+    const std::vector<Vec2>& points = character.path.controlPoints;
+    for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+      const Vec2 a = points[i], b = points[i + 1];
+      spans.push_back(CubicSpan{{a, Vec2(a + (b - a) / 3.0f), Vec2(b - (b - a) / 3.0f), b}});
+    }
+    if (points.size() == 1) spans.push_back(CubicSpan{{points[0], points[0], points[0], points[0]}});
+    character.straight.assign(spans, 0.01 * double(m_world->map().layout().tileSize()));
+    curve = &character.straight;
+  }
+  character.follower.follow(*curve, endingOf(character.path.status));
+  // It kept walking while the plan was made: go on from as far along the new path.
+  if (character.travelledSinceRequest > 0.0) {
+    const PathFollower::Step step = character.follower.advance(character.travelledSinceRequest);
+    if (!curve->empty()) character.position = step.position;
+  }
+  character.progressAnchor = character.position;
+  character.progressSince = now;
+  event.kind = character.path.status == Status::StoppedAtDoor     ? ReplanEventKind::StoppedAtDoor
+               : character.path.status == Status::BlockedByEntity ? ReplanEventKind::BlockedByEntity
+                                                                  : ReplanEventKind::NewPath;
+  event.door = character.path.door;
+  event.blocker = character.path.blocker;
+  emit(event);
+  requeue(character, now);
+}
+
+void ReplanScheduler::tellListener() {
+  if (m_listener == nullptr) return;
+  for (const ReplanEvent& event : m_events) m_listener->onReplanEvent(event);
+}
+
+void ReplanScheduler::update(double now, ReplanBudget budget) {
+  const auto begin = Clock::now();
+  m_now = now;
+  m_events.clear();
+  m_stats = {};
+  notice(now);
+  m_stats.noticeMicros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
+  std::int64_t used = 0;  // expansions charged
+  auto elapsed = [&] { return std::chrono::duration<double, std::micro>(Clock::now() - begin).count(); };
+  bool worked = false;  // at least one piece of work per update, however small the budget
+  auto spent = [&] {
+    return worked && ((budget.expansions > 0 && used >= budget.expansions) || (budget.micros > 0.0 && elapsed() >= budget.micros));
+  };
+  // The search may expand this many nodes in its next slice (0: no limit).
+  auto slice = [&]() -> std::int64_t {
+    std::int64_t allowed = 0;
+    if (budget.expansions > 0) allowed = std::max<std::int64_t>(1, budget.expansions - used);
+    if (budget.micros > 0.0) {
+      const auto byTime = std::int64_t(std::max(256.0, (budget.micros - elapsed()) / m_microsPerExpansion));
+      allowed = allowed > 0 ? std::min(allowed, byTime) : byTime;
+    }
+    return allowed;
+  };
+  auto learn = [&](const PathResult& result, std::int64_t expansions) {
+    const StageStats& search = result.stats(PathStage::Search);
+    if (expansions >= 256 && search.micros > 0.0) {
+      m_microsPerExpansion = 0.8 * m_microsPerExpansion + 0.2 * std::clamp(search.micros / double(search.expansions), 1e-3, 10.0);
+    }
+  };
+
+  // First the plan left over from the last frame.
+  bool busy = false;
+  if (m_inProgress.value != 0) {
+    Character* character = find(m_inProgress);
+    if (character == nullptr) {
+      m_planner.cancelPlan();
+      m_inProgress = EntityId{0};
+    } else {
+      const std::int64_t before = m_scratch.stats(PathStage::Search).expansions;
+      ++m_stats.slices;
+      const auto sliceBegin = Clock::now();
+      const Status status = m_planner.continuePlan(m_scratch, slice());
+      m_stats.fullMicros += std::chrono::duration<double, std::micro>(Clock::now() - sliceBegin).count();
+      worked = true;
+      const std::int64_t expansions = m_scratch.stats(PathStage::Search).expansions - before;
+      used += std::max<std::int64_t>(0, expansions);
+      m_stats.expansions += std::max<std::int64_t>(0, expansions);
+      if (status == Status::InProgress) {
+        busy = true;
+      } else {
+        m_inProgress = EntityId{0};
+        used += m_settings.expansionsPerPlan;
+        learn(m_scratch, m_scratch.stats(PathStage::Search).expansions);
+        accept(*character, m_inProgressReason, false, m_scratch, now);
+      }
+    }
+  }
+
+  while (!busy && !spent()) {
+    Vec2 goal;
+    Character* character = nextDue(now, goal);
+    if (character == nullptr) break;
+    // Time budgets: do not start a plan whose unsliced part is expected not to fit any more.
+    if (worked && budget.micros > 0.0) {
+      const bool along = planAlongAllowed(*character, character->reason, goal, now);
+      if (elapsed() + (along ? m_alongMicros.high() : m_fullTailMicros.high()) > budget.micros) break;
+    }
+    const ReplanReason reason = take(*character);
+    const PathRequest request = requestFor(*character, goal);
+    character->requestedGoal = goal;
+    character->requestedMapVersion = m_world->mapVersion();
+    character->travelledSinceRequest = 0.0;
+    if (planAlongAllowed(*character, reason, goal, now)) {
+      const auto alongBegin = Clock::now();
+      const Status status = m_planner.replanAlong(request, character->path, m_scratch);
+      const double alongMicros = std::chrono::duration<double, std::micro>(Clock::now() - alongBegin).count();
+      m_stats.alongMicros += alongMicros;
+      m_alongMicros.add(alongMicros);
+      used += m_settings.expansionsPerPlan;
+      worked = true;
+      if (status != Status::NoPath) {
+        accept(*character, reason, true, m_scratch, now);
+        continue;
+      }
+    }
+    character->forceFull = false;
+    const auto planBegin = Clock::now();
+    const Status status = m_planner.beginPlan(request, m_scratch, slice());
+    const double planMicros = std::chrono::duration<double, std::micro>(Clock::now() - planBegin).count();
+    m_stats.fullMicros += planMicros;
+    if (status != Status::InProgress) {
+      const double tail = std::max(0.0, planMicros - m_scratch.stats(PathStage::Search).micros);
+      m_fullTailMicros.add(tail);
+    }
+    worked = true;
+    ++m_stats.slices;
+    const std::int64_t expansions = m_scratch.stats(PathStage::Search).expansions;
+    used += expansions + m_settings.expansionsPerPlan;
+    m_stats.expansions += expansions;
+    if (status == Status::InProgress) {
+      m_inProgress = character->spec.id;
+      m_inProgressReason = reason;
+      break;
+    }
+    learn(m_scratch, expansions);
+    accept(*character, reason, false, m_scratch, now);
+  }
+  m_stats.micros = elapsed();
+  tellListener();
+}
+
+void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<PlanJob>& jobs) {
+  jobs.clear();
+  m_now = now;
+  m_events.clear();
+  m_stats = {};
+  notice(now);
+  while (jobs.size() < maxJobs) {
+    Vec2 goal;
+    Character* character = nextDue(now, goal);
+    if (character == nullptr) break;
+    const ReplanReason reason = take(*character);
+    PlanJob& job = jobs.emplace_back();
+    job.character = character->spec.id;
+    job.request = requestFor(*character, goal);
+    job.reason = reason;
+    const bool along = planAlongAllowed(*character, reason, goal, now);
+    job.previous = along ? &character->path : nullptr;
+    character->forceFull = false;
+    character->requestedGoal = goal;
+    character->requestedMapVersion = m_world->mapVersion();
+    character->travelledSinceRequest = 0.0;
+    character->jobOut = true;
+  }
+  tellListener();
+}
+
+void ReplanScheduler::acceptJobs(double now, std::span<PlanJob> jobs) {
+  const auto begin = Clock::now();
+  m_events.clear();
+  m_stats = {};
+  for (PlanJob& job : jobs) {
+    Character* character = find(job.character);
+    if (character == nullptr || !character->jobOut) continue;
+    character->jobOut = false;
+    m_stats.expansions += job.result.stats(PathStage::Search).expansions;
+    if (job.previous != nullptr && job.result.status == Status::NoPath) {
+      // The route is no longer clear: search afresh, first thing.
+      character->forceFull = true;
+      character->reason = job.reason;
+      queue(*character, now - m_settings.interval);
+      continue;
+    }
+    accept(*character, job.reason, job.previous != nullptr, job.result, now);
+  }
+  m_stats.micros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
+  tellListener();
+}
+
+}  // namespace rpgnav

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "simulation.hpp"
+
+#include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/grid/regions.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace rpgnav::sample {
+namespace {
+
+// FNV-1a over the bytes of plain values.
+struct Digest {
+  std::uint64_t value = 1469598103934665603ull;
+  template <class T>
+  void add(const T& item) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&item);
+    for (std::size_t i = 0; i < sizeof(T); ++i) value = (value ^ bytes[i]) * 1099511628211ull;
+  }
+};
+
+}  // namespace
+
+Spread spreadOf(std::vector<double> values) {
+  Spread out;
+  if (values.empty()) return out;
+  std::sort(values.begin(), values.end());
+  out.median = values[values.size() / 2];
+  out.p99 = values[std::min(values.size() - 1, values.size() * 99 / 100)];
+  out.max = values.back();
+  return out;
+}
+
+Result<SimulationReport> runSimulation(World& world, const SimulationOptions& options) {
+  const TileMap& map = world.map();
+  const Layout& layout = map.layout();
+  const float tile = layout.tileSize();
+  const MobilityId walk = TerrainTable::kWalk;
+  if (options.characters < 0 || !(options.fps > 0.0) || !(options.seconds >= 0.0) || !(options.speed > 0.0f) ||
+      !(options.radius >= 0.0f && options.radius < 0.5f) || !(options.wanderMax >= options.wanderMin)) {
+    return Error{Status::InvalidArgument, "simulation options out of range"};
+  }
+  const float radius = options.radius * tile;
+  // Tiles a character may stand on: walkable, with room for its radius at the centre.
+  std::vector<Cell> open;
+  for (std::int32_t y = 0; y < map.height(); ++y) {
+    for (std::int32_t x = 0; x < map.width(); ++x) {
+      const Vec2 centre = layout.tileCenter({x, y});
+      if (map.passable({x, y}, walk) && probeSegment(map, walk, centre, centre, radius).clear) open.push_back({x, y});
+    }
+  }
+  if (open.size() < std::size_t(options.characters) + 1) {
+    return Error{Status::InvalidArgument, "the map has fewer open tiles than characters"};
+  }
+  const RegionMap regions = RegionMap::compute(map, walk);
+  std::mt19937 random(options.seed);
+  auto anyTile = [&] { return open[std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(random)]; };
+  // A goal within the wander distance, in the same region (the nearest try after 32 misses).
+  auto goalFrom = [&](Vec2 from) {
+    const Cell here = *map.tileAt(from);
+    Cell best = here;
+    double bestMiss = 1e300;
+    for (int attempt = 0; attempt < 32; ++attempt) {
+      const Cell candidate = anyTile();
+      if (!regions.connected(here, candidate)) continue;
+      const double distance = double((layout.tileCenter(candidate) - from).norm()) / double(tile);
+      const double miss = distance < options.wanderMin ? options.wanderMin - distance
+                          : distance > options.wanderMax ? distance - options.wanderMax
+                                                         : 0.0;
+      if (miss < bestMiss) {
+        bestMiss = miss;
+        best = candidate;
+      }
+      if (miss == 0.0) break;
+    }
+    return layout.tileCenter(best);
+  };
+
+  ReplanScheduler scheduler(world, PlannerSettings{}, options.scheduler);
+  std::uint32_t firstId = 1;
+  for (const Entity& entity : world.entities().all()) firstId = std::max(firstId, entity.id.value + 1);
+  std::vector<EntityId> ids;
+  std::vector<Vec2> currentGoal;
+  for (int i = 0; i < options.characters; ++i) {
+    const EntityId id{firstId + std::uint32_t(i)};
+    const Vec2 start = layout.tileCenter(anyTile());
+    if (world.entities().add(Entity{id, start, radius, kEntityMoving}) != Status::Ok) {
+      return Error{Status::InvalidArgument, "cannot register a character as an entity"};
+    }
+    currentGoal.push_back(goalFrom(start));
+    CharacterSpec spec{id, walk, radius, options.speed * tile, start, Goal::at(currentGoal.back())};
+    if (scheduler.add(spec) != Status::Ok) return Error{Status::InvalidArgument, "cannot register a character"};
+    ids.push_back(id);
+  }
+
+  SimulationReport report;
+  if (options.trailEvery > 0.0) report.trails.resize(ids.size());
+  struct Opening {
+    double at;
+    DoorId door;
+  };
+  std::vector<Opening> openings;
+  Digest digest;
+  const int frames = int(std::ceil(options.seconds * options.fps));
+  const double step = double(options.speed * tile) / options.fps;
+  double nextToggle = options.doorToggleEvery;
+  double nextTrail = 0.0;
+  std::vector<double> lastPlanned(ids.size(), -1.0);
+  std::vector<double> blockedSince(ids.size(), -1.0);
+  // A new random goal for character i.
+  auto retarget = [&](std::size_t i) {
+    currentGoal[i] = goalFrom(scheduler.position(ids[i]));
+    scheduler.setGoal(ids[i], Goal::at(currentGoal[i]));
+  };  // standing at the end of a blocked path
+  double intervalSum = 0.0;
+  std::int64_t intervals = 0;
+  for (int frame = 0; frame < frames; ++frame) {
+    const double now = double(frame) / options.fps;
+    // The game: characters walk; arrivals get new goals; doors open after a wait.
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const PathFollower::Step moved = scheduler.follow(ids[i], step);
+      if (scheduler.path(ids[i]) == nullptr) continue;
+      world.entities().move(ids[i], scheduler.position(ids[i]));
+      // Someone else in the way for too long (two characters facing each other in a narrow
+      // passage): this one gives up and wanders elsewhere, as a game's crowd logic would.
+      if (moved.travelled > 0.0) blockedSince[i] = -1.0;
+      if (blockedSince[i] >= 0.0 && now - blockedSince[i] > options.giveUpAfter) {
+        blockedSince[i] = -1.0;
+        ++report.gaveUp;
+        retarget(i);
+      }
+      if (!moved.arrived) continue;
+      if (moved.ending == PathFollower::Ending::Blocked && blockedSince[i] < 0.0) blockedSince[i] = now;
+      if (moved.ending == PathFollower::Ending::Goal) {
+        ++report.goalsReached;
+        retarget(i);
+      } else if (moved.ending == PathFollower::Ending::DoorStop) {
+        openings.push_back({now + options.doorOpenDelay, scheduler.path(ids[i])->door});
+      }
+    }
+    for (std::size_t k = 0; k < openings.size();) {
+      if (openings[k].at <= now) {
+        const Door* door = world.door(openings[k].door);
+        if (door != nullptr && door->state != DoorState::Open) {
+          world.setDoorState(door->id, DoorState::Open);
+          ++report.doorsOpened;
+        }
+        openings[k] = openings.back();
+        openings.pop_back();
+      } else {
+        ++k;
+      }
+    }
+    if (options.doorToggleEvery > 0.0 && now >= nextToggle && !world.doors().empty()) {
+      nextToggle += options.doorToggleEvery;
+      const Door& door = world.doors()[std::uniform_int_distribution<std::size_t>(0, world.doors().size() - 1)(random)];
+      world.setDoorState(door.id, door.state == DoorState::Open ? DoorState::Closed : DoorState::Open);
+      ++report.doorToggles;
+    }
+    if (options.trailEvery > 0.0 && now >= nextTrail) {
+      nextTrail += options.trailEvery;
+      for (std::size_t i = 0; i < ids.size(); ++i) report.trails[i].push_back(scheduler.position(ids[i]));
+    }
+
+    scheduler.update(now, options.budget);
+
+    const SchedulerStats& stats = scheduler.stats();
+    report.frameMicros.push_back(stats.micros);
+    report.plans += stats.plans;
+    report.fullPlans += stats.fullPlans;
+    report.kept += stats.kept;
+    report.fullMicros += stats.fullMicros;
+    report.alongMicros += stats.alongMicros;
+    report.noticeMicros += stats.noticeMicros;
+    for (const ReplanEvent& event : scheduler.events()) {
+      digest.add(event.character.value);
+      digest.add(event.kind);
+      digest.add(event.reason);
+      digest.add(event.status);
+      switch (event.kind) {
+        case ReplanEventKind::NewPath: ++report.newPaths; break;
+        case ReplanEventKind::StoppedAtDoor: ++report.doorStops; break;
+        case ReplanEventKind::BlockedByEntity: ++report.blocked; break;
+        case ReplanEventKind::GoalUnreachable:
+          ++report.unreachable;
+          retarget(event.character.value - firstId);
+          break;
+      }
+    }
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const ReplanScheduler::CharacterInfo info = scheduler.info(ids[i]);
+      if (info.lastPlanned != lastPlanned[i]) {
+        if (lastPlanned[i] >= 0.0) {
+          const double gap = info.lastPlanned - lastPlanned[i];
+          intervalSum += gap;
+          ++intervals;
+          report.longestInterval = std::max(report.longestInterval, gap);
+        }
+        lastPlanned[i] = info.lastPlanned;
+      }
+    }
+  }
+  for (const EntityId id : ids) {
+    const Vec2 p = scheduler.position(id);
+    digest.add(p.x());
+    digest.add(p.y());
+  }
+  report.digest = digest.value;
+  report.meanInterval = intervals > 0 ? intervalSum / double(intervals) : 0.0;
+  return report;
+}
+
+}  // namespace rpgnav::sample

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A small game loop around the ReplanScheduler, shared by `rpgnav sim` and the scheduler
+// benchmark: characters wander between random goals on a map with doors and moving entities
+// (the characters themselves), a door now and then changes state, and a character stopped in
+// front of a closed door has it opened after a while (as a game would after a kick, a key or a
+// spell). Everything random comes from one seeded generator, so a run is repeatable.
+
+#include "rpgnav/schedule/replan_scheduler.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace rpgnav::sample {
+
+struct SimulationOptions {
+  int characters = 100;
+  double seconds = 20.0;
+  double fps = 60.0;
+  std::uint32_t seed = 1;
+  ReplanBudget budget = ReplanBudget::time(400.0);
+  SchedulerSettings scheduler;
+  float radius = 0.25f;       ///< Tiles.
+  float speed = 3.0f;         ///< Tiles per second.
+  float wanderMin = 8.0f;     ///< Goals are this far away or more (tiles, straight line)...
+  float wanderMax = 60.0f;    ///< ...and at most this far, in the same connected region.
+  double doorToggleEvery = 4.0;  ///< Seconds between random door state changes (0: never).
+  double doorOpenDelay = 1.0;    ///< Seconds a character waits at a closed door before it opens.
+  double giveUpAfter = 3.0;      ///< Seconds blocked by others before a character picks a new goal.
+  double trailEvery = 0.0;       ///< Seconds between trail points (0: no trails).
+};
+
+struct SimulationReport {
+  std::vector<double> frameMicros;  ///< ReplanScheduler::update() per frame.
+  std::int64_t plans = 0, fullPlans = 0, kept = 0;
+  std::int64_t newPaths = 0, doorStops = 0, blocked = 0, unreachable = 0;
+  std::int64_t goalsReached = 0, doorsOpened = 0, doorToggles = 0, gaveUp = 0;
+  double fullMicros = 0.0, alongMicros = 0.0, noticeMicros = 0.0;
+  /// Mean seconds between two plans of a character (after the first plan of each).
+  double meanInterval = 0.0;
+  /// The longest a character waited between two plans (seconds).
+  double longestInterval = 0.0;
+  std::vector<std::vector<Vec2>> trails;  ///< Per character, when trailEvery > 0.
+  std::uint64_t digest = 0;  ///< Hash of every event and final position (repeatability).
+};
+
+/// Runs the loop on `world` (its doors change; the characters are added to its EntityRegistry
+/// as moving entities with ids after the largest there). InvalidArgument when the map has too
+/// few open tiles for the characters or the options are out of range.
+Result<SimulationReport> runSimulation(World& world, const SimulationOptions& options);
+
+/// Median, 99th percentile and maximum of a sample (sorted copy).
+struct Spread {
+  double median = 0.0, p99 = 0.0, max = 0.0;
+};
+Spread spreadOf(std::vector<double> values);
+
+}  // namespace rpgnav::sample

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+// Planner in slices (beginPlan / continuePlan) and plans along an earlier route (replanAlong).
+#include <catch2/catch.hpp>
+
+#include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/path/planner.hpp"
+#include "support/test_maps.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <random>
+
+using namespace rpgnav;
+
+namespace {
+
+int uniformInt(std::mt19937& random, int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); }
+
+// The centre of a random tile that a walker of `radius` can stand on (nothing after 200 tries).
+std::optional<Vec2> randomCentre(std::mt19937& random, const TileMap& map, float radius) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const Cell cell{uniformInt(random, 0, map.width() - 1), uniformInt(random, 0, map.height() - 1)};
+    const Vec2 p = map.layout().tileCenter(cell);
+    if (map.passable(cell, TerrainTable::kWalk) && probeSegment(map, TerrainTable::kWalk, p, p, radius).clear) return p;
+  }
+  return std::nullopt;
+}
+
+// Runs beginPlan and continuePlan until the status is not InProgress; counts the InProgress
+// answers in `inProgress` and checks the budget of every slice.
+Status planInSlices(Planner& planner, const PathRequest& request, PathResult& out, std::int64_t budget, int& inProgress) {
+  Status status = planner.beginPlan(request, out, budget);
+  std::int64_t before = 0;
+  for (int guard = 0; status == Status::InProgress; ++guard) {
+    REQUIRE(guard < 1000000);
+    REQUIRE(planner.planInProgress());
+    REQUIRE(out.status == Status::InProgress);
+    const std::int64_t total = out.stats(PathStage::Search).expansions;
+    CHECK(total - before <= budget);  // no slice expands more than it was allowed
+    before = total;
+    ++inProgress;
+    status = planner.continuePlan(out, budget);
+  }
+  CHECK_FALSE(planner.planInProgress());
+  CHECK(out.status == status);
+  return status;
+}
+
+// The parts of two results that must agree.
+void checkSame(const PathResult& got, const PathResult& expected) {
+  CHECK(got.status == expected.status);
+  CHECK(got.controlPoints == expected.controlPoints);
+  CHECK(got.tilePath == expected.tilePath);
+  CHECK(got.door == expected.door);
+  CHECK(got.cost == expected.cost);
+}
+
+bool segmentsClear(const TileMap& map, const std::vector<Vec2>& points, float radius) {
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    if (!probeSegment(map, TerrainTable::kWalk, points[i - 1], points[i], radius).clear) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("slices: beginPlan and continuePlan give what plan() gives, whatever the budget", "[path][slices]") {
+  std::mt19937 random(4242);
+  int compared = 0, inProgress = 0, sliced = 0, failures = 0;
+  for (int trial = 0; trial < 36; ++trial) {
+    const Layout layout = trial < 30 ? Layout::square() : trial % 2 == 0 ? Layout::hexPointy() : Layout::hexFlat();
+    const TileMap map = test::randomMap(random, layout, uniformInt(random, 15, 45), uniformInt(random, 15, 45), 0.25);
+    const World world(map);
+    Planner planner(world);  // one planner for every sliced query on this map: slices of one plan never mix with another
+    for (int query = 0; query < 4; ++query) {
+      const float radius = std::uniform_real_distribution<float>(0.0f, 0.3f)(random);
+      const auto start = randomCentre(random, map, radius), goal = randomCentre(random, map, radius);
+      if (!start || !goal) continue;
+      const PathRequest request{*start, *goal, TerrainTable::kWalk, radius};
+      PathResult expected;
+      const Status want = Planner(world).plan(request, expected);
+      failures += isSuccess(want) ? 0 : 1;
+      for (std::int64_t budget : {1, 7, 50}) {
+        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << query << " budget " << budget);
+        PathResult got;
+        const int before = inProgress;
+        const Status status = planInSlices(planner, request, got, budget, inProgress);
+        sliced += inProgress > before ? 1 : 0;
+        CHECK(status == want);
+        checkSame(got, expected);
+        // Slicing does not change the search: the same nodes, spread over the slices.
+        CHECK(got.stats(PathStage::Search).expansions == expected.stats(PathStage::Search).expansions);
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared > 350);
+  CHECK(sliced > 150);  // most plans really were cut into slices...
+  CHECK(inProgress > 2000);
+  CHECK(failures > 0);  // ...and some failed (NoPath) in slices too
+}
+
+TEST_CASE("slices: a tile edit between slices makes continuePlan start again", "[path][slices]") {
+  std::mt19937 random(99);
+  int edited = 0, changedAnswer = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    TileMap map = test::randomMap(random, Layout::square(), 30, 30, 0.2);
+    const World world(map);
+    Planner planner(world);
+    const auto start = randomCentre(random, map, 0.2f), goal = randomCentre(random, map, 0.2f);
+    if (!start || !goal) continue;
+    const PathRequest request{*start, *goal, TerrainTable::kWalk, 0.2f};
+    PathResult before;
+    if (Planner(world).plan(request, before) != Status::Ok || before.tilePath.size() < 8) continue;
+    PathResult got;
+    if (planner.beginPlan(request, got, 3) != Status::InProgress) continue;
+    // Wall off a tile in the middle of the path found before (start and goal tiles stay), or
+    // make it swamp (dearer, still passable) every third time.
+    const Cell cut = before.tilePath[before.tilePath.size() / 2];
+    const TerrainId terrain = *map.terrain().findTerrainBySymbol(trial % 3 == 0 ? ',' : '#');
+    REQUIRE(map.setTerrain(cut, terrain) == Status::Ok);
+    int inProgress = 0;
+    Status status = planner.continuePlan(got, 3);
+    while (status == Status::InProgress) {
+      REQUIRE(++inProgress < 100000);
+      status = planner.continuePlan(got, 3);
+    }
+    PathResult expected;
+    const Status want = Planner(world).plan(request, expected);
+    INFO("trial " << trial << " cut " << cut.x << "," << cut.y);
+    CHECK(status == want);
+    checkSame(got, expected);
+    ++edited;
+    changedAnswer += expected.status != before.status || expected.tilePath != before.tilePath ? 1 : 0;
+  }
+  CHECK(edited >= 15);
+  CHECK(changedAnswer >= 10);  // the edits mattered: an unchanged search would have given the old answer
+}
+
+TEST_CASE("slices: a door state change between slices makes continuePlan start again", "[path][slices]") {
+  std::mt19937 random(7);
+  int changed = 0, differed = 0;
+  for (int trial = 0; trial < 25; ++trial) {
+    const TileMap map = test::randomMap(random, Layout::square(), 30, 30, 0.2);
+    World world(map);
+    const auto start = randomCentre(random, map, 0.2f), goal = randomCentre(random, map, 0.2f);
+    if (!start || !goal) continue;
+    const PathRequest request{*start, *goal, TerrainTable::kWalk, 0.2f};
+    PathResult before;
+    if (Planner(world).plan(request, before) != Status::Ok || before.tilePath.size() < 10) continue;
+    // Open doors across the middle steps of that path (orthogonal steps only: doors sit on edges).
+    std::vector<DoorId> doors;
+    for (std::size_t i = before.tilePath.size() / 3; i + 1 < before.tilePath.size() && doors.size() < 3; ++i) {
+      const Cell a = before.tilePath[i], b = before.tilePath[i + 1];
+      if (!map.layout().sharedEdge(a, b)) continue;
+      doors.push_back(world.addDoor({"d" + std::to_string(i), a, b, DoorState::Open}).value());
+    }
+    if (doors.empty()) continue;
+    Planner planner(world);
+    PathResult got;
+    if (planner.beginPlan(request, got, 2) != Status::InProgress) continue;
+    REQUIRE(world.setDoorState(doors[trial % doors.size()], trial % 2 == 0 ? DoorState::Closed : DoorState::Locked) ==
+            Status::Ok);
+    Status status = Status::InProgress;
+    for (int guard = 0; status == Status::InProgress; ++guard) {
+      REQUIRE(guard < 100000);
+      status = planner.continuePlan(got, 2);
+    }
+    PathResult expected;
+    const Status want = Planner(world).plan(request, expected);
+    INFO("trial " << trial);
+    CHECK(status == want);
+    checkSame(got, expected);
+    ++changed;
+    differed += expected.status != Status::Ok || expected.tilePath != before.tilePath ? 1 : 0;
+  }
+  CHECK(changed >= 10);
+  CHECK(differed == changed);  // a closed or locked door stops the path or sends it round: never the old answer
+}
+
+TEST_CASE("slices: continuePlan without a plan in progress, and plan() abandoning one", "[path][slices]") {
+  const TileMap maze = test::mapFromAscii(Layout::square(), {
+                                                                "..........",
+                                                                "########..",
+                                                                "..........",
+                                                                "..########",
+                                                                "..........",
+                                                            });
+  const World world(maze);
+  Planner planner(world);
+  PathResult result;
+  CHECK_FALSE(planner.planInProgress());
+  CHECK(planner.continuePlan(result, 10) == Status::InvalidArgument);
+  CHECK(result.status == Status::InvalidArgument);
+
+  const PathRequest request{Vec2(0.5f, 0.5f), Vec2(0.5f, 4.5f), TerrainTable::kWalk, 0.2f};
+  REQUIRE(planner.beginPlan(request, result, 1) == Status::InProgress);
+  CHECK(planner.planInProgress());
+  // plan() of another query abandons it: nothing is left to continue.
+  PathResult other;
+  const PathRequest straight{Vec2(0.5f, 0.5f), Vec2(9.5f, 0.5f), TerrainTable::kWalk, 0.2f};
+  CHECK(planner.plan(straight, other) == Status::Ok);
+  CHECK_FALSE(planner.planInProgress());
+  CHECK(planner.continuePlan(result, 10) == Status::InvalidArgument);
+
+  // Also when plan() itself runs a search.
+  REQUIRE(planner.beginPlan(request, result, 1) == Status::InProgress);
+  CHECK(planner.plan(request, other) == Status::Ok);
+  CHECK_FALSE(planner.planInProgress());
+  CHECK(planner.continuePlan(result, 10) == Status::InvalidArgument);
+
+  // cancelPlan forgets it; a plan that finishes in its first slice leaves nothing in progress.
+  REQUIRE(planner.beginPlan(request, result, 1) == Status::InProgress);
+  planner.cancelPlan();
+  CHECK_FALSE(planner.planInProgress());
+  CHECK(planner.continuePlan(result, 10) == Status::InvalidArgument);
+  CHECK(planner.beginPlan(request, result, 0) == Status::Ok);
+  CHECK_FALSE(planner.planInProgress());
+  CHECK(planner.continuePlan(result, 10) == Status::InvalidArgument);
+}
+
+TEST_CASE("replanAlong: plans along the rest of the earlier route", "[path][slices]") {
+  std::mt19937 random(515);
+  int checked = 0;
+  for (int trial = 0; trial < 40 && checked < 12; ++trial) {
+    TileMap map = test::randomMap(random, Layout::square(), 30, 30, 0.2, trial % 2 == 0);
+    const World world(map);
+    Planner planner(world);
+    const float radius = 0.2f;
+    const auto start = randomCentre(random, map, radius), goal = randomCentre(random, map, radius);
+    if (!start || !goal) continue;
+    PathRequest request{*start, *goal, TerrainTable::kWalk, radius};
+    PathResult first;
+    if (planner.plan(request, first) != Status::Ok || first.route.size() < 4) continue;
+    INFO("trial " << trial);
+    REQUIRE(first.route.front() == request.start);
+    REQUIRE(first.route.back() == request.goal);
+    // Part-way along: the middle of the second segment.
+    const Vec2 here = 0.5f * (first.route[1] + first.route[2]);
+    request.start = here;
+    PathResult along;
+    REQUIRE(planner.replanAlong(request, first, along) == Status::Ok);
+    CHECK(along.status == Status::Ok);
+    CHECK(along.controlPoints.front() == here);
+    CHECK(along.controlPoints.back() == request.goal);
+    CHECK(segmentsClear(map, along.controlPoints, radius));
+    // Its route: where it stands, then the earlier route from the end of the second segment on.
+    REQUIRE(along.route.size() == first.route.size() - 1);
+    CHECK(along.route.front() == here);
+    CHECK(std::equal(along.route.begin() + 1, along.route.end(), first.route.begin() + 2));
+    CHECK_FALSE(along.stats(PathStage::Search).ran);
+
+    // A wall across what is left of the route: no longer clear.
+    const Vec2 ahead = 0.5f * (first.route[2] + first.route[3]);
+    const Cell cut = *map.tileAt(ahead);
+    if (cut == *map.tileAt(request.goal) || cut == *map.tileAt(here)) continue;
+    REQUIRE(map.setTerrain(cut, *map.terrain().findTerrainBySymbol('#')) == Status::Ok);
+    CHECK(planner.replanAlong(request, first, along) == Status::NoPath);
+    CHECK(along.status == Status::NoPath);
+    ++checked;
+  }
+  CHECK(checked >= 8);
+
+  // Only after a successful plan.
+  const TileMap pocket = test::mapFromAscii(Layout::square(), {
+                                                                  "......",
+                                                                  ".....#",
+                                                                  "....#.",
+                                                              });
+  Planner planner(pocket);
+  PathResult failed, out;
+  const PathRequest request{Vec2(0.5f, 0.5f), Vec2(5.5f, 2.5f), TerrainTable::kWalk, 0.1f};
+  REQUIRE(planner.plan(request, failed) == Status::NoPath);
+  CHECK(planner.replanAlong(request, failed, out) == Status::InvalidArgument);
+  PathResult never;  // never planned
+  CHECK(planner.replanAlong(request, never, out) == Status::InvalidArgument);
+}
+
+// replanAlong after a plan that ended in front of a blocking entity: once the entity has gone,
+// the plan along the route reaches the goal with Ok (the blocked end is not a door stop).
+TEST_CASE("replanAlong: after a blocker has gone, the plan along reaches the goal with Ok", "[path][slices]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "##########",
+                                                               "..........",
+                                                               "##########",
+                                                           });
+  World world(map);
+  REQUIRE(world.entities().add({EntityId{3}, Vec2(6.5f, 1.5f), 0.4f, kEntityMoving}) == Status::Ok);
+  Planner planner(world);
+  PathRequest request{Vec2(0.5f, 1.5f), Vec2(9.5f, 1.5f), TerrainTable::kWalk, 0.2f};
+  PathResult blocked, along;
+  REQUIRE(planner.plan(request, blocked) == Status::BlockedByEntity);
+  REQUIRE(world.entities().remove(EntityId{3}) == Status::Ok);
+  request.start = Vec2(2.0f, 1.5f);
+  const Status status = planner.replanAlong(request, blocked, along);
+  CHECK(along.controlPoints.back() == request.goal);
+  CHECK(status == Status::Ok);
+  CHECK(along.door == DoorId{0});
+  CHECK(along.stopPoint == Vec2::Zero());
+}
