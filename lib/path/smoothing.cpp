@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace rpgnav {
@@ -368,25 +369,30 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     double spread = span.spread();
     if (spread > maxDeviation) {
       span = tightened(span, maxDeviation / spread);
-      spread = span.spread();  // measured again: the handles were rounded to float
+      // A bound, not a measure: the distance to the chord is convex along the pull, plus the
+      // rounding of the handles to float.
+      spread = maxDeviation + 4.0 * double(std::numeric_limits<float>::epsilon()) *
+                                  (span.p[1].cast<double>().cwiseAbs().maxCoeff() + span.p[2].cast<double>().cwiseAbs().maxCoeff() + tile);
     }
     // Tighten until the checker vouches for the whole curve; the straight segment needs no
     // check (the earlier stages made it valid).
     // A span bulging less than float rounding (three points in a line) is the segment itself.
-    CubicSpan kept = tightened(span, 0.0);
+    bool curved = false;
     if (spread > 1e-6 * (p[i + 1] - p[i]).norm()) {
       for (const double scale : {1.0, 0.5, 0.25}) {
         const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
         if (!checker) checker.emplace(context, entities, points.front(), stats);
         if (checker->valid(candidate, scale == 1.0 ? spread : candidate.spread(), entityHorizon <= 0.0 || along <= entityHorizon)) {
-          kept = candidate;
+          if (scale != 1.0) ++stats.repairs;
+          spans.push_back(candidate);
+          curved = true;
           break;
         }
       }
-      if (kept.p != span.p) ++stats.repairs;
+      if (!curved) ++stats.repairs;
     }
-    spans.push_back(kept);
-    along += (p[i + 1] - p[i]).norm();
+    if (!curved) spans.push_back(tightened(span, 0.0));
+    if (entityHorizon > 0.0) along += (p[i + 1] - p[i]).norm();
   }
   out.assign(spans, double(settings.tolerance) * tile);
   stats.pointsOut = std::int32_t(out.samples().size());

@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
   // Smoothing (stage 8) and sampling the curve (to 0.01 tiles): what they add to the whole
   // pipeline's median time, on every dao map, from the scenario's start to its goal as a game
   // would ask (all other stages on). Each query is planned by two planners, one with stage 8 off,
-  // timed from the outside, the fastest of three runs each (interleaved, so neither planner gains
+  // timed from the outside, the fastest of five runs each (interleaved, so neither planner gains
   // from the other's warm caches).
   std::printf("\nsmoothing, radius 0.25, dao maps: median microseconds per query (plan() timed from outside)\n");
   std::printf("%-20s %7s %10s %16s %8s %14s %8s\n", "map", "queries", "unsmoothed", "smoothed+sample", "adds_%",
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
                                 TerrainTable::kWalk, 0.25f};
       double withCurve = 1e300, without = 1e300, stage = 1e300;
       bool ok = true;
-      for (int pass = 0; pass < 6; ++pass) {
+      for (int pass = 0; pass < 10; ++pass) {
         if ((pass % 2 == 0) == smoothedFirst) {
           const auto begin = std::chrono::steady_clock::now();
           ok = ok && smoothedPlanner.plan(request, result) == Status::Ok;
@@ -189,6 +189,41 @@ int main(int argc, char** argv) {
     const double with = median(smoothed), plain = median(unsmoothed);
     std::printf("%-20s %7zu %10.1f %16.1f %8.1f %14.1f %8d\n", ("dao/" + path.stem().string()).c_str(), smoothed.size(),
                 plain, with, plain > 0 ? 100.0 * (with - plain) / plain : 0.0, median(smoothing), repaired);
+  }
+
+  // Path following: one PathFollower per path of the last 500 brc202d scenario lines, all
+  // advanced 0.05 tiles per frame (a character at 3 tiles per second, 60 frames per second)
+  // until every one has arrived, as a game moves a crowd.
+  if (auto map = readMovingAiMap(movingAi / "dao" / "brc202d.map")) {
+    if (auto scenario = readScenario(movingAi / "dao" / "brc202d.map.scen")) {
+      Planner planner(*map);
+      std::vector<PathResult> paths;
+      for (std::size_t k = scenario->size() > 500 ? scenario->size() - 500 : 0; k < scenario->size(); ++k) {
+        const ScenarioEntry& entry = (*scenario)[k];
+        PathResult result;
+        const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal),
+                                  TerrainTable::kWalk, 0.25f};
+        if (planner.plan(request, result) == Status::Ok) paths.push_back(std::move(result));
+      }
+      std::vector<PathFollower> followers(paths.size());
+      for (std::size_t i = 0; i < paths.size(); ++i) followers[i].follow(paths[i].smoothed);
+      std::int64_t steps = 0;
+      float sink = 0.0f;
+      const auto begin = std::chrono::steady_clock::now();
+      for (bool moving = true; moving;) {
+        moving = false;
+        for (PathFollower& follower : followers) {
+          if (follower.arrived()) continue;
+          const PathFollower::Step step = follower.advance(0.05);
+          sink += step.position.x() + step.heading.y();
+          ++steps;
+          moving = true;
+        }
+      }
+      const double nanos = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begin).count();
+      std::printf("\npath following: %zu followers on dao/brc202d, %lld steps of 0.05 tiles: %.1f ns per advance() (%g)\n",
+                  followers.size(), (long long)steps, nanos / double(std::max<std::int64_t>(steps, 1)), double(sink) * 0.0);
+    }
   }
   return 0;
 }
