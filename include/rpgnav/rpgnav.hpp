@@ -24,3 +24,4 @@
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/schedule/replan_scheduler.hpp"
 #include "rpgnav/debug/svg.hpp"
+#include "rpgnav/field/crowd_field.hpp"

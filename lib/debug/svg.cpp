@@ -2,6 +2,7 @@
 #include "rpgnav/debug/svg.hpp"
 
 #include <cstdio>
+#include <fstream>
 
 namespace rpgnav {
 namespace {
@@ -151,11 +152,58 @@ void SvgPicture::world(const World& world) {
   if (moving) m_legend.emplace_back("#e377c2", "moving entities");
 }
 
+void SvgPicture::field(const CrowdField& field, int arrowEvery) {
+  const Layout& layout = m_map.layout();
+  const float tile = layout.tileSize();
+  std::int64_t farthest = 1;
+  for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
+    const std::int64_t d = field.distance(m_map.cellAt(i));
+    if (d != CrowdField::kUnreachable) farthest = std::max(farthest, d);
+  }
+  for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
+    const Cell cell = m_map.cellAt(i);
+    const std::int64_t d = field.distance(cell);
+    if (d == CrowdField::kUnreachable) continue;
+    // Yellow (near) to dark red (far).
+    const double t = double(d) / double(farthest);
+    char colour[16];
+    std::snprintf(colour, sizeof colour, "#%02x%02x%02x", int(250 - 110 * t), int(220 * (1.0 - t)), int(60 * (1.0 - t)));
+    const TilePolygon polygon = layout.tilePolygon(cell);
+    m_body += "<polygon points=\"";
+    for (int k = 0; k < polygon.count; ++k) {
+      m_body += (k ? " " : "") + number(polygon.corners[std::size_t(k)].x()) + "," + number(polygon.corners[std::size_t(k)].y());
+    }
+    m_body += "\" fill=\"" + std::string(colour) + "\" fill-opacity=\"0.55\" stroke=\"none\"/>\n";
+    if (arrowEvery > 0 && (cell.x % arrowEvery) == 0 && (cell.y % arrowEvery) == 0) {
+      const Vec2 flow = field.flow(cell);
+      if (flow != Vec2::Zero()) {
+        const Vec2 centre = layout.tileCenter(cell);
+        const Vec2 tip = centre + flow * (0.4f * tile * float(arrowEvery));
+        const Vec2 side(-flow.y(), flow.x());
+        const Vec2 left = tip - flow * (0.25f * tile) + side * (0.12f * tile), right = tip - flow * (0.25f * tile) - side * (0.12f * tile);
+        m_body += "<line x1=\"" + number(centre.x()) + "\" y1=\"" + number(centre.y()) + "\" x2=\"" + number(tip.x()) +
+                  "\" y2=\"" + number(tip.y()) + "\" stroke=\"#202020\" stroke-width=\"" + number(0.06 * tile) + "\"/>\n";
+        m_body += "<polygon points=\"" + number(tip.x()) + "," + number(tip.y()) + " " + number(left.x()) + "," +
+                  number(left.y()) + " " + number(right.x()) + "," + number(right.y()) + "\" fill=\"#202020\"/>\n";
+      }
+    }
+  }
+  for (const Cell goal : field.goals()) marker(layout.tileCenter(goal), "#1f77b4", "");
+  m_legend.emplace_back("#f0dc3c", "distance to the goal (yellow near, red far)");
+  m_legend.emplace_back("#1f77b4", "goal");
+}
+
 void SvgPicture::marker(Vec2 point, std::string_view colour, std::string_view label) {
   const float tile = m_map.layout().tileSize();
   m_body += "<circle cx=\"" + number(point.x()) + "\" cy=\"" + number(point.y()) + "\" r=\"" + number(0.3 * tile) +
             "\" fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" + number(0.08 * tile) + "\"/>\n";
   if (!label.empty()) m_legend.emplace_back(colour, label);
+}
+
+Status SvgPicture::save(const std::filesystem::path& path) const {
+  std::ofstream out(path);
+  out << str();
+  return out ? Status::Ok : Status::IoError;
 }
 
 std::string SvgPicture::str() const {

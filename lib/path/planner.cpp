@@ -183,14 +183,17 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
   m_pending.request.ignore = m_pending.ignore;
   m_pending.askedStart = asked.start;
   m_pending.data = data;
-  m_pending.mapVersion = m_world->mapVersion();
+  m_pending.mapVersion = m_world->map().version();
   m_pending.doorLayoutVersion = m_world->doorLayoutVersion();
   return searchAndFinish(maxExpansions, false, out);
 }
 
 Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
   if (!m_pending.active) return fail(out, Status::InvalidArgument, "no plan in progress");
-  if (m_pending.mapVersion != m_world->mapVersion() || m_pending.doorLayoutVersion != m_world->doorLayoutVersion() ||
+  // New tiles or doors change the grid itself; a door the search has already asked about that
+  // changed state changes its answers. Other doors may change freely (they are asked when met).
+  if (m_pending.mapVersion != m_world->map().version() || m_pending.doorLayoutVersion != m_world->doorLayoutVersion() ||
+      m_doors->consultedDoorChanged() ||
       !m_search.suspended()) {
     // The world changed under the suspended search (or another search ran): start again.
     const std::vector<EntityId> ignore = m_pending.ignore;

@@ -15,9 +15,12 @@ void QueryDoors::begin(const World& world, const Traveller& traveller) {
   if (m_stamp.size() < doors) {
     m_stamp.resize(doors, 0);
     m_decisions.resize(doors);
+    m_decidedState.resize(doors);
+    m_searchStamp.resize(doors, 0);
   }
   if (++m_query == 0) {  // wrapped: clear the stamps once every 2^32 queries
     std::fill(m_stamp.begin(), m_stamp.end(), 0);
+    std::fill(m_searchStamp.begin(), m_searchStamp.end(), 0);
     m_query = 1;
   }
 }
@@ -29,13 +32,24 @@ DoorDecision QueryDoors::decision(DoorId id) const {
     // A cost that is not a number, negative or huge would break the search's sums.
     decided.cost = std::isfinite(decided.cost) ? std::clamp(decided.cost, 0.0f, 1000.0f) : 1000.0f;
     m_decisions[index] = decided;
+    m_decidedState[index] = m_world->door(id)->state;
     m_stamp[index] = m_query;
   }
   return m_decisions[index];
 }
 
+bool QueryDoors::consultedDoorChanged() const {
+  if (m_world == nullptr) return false;
+  const std::span<const Door> doors = m_world->doors();
+  for (std::size_t i = 0; i < doors.size() && i < m_stamp.size(); ++i) {
+    if (m_searchStamp[i] == m_query && doors[i].state != m_decidedState[i]) return true;
+  }
+  return false;
+}
+
 GateCrossing QueryDoors::crossing(std::uint32_t gate) const {
   const DoorDecision decided = decision(DoorId{gate + 1});  // gate i is the world's door i
+  m_searchStamp[gate] = m_query;
   const auto cost = std::int64_t(std::llround(double(decided.cost) * double(kCostScale)));
   switch (decided.action) {
     case DoorAction::Pass: return {true, false, cost};

@@ -20,6 +20,9 @@ class QueryDoors final : public GateRule {
 
   /// The policy's decision for a door, asked once per query.
   DoorDecision decision(DoorId door) const;
+  /// True when a door the search has asked about (crossing()) in this query has changed state
+  /// since (a suspended search built on that answer must start again).
+  bool consultedDoorChanged() const;
 
   GateCrossing crossing(std::uint32_t gate) const override;
   bool segmentMeetsGate(Vec2 from, Vec2 to, float radius) const override;
@@ -46,6 +49,8 @@ class QueryDoors final : public GateRule {
   Traveller m_traveller;
   mutable std::vector<std::uint32_t> m_stamp;  // query number per door when decided
   mutable std::vector<DoorDecision> m_decisions;
+  mutable std::vector<DoorState> m_decidedState;  // the door's state when decided
+  mutable std::vector<std::uint32_t> m_searchStamp;  // query number per door the search asked about
   mutable std::vector<DoorId> m_scratch;
   std::uint32_t m_query = 0;
 };

@@ -50,6 +50,8 @@ std::string_view toString(ReplanEventKind kind) noexcept {
 }
 
 Status PlanJob::run(Planner& planner) {
+  // The ignore list points at the job's own copy (the scheduler's character may change meanwhile).
+  request.ignore = followed.value != 0 ? std::span<const EntityId>(&followed, 1) : std::span<const EntityId>();
   return previous != nullptr ? planner.replanAlong(request, *previous, result) : planner.plan(request, result);
 }
 
@@ -75,12 +77,11 @@ struct ReplanScheduler::Character {
   std::size_t segment = 0;  // control point segment it walks (a hint for the corridor check)
   Vec2 plannedGoal = Vec2::Zero();
   Vec2 requestedGoal = Vec2::Zero();  // of the plan being made
-  std::uint64_t plannedMapVersion = 0;
-  std::uint64_t requestedMapVersion = 0;
   double lastFullPlan = -kInfinity;
   std::int32_t plans = 0;
   double lastPlanned = -1.0;
-  double travelledSinceRequest = 0.0;
+  double travelledSinceRequest = 0.0;  // walked by follow() while its plan was made
+  bool movedByGame = false;            // setPosition() since the last follow()
   std::vector<DoorId> doorsOnPath;
   // Checks.
   double nextCorridorCheck = 0.0;
@@ -145,6 +146,8 @@ Status ReplanScheduler::remove(EntityId id) {
     m_inProgress = EntityId{0};
   }
   m_index.erase(it);
+  // A character whose job is out stays alive (its job reads its path) until the job comes back.
+  if (m_characters[slot]->jobOut) m_retired.push_back(std::move(m_characters[slot]));
   if (slot + 1 != m_characters.size()) {
     m_characters[slot] = std::move(m_characters.back());
     m_index[m_characters[slot]->spec.id.value] = slot;
@@ -166,17 +169,29 @@ Status ReplanScheduler::setGoal(EntityId id, const Goal& goal) {
 Status ReplanScheduler::setPosition(EntityId id, Vec2 position) {
   Character* character = find(id);
   if (character == nullptr || !finite(position)) return Status::InvalidArgument;
-  character->travelledSinceRequest += double((position - character->position).norm());
+  if (position == character->position) return Status::Ok;
+  // The game moves the character itself: the follower's place on the path means nothing now (a
+  // new path starts where the character stands), and one standing at its goal is idle no more
+  // once it has been moved away from it.
   character->position = position;
+  character->movedByGame = true;
   return Status::Ok;
 }
 
 PathFollower::Step ReplanScheduler::follow(EntityId id, double distance) {
   Character* character = find(id);
   if (character == nullptr || !character->hasPath) return {};
+  if (character->movedByGame) {  // back to following: from the start of the path it has
+    character->movedByGame = false;
+  }
   PathFollower::Step step = character->follower.advance(distance);
   character->position = step.position;
   character->travelledSinceRequest += step.travelled;
+  // The segment it walks, for the checks of the path ahead: the last control point reached.
+  if (step.reached > 0) {
+    const auto last = std::size_t(step.firstReached + step.reached - 1);
+    if (!character->path.controlPoints.empty()) character->segment = std::min(last, character->path.controlPoints.size() - 1);
+  }
   return step;
 }
 
@@ -216,14 +231,23 @@ void ReplanScheduler::queue(Character& character, double key) {
 void ReplanScheduler::trigger(Character& character, ReplanReason reason, double now) {
   // To the front, but not past characters overdue by more than an interval: nobody starves.
   const double key = now - m_settings.interval;
-  if (character.jobOut || m_inProgress == character.spec.id) {
+  const bool newGoal = reason == ReplanReason::GoalChanged || reason == ReplanReason::GoalMoved;
+  if (m_inProgress == character.spec.id && newGoal) {
+    // A search for the old goal is of no use: drop it.
+    m_planner.cancelPlan();
+    m_inProgress = EntityId{0};
+  } else if (character.jobOut || m_inProgress == character.spec.id) {
     // It is being planned: plan it again once that is done.
     character.retrigger = true;
     character.retriggerReason = reason;
     return;
   }
   ++m_stats.triggers;
-  character.reason = reason;
+  // The first trigger's reason stands (it is what the events report), unless it was only the
+  // periodic turn or an entity ahead.
+  if (!character.queued || character.reason == ReplanReason::Periodic || character.reason == ReplanReason::EntityInCorridor) {
+    character.reason = reason;
+  }
   // Anything but an entity on the path may have changed the route: search afresh.
   if (reason != ReplanReason::EntityInCorridor) character.forceFull = true;
   if (character.queued && character.key <= key) return;  // already due that early
@@ -242,7 +266,8 @@ ReplanScheduler::Character* ReplanScheduler::nextDue(double now, Vec2& goal) {
       // Nothing to do for a character standing at its point goal.
       const bool idle = known && character->reason == ReplanReason::Periodic && character->hasPath &&
                         character->spec.goal.follow.value == 0 && character->follower.arrived() &&
-                        character->path.status == Status::Ok && goal == character->plannedGoal;
+                        character->path.status == Status::Ok && goal == character->plannedGoal &&
+                        character->position == character->path.controlPoints.back();
       if (known && !idle) return character;
       if (!known) {
         ReplanEvent event{character->spec.id, ReplanEventKind::GoalUnreachable, character->reason, Status::InvalidArgument};
@@ -362,7 +387,12 @@ void ReplanScheduler::notice(double now) {
     if (m_world->map().version() != m_seenTileVersion) {
       m_seenTileVersion = m_world->map().version();
       for (auto& character : m_characters) {
-        if (character->hasPath && !routeClear(*character)) trigger(*character, ReplanReason::MapChanged, now);
+        if (!character->hasPath) continue;
+        if (!routeClear(*character)) {
+          trigger(*character, ReplanReason::MapChanged, now);
+        } else {
+          character->forceFull = true;  // still clear, perhaps dearer or with a better way: next turn searches
+        }
       }
     }
     const std::span<const Door> doors = m_world->doors();
@@ -470,12 +500,15 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
     character.lastFullPlan = now;
     // Stickiness: a periodic plan to the same goal replaces a path that is still clear only
     // when it is clearly cheaper than what is left of it.
+    // Only between two paths that end alike: one that gets further (through a door opened
+    // meanwhile, past a blocker gone) always wins over one cut short.
     if (reason == ReplanReason::Periodic && character.hasPath && isSuccess(character.path.status) &&
-        character.requestedGoal == character.plannedGoal) {
+        character.requestedGoal == character.plannedGoal && result.status == character.path.status &&
+        !result.controlPoints.empty() && !character.path.controlPoints.empty() &&
+        result.controlPoints.back() == character.path.controlPoints.back()) {
       const double left = remainingCost(character);
       if (std::isfinite(left) && !(result.cost < left * (1.0 - m_settings.stickiness))) {
         ++m_stats.kept;
-        character.plannedMapVersion = character.requestedMapVersion;
         requeue(character, now);
         return;
       }
@@ -486,7 +519,6 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   character.hasPath = true;
   character.segment = 0;
   character.plannedGoal = character.requestedGoal;
-  character.plannedMapVersion = character.requestedMapVersion;
   // The doors the path passes through or ends at: every door whose edge a segment comes within
   // the radius of (straight-line and along-the-route plans have no tile path to read them from).
   character.doorsOnPath.clear();
@@ -528,7 +560,7 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   }
   character.follower.follow(*curve, endingOf(character.path.status));
   // It kept walking while the plan was made: go on from as far along the new path.
-  if (character.travelledSinceRequest > 0.0) {
+  if (character.travelledSinceRequest > 0.0 && !character.movedByGame) {
     const PathFollower::Step step = character.follower.advance(character.travelledSinceRequest);
     if (!curve->empty()) character.position = step.position;
   }
@@ -550,23 +582,31 @@ void ReplanScheduler::tellListener() {
 
 void ReplanScheduler::update(double now, ReplanBudget budget) {
   const auto begin = Clock::now();
-  m_now = now;
   m_events.clear();
   m_stats = {};
+  if (!std::isfinite(now)) return;  // a time that is not a number plans nothing
+  m_now = now;
   notice(now);
   m_stats.noticeMicros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
   std::int64_t used = 0;  // expansions charged
   auto elapsed = [&] { return std::chrono::duration<double, std::micro>(Clock::now() - begin).count(); };
+  // A negative or NaN budget allows the least work (one piece); 0 on both means no limit.
+  const bool minimal = budget.micros < 0.0 || budget.expansions < 0 || std::isnan(budget.micros);
+  const bool limited = minimal || budget.micros > 0.0 || budget.expansions > 0;
   bool worked = false;  // at least one piece of work per update, however small the budget
   auto spent = [&] {
-    return worked && ((budget.expansions > 0 && used >= budget.expansions) || (budget.micros > 0.0 && elapsed() >= budget.micros));
+    return worked && (minimal || (budget.expansions > 0 && used >= budget.expansions) ||
+                      (budget.micros > 0.0 && elapsed() >= budget.micros));
   };
-  // The search may expand this many nodes in its next slice (0: no limit).
+  // The search may expand this many nodes in its next slice (0: no limit); a time budget keeps
+  // room for the stages after the search (not sliced).
   auto slice = [&]() -> std::int64_t {
-    std::int64_t allowed = 0;
+    if (!limited) return 0;
+    std::int64_t allowed = minimal ? 256 : 0;
     if (budget.expansions > 0) allowed = std::max<std::int64_t>(1, budget.expansions - used);
     if (budget.micros > 0.0) {
-      const auto byTime = std::int64_t(std::max(256.0, (budget.micros - elapsed()) / m_microsPerExpansion));
+      const double left = budget.micros - elapsed() - m_fullTailMicros.high();
+      const auto byTime = std::int64_t(std::clamp(left / m_microsPerExpansion, 256.0, 1e12));
       allowed = allowed > 0 ? std::min(allowed, byTime) : byTime;
     }
     return allowed;
@@ -592,9 +632,10 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
       const Status status = m_planner.continuePlan(m_scratch, slice());
       m_stats.fullMicros += std::chrono::duration<double, std::micro>(Clock::now() - sliceBegin).count();
       worked = true;
-      const std::int64_t expansions = m_scratch.stats(PathStage::Search).expansions - before;
-      used += std::max<std::int64_t>(0, expansions);
-      m_stats.expansions += std::max<std::int64_t>(0, expansions);
+      const std::int64_t after = m_scratch.stats(PathStage::Search).expansions;
+      const std::int64_t expansions = after >= before ? after - before : after;  // a restarted search counts anew
+      used += expansions;
+      m_stats.expansions += expansions;
       if (status == Status::InProgress) {
         busy = true;
       } else {
@@ -618,7 +659,6 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     const ReplanReason reason = take(*character);
     const PathRequest request = requestFor(*character, goal);
     character->requestedGoal = goal;
-    character->requestedMapVersion = m_world->mapVersion();
     character->travelledSinceRequest = 0.0;
     if (planAlongAllowed(*character, reason, goal, now)) {
       const auto alongBegin = Clock::now();
@@ -631,6 +671,12 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
       if (status != Status::NoPath) {
         accept(*character, reason, true, m_scratch, now);
         continue;
+      }
+      if (spent()) {  // the route is gone: a full plan, first thing next update
+        character->forceFull = true;
+        character->reason = reason;
+        queue(*character, now - m_settings.interval);
+        break;
       }
     }
     character->forceFull = false;
@@ -645,7 +691,7 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     worked = true;
     ++m_stats.slices;
     const std::int64_t expansions = m_scratch.stats(PathStage::Search).expansions;
-    used += expansions + m_settings.expansionsPerPlan;
+    used += expansions + (status == Status::InProgress ? 0 : m_settings.expansionsPerPlan);
     m_stats.expansions += expansions;
     if (status == Status::InProgress) {
       m_inProgress = character->spec.id;
@@ -661,8 +707,9 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
 
 void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<PlanJob>& jobs) {
   jobs.clear();
-  m_now = now;
   m_events.clear();
+  if (!std::isfinite(now)) return;
+  m_now = now;
   m_stats = {};
   notice(now);
   while (jobs.size() < maxJobs) {
@@ -673,14 +720,16 @@ void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<Pl
     PlanJob& job = jobs.emplace_back();
     job.character = character->spec.id;
     job.request = requestFor(*character, goal);
+    job.followed = character->spec.goal.follow;
+    job.request.ignore = {};
     job.reason = reason;
     const bool along = planAlongAllowed(*character, reason, goal, now);
     job.previous = along ? &character->path : nullptr;
     character->forceFull = false;
     character->requestedGoal = goal;
-    character->requestedMapVersion = m_world->mapVersion();
     character->travelledSinceRequest = 0.0;
     character->jobOut = true;
+    job.generation = character->generation;
   }
   tellListener();
 }
@@ -691,7 +740,7 @@ void ReplanScheduler::acceptJobs(double now, std::span<PlanJob> jobs) {
   m_stats = {};
   for (PlanJob& job : jobs) {
     Character* character = find(job.character);
-    if (character == nullptr || !character->jobOut) continue;
+    if (character == nullptr || !character->jobOut || character->generation != job.generation) continue;
     character->jobOut = false;
     m_stats.expansions += job.result.stats(PathStage::Search).expansions;
     if (job.previous != nullptr && job.result.status == Status::NoPath) {
@@ -703,8 +752,20 @@ void ReplanScheduler::acceptJobs(double now, std::span<PlanJob> jobs) {
     }
     accept(*character, job.reason, job.previous != nullptr, job.result, now);
   }
+  // Retired characters whose jobs have all come back (or were cancelled) can go.
+  if (std::none_of(m_characters.begin(), m_characters.end(), [](const auto& c) { return c->jobOut; })) m_retired.clear();
   m_stats.micros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
   tellListener();
+}
+
+void ReplanScheduler::cancelJobs() {
+  for (auto& character : m_characters) {
+    if (!character->jobOut) continue;
+    character->jobOut = false;
+    character->forceFull = true;
+    queue(*character, m_now - m_settings.interval);
+  }
+  m_retired.clear();
 }
 
 }  // namespace rpgnav

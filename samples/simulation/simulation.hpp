@@ -4,7 +4,8 @@
 // benchmark: characters wander between random goals on a map with doors and moving entities
 // (the characters themselves), a door now and then changes state, and a character stopped in
 // front of a closed door has it opened after a while (as a game would after a kick, a key or a
-// spell). Everything random comes from one seeded generator, so a run is repeatable.
+// spell). Everything random comes from one seeded generator, so a run with an expansion budget
+// is repeatable (a time budget depends on the machine's speed).
 
 #include "rpgnav/schedule/replan_scheduler.hpp"
 

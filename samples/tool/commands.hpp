@@ -14,5 +14,6 @@ int demoCommand(Arguments args);
 int scenCommand(Arguments args);
 int pathCommand(Arguments args);
 int simCommand(Arguments args);
+int fieldCommand(Arguments args);
 
 }  // namespace rpgnav::tool

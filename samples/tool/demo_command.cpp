@@ -15,7 +15,6 @@
 #include "simulation.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -196,9 +195,7 @@ int demoCommand(Arguments args) {
     picture.polyline(first.controlPoints, "#d62728", 0.09f, false, "leg 1: to the locked door");
     picture.polyline(second.controlPoints, "#1f77b4", 0.09f, false, "leg 2: after picking the lock");
     picture.marker(first.stopPoint, "#e0a010", "stops at the locked door");
-    std::ofstream svg(svgPath);
-    svg << picture.str();
-    if (!svg) return std::fprintf(stderr, "rpgnav demo: cannot write %s\n", svgPath.c_str()), 1;
+    if (picture.save(svgPath) != Status::Ok) return std::fprintf(stderr, "rpgnav demo: cannot write %s\n", svgPath.c_str()), 1;
   }
 
   // The replan scheduler: a crowd in the town, as `rpgnav sim` runs it.

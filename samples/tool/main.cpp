@@ -19,6 +19,8 @@ constexpr const char* kUsage =
     "                    A* on Moving AI scenario lines; exit 1 on any mismatch with the optimum\n"
     "  sim MAP [--characters N] [--seconds S] [--fps F] [--seed K] [--svg FILE]\n"
     "                    characters wander under the replan scheduler; its cost per frame and events\n"
+    "  field MAP --goal X,Y [--danger FILE] [--factor F] [--svg FILE]\n"
+    "                    a crowd field towards the goal: build time, reachable tiles, digest, picture\n"
     "  demo [--maps DIR] walk through the bundled sample dungeon\n"
     "  help              this text\n";
 
@@ -33,6 +35,7 @@ constexpr Command kCommands[] = {
     {"scen", &rpgnav::tool::scenCommand},
     {"path", &rpgnav::tool::pathCommand},
     {"sim", &rpgnav::tool::simCommand},
+    {"field", &rpgnav::tool::fieldCommand},
 };
 
 }  // namespace

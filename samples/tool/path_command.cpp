@@ -268,9 +268,7 @@ int pathCommand(Arguments args) {
       picture.curve(curve, "#9400d3", 0.09f, "smoothed path (8)");
       if (result.status == Status::StoppedAtDoor) picture.marker(result.stopPoint, "#e0a010", "stops at a door");
       if (result.status == Status::BlockedByEntity) picture.marker(result.stopPoint, "#e377c2", "blocked by an entity");
-      std::ofstream svg(svgPath);
-      svg << picture.str();
-      if (!svg) return std::fprintf(stderr, "rpgnav path: cannot write %s\n", svgPath.c_str()), 1;
+      if (picture.save(svgPath) != Status::Ok) return std::fprintf(stderr, "rpgnav path: cannot write %s\n", svgPath.c_str()), 1;
     }
     return found ? 0 : 1;
   }

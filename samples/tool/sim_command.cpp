@@ -9,7 +9,6 @@
 
 #include <charconv>
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 namespace rpgnav::tool {
@@ -46,7 +45,7 @@ int simCommand(Arguments args) {
     } else if (arg == "--seed" && hasValue) {
       ok = parseNumber(args[++i], options.seed);
     } else if (arg == "--budget-us" && hasValue) {
-      ok = parseNumber(args[++i], options.budget.micros) && options.budget.micros >= 0.0;
+      ok = parseNumber(args[++i], options.budget.micros) && options.budget.micros >= 0.0 && options.budget.micros <= 1e7;
       options.budget.expansions = 0;
     } else if (arg == "--budget-expansions" && hasValue) {
       ok = parseNumber(args[++i], options.budget.expansions) && options.budget.expansions >= 0;
@@ -118,9 +117,7 @@ int simCommand(Arguments args) {
     for (std::size_t i = 0; i < report->trails.size(); ++i) {
       picture.curve(report->trails[i], kColours[i % 8], 1.2f, i == 0 ? "trails (every 0.25 s)" : "");
     }
-    std::ofstream svg(svgPath);
-    svg << picture.str();
-    if (!svg) {
+    if (picture.save(svgPath) != Status::Ok) {
       std::fprintf(stderr, "rpgnav sim: cannot write %s\n", svgPath.c_str());
       return 1;
     }

@@ -4,9 +4,12 @@
 /// SVG pictures of maps and paths, for debugging and documentation.
 
 #include "rpgnav/core/types.hpp"
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 #include "rpgnav/world/world.hpp"
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,11 +34,16 @@ class SvgPicture {
   /// The world's doors (coloured by state) and entities (circles of their radius; flat ones
   /// dashed, moving ones a lighter colour).
   void world(const World& world);
+  /// A crowd field: reachable tiles coloured by their distance to the goals (yellow near, dark
+  /// red far), the goals marked, and a flow arrow on every `arrowEvery`-th tile (0: none).
+  void field(const CrowdField& field, int arrowEvery);
   /// A marker (a ring) at a point, e.g. where a path stops.
   void marker(Vec2 point, std::string_view colour, std::string_view label);
 
   /// The finished document, with a legend of the labelled overlays.
   std::string str() const;
+  /// Writes str() to a file; IoError when it cannot be written.
+  Status save(const std::filesystem::path& path) const;
 
  private:
   const TileMap& m_map;

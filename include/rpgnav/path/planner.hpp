@@ -81,8 +81,10 @@ class Planner {
   /// plan() in slices, for frame budgets: the search (stage 2) expands at most `maxExpansions`
   /// nodes in this call (0: no limit). Returns InProgress when the search ran out: call
   /// continuePlan with the same `out` (in later frames) until another status comes. Only one
-  /// plan is in progress per planner: plan() or beginPlan() abandon it. The request's `ignore`
-  /// list is copied. If the map or the doors change in between, the plan starts again.
+  /// plan is in progress per planner: plan(), beginPlan() and replanAlong() abandon it. The
+  /// request's `ignore` list is copied. If the map's tiles change, doors are added, or a door the
+  /// search has already met changes state in between, the plan starts again; other doors may
+  /// change freely (the policy is asked about a door when the search first meets it).
   Status beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions);
   /// Continues the plan in progress with a fresh budget (0: no limit); InvalidArgument when none
   /// is in progress.
@@ -145,7 +147,7 @@ class Planner {
     Vec2 askedStart = Vec2::Zero();  // as asked
     std::vector<EntityId> ignore;  // request.ignore points here
     const MobilityData* data = nullptr;
-    std::uint64_t mapVersion = 0;
+    std::uint64_t mapVersion = 0;  // the tiles' (TileMap::version)
     std::uint64_t doorLayoutVersion = 0;
   };
   Pending m_pending;

@@ -103,7 +103,7 @@ class ReplanListener {
 
 /// Work allowed per update(): wall-clock microseconds, or search node expansions (deterministic:
 /// each plan is charged its expansions plus SchedulerSettings::expansionsPerPlan). Both 0: no
-/// limit (every due character is planned). Every update() does at least one piece of work (a
+/// limit (every due character is planned); a negative (or NaN) budget: the least work, one piece. Every update() does at least one piece of work (a
 /// plan, or a slice of a suspended search), so a budget too small for anything still moves on.
 /// Time budgets slice searches by a learnt cost per expansion and start no plan whose unsliced
 /// part (learnt averages) no longer fits; a plan dearer than its average can still overrun.
@@ -168,8 +168,13 @@ struct PlanJob {
   PathResult result;
   ReplanReason reason = ReplanReason::First;
   /// Non-null: plan along this earlier result (Planner::replanAlong); it lives in the scheduler
-  /// and stays valid until acceptJobs() if no character is added or removed meanwhile.
+  /// and stays valid until the job is given back (a character removed meanwhile is kept alive
+  /// for it).
   const PathResult* previous = nullptr;
+  /// The entity the character follows (no obstacle on the way there); run() points
+  /// request.ignore at it.
+  EntityId followed{0};
+  std::uint32_t generation = 0;  ///< Matches the character's queue state when handed out.
   Status run(Planner& planner);
 };
 
@@ -190,27 +195,33 @@ class ReplanScheduler {
   /// A new goal: the character is moved to the front. InvalidArgument for an unknown id, a
   /// non-finite point, or following itself.
   Status setGoal(EntityId id, const Goal& goal);
-  /// The game moved the character (instead of follow()). InvalidArgument for an unknown id or a
-  /// non-finite point.
+  /// The game moved the character (instead of follow()): the next plan starts where it stands
+  /// (follow() would go on from its place on the current path). InvalidArgument for an unknown
+  /// id or a non-finite point.
   Status setPosition(EntityId id, Vec2 position);
-  /// Moves the character `distance` along its current path and returns where it is and which way
-  /// it faces (a zero step when it has no path or unknown id).
+  /// Moves the character `distance` (world units; negative, NaN and infinite count as 0) along
+  /// its current path and returns where it is and which way it faces (a zero step when it has no
+  /// path or unknown id).
   PathFollower::Step follow(EntityId id, double distance);
 
-  /// Once per frame: notices what changed, then plans due characters within the budget.
+  /// Once per frame: notices what changed, then plans due characters within the budget. A time
+  /// that is not finite does nothing.
   void update(double now, ReplanBudget budget);
   /// The events of the last update() or acceptJobs().
   std::span<const ReplanEvent> events() const noexcept { return m_events; }
   const SchedulerStats& stats() const noexcept { return m_stats; }
   void setListener(ReplanListener* listener) noexcept { m_listener = listener; }
 
-  /// Batches: notices what changed (as update() does), then moves up to `maxJobs` due characters'
-  /// plans into `jobs` (cleared first). Characters with a job are not planned by update() until
+  /// Batches: notices what changed (as update() does; events() then holds only what that found,
+  /// e.g. followed entities that vanished), then moves up to `maxJobs` due characters' plans
+  /// into `jobs` (cleared first). Characters with a job are not planned by update() until
   /// acceptJobs() gives the job back.
   void collectDue(double now, std::size_t maxJobs, std::vector<PlanJob>& jobs);
   /// Takes finished jobs back (stickiness, events), in the order given. A job of a character
-  /// removed meanwhile is dropped.
+  /// removed meanwhile is dropped. Every job handed out must come back here, or be cancelled.
   void acceptJobs(double now, std::span<PlanJob> jobs);
+  /// Forgets every job still out (a frame dropped): their characters are planned again first.
+  void cancelJobs();
 
   /// The character's current path (nullptr for an unknown id or none yet).
   const PathResult* path(EntityId id) const noexcept;
@@ -270,6 +281,7 @@ class ReplanScheduler {
   SchedulerSettings m_settings;
   Planner m_planner;
   std::vector<std::unique_ptr<Character>> m_characters;  // registration order, stable addresses
+  std::vector<std::unique_ptr<Character>> m_retired;     // removed while their job was out
   std::unordered_map<std::uint32_t, std::size_t> m_index;  // id → position in m_characters
   std::vector<QueueEntry> m_queue;  // a binary heap, stale entries skipped
   std::uint64_t m_registered = 0;

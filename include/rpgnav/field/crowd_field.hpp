@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// Crowd fields: one answer to "which way next?" for every tile, shared by any number of
+/// characters heading for the same goal (monsters chasing the player, attackers marching on a
+/// keep), so the cost does not grow with the number of characters.
+///
+/// - CostField: one byte per tile for one mobility (1 normal, 2-254 passable but avoided, 255
+///   impassable), from the TileMap's terrain costs.
+/// - CrowdField: the integration field (each tile's cost to the nearest goal tile, √2 diagonals
+///   and no corner cutting on square maps, every tile's "unreachable" answered too), danger
+///   layers weighed against distance by a factor 0-255, and the flow field read from it (the
+///   neighbour to step to, and a unit vector for smooth steering).
+///
+/// Costs are integers, so fields built in any order are bit-identical: an incremental update is
+/// checked against a full rebuild by plain equality.
+
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace rpgnav {
+
+/// One byte per tile for one mobility. Thread-safety: read from any number of threads at once;
+/// edits must not overlap with reads.
+class CostField {
+ public:
+  static constexpr std::uint8_t kImpassable = 255;
+  /// The byte for a terrain cost: kImpassable for impassable, else the cost rounded, 1 to 254.
+  static std::uint8_t byteFor(float cost) noexcept;
+
+  /// InvalidArgument for a mobility the map's terrain table does not know.
+  static Result<CostField> build(const TileMap& map, MobilityId mobility);
+
+  std::int32_t width() const noexcept { return m_width; }
+  std::int32_t height() const noexcept { return m_height; }
+  const Layout& layout() const noexcept { return m_layout; }
+  MobilityId mobility() const noexcept { return m_mobility; }
+  bool contains(Cell cell) const noexcept {
+    return cell.x >= 0 && cell.y >= 0 && cell.x < m_width && cell.y < m_height;
+  }
+  /// kImpassable outside the map.
+  std::uint8_t at(Cell cell) const noexcept {
+    return contains(cell) ? m_bytes[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] : kImpassable;
+  }
+  /// Reads the map's tiles again (after edits); appends the tiles whose byte changed.
+  /// InvalidArgument when the map's size or layout is not this field's.
+  Status refresh(const TileMap& map, std::vector<Cell>& changed);
+  /// Sets one tile's byte (a barricade the game puts up). InvalidArgument off the map or for 0.
+  Status set(Cell cell, std::uint8_t cost);
+
+ private:
+  Layout m_layout;
+  MobilityId m_mobility;
+  std::int32_t m_width = 0;
+  std::int32_t m_height = 0;
+  std::vector<std::uint8_t> m_bytes;
+};
+
+/// The integration field and its flow field for a set of goal tiles, kept up to date through
+/// edits. Thread-safety: lookups (distance, direction, flow) from any number of threads at once;
+/// edits and rebuilds must not overlap with them.
+class CrowdField {
+ public:
+  /// Fixed-point step lengths: an orthogonal (or hex) step costs kStep × the entered tile's
+  /// weight, a square diagonal kDiagonalStep × its weight (√2 to 7 digits).
+  static constexpr std::int64_t kStep = 1000000;
+  static constexpr std::int64_t kDiagonalStep = 1414214;
+  static constexpr std::int64_t kUnreachable = std::numeric_limits<std::int64_t>::max();
+  /// Flow directions: an index into layout().moves(cell), or kNoDirection (a goal tile, an
+  /// unreachable or impassable tile).
+  static constexpr std::uint8_t kNoDirection = 255;
+
+  /// A field over `costs` (copied) with no goals and no danger: every tile unreachable.
+  explicit CrowdField(const CostField& costs);
+
+  const CostField& costs() const noexcept { return m_costs; }
+
+  // --- Inputs ---
+  /// Replaces the goal tiles (those outside the map or impassable are ignored) and rebuilds.
+  void setGoals(std::span<const Cell> goals);
+  /// Incremental goal edits (each equal to a rebuild with the new goals). InvalidArgument off the
+  /// map; adding an impassable tile or one already a goal, or removing a tile that is not a goal,
+  /// changes nothing.
+  Status addGoal(Cell goal);
+  Status removeGoal(Cell goal);
+  /// The goal moved (usually to a neighbouring tile): removeGoal(from) then addGoal(to).
+  Status moveGoal(Cell from, Cell to);
+  const std::vector<Cell>& goals() const noexcept { return m_goals; }
+  /// One tile's cost byte changed (CostField meaning; 255 makes it impassable): the field is
+  /// updated incrementally, equal to a rebuild. InvalidArgument off the map or for 0.
+  Status setCost(Cell cell, std::uint8_t cost);
+  /// The map was edited: its tiles are read again and every changed one applied as setCost.
+  /// InvalidArgument when the map's size or layout differ.
+  Status syncWithMap(const TileMap& map);
+  /// Danger: a per-tile cost for being there, 0-255 (0 outside the map). Several layers add up
+  /// (clamped to 255); `layer` counts from 0, at most kMaxDangerLayers. Incremental.
+  static constexpr int kMaxDangerLayers = 8;
+  Status setDanger(int layer, Cell cell, std::uint8_t danger);
+  /// 0: ignore danger (shortest paths); 255: the safest paths, distance almost ignored. A tile's
+  /// weight is (256 - factor) × cost byte + factor × danger. Changes every weight: a rebuild.
+  void setDangerFactor(std::uint8_t factor);
+  std::uint8_t dangerFactor() const noexcept { return m_factor; }
+
+  /// Recomputes everything from the goals (what the incremental edits are checked against).
+  void rebuild();
+
+  // --- Lookups ---
+  /// The cost from a tile to the nearest goal (fixed point, see kStep), or kUnreachable.
+  std::int64_t distance(Cell cell) const noexcept {
+    return m_costs.contains(cell) ? m_distance[padded(cell)] : kUnreachable;
+  }
+  bool reachable(Cell cell) const noexcept { return distance(cell) != kUnreachable; }
+  /// The step to take from a tile (see kNoDirection).
+  std::uint8_t direction(Cell cell) const noexcept {
+    return m_costs.contains(cell) ? m_direction[padded(cell)] : kNoDirection;
+  }
+  /// The unit vector to steer by at a tile (world axes): towards the best neighbour, blended
+  /// with the other neighbours that are nearly as good, so crowds spread over equal routes.
+  /// Zero on goal tiles and on tiles from which no goal is reachable.
+  Vec2 flow(Cell cell) const noexcept;
+  /// The flow at a world point (its tile's).
+  Vec2 flowAt(Vec2 world) const noexcept;
+  /// Tiles reached by the last rebuild or edit (for pictures and statistics).
+  std::int64_t reachableCount() const noexcept;
+  /// A hash of every distance and direction (FNV-1a).
+  std::uint64_t digest() const noexcept;
+
+  /// Bit-identical fields (distances, directions).
+  friend bool operator==(const CrowdField& a, const CrowdField& b) noexcept {
+    return a.m_distance == b.m_distance && a.m_direction == b.m_direction;
+  }
+
+ private:
+  // The arrays are padded with a border of impassable tiles: neighbours need no bounds checks.
+  std::size_t padded(Cell cell) const noexcept {
+    return std::size_t(cell.y + 1) * std::size_t(m_stride) + std::size_t(cell.x + 1);
+  }
+  // One move of the layout's table as offsets in the padded arrays.
+  struct Move {
+    std::ptrdiff_t offset;
+    std::int64_t length;                  // kStep or kDiagonalStep
+    std::ptrdiff_t cornerA = 0, cornerB = 0;  // square diagonals: the tiles that must be passable
+  };
+  // The move table for a tile (hex tables depend on the row or column parity).
+  const std::vector<Move>& movesOf(std::size_t tile) const noexcept;
+  std::int32_t weightFor(Cell cell) const noexcept;
+  void setWeight(std::size_t tile, std::int32_t weight);
+  void measureWeights();
+  void refreshWeight(Cell cell);
+  // The incremental core: tile `tile`'s weight becomes `weight` (0: impassable).
+  void changeWeight(std::size_t tile, std::int32_t weight);
+  // The distances after some rose: tiles in m_affected (seeded by the caller) whose every
+  // supporter was affected too are reset and planned again from their unaffected neighbours.
+  void repairIncrease();
+  // The best distance from a tile's neighbours under the current weights (kUnreachable if none).
+  std::int64_t bestFromNeighbours(std::size_t tile) const noexcept;
+  // The direction rule (the first move that achieves the distance) for one tile.
+  void computeDirection(std::size_t tile);
+  // Recomputes the directions of the touched tiles and their neighbours.
+  void refreshDirections();
+  bool isGoal(std::size_t tile) const noexcept { return m_goalMark[tile] != 0; }
+  // Dial's algorithm from the tiles in m_seeds (their distances already set); sets the
+  // directions of the tiles it settles.
+  void propagate();
+
+  CostField m_costs;
+  std::int32_t m_stride = 0;  // padded row length
+  std::array<std::vector<Move>, 4> m_moves;  // by parity: [x % 2 + 2 × (y % 2)]
+  bool m_parityMatters = false;
+  std::vector<Cell> m_goals;
+  std::vector<std::vector<std::uint8_t>> m_danger;  // per layer (empty until used), unpadded
+  std::vector<std::uint8_t> m_dangerSum;            // clamped sum of the layers, unpadded
+  std::uint8_t m_factor = 0;
+  std::vector<std::int32_t> m_weight;    // padded; 0: impassable
+  std::vector<std::int64_t> m_distance;  // padded
+  std::vector<std::uint8_t> m_direction; // padded
+  // Bucket queue scratch, kept between runs.
+  std::vector<std::vector<std::uint32_t>> m_buckets;
+  std::vector<std::uint32_t> m_seeds;
+  std::vector<std::uint8_t> m_goalMark;  // padded; 1 on goal tiles
+  // Incremental scratch: affected tiles, tiles whose distance or weight changed, stamps.
+  std::vector<std::uint32_t> m_affected, m_touched, m_settled;
+  std::vector<std::uint32_t> m_stamp;
+  std::uint32_t m_generation = 0;
+  bool m_recording = false;  // propagate() notes the tiles it settles in m_settled
+  std::int32_t m_lightest = 1, m_heaviest = 1;  // bounds of the passable tiles' weights
+};
+
+}  // namespace rpgnav

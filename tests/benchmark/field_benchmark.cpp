@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// Crowd fields: a full integration (and flow) field for cities/Berlin_0_1024 and for a 100×100
+// map; the incremental edits (the goal stepping to a neighbouring tile, a tile walled up and
+// cleared again) against a full rebuild on every dao map; flow lookups for 10,000 characters.
+//
+// usage: rpgnav_field_benchmark [--movingai DIR]
+#include "rpgnav/field/crowd_field.hpp"
+#include "rpgnav/io/moving_ai.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace rpgnav;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double micros(Clock::time_point begin) { return std::chrono::duration<double, std::micro>(Clock::now() - begin).count(); }
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
+double mean(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (const double v : values) sum += v;
+  return values.empty() ? 0.0 : sum / double(values.size());
+}
+
+// Passable tiles of the map (for walking) with room around them.
+std::vector<Cell> openTiles(const TileMap& map) {
+  std::vector<Cell> open;
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    if (map.passable(map.cellAt(i), TerrainTable::kWalk)) open.push_back(map.cellAt(i));
+  }
+  return open;
+}
+
+// The median of five full builds towards the open tile nearest the map's middle.
+double fullBuild(const TileMap& map, CrowdField& field) {
+  const std::vector<Cell> open = openTiles(map);
+  const Cell middle{map.width() / 2, map.height() / 2};
+  const Cell goal = *std::min_element(open.begin(), open.end(), [&](Cell a, Cell b) {
+    return std::abs(a.x - middle.x) + std::abs(a.y - middle.y) < std::abs(b.x - middle.x) + std::abs(b.y - middle.y);
+  });
+  std::vector<double> times;
+  for (int run = 0; run < 5; ++run) {
+    const auto begin = Clock::now();
+    field.setGoals(std::vector<Cell>{goal});
+    times.push_back(micros(begin));
+  }
+  return median(times);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) == "--movingai") movingAi = argv[i + 1];
+  }
+  std::mt19937 random(1);
+
+  std::printf("full build (integration and flow directions), median of 5\n");
+  std::printf("%-26s %10s %12s %12s %10s\n", "map", "tiles", "reachable", "build_ms", "ns/tile");
+  if (auto berlin = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
+    CrowdField field(CostField::build(*berlin, TerrainTable::kWalk).value());
+    const double us = fullBuild(*berlin, field);
+    std::printf("%-26s %10d %12lld %12.2f %10.1f\n", "cities/Berlin_0_1024", berlin->tileCount(),
+                (long long)field.reachableCount(), us / 1000.0, us * 1000.0 / double(field.reachableCount()));
+  } else {
+    std::printf("cities/Berlin_0_1024: skipped (--movingai DIR)\n");
+  }
+  {
+    // 100×100, a fifth of the tiles walls, fixed seed.
+    TerrainTable terrain;
+    const TerrainId floor = terrain.addTerrain("floor", '.').value(), wall = terrain.addTerrain("wall", '#').value();
+    (void)terrain.setCost(floor, TerrainTable::kWalk, 1.0f);
+    std::vector<TerrainId> tiles;
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int i = 0; i < 100 * 100; ++i) tiles.push_back(unit(random) < 0.2 ? wall : floor);
+    const TileMap small = TileMap::create(Layout::square(), 100, 100, terrain, tiles).value();
+    CrowdField field(CostField::build(small, TerrainTable::kWalk).value());
+    const double us = fullBuild(small, field);
+    std::printf("%-26s %10d %12lld %12.3f %10.1f\n", "random 100x100, 20% walls", small.tileCount(),
+                (long long)field.reachableCount(), us / 1000.0, us * 1000.0 / double(field.reachableCount()));
+  }
+
+  std::printf("\nincremental edits against a full rebuild, dao maps (200 of each, mean microseconds)\n");
+  std::printf("%-14s %10s %12s %8s %14s %8s\n", "map", "full_us", "goal_step_us", "share_%", "wall_toggle_us", "share_%");
+  std::vector<std::filesystem::path> daoMaps;
+  if (std::filesystem::is_directory(movingAi / "dao")) {
+    for (const auto& file : std::filesystem::directory_iterator(movingAi / "dao")) {
+      if (file.path().extension() == ".map") daoMaps.push_back(file.path());
+    }
+  }
+  std::sort(daoMaps.begin(), daoMaps.end());
+  for (const auto& path : daoMaps) {
+    auto map = readMovingAiMap(path);
+    if (!map) continue;
+    CrowdField field(CostField::build(*map, TerrainTable::kWalk).value());
+    const double full = fullBuild(*map, field);
+    const std::vector<Cell> open = openTiles(*map);
+    std::uniform_int_distribution<std::size_t> pick(0, open.size() - 1);
+    std::vector<double> steps, toggles;
+    for (int i = 0; i < 200; ++i) {
+      // The goal steps to a random open neighbour.
+      const Cell from = field.goals().front();
+      const auto moves = map->layout().moves(from);
+      std::vector<Cell> options;
+      for (const NeighbourStep& step : moves) {
+        const Cell to{from.x + step.dx, from.y + step.dy};
+        if (map->canStep(from, step, TerrainTable::kWalk)) options.push_back(to);
+      }
+      if (!options.empty()) {
+        const Cell to = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
+        const auto begin = Clock::now();
+        field.moveGoal(from, to);
+        steps.push_back(micros(begin));
+      }
+      // A tile anywhere is walled up, then cleared (two edits).
+      const Cell tile = open[pick(random)];
+      if (tile == field.goals().front()) continue;
+      const std::uint8_t cost = field.costs().at(tile);
+      auto begin = Clock::now();
+      field.setCost(tile, CostField::kImpassable);
+      toggles.push_back(micros(begin));
+      begin = Clock::now();
+      field.setCost(tile, cost);
+      toggles.push_back(micros(begin));
+    }
+    std::printf("%-14s %10.0f %12.1f %8.1f %14.1f %8.1f\n", ("dao/" + path.stem().string()).c_str(), full, mean(steps),
+                100.0 * mean(steps) / full, mean(toggles), 100.0 * mean(toggles) / full);
+  }
+
+  // Lookups: 10,000 characters at random points of Berlin (or the last dao map) read the flow.
+  if (auto map = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
+    CrowdField field(CostField::build(*map, TerrainTable::kWalk).value());
+    fullBuild(*map, field);
+    std::uniform_real_distribution<float> x(0.0f, float(map->width())), y(0.0f, float(map->height()));
+    std::vector<Vec2> characters;
+    for (int i = 0; i < 10000; ++i) characters.push_back(Vec2(x(random), y(random)));
+    std::vector<double> frames;
+    float sink = 0.0f;
+    for (int frame = 0; frame < 100; ++frame) {
+      const auto begin = Clock::now();
+      for (const Vec2& p : characters) sink += field.flowAt(p).x();
+      frames.push_back(micros(begin));
+    }
+    std::printf("\nflow lookups: 10,000 characters on cities/Berlin_0_1024: median %.1f us per frame (%g)\n",
+                median(frames), double(sink) * 0.0);
+  }
+  return 0;
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// Crowd fields: integration values against a plain Dijkstra written here from the map's own
+// rules (TileMap::canStep), flow directions downhill, vectors never zero on reachable tiles.
+#include <catch2/catch.hpp>
+
+#include "rpgnav/field/crowd_field.hpp"
+#include "support/test_maps.hpp"
+
+#include <limits>
+#include <queue>
+#include <random>
+
+using namespace rpgnav;
+
+namespace {
+
+constexpr std::int64_t kInf = std::numeric_limits<std::int64_t>::max();
+
+// The weight of entering a tile, as the field's documentation defines it, from the map itself.
+std::int64_t weightOf(const TileMap& map, Cell cell, MobilityId mobility, int factor, const std::vector<int>& danger) {
+  const std::int64_t cost = CostField::byteFor(map.cost(cell, mobility));
+  return (256 - factor) * cost + std::int64_t(factor) * danger[std::size_t(map.index(cell))];
+}
+
+// Cost to the nearest goal for every tile: Dijkstra with a binary heap over the reversed moves.
+std::vector<std::int64_t> reference(const TileMap& map, MobilityId mobility, const std::vector<Cell>& goals, int factor,
+                                    const std::vector<int>& danger) {
+  std::vector<std::int64_t> distance(std::size_t(map.tileCount()), kInf);
+  using Entry = std::pair<std::int64_t, std::int32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+  for (const Cell goal : goals) {
+    if (!map.passable(goal, mobility)) continue;
+    distance[std::size_t(map.index(goal))] = 0;
+    open.push({0, map.index(goal)});
+  }
+  while (!open.empty()) {
+    const auto [d, index] = open.top();
+    open.pop();
+    if (d != distance[std::size_t(index)]) continue;
+    const Cell here = map.cellAt(index);
+    // Every tile with a legal move onto `here`.
+    for (const NeighbourStep& around : map.layout().touching(here)) {
+      const Cell from{here.x + around.dx, here.y + around.dy};
+      if (!map.contains(from) || !map.passable(from, mobility)) continue;  // canStep checks the target only
+      for (const NeighbourStep& step : map.layout().moves(from)) {
+        if (from.x + step.dx != here.x || from.y + step.dy != here.y || !map.canStep(from, step, mobility)) continue;
+        const std::int64_t length = step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep;
+        const std::int64_t candidate = d + length * weightOf(map, here, mobility, factor, danger);
+        if (candidate < distance[std::size_t(map.index(from))]) {
+          distance[std::size_t(map.index(from))] = candidate;
+          open.push({candidate, map.index(from)});
+        }
+      }
+    }
+  }
+  return distance;
+}
+
+// Every invariant of a built field against the reference distances.
+void checkField(const TileMap& map, const CrowdField& field, const std::vector<std::int64_t>& expected,
+                MobilityId mobility, int factor, const std::vector<int>& danger) {
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    const Cell cell = map.cellAt(i);
+    INFO("tile " << cell.x << "," << cell.y);
+    REQUIRE(field.distance(cell) == expected[std::size_t(i)]);
+    const std::uint8_t direction = field.direction(cell);
+    if (expected[std::size_t(i)] == kInf || expected[std::size_t(i)] == 0) {
+      CHECK(direction == CrowdField::kNoDirection);
+      CHECK(field.flow(cell) == Vec2::Zero());
+      continue;
+    }
+    // A legal step (no corner cut) to a neighbour the distance comes from, and a unit vector
+    // that leads downhill (towards that neighbour, or blended with others as good).
+    REQUIRE(direction != CrowdField::kNoDirection);
+    const NeighbourStep& step = map.layout().moves(cell)[direction];
+    CHECK(map.canStep(cell, step, mobility));
+    const Cell next{cell.x + step.dx, cell.y + step.dy};
+    const std::int64_t length = step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep;
+    CHECK(expected[std::size_t(map.index(next))] + length * weightOf(map, next, mobility, factor, danger) ==
+          expected[std::size_t(i)]);
+    const Vec2 flow = field.flow(cell);
+    CHECK(flow.norm() == Approx(1.0f).margin(1e-4));
+    const Vec2 towards = (map.layout().tileCenter(next) - map.layout().tileCenter(cell)).normalized();
+    CHECK(flow.dot(towards) > 0.49f);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("crowd field: integration equals a plain Dijkstra on random square and hex maps", "[field][property]") {
+  std::mt19937 random(88);
+  int unreachable = 0, checkedTiles = 0;
+  for (const Layout& layout : test::allLayouts()) {
+    for (int trial = 0; trial < 12; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 24 + trial, 18, trial % 3 == 0 ? 0.35 : 0.2, true);
+      const MobilityId mobility = trial % 4 == 3 ? TerrainTable::kSwim : TerrainTable::kWalk;
+      auto costs = CostField::build(map, mobility);
+      REQUIRE(costs);
+      CrowdField field(*costs);
+      std::vector<Cell> goals;
+      std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1);
+      for (int g = 0; g < 1 + trial % 3; ++g) goals.push_back({x(random), y(random)});
+      field.setGoals(goals);
+      const std::vector<int> noDanger(std::size_t(map.tileCount()), 0);
+      const std::vector<std::int64_t> expected = reference(map, mobility, goals, 0, noDanger);
+      checkField(map, field, expected, mobility, 0, noDanger);
+      unreachable += int(std::count(expected.begin(), expected.end(), kInf));
+      checkedTiles += map.tileCount();
+    }
+  }
+  CHECK(unreachable > 0);  // walls and pockets were there to be found
+  CHECK(checkedTiles > 5000);
+}
+
+TEST_CASE("crowd field: danger layers weighed against distance by the factor", "[field][property]") {
+  std::mt19937 random(5);
+  for (const Layout& layout : {Layout::square(), Layout::hexPointy()}) {
+    const TileMap map = test::randomMap(random, layout, 30, 20, 0.15, true);
+    auto costs = CostField::build(map, TerrainTable::kWalk);
+    REQUIRE(costs);
+    CrowdField field(*costs);
+    const std::vector<Cell> goals{{2, 2}, {27, 17}};
+    field.setGoals(goals);
+    std::vector<int> danger(std::size_t(map.tileCount()), 0);
+    // A turret's range in two layers, overlapping (the sum is clamped to 255).
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+      const Cell cell = map.cellAt(i);
+      const int a = (cell.x - 15) * (cell.x - 15) + (cell.y - 10) * (cell.y - 10) < 36 ? 200 : 0;
+      const int b = cell.x > 12 && cell.x < 20 ? 100 : 0;
+      if (a) REQUIRE(field.setDanger(0, cell, std::uint8_t(a)) == Status::Ok);
+      if (b) REQUIRE(field.setDanger(1, cell, std::uint8_t(b)) == Status::Ok);
+      danger[std::size_t(i)] = std::min(a + b, 255);
+    }
+    for (const int factor : {0, 1, 128, 255}) {
+      INFO("factor " << factor);
+      field.setDangerFactor(std::uint8_t(factor));
+      checkField(map, field, reference(map, TerrainTable::kWalk, goals, factor, danger), TerrainTable::kWalk, factor, danger);
+    }
+  }
+  auto costs = CostField::build(test::mapFromAscii(Layout::square(), {"..."}), TerrainTable::kWalk);
+  CrowdField field(*costs);
+  CHECK(field.setDanger(-1, {0, 0}, 1) == Status::InvalidArgument);
+  CHECK(field.setDanger(CrowdField::kMaxDangerLayers, {0, 0}, 1) == Status::InvalidArgument);
+  CHECK(field.setDanger(0, {3, 0}, 1) == Status::InvalidArgument);
+}
+
+TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
+  // Two equal ways round a block: the tile straight behind it still gets a direction and a flow
+  // vector (no zero vector where two directions are equally good).
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               ".......",
+                                                               "..###..",
+                                                               "..###..",
+                                                               "..###..",
+                                                               ".......",
+                                                               "#######",
+                                                               "..#....",
+                                                               "..#....",
+                                                           });
+  auto costs = CostField::build(map, TerrainTable::kWalk);
+  REQUIRE(costs);
+  CrowdField field(*costs);
+  CHECK_FALSE(field.reachable({0, 0}));  // no goals yet
+  const Cell goal{6, 2};
+  field.setGoals(std::vector<Cell>{goal});
+  CHECK(field.distance(goal) == 0);
+  CHECK(field.distance({5, 2}) == CrowdField::kStep * 256);
+  // (4,4) → (5,4) → (6,3) → (6,2): the diagonal past the block corner (4,3) is not taken.
+  CHECK(field.distance({4, 4}) == (2 * CrowdField::kStep + CrowdField::kDiagonalStep) * 256);
+  const Cell behind{0, 2};
+  CHECK(field.reachable(behind));
+  CHECK(field.flow(behind).norm() == Approx(1.0f));
+  CHECK(field.flow(goal) == Vec2::Zero());
+  // The pocket below the wall row: unreachable, no direction, no flow; outside the map too.
+  CHECK_FALSE(field.reachable({0, 7}));
+  CHECK(field.direction({0, 7}) == CrowdField::kNoDirection);
+  CHECK(field.flow({0, 7}) == Vec2::Zero());
+  CHECK_FALSE(field.reachable({-1, 0}));
+  CHECK(field.flowAt(Vec2(std::numeric_limits<float>::quiet_NaN(), 1.0f)) == Vec2::Zero());
+  CHECK(field.flowAt(Vec2(1e9f, 1.0f)) == Vec2::Zero());
+  // Goals in walls or off the map are ignored.
+  field.setGoals(std::vector<Cell>{{3, 2}, {-5, 0}});
+  CHECK(field.reachableCount() == 0);
+  CHECK_FALSE(CostField::build(map, MobilityId{7}));
+  CHECK(CostField::byteFor(TerrainTable::kImpassable) == CostField::kImpassable);
+  CHECK(CostField::byteFor(0.2f) == 1);
+  CHECK(CostField::byteFor(1e6f) == 254);
+  CHECK(CostField::byteFor(std::numeric_limits<float>::quiet_NaN()) == CostField::kImpassable);
+}
+
+TEST_CASE("crowd field: every incremental edit equals a full recompute", "[field][property][incremental]") {
+  std::mt19937 random(2024);
+  int edits = 0, disconnections = 0, goalMoves = 0;
+  for (const Layout& layout : test::allLayouts()) {
+    for (int trial = 0; trial < 14; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 14 + trial % 5, 11 + trial % 4, trial % 2 ? 0.25 : 0.1, trial % 3 != 0);
+      auto costs = CostField::build(map, TerrainTable::kWalk);
+      REQUIRE(costs);
+      CrowdField field(*costs);
+      std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1), percent(0, 99);
+      std::vector<Cell> goals{{x(random), y(random)}};
+      if (trial % 4 == 0) goals.push_back({x(random), y(random)});
+      field.setGoals(goals);
+      if (trial % 5 == 1) field.setDangerFactor(std::uint8_t(percent(random) * 2));
+      for (int step = 0; step < 120; ++step) {
+        const Cell cell{x(random), y(random)};
+        const int kind = percent(random);
+        const std::int64_t reachableBefore = field.reachableCount();
+        INFO("layout " << int(layout.kind()) << " trial " << trial << " step " << step << " kind " << kind << " at "
+                       << cell.x << "," << cell.y);
+        if (kind < 30) {
+          REQUIRE(field.setCost(cell, CostField::kImpassable) == Status::Ok);  // a wall appears
+        } else if (kind < 50) {
+          REQUIRE(field.setCost(cell, std::uint8_t(1 + percent(random) % 4)) == Status::Ok);  // cleared, or other ground
+        } else if (kind < 70 && !field.goals().empty()) {
+          // The goal steps to a neighbouring tile (or stays when that is a wall).
+          const Cell from = field.goals()[std::size_t(percent(random)) % field.goals().size()];
+          const auto moves = layout.moves(from);
+          const NeighbourStep& move = moves[std::size_t(percent(random)) % moves.size()];
+          const Cell to{from.x + move.dx, from.y + move.dy};
+          if (field.costs().at(to) != CostField::kImpassable) {
+            REQUIRE(field.moveGoal(from, to) == Status::Ok);
+            ++goalMoves;
+          }
+        } else if (kind < 80) {
+          REQUIRE(field.setDanger(percent(random) % 2, cell, std::uint8_t(percent(random) * 2)) == Status::Ok);
+        } else if (kind < 90) {
+          REQUIRE(field.addGoal(cell) == Status::Ok);
+        } else if (!field.goals().empty()) {
+          REQUIRE(field.removeGoal(field.goals()[std::size_t(percent(random)) % field.goals().size()]) == Status::Ok);
+        }
+        ++edits;
+        if (field.reachableCount() < reachableBefore - 1) ++disconnections;
+        CrowdField full = field;
+        full.rebuild();
+        REQUIRE(field.digest() == full.digest());
+        REQUIRE(field == full);
+      }
+    }
+  }
+  CHECK(edits >= 5000);
+  CHECK(disconnections > 20);  // walls that cut off more than the tile itself
+  CHECK(goalMoves > 300);
+}
