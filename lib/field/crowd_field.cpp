@@ -60,6 +60,7 @@ CrowdField::CrowdField(const CostField& costs)
     for (const NeighbourStep& step : layout.moves(sample)) {
       Move move;
       move.offset = std::ptrdiff_t(step.dy) * m_stride + step.dx;
+      move.unit = (layout.tileCenter({sample.x + step.dx, sample.y + step.dy}) - layout.tileCenter(sample)).normalized();
       move.length = step.requiresA >= 0 ? kDiagonalStep : kStep;
       if (step.requiresA >= 0) {  // the tiles beside both ends of a square diagonal
         move.cornerA = step.dx;
@@ -498,37 +499,32 @@ void CrowdField::propagate() {
 }
 
 Vec2 CrowdField::flow(Cell cell) const noexcept {
-  const std::uint8_t best = direction(cell);
-  if (best == kNoDirection) return Vec2::Zero();
-  const Layout& layout = m_costs.layout();
-  const Vec2 centre = layout.tileCenter(cell);
-  const std::span<const NeighbourStep> steps = layout.moves(cell);
-  auto towards = [&](std::size_t k) {
-    return Vec2((layout.tileCenter({cell.x + steps[k].dx, cell.y + steps[k].dy}) - centre).normalized());
-  };
-  const Vec2 bestDirection = towards(best);
-  // Blend the downhill neighbours by how fast they descend (cost saved per unit of length).
+  if (!m_costs.contains(cell)) return Vec2::Zero();
   const std::size_t tile = padded(cell);
-  const double here = double(m_distance[tile]);
-  double fastest = 0.0;
-  Eigen::Vector2d sum = Eigen::Vector2d::Zero();
+  const std::uint8_t best = m_direction[tile];
+  if (best == kNoDirection) return Vec2::Zero();
   const std::vector<Move>& moves = movesOf(tile);
-  for (std::size_t k = 0; k < moves.size(); ++k) {
-    const Move& move = moves[k];
+  const Vec2 bestDirection = moves[best].unit;
+  // Blend the downhill neighbours by how fast they descend (cost saved per unit of length).
+  const std::int64_t here = m_distance[tile];
+  float fastest = 0.0f;
+  Vec2 sum = Vec2::Zero();
+  for (const Move& move : moves) {
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-    if (m_weight[next] == 0 || m_distance[next] == kUnreachable || double(m_distance[next]) >= here) continue;
+    const std::int64_t there = m_distance[next];
+    if (there >= here || m_weight[next] == 0) continue;  // uphill, level, unreachable or a wall
     if (move.cornerA != 0 && (m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerA)] == 0 ||
                               m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerB)] == 0)) {
       continue;
     }
-    const double rate = (here - double(m_distance[next])) / double(move.length);
+    const float rate = float(double(here - there) / double(move.length));
     fastest = std::max(fastest, rate);
-    sum += rate * towards(k).cast<double>();
+    sum += rate * move.unit;
   }
   // Two equally good ways on either side cancel out: then the chosen neighbour's way alone.
-  const Vec2 blended = sum.cast<float>();
-  if (!(fastest > 0.0) || blended.norm() < 1e-3f || blended.normalized().dot(bestDirection) < 0.5f) return bestDirection;
-  return blended.normalized();
+  const float length = sum.norm();
+  if (!(fastest > 0.0f) || length < 1e-3f * fastest || sum.dot(bestDirection) < 0.5f * length) return bestDirection;
+  return sum / length;
 }
 
 Vec2 CrowdField::flowAt(Vec2 world) const noexcept {

@@ -146,6 +146,7 @@ class CrowdField {
     std::ptrdiff_t offset;
     std::int64_t length;                  // kStep or kDiagonalStep
     std::ptrdiff_t cornerA = 0, cornerB = 0;  // square diagonals: the tiles that must be passable
+    Vec2 unit = Vec2::Zero();                 // world direction of the step
   };
   // The move table for a tile (hex tables depend on the row or column parity).
   const std::vector<Move>& movesOf(std::size_t tile) const noexcept;
