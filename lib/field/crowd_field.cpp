@@ -550,4 +550,46 @@ std::uint64_t CrowdField::digest() const noexcept {
   return hash;
 }
 
+FieldFollower::Step FieldFollower::advance(const CrowdField& field, Vec2 position, double distance) noexcept {
+  Step step;
+  step.position = position;
+  if (!position.allFinite()) return step;
+  const Layout& layout = field.costs().layout();
+  double left = std::isfinite(distance) && distance > 0.0 ? distance : 0.0;
+  // Each leg ends at a tile centre: the next tile's. On squares the leg from anywhere in this
+  // tile stays in this tile, the next and (for a diagonal) the two beside both, all enterable; on
+  // hexes an off-centre start first goes to this tile's centre (two hexes' union is not convex).
+  for (int legs = 0; legs < 1 << 16; ++legs) {
+    const Cell cell = layout.tileAt(step.position);
+    if (!field.reachable(cell)) return step;
+    const Vec2 centre = layout.tileCenter(cell);
+    Vec2 target = centre;
+    const std::uint8_t direction = field.direction(cell);
+    if (direction != CrowdField::kNoDirection) {
+      const NeighbourStep& move = layout.moves(cell)[direction];
+      const Vec2 next = layout.tileCenter({cell.x + move.dx, cell.y + move.dy});
+      // On hexes, from off the centre-to-centre segment, the centre first.
+      const Vec2 along = next - centre;
+      const float t = std::clamp((step.position - centre).dot(along) / along.squaredNorm(), 0.0f, 1.0f);
+      const bool onSegment = (centre + t * along - step.position).norm() <= 1e-4f * layout.tileSize();
+      target = layout.isHex() && !onSegment ? centre : next;
+    }
+    const Vec2 offset = target - step.position;
+    const double length = double(offset.norm());
+    if (length == 0.0) {  // on a goal tile's centre
+      step.arrived = true;
+      return step;
+    }
+    step.heading = offset / float(length);
+    if (left <= 0.0) return step;
+    if (length > left) {
+      step.position += step.heading * float(left);
+      return step;
+    }
+    step.position = target;
+    left -= length;
+  }
+  return step;
+}
+
 }  // namespace rpgnav

@@ -193,4 +193,20 @@ class CrowdField {
   std::int32_t m_lightest = 1, m_heaviest = 1;  // bounds of the passable tiles' weights
 };
 
+/// Moves characters along a crowd field: from tile centre to tile centre along the field's
+/// directions (legal steps only, so a follower never enters a tile its mobility forbids), a
+/// distance per call. Stateless: one follower serves any number of characters (positions are
+/// theirs). Thread-safety: const, safe from any thread while the field is not edited.
+class FieldFollower {
+ public:
+  struct Step {
+    Vec2 position = Vec2::Zero();
+    Vec2 heading = Vec2::Zero();  ///< Unit direction of the move (zero when it did not move).
+    bool arrived = false;         ///< It stands on the centre of a goal tile.
+  };
+  /// Moves `distance` world units (negative, NaN and infinite count as 0) from `position`. A
+  /// position off the map, on an impassable tile or one from which no goal is reachable stays.
+  static Step advance(const CrowdField& field, Vec2 position, double distance) noexcept;
+};
+
 }  // namespace rpgnav

@@ -242,3 +242,54 @@ TEST_CASE("crowd field: every incremental edit equals a full recompute", "[field
   CHECK(disconnections > 20);  // walls that cut off more than the tile itself
   CHECK(goalMoves > 300);
 }
+
+TEST_CASE("field follower: every reachable start arrives, only ever on enterable tiles", "[field][follower]") {
+  std::mt19937 random(31);
+  int arrivals = 0;
+  for (const Layout& layout : test::allLayouts()) {
+    for (int trial = 0; trial < 4; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 20, 15, 0.25, true);
+      auto costs = CostField::build(map, TerrainTable::kWalk);
+      CrowdField field(*costs);
+      std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1);
+      field.setGoals(std::vector<Cell>{{x(random), y(random)}});
+      std::uniform_real_distribution<float> within(-0.45f, 0.45f);
+      for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+        const Cell start = map.cellAt(i);
+        Vec2 position = layout.tileCenter(start);
+        if (!layout.isHex()) position += Vec2(within(random), within(random)) * layout.tileSize();
+        if (map.tileAt(position) != start) continue;
+        if (!map.passable(start, TerrainTable::kWalk)) {  // in a wall: it stays
+          CHECK(FieldFollower::advance(field, position, 1.0).position == position);
+          continue;
+        }
+        const bool reachable = field.reachable(start);
+        FieldFollower::Step step;
+        step.position = position;
+        int frames = 0;
+        for (; frames < 2000 && !step.arrived; ++frames) {
+          step = FieldFollower::advance(field, step.position, 0.37 * double(layout.tileSize()));
+          const auto tile = map.tileAt(step.position);
+          REQUIRE(tile);
+          REQUIRE(map.passable(*tile, TerrainTable::kWalk));
+        }
+        INFO("start " << start.x << "," << start.y << " layout " << int(layout.kind()) << " trial " << trial << " goals " << field.goals().size() << " end " << step.position.x() << "," << step.position.y());
+        CHECK(step.arrived == reachable);
+        if (!reachable) CHECK(step.position == position);  // nowhere to go: it stays
+        arrivals += step.arrived ? 1 : 0;
+      }
+    }
+  }
+  CHECK(arrivals > 500);
+  // Bad input stays put.
+  auto costs = CostField::build(test::mapFromAscii(Layout::square(), {"...."}), TerrainTable::kWalk);
+  CrowdField field(*costs);
+  field.setGoals(std::vector<Cell>{{3, 0}});
+  const Vec2 nan(std::numeric_limits<float>::quiet_NaN(), 0.5f);
+  CHECK_FALSE(FieldFollower::advance(field, nan, 1.0).position.allFinite());
+  CHECK(FieldFollower::advance(field, Vec2(0.5f, 0.5f), std::numeric_limits<double>::quiet_NaN()).position == Vec2(0.5f, 0.5f));
+  CHECK(FieldFollower::advance(field, Vec2(-5.0f, 0.5f), 1.0).position == Vec2(-5.0f, 0.5f));
+  const FieldFollower::Step there = FieldFollower::advance(field, Vec2(0.5f, 0.5f), 100.0);
+  CHECK(there.arrived);
+  CHECK(there.position == Vec2(3.5f, 0.5f));
+}
