@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <random>
 
 namespace rpgnav::sample {
@@ -209,6 +210,108 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
   }
   report.digest = digest.value;
   report.meanInterval = intervals > 0 ? intervalSum / double(intervals) : 0.0;
+  return report;
+}
+
+Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  auto micros = [](Clock::time_point begin) { return std::chrono::duration<double, std::micro>(Clock::now() - begin).count(); };
+  const Layout& layout = map.layout();
+  const float tile = layout.tileSize();
+  const MobilityId walk = TerrainTable::kWalk;
+  if (options.characters < 0 || !(options.fps > 0.0) || !(options.seconds >= 0.0) || !(options.speed > 0.0f)) {
+    return Error{Status::InvalidArgument, "simulation options out of range"};
+  }
+  auto costs = CostField::build(map, walk);
+  if (!costs) return costs.error();
+  std::vector<Cell> open;
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    if (map.passable(map.cellAt(i), walk)) open.push_back(map.cellAt(i));
+  }
+  if (open.size() < 2) return Error{Status::InvalidArgument, "the map has too few open tiles"};
+  std::mt19937 random(options.seed);
+  auto anyTile = [&] { return open[std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(random)]; };
+  CrowdField field(*costs);
+  Cell target = anyTile();
+  HordeReport report;
+  auto begin = Clock::now();
+  field.setGoals(std::vector<Cell>{target});
+  report.buildMicros = micros(begin);
+  std::vector<Vec2> monsters;
+  for (int i = 0; i < options.characters; ++i) monsters.push_back(layout.tileCenter(anyTile()));
+  if (options.trailEvery > 0.0) report.trails.resize(monsters.size() + 1);
+  Digest digest;
+  struct Wall {
+    Cell cell;
+    std::uint8_t cost;
+    double until;
+  };
+  std::vector<Wall> walls;
+  const int frames = int(std::ceil(options.seconds * options.fps));
+  const double stepEvery = 1.0 / double(options.speed);  // the target's tile steps
+  const double monsterStep = double(options.speed * tile) / options.fps;
+  double nextStep = stepEvery, nextWall = options.doorToggleEvery, nextTrail = 0.0;
+  for (int frame = 0; frame < frames; ++frame) {
+    const double now = double(frame) / options.fps;
+    begin = Clock::now();
+    // The target wanders a tile at a time.
+    if (now >= nextStep) {
+      nextStep += stepEvery;
+      std::vector<Cell> options;
+      for (const NeighbourStep& step : layout.moves(target)) {
+        const Cell next{target.x + step.dx, target.y + step.dy};
+        if (map.canStep(target, step, walk) && field.costs().at(next) != CostField::kImpassable) options.push_back(next);
+      }
+      if (!options.empty()) {
+        const Cell next = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
+        field.moveGoal(target, next);
+        target = next;
+        ++report.goalSteps;
+      }
+    }
+    // Walls appear for a few seconds and go again.
+    if (options.doorToggleEvery > 0.0 && now >= nextWall) {
+      nextWall += options.doorToggleEvery;
+      const Cell cell = anyTile();
+      if (cell != target && field.costs().at(cell) != CostField::kImpassable) {
+        walls.push_back({cell, field.costs().at(cell), now + 3.0 * options.doorToggleEvery});
+        field.setCost(cell, CostField::kImpassable);
+        ++report.wallsRaised;
+      }
+    }
+    for (std::size_t k = 0; k < walls.size();) {
+      if (walls[k].until <= now) {
+        field.setCost(walls[k].cell, walls[k].cost);
+        ++report.wallsCleared;
+        walls[k] = walls.back();
+        walls.pop_back();
+      } else {
+        ++k;
+      }
+    }
+    report.fieldMicros.push_back(micros(begin));
+    // Every monster takes a step along the field.
+    begin = Clock::now();
+    const Vec2 targetPoint = layout.tileCenter(target);
+    for (Vec2& monster : monsters) {
+      monster = FieldFollower::advance(field, monster, monsterStep).position;
+      if ((monster - targetPoint).norm() <= tile) ++report.caught;
+    }
+    report.moveMicros.push_back(micros(begin));
+    if (options.trailEvery > 0.0 && now >= nextTrail) {
+      nextTrail += options.trailEvery;
+      for (std::size_t i = 0; i < monsters.size(); ++i) report.trails[i].push_back(monsters[i]);
+      report.trails.back().push_back(targetPoint);
+    }
+    digest.add(target.x);
+    digest.add(target.y);
+  }
+  for (const Vec2& monster : monsters) {
+    digest.add(monster.x());
+    digest.add(monster.y());
+  }
+  digest.add(field.digest());
+  report.digest = digest.value;
   return report;
 }
 

@@ -7,6 +7,7 @@
 // spell). Everything random comes from one seeded generator, so a run with an expansion budget
 // is repeatable (a time budget depends on the machine's speed).
 
+#include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/schedule/replan_scheduler.hpp"
 
 #include <cstdint>
@@ -49,6 +50,21 @@ struct SimulationReport {
 /// as moving entities with ids after the largest there). InvalidArgument when the map has too
 /// few open tiles for the characters or the options are out of range.
 Result<SimulationReport> runSimulation(World& world, const SimulationOptions& options);
+
+/// The horde: `characters` monsters chase one target across the map with a shared crowd field
+/// (CrowdField + FieldFollower): the target wanders (a step to a random open neighbour tile,
+/// `speed` tiles per second), the field follows it incrementally (moveGoal), and every
+/// `doorToggleEvery` seconds a random open tile is walled up for a while (setCost), then cleared.
+struct HordeReport {
+  std::vector<double> fieldMicros;   ///< Field updates per frame (goal steps, walls).
+  std::vector<double> moveMicros;    ///< Moving every monster per frame (flow lookups included).
+  std::int64_t goalSteps = 0, wallsRaised = 0, wallsCleared = 0;
+  std::int64_t caught = 0;   ///< Monster-frames within one tile of the target.
+  double buildMicros = 0.0;  ///< The first full build.
+  std::vector<std::vector<Vec2>> trails;
+  std::uint64_t digest = 0;
+};
+Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& options);
 
 /// Median, 99th percentile and maximum of a sample (sorted copy).
 struct Spread {

@@ -16,10 +16,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav sim MAP [--characters N] [--seconds S] [--fps F] [--seed K] [--budget-us U | --budget-expansions E]\n"
-    "                      [--radius R] [--speed V] [--svg FILE]\n"
+    "                      [--radius R] [--speed V] [--horde] [--svg FILE]\n"
     "  characters wander between random goals (8-60 tiles away) on MAP's doors and entities; doors change\n"
     "  state now and then; the scheduler replans each character about once a second within the budget\n"
-    "  (default 400 us of wall time per frame); radius (default 0.25) in tiles, speed (default 3) in tiles per second\n";
+    "  (default 400 us of wall time per frame); radius (default 0.25) in tiles, speed (default 3) in tiles per second\n"
+    "  --horde: instead, N monsters chase one wandering target along a shared crowd field while walls come and go\n";
 
 template <class T>
 bool parseNumber(std::string_view text, T& out) {
@@ -27,11 +28,45 @@ bool parseNumber(std::string_view text, T& out) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
+// The horde mode: a crowd field shared by every monster.
+int hordeRun(const std::string& mapPath, const TileMap& map, const sample::SimulationOptions& options,
+             const std::string& svgPath) {
+  auto report = sample::runHorde(map, options);
+  if (!report) {
+    std::fprintf(stderr, "rpgnav sim: %s\n", report.error().message.c_str());
+    return 1;
+  }
+  const sample::Spread field = sample::spreadOf(report->fieldMicros), moves = sample::spreadOf(report->moveMicros);
+  std::printf("horde on %s: %dx%d; %d monsters chase a wandering target, %.0f s at %.0f fps, seed %u\n", mapPath.c_str(),
+              map.width(), map.height(), options.characters, options.seconds, options.fps, options.seed);
+  std::printf("first field: %.1f us\n", report->buildMicros);
+  std::printf("field updates per frame: median %.1f us, p99 %.1f us, max %.1f us (%lld goal steps, %lld walls raised, %lld cleared)\n",
+              field.median, field.p99, field.max, (long long)report->goalSteps, (long long)report->wallsRaised,
+              (long long)report->wallsCleared);
+  std::printf("moving every monster per frame: median %.1f us, p99 %.1f us, max %.1f us\n", moves.median, moves.p99, moves.max);
+  std::printf("monster-frames within a tile of the target: %lld\n", (long long)report->caught);
+  std::printf("digest %016llx\n", (unsigned long long)report->digest);
+  if (!svgPath.empty()) {
+    SvgPicture picture(map, TerrainTable::kWalk, map.width() > 200 ? 3.0f : 12.0f);
+    static const char* kColours[] = {"#d62728", "#ff7f0e", "#8c564b", "#e377c2"};
+    for (std::size_t i = 0; i + 1 < report->trails.size(); ++i) {
+      picture.curve(report->trails[i], kColours[i % 4], 0.8f, i == 0 ? "monsters (every 0.25 s)" : "");
+    }
+    if (!report->trails.empty()) picture.curve(report->trails.back(), "#1f77b4", 2.0f, "the target");
+    if (picture.save(svgPath) != Status::Ok) {
+      std::fprintf(stderr, "rpgnav sim: cannot write %s\n", svgPath.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int simCommand(Arguments args) {
   std::string mapPath, svgPath;
   sample::SimulationOptions options;
+  bool horde = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const bool hasValue = i + 1 < args.size();
@@ -54,6 +89,8 @@ int simCommand(Arguments args) {
       ok = parseNumber(args[++i], options.radius) && options.radius >= 0.0f && options.radius < 0.5f;
     } else if (arg == "--speed" && hasValue) {
       ok = parseNumber(args[++i], options.speed) && options.speed > 0.0f && options.speed <= 100.0f;
+    } else if (arg == "--horde") {
+      horde = true;
     } else if (arg == "--svg" && hasValue) {
       svgPath = std::string(args[++i]);
     } else if (!arg.starts_with("--") && mapPath.empty()) {
@@ -82,6 +119,7 @@ int simCommand(Arguments args) {
     return 1;
   }
   if (!svgPath.empty()) options.trailEvery = 0.25;
+  if (horde) return hordeRun(mapPath, world.map(), options, svgPath);
   auto report = sample::runSimulation(world, options);
   if (!report) {
     std::fprintf(stderr, "rpgnav sim: %s\n", report.error().message.c_str());
