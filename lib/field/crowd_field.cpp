@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace rpgnav {
 
@@ -47,6 +48,7 @@ CrowdField::CrowdField(const CostField& costs)
   m_weight.assign(size, 0);
   m_distance.assign(size, kUnreachable);
   m_direction.assign(size, kNoDirection);
+  m_flow.assign(size, Vec2::Zero());
   m_goalMark.assign(size, 0);
   m_stamp.assign(size, 0);
   for (std::int32_t y = 0; y < costs.height(); ++y) {
@@ -62,6 +64,7 @@ CrowdField::CrowdField(const CostField& costs)
       move.offset = std::ptrdiff_t(step.dy) * m_stride + step.dx;
       move.unit = (layout.tileCenter({sample.x + step.dx, sample.y + step.dy}) - layout.tileCenter(sample)).normalized();
       move.length = step.requiresA >= 0 ? kDiagonalStep : kStep;
+      move.perLength = 1.0 / double(move.length);
       if (step.requiresA >= 0) {  // the tiles beside both ends of a square diagonal
         move.cornerA = step.dx;
         move.cornerB = std::ptrdiff_t(step.dy) * m_stride;
@@ -321,6 +324,7 @@ void CrowdField::repairIncrease() {
   for (const std::uint32_t tile : m_affected) {
     m_distance[tile] = kUnreachable;
     m_direction[tile] = kNoDirection;
+    m_flow[tile] = Vec2::Zero();
     m_touched.push_back(tile);
   }
   m_seeds.clear();
@@ -334,6 +338,11 @@ void CrowdField::repairIncrease() {
   m_recording = true;
   propagate();
   m_recording = false;
+}
+
+void CrowdField::computeDirectionAndFlow(std::size_t tile) {
+  computeDirection(tile);
+  computeFlow(tile);
 }
 
 void CrowdField::computeDirection(std::size_t tile) {
@@ -374,7 +383,7 @@ void CrowdField::refreshDirections() {
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
       if (m_stamp[next] != m_generation && inside(next)) {
         m_stamp[next] = m_generation;
-        computeDirection(next);
+        computeDirectionAndFlow(next);
       }
     }
   }
@@ -383,13 +392,13 @@ void CrowdField::refreshDirections() {
     if (!inside(tile)) continue;
     if (m_stamp[tile] != m_generation) {
       m_stamp[tile] = m_generation;
-      computeDirection(tile);
+      computeDirectionAndFlow(tile);
     }
     for (const Move& move : movesOf(tile)) {
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
       if (inside(next) && m_stamp[next] != m_generation) {
         m_stamp[next] = m_generation;
-        computeDirection(next);
+        computeDirectionAndFlow(next);
       }
     }
   }
@@ -423,6 +432,7 @@ void CrowdField::rebuild() {
   measureWeights();
   std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
   std::fill(m_direction.begin(), m_direction.end(), kNoDirection);
+  std::fill(m_flow.begin(), m_flow.end(), Vec2::Zero());
   m_seeds.clear();
   for (const Cell goal : m_goals) {
     m_distance[padded(goal)] = 0;
@@ -471,6 +481,10 @@ void CrowdField::propagate() {
       // this tile's weight. A square diagonal needs the two tiles beside both ends.
       const std::int64_t w = weight[tile];
       std::uint8_t best = kNoDirection;
+      // The flow vector too: the downhill neighbours (settled already, being nearer) blended by
+      // how fast they descend.
+      float fastest = 0.0f;
+      Vec2 sum = Vec2::Zero();
       const std::vector<Move>& moves = movesOf(tile);
       for (std::size_t k = 0; k < moves.size(); ++k) {
         const Move& move = moves[k];
@@ -481,8 +495,11 @@ void CrowdField::propagate() {
           continue;
         }
         const std::int64_t there = distance[next];
-        if (best == kNoDirection && here != 0 && there != kUnreachable && there + move.length * nextWeight == here) {
-          best = std::uint8_t(k);
+        if (there < here) {
+          if (best == kNoDirection && there + move.length * nextWeight == here) best = std::uint8_t(k);
+          const float rate = float(double(here - there) * move.perLength);
+          fastest = std::max(fastest, rate);
+          sum += rate * move.unit;
         }
         const std::int64_t candidate = here + move.length * w;
         if (candidate < there) {
@@ -492,20 +509,28 @@ void CrowdField::propagate() {
         }
       }
       direction[tile] = best;
+      m_flow[tile] = blendedFlow(best == kNoDirection ? Vec2::Zero() : moves[best].unit, sum, fastest);
       if (m_recording) m_settled.push_back(tile);
     }
     bucket.clear();
   }
 }
 
-Vec2 CrowdField::flow(Cell cell) const noexcept {
-  if (!m_costs.contains(cell)) return Vec2::Zero();
-  const std::size_t tile = padded(cell);
+Vec2 CrowdField::blendedFlow(Vec2 bestDirection, Vec2 sum, float fastest) noexcept {
+  if (bestDirection == Vec2::Zero()) return Vec2::Zero();
+  // Two equally good ways on either side cancel out: then the chosen neighbour's way alone.
+  const float length = sum.norm();
+  if (!(fastest > 0.0f) || length < 1e-3f * fastest || sum.dot(bestDirection) < 0.5f * length) return bestDirection;
+  return sum / length;
+}
+
+void CrowdField::computeFlow(std::size_t tile) {
   const std::uint8_t best = m_direction[tile];
-  if (best == kNoDirection) return Vec2::Zero();
+  if (best == kNoDirection) {
+    m_flow[tile] = Vec2::Zero();
+    return;
+  }
   const std::vector<Move>& moves = movesOf(tile);
-  const Vec2 bestDirection = moves[best].unit;
-  // Blend the downhill neighbours by how fast they descend (cost saved per unit of length).
   const std::int64_t here = m_distance[tile];
   float fastest = 0.0f;
   Vec2 sum = Vec2::Zero();
@@ -517,15 +542,14 @@ Vec2 CrowdField::flow(Cell cell) const noexcept {
                               m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerB)] == 0)) {
       continue;
     }
-    const float rate = float(double(here - there) / double(move.length));
+    const float rate = float(double(here - there) * move.perLength);
     fastest = std::max(fastest, rate);
     sum += rate * move.unit;
   }
-  // Two equally good ways on either side cancel out: then the chosen neighbour's way alone.
-  const float length = sum.norm();
-  if (!(fastest > 0.0f) || length < 1e-3f * fastest || sum.dot(bestDirection) < 0.5f * length) return bestDirection;
-  return sum / length;
+  m_flow[tile] = blendedFlow(moves[best].unit, sum, fastest);
 }
+
+Vec2 CrowdField::flow(Cell cell) const noexcept { return m_costs.contains(cell) ? m_flow[padded(cell)] : Vec2::Zero(); }
 
 Vec2 CrowdField::flowAt(Vec2 world) const noexcept {
   if (!world.allFinite()) return Vec2::Zero();
@@ -545,6 +569,11 @@ std::uint64_t CrowdField::digest() const noexcept {
     for (std::int32_t x = 0; x < m_costs.width(); ++x) {
       add(std::uint64_t(m_distance[padded({x, y})]));
       add(m_direction[padded({x, y})]);
+      const Vec2 flow = m_flow[padded({x, y})];
+      std::uint32_t bits[2];
+      std::memcpy(bits, flow.data(), sizeof bits);
+      add(bits[0]);
+      add(bits[1]);
     }
   }
   return hash;

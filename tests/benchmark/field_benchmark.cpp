@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   }
   std::mt19937 random(1);
 
-  std::printf("full build (integration and flow directions), median of 5\n");
+  std::printf("full build (integration, flow directions and vectors), median of 5\n");
   std::printf("%-26s %10s %12s %12s %10s\n", "map", "tiles", "reachable", "build_ms", "ns/tile");
   if (auto berlin = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
     CrowdField field(CostField::build(*berlin, TerrainTable::kWalk).value());

@@ -120,9 +120,10 @@ class CrowdField {
   std::uint8_t direction(Cell cell) const noexcept {
     return m_costs.contains(cell) ? m_direction[padded(cell)] : kNoDirection;
   }
-  /// The unit vector to steer by at a tile (world axes): towards the best neighbour, blended
-  /// with the other neighbours that are nearly as good, so crowds spread over equal routes.
-  /// Zero on goal tiles and on tiles from which no goal is reachable.
+  /// The unit vector to steer by at a tile (world axes): the downhill neighbours' directions
+  /// blended by how fast they descend, so crowds spread over equal routes; where two equally good
+  /// ways cancel out, the direction's neighbour. Zero on goal tiles and on tiles from which no
+  /// goal is reachable. Stored per tile: a lookup is a load.
   Vec2 flow(Cell cell) const noexcept;
   /// The flow at a world point (its tile's).
   Vec2 flowAt(Vec2 world) const noexcept;
@@ -131,9 +132,9 @@ class CrowdField {
   /// A hash of every distance and direction (FNV-1a).
   std::uint64_t digest() const noexcept;
 
-  /// Bit-identical fields (distances, directions).
+  /// Bit-identical fields (distances, directions, flow vectors).
   friend bool operator==(const CrowdField& a, const CrowdField& b) noexcept {
-    return a.m_distance == b.m_distance && a.m_direction == b.m_direction;
+    return a.m_distance == b.m_distance && a.m_direction == b.m_direction && a.m_flow == b.m_flow;
   }
 
  private:
@@ -145,6 +146,7 @@ class CrowdField {
   struct Move {
     std::ptrdiff_t offset;
     std::int64_t length;                  // kStep or kDiagonalStep
+    double perLength;                     // 1 / length
     std::ptrdiff_t cornerA = 0, cornerB = 0;  // square diagonals: the tiles that must be passable
     Vec2 unit = Vec2::Zero();                 // world direction of the step
   };
@@ -163,6 +165,9 @@ class CrowdField {
   std::int64_t bestFromNeighbours(std::size_t tile) const noexcept;
   // The direction rule (the first move that achieves the distance) for one tile.
   void computeDirection(std::size_t tile);
+  void computeFlow(std::size_t tile);
+  void computeDirectionAndFlow(std::size_t tile);
+  static Vec2 blendedFlow(Vec2 bestDirection, Vec2 sum, float fastest) noexcept;
   // Recomputes the directions of the touched tiles and their neighbours.
   void refreshDirections();
   bool isGoal(std::size_t tile) const noexcept { return m_goalMark[tile] != 0; }
@@ -181,6 +186,7 @@ class CrowdField {
   std::vector<std::int32_t> m_weight;    // padded; 0: impassable
   std::vector<std::int64_t> m_distance;  // padded
   std::vector<std::uint8_t> m_direction; // padded
+  std::vector<Vec2> m_flow;              // padded
   // Bucket queue scratch, kept between runs.
   std::vector<std::vector<std::uint32_t>> m_buckets;
   std::vector<std::uint32_t> m_seeds;
