@@ -36,6 +36,21 @@ Status CostField::refresh(const TileMap& map, std::vector<Cell>& changed) {
   return Status::Ok;
 }
 
+CostField CostField::crop(Cell origin, std::int32_t width, std::int32_t height) const {
+  CostField out;
+  out.m_layout = m_layout;
+  out.m_mobility = m_mobility;
+  out.m_width = std::max(width, 1);
+  out.m_height = std::max(height, 1);
+  out.m_bytes.assign(std::size_t(out.m_width) * std::size_t(out.m_height), kImpassable);
+  for (std::int32_t y = 0; y < out.m_height; ++y) {
+    for (std::int32_t x = 0; x < out.m_width; ++x) {
+      out.m_bytes[std::size_t(y) * std::size_t(out.m_width) + std::size_t(x)] = at({origin.x + x, origin.y + y});
+    }
+  }
+  return out;
+}
+
 Status CostField::set(Cell cell, std::uint8_t cost) {
   if (!contains(cell) || cost == 0) return Status::InvalidArgument;
   m_bytes[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] = cost;
@@ -112,7 +127,19 @@ void CrowdField::measureWeights() {
   if (m_lightest == std::numeric_limits<std::int32_t>::max()) m_lightest = 1;
 }
 
+void CrowdField::setSources(std::span<const Source> sources) {
+  for (const Cell goal : m_goals) m_goalMark[padded(goal)] = 0;
+  m_goals.clear();
+  m_sources.clear();
+  for (const Source& source : sources) {
+    if (m_costs.at(source.cell) == CostField::kImpassable || source.cost < 0) continue;
+    m_sources.push_back({std::uint32_t(padded(source.cell)), source.cost});
+  }
+  rebuild();
+}
+
 void CrowdField::setGoals(std::span<const Cell> goals) {
+  m_sources.clear();
   for (const Cell goal : m_goals) m_goalMark[padded(goal)] = 0;
   m_goals.clear();
   for (const Cell goal : goals) {
@@ -125,6 +152,12 @@ void CrowdField::setGoals(std::span<const Cell> goals) {
 
 Status CrowdField::addGoal(Cell goal) {
   if (!m_costs.contains(goal)) return Status::InvalidArgument;
+  if (!m_sources.empty()) {
+    std::vector<Cell> goals = m_goals;
+    goals.push_back(goal);
+    setGoals(goals);
+    return Status::Ok;
+  }
   const std::size_t tile = padded(goal);
   if (m_weight[tile] == 0 || isGoal(tile)) return Status::Ok;
   m_goals.push_back(goal);
@@ -230,6 +263,11 @@ std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
 void CrowdField::changeWeight(std::size_t tile, std::int32_t weight) {
   const std::int32_t old = m_weight[tile];
   if (old == weight) return;
+  if (!m_sources.empty()) {  // sources with head starts: the incremental repairs assume goals at 0
+    setWeight(tile, weight);
+    rebuild();
+    return;
+  }
   m_touched.clear();
   // The tile and everything that can step to it or past its corner: its neighbours.
   thread_local std::vector<std::uint32_t> around;
@@ -437,6 +475,12 @@ void CrowdField::rebuild() {
   for (const Cell goal : m_goals) {
     m_distance[padded(goal)] = 0;
     m_seeds.push_back(std::uint32_t(padded(goal)));
+  }
+  for (const auto& [tile, cost] : m_sources) {
+    if (cost < m_distance[tile]) {
+      m_distance[tile] = cost;
+      m_seeds.push_back(tile);
+    }
   }
   propagate();
 }

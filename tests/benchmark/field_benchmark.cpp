@@ -140,6 +140,36 @@ int main(int argc, char** argv) {
                 100.0 * mean(steps) / full, mean(toggles), 100.0 * mean(toggles) / full);
   }
 
+  // Sectors on Berlin: the portal graph once, then per goal only the sectors asked for.
+  if (auto map = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
+    const CostField costs = CostField::build(*map, TerrainTable::kWalk).value();
+    auto begin = Clock::now();
+    SectorFields sectors(costs, 32);
+    const double portalsUs = micros(begin);
+    const std::vector<Cell> open = openTiles(*map);
+    std::uniform_int_distribution<std::size_t> pick(0, open.size() - 1);
+    std::vector<double> goals, walks, built;
+    for (int i = 0; i < 20; ++i) {
+      const Cell goal = open[pick(random)], start = open[pick(random)];
+      begin = Clock::now();
+      sectors.setGoal(goal);
+      goals.push_back(micros(begin));
+      // A character walks from `start` to the goal, tile by tile, building sectors as it goes.
+      begin = Clock::now();
+      Cell here = start;
+      for (int steps = 0; here != goal && steps < 100000 && sectors.direction(here) != CrowdField::kNoDirection; ++steps) {
+        const NeighbourStep& step = map->layout().moves(here)[sectors.direction(here)];
+        here = {here.x + step.dx, here.y + step.dy};
+      }
+      walks.push_back(micros(begin));
+      built.push_back(double(sectors.sectorsBuilt()));
+    }
+    std::printf("\nsectors of 32x32 on cities/Berlin_0_1024: %d sectors, %d portals, portal graph %.0f ms;\n"
+                "per goal (median of 20): pricing the portals %.0f us, a walk across the map building its sectors %.0f us, "
+                "%.0f sectors built\n",
+                sectors.sectorCount(), sectors.portalCount(), portalsUs / 1000.0, median(goals), median(walks), median(built));
+  }
+
   // Lookups: 10,000 characters at random points of Berlin (or the last dao map) read the flow.
   if (auto map = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
     CrowdField field(CostField::build(*map, TerrainTable::kWalk).value());

@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -48,6 +49,9 @@ class CostField {
   std::uint8_t at(Cell cell) const noexcept {
     return contains(cell) ? m_bytes[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] : kImpassable;
   }
+  /// The tiles origin .. origin + (width, height) - 1 of this field (impassable where they lie
+  /// outside it), as a field of their own with the same layout.
+  CostField crop(Cell origin, std::int32_t width, std::int32_t height) const;
   /// Reads the map's tiles again (after edits); appends the tiles whose byte changed.
   /// InvalidArgument when the map's size or layout is not this field's.
   Status refresh(const TileMap& map, std::vector<Cell>& changed);
@@ -92,6 +96,15 @@ class CrowdField {
   /// The goal moved (usually to a neighbouring tile): removeGoal(from) then addGoal(to).
   Status moveGoal(Cell from, Cell to);
   const std::vector<Cell>& goals() const noexcept { return m_goals; }
+  /// A goal tile with a head start: routes end there at `cost` (fixed point, >= 0) instead of 0,
+  /// e.g. a sector's exits priced by what lies beyond them (see SectorFields).
+  struct Source {
+    Cell cell;
+    std::int64_t cost = 0;
+  };
+  /// Replaces the goals with sources and rebuilds. Edits afterwards rebuild the field (the
+  /// incremental edits assume goals at cost 0); setGoals() ends this mode.
+  void setSources(std::span<const Source> sources);
   /// One tile's cost byte changed (CostField meaning; 255 makes it impassable): the field is
   /// updated incrementally, equal to a rebuild. InvalidArgument off the map or for 0.
   Status setCost(Cell cell, std::uint8_t cost);
@@ -190,6 +203,7 @@ class CrowdField {
   // Bucket queue scratch, kept between runs.
   std::vector<std::vector<std::uint32_t>> m_buckets;
   std::vector<std::uint32_t> m_seeds;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> m_sources;  // setSources(): tile, cost
   std::vector<std::uint8_t> m_goalMark;  // padded; 1 on goal tiles
   // Incremental scratch: affected tiles, tiles whose distance or weight changed, stamps.
   std::vector<std::uint32_t> m_affected, m_touched, m_settled;
@@ -197,6 +211,59 @@ class CrowdField {
   std::uint32_t m_generation = 0;
   bool m_recording = false;  // propagate() notes the tiles it settles in m_settled
   std::int32_t m_lightest = 1, m_heaviest = 1;  // bounds of the passable tiles' weights
+};
+
+/// Sectors for big maps (Emerson, "Crowd Pathfinding and Steering Using Flow Field Tiles", Game
+/// AI Pro, 2013): the map cut into square sectors of `size` tiles, with portals where runs of
+/// enterable tiles face each other across a sector border, and the cost between the portals of
+/// each sector measured once. For a goal, a search over the portal graph prices every portal;
+/// a sector's field (towards its exits, each priced by the portal graph, or the goal itself) is
+/// built only when a character asks about a tile in it, and cached for that goal, shared by
+/// every character. Routes are as good as the portal graph allows (a portal is priced at its
+/// middle), not exactly the whole-map field's; a walk's value falls at every step, across
+/// borders too, so walks never loop. Square maps only for now: on hex maps the whole map is one
+/// sector. Lookups build on demand: not for several threads at once (build the sectors first
+/// with prepare() to share one between threads).
+class SectorFields {
+ public:
+  /// `size` is rounded up to an even number of at least 4 (hex rows keep their parity).
+  explicit SectorFields(const CostField& costs, int size = 32);
+  /// A new goal: prices the portals; sector fields are built again as asked for. InvalidArgument
+  /// off the map; an impassable goal makes every tile unreachable.
+  Status setGoal(Cell goal);
+  std::uint8_t direction(Cell cell);
+  Vec2 flow(Cell cell);
+  /// The cost to the goal through the portals, or CrowdField::kUnreachable.
+  std::int64_t distance(Cell cell);
+  bool reachable(Cell cell) { return distance(cell) != CrowdField::kUnreachable; }
+  /// Builds the field of the sector holding `cell` now.
+  void prepare(Cell cell);
+  int sectorCount() const noexcept { return m_columns * m_rows; }
+  int sectorsBuilt() const noexcept;
+  int portalCount() const noexcept { return int(m_portals.size()); }
+  int size() const noexcept { return m_size; }
+
+ private:
+  struct Node {  // one side of a portal: its middle tile, in its sector
+    Cell cell;
+    int sector;
+    int partner;  // the node across the border
+    std::int64_t crossing;  // the step from this node's tile onto the partner's
+    std::vector<std::pair<int, std::int64_t>> inward;  // (node v of this sector, cost v → this)
+  };
+  int sectorOf(Cell cell) const noexcept { return (cell.y / m_size) * m_columns + cell.x / m_size; }
+  Cell originOf(int sector) const noexcept { return {(sector % m_columns) * m_size - 2, (sector / m_columns) * m_size - 2}; }
+  CrowdField& fieldOf(int sector);
+
+  CostField m_costs;
+  int m_size;
+  int m_columns, m_rows;
+  std::vector<Node> m_nodes;
+  std::vector<std::pair<int, int>> m_portals;  // node pairs
+  std::vector<std::vector<int>> m_sectorNodes;  // per sector
+  Cell m_goal{-1, -1};
+  std::vector<std::int64_t> m_price;  // per node: cost to the goal
+  std::vector<std::unique_ptr<CrowdField>> m_fields;  // per sector, built on demand
 };
 
 /// Moves characters along a crowd field: from tile centre to tile centre along the field's

@@ -293,3 +293,67 @@ TEST_CASE("field follower: every reachable start arrives, only ever on enterable
   CHECK(there.arrived);
   CHECK(there.position == Vec2(3.5f, 0.5f));
 }
+
+TEST_CASE("sector fields: same reachability as the whole map, walks that reach the goal, sectors built on demand",
+          "[field][sectors]") {
+  std::mt19937 random(404);
+  double excessSum = 0.0, worst = 0.0;
+  int walks = 0;
+  for (const Layout& layout : test::allLayouts()) {
+    for (int trial = 0; trial < 4; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 40 + trial * 3, 30 + trial * 2, trial % 2 ? 0.3 : 0.15, trial % 2 == 0);
+      auto costs = CostField::build(map, TerrainTable::kWalk);
+      REQUIRE(costs);
+      CrowdField whole(*costs);
+      SectorFields sectors(*costs, 8 + 2 * trial);
+      std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1);
+      Cell goal{x(random), y(random)};
+      while (costs->at(goal) == CostField::kImpassable) goal = {x(random), y(random)};
+      whole.setGoals(std::span<const Cell>(&goal, 1));
+      REQUIRE(sectors.setGoal(goal) == Status::Ok);
+      CHECK(sectors.sectorsBuilt() == 0);  // nothing asked yet
+      // A walk from one far tile builds only the sectors it passes through.
+      for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+        const Cell start = map.cellAt(i);
+        INFO("layout " << int(layout.kind()) << " trial " << trial << " start " << start.x << "," << start.y);
+        REQUIRE(sectors.reachable(start) == whole.reachable(start));
+        if (!whole.reachable(start) || start == goal) continue;
+        // Follow the sector directions tile by tile: legal steps, no loops, to the goal.
+        Cell here = start;
+        std::int64_t cost = 0;
+        int steps = 0;
+        while (here != goal && steps < 4 * map.tileCount()) {
+          const std::uint8_t direction = sectors.direction(here);
+          REQUIRE(direction != CrowdField::kNoDirection);
+          const NeighbourStep& step = layout.moves(here)[direction];
+          REQUIRE(map.canStep(here, step, TerrainTable::kWalk));
+          here = {here.x + step.dx, here.y + step.dy};
+          cost += (step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep) * 256 * costs->at(here);
+          ++steps;
+        }
+        REQUIRE(here == goal);
+        const double excess = double(cost) / double(whole.distance(start)) - 1.0;
+        CHECK(excess >= -1e-12);  // never better than the optimum
+        excessSum += excess;
+        worst = std::max(worst, excess);
+        ++walks;
+      }
+      CHECK(sectors.sectorsBuilt() <= sectors.sectorCount());
+      CHECK((sectors.sectorCount() == 1) == layout.isHex());  // hex maps: one sector for now
+    }
+  }
+  INFO("mean excess " << excessSum / walks << " worst " << worst);
+  CHECK(walks > 5000);
+  CHECK(excessSum / walks < 0.05);  // the portal graph's routes are close to the optimum
+  // On demand: one far query builds few sectors.
+  const TileMap open = test::randomMap(random, Layout::square(), 64, 64, 0.0, false);
+  auto costs = CostField::build(open, TerrainTable::kWalk);
+  SectorFields lazy(*costs, 16);
+  REQUIRE(lazy.setGoal({60, 60}) == Status::Ok);
+  CHECK(lazy.sectorCount() == 16);
+  CHECK(lazy.sectorsBuilt() <= 1);
+  CHECK(lazy.reachable({1, 1}));
+  CHECK(lazy.sectorsBuilt() <= 2);
+  CHECK(lazy.setGoal({99, 0}) == Status::InvalidArgument);
+  CHECK(lazy.direction({-1, 0}) == CrowdField::kNoDirection);
+}
