@@ -65,6 +65,7 @@ CrowdField::CrowdField(const CostField& costs)
   m_direction.assign(size, kNoDirection);
   m_flow.assign(size, Vec2::Zero());
   m_goalMark.assign(size, 0);
+  m_fixed.assign(size, 0);
   m_stamp.assign(size, 0);
   for (std::int32_t y = 0; y < costs.height(); ++y) {
     for (std::int32_t x = 0; x < costs.width(); ++x) refreshWeight({x, y});
@@ -130,15 +131,18 @@ void CrowdField::measureWeights() {
 void CrowdField::setSources(std::span<const Source> sources) {
   for (const Cell goal : m_goals) m_goalMark[padded(goal)] = 0;
   m_goals.clear();
+  for (const auto& [tile, cost] : m_sources) m_fixed[tile] = 0;
   m_sources.clear();
   for (const Source& source : sources) {
     if (m_costs.at(source.cell) == CostField::kImpassable || source.cost < 0) continue;
     m_sources.push_back({std::uint32_t(padded(source.cell)), source.cost});
+    m_fixed[padded(source.cell)] = 1;  // a source's price holds: routes end there, never pass through
   }
   rebuild();
 }
 
 void CrowdField::setGoals(std::span<const Cell> goals) {
+  for (const auto& [tile, cost] : m_sources) m_fixed[tile] = 0;
   m_sources.clear();
   for (const Cell goal : m_goals) m_goalMark[padded(goal)] = 0;
   m_goals.clear();
@@ -546,7 +550,7 @@ void CrowdField::propagate() {
           sum += rate * move.unit;
         }
         const std::int64_t candidate = here + move.length * w;
-        if (candidate < there) {
+        if (candidate < there && m_fixed[next] == 0) {
           distance[next] = candidate;
           m_buckets[std::size_t(candidate >> shift) % count].push_back(std::uint32_t(next));
           ++queued;

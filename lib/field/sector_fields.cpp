@@ -20,9 +20,6 @@ std::int64_t stepCost(std::uint8_t cost, bool diagonal) {
 
 SectorFields::SectorFields(const CostField& costs, int size)
     : m_costs(costs), m_size(std::max(4, size + (size % 2))) {
-  // Hex maps: one sector for now (the whole map's field, exact). Their portals still let walks
-  // loop between sectors, a known gap.
-  if (costs.layout().isHex()) m_size = std::max(costs.width(), costs.height()) + 2 + (std::max(costs.width(), costs.height()) % 2);
   m_columns = (costs.width() + m_size - 1) / m_size;
   m_rows = (costs.height() + m_size - 1) / m_size;
   const int sectors = m_columns * m_rows;
@@ -56,10 +53,13 @@ SectorFields::SectorFields(const CostField& costs, int size)
   for (const auto& [sectors, list] : crossings) {
     std::size_t begin = 0;
     for (std::size_t i = 1; i <= list.size(); ++i) {
-      // Neighbours along the border (orthogonal ones on squares: a diagonal pair may be cut off).
-      const bool split = i == list.size() ||
-                         (layout.isHex() ? layout.stepDistance(list[i].from, list[i - 1].from) > 1
-                                         : std::abs(list[i].from.x - list[i - 1].from.x) + std::abs(list[i].from.y - list[i - 1].from.y) > 1);
+      // Neighbours along the border on both sides (orthogonal ones on squares: a diagonal pair
+      // may be cut off): each side of a run is one chain of enterable tiles, joined inside its
+      // sector, so every tile of it reaches the run's middle without leaving the sector.
+      auto apart = [&](Cell a, Cell b) {
+        return layout.isHex() ? layout.stepDistance(a, b) > 1 : std::abs(a.x - b.x) + std::abs(a.y - b.y) > 1;
+      };
+      const bool split = i == list.size() || apart(list[i].from, list[i - 1].from) || apart(list[i].to, list[i - 1].to);
       if (!split) continue;
       const Crossing& middle = list[begin + (i - begin) / 2];
       const int a = int(m_nodes.size()), b = a + 1;

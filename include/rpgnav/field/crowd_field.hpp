@@ -97,7 +97,8 @@ class CrowdField {
   Status moveGoal(Cell from, Cell to);
   const std::vector<Cell>& goals() const noexcept { return m_goals; }
   /// A goal tile with a head start: routes end there at `cost` (fixed point, >= 0) instead of 0,
-  /// e.g. a sector's exits priced by what lies beyond them (see SectorFields).
+  /// e.g. a sector's exits priced by what lies beyond them (see SectorFields). A source keeps its
+  /// price: routes end at it and never pass through it.
   struct Source {
     Cell cell;
     std::int64_t cost = 0;
@@ -204,6 +205,7 @@ class CrowdField {
   std::vector<std::vector<std::uint32_t>> m_buckets;
   std::vector<std::uint32_t> m_seeds;
   std::vector<std::pair<std::uint32_t, std::int64_t>> m_sources;  // setSources(): tile, cost
+  std::vector<std::uint8_t> m_fixed;  // padded; 1 on sources, whose distance is their price
   std::vector<std::uint8_t> m_goalMark;  // padded; 1 on goal tiles
   // Incremental scratch: affected tiles, tiles whose distance or weight changed, stamps.
   std::vector<std::uint32_t> m_affected, m_touched, m_settled;
@@ -221,9 +223,9 @@ class CrowdField {
 /// built only when a character asks about a tile in it, and cached for that goal, shared by
 /// every character. Routes are as good as the portal graph allows (a portal is priced at its
 /// middle), not exactly the whole-map field's; a walk's value falls at every step, across
-/// borders too, so walks never loop. Square maps only for now: on hex maps the whole map is one
-/// sector. Lookups build on demand: not for several threads at once (build the sectors first
-/// with prepare() to share one between threads).
+/// borders too (an exit is a sink priced at no less than the next sector gives it), so walks
+/// never loop. Square and hex maps. Lookups build on demand: not for several threads at once
+/// (build the sectors first with prepare() to share one between threads).
 class SectorFields {
  public:
   /// `size` is rounded up to an even number of at least 4 (hex rows keep their parity).

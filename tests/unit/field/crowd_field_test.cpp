@@ -294,7 +294,7 @@ TEST_CASE("field follower: every reachable start arrives, only ever on enterable
   CHECK(there.position == Vec2(3.5f, 0.5f));
 }
 
-TEST_CASE("sector fields: same reachability as the whole map, walks that reach the goal, sectors built on demand",
+TEST_CASE("sector fields: same reachability as the whole map, walks that reach the goal, sectors built on demand (square and hex)",
           "[field][sectors]") {
   std::mt19937 random(404);
   double excessSum = 0.0, worst = 0.0;
@@ -339,7 +339,7 @@ TEST_CASE("sector fields: same reachability as the whole map, walks that reach t
         ++walks;
       }
       CHECK(sectors.sectorsBuilt() <= sectors.sectorCount());
-      CHECK((sectors.sectorCount() == 1) == layout.isHex());  // hex maps: one sector for now
+      CHECK(sectors.sectorCount() > 4);
     }
   }
   INFO("mean excess " << excessSum / walks << " worst " << worst);
@@ -356,4 +356,29 @@ TEST_CASE("sector fields: same reachability as the whole map, walks that reach t
   CHECK(lazy.sectorsBuilt() <= 2);
   CHECK(lazy.setGoal({99, 0}) == Status::InvalidArgument);
   CHECK(lazy.direction({-1, 0}) == CrowdField::kNoDirection);
+}
+
+TEST_CASE("crowd field: sources with head starts end routes and are never passed through", "[field]") {
+  auto costs = CostField::build(test::mapFromAscii(Layout::square(), {"......."}), TerrainTable::kWalk);
+  REQUIRE(costs);
+  CrowdField field(*costs);
+  const std::int64_t step = CrowdField::kStep * 256;
+  const std::vector<CrowdField::Source> sources{{{0, 0}, 0}, {{3, 0}, 10 * step}};
+  field.setSources(sources);
+  CHECK(field.distance({0, 0}) == 0);
+  CHECK(field.distance({2, 0}) == 2 * step);
+  CHECK(field.distance({3, 0}) == 10 * step);  // its price, though the other source is 3 steps away
+  CHECK(field.distance({5, 0}) == 12 * step);  // ends at the near source: not through it to the far one
+  CHECK(field.direction({3, 0}) == CrowdField::kNoDirection);
+  CHECK(field.goals().empty());
+  // setGoals ends the mode: ordinary goals again.
+  field.setGoals(std::vector<Cell>{{0, 0}});
+  CHECK(field.distance({5, 0}) == 5 * step);
+  // An edit in sources mode rebuilds (equal to a fresh build).
+  field.setSources(sources);
+  REQUIRE(field.setCost({4, 0}, 3) == Status::Ok);
+  CrowdField fresh = field;
+  fresh.rebuild();
+  CHECK(field == fresh);
+  CHECK(field.distance({5, 0}) == 14 * step);  // price 10, onto (3,0) 1, onto the dear (4,0) 3
 }
