@@ -207,9 +207,7 @@ Status CrowdField::moveGoal(Cell from, Cell to) {
   const auto step = std::find_if(moves.begin(), moves.end(), [&](const Move& move) {
     return std::ptrdiff_t(source) + move.offset == std::ptrdiff_t(target);
   });
-  const bool legal = step != moves.end() && m_weight[target] != 0 &&
-                     (step->cornerA == 0 || (m_weight[std::size_t(std::ptrdiff_t(source) + step->cornerA)] != 0 &&
-                                             m_weight[std::size_t(std::ptrdiff_t(source) + step->cornerB)] != 0));
+  const bool legal = step != moves.end() && canMove(source, *step);
   if (m_goals.size() != 1 || m_goals.front() != from || !legal) {
     addGoal(to);
     return removeGoal(from);
@@ -254,11 +252,7 @@ std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
   if (m_weight[tile] == 0) return best;
   for (const Move& move : movesOf(tile)) {
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-    if (m_weight[next] == 0 || m_distance[next] == kUnreachable) continue;
-    if (move.cornerA != 0 && (m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerA)] == 0 ||
-                              m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerB)] == 0)) {
-      continue;
-    }
+    if (!canMove(tile, move) || m_distance[next] == kUnreachable) continue;
     best = std::min(best, m_distance[next] + move.length * m_weight[next]);
   }
   return best;
@@ -341,11 +335,7 @@ void CrowdField::repairIncrease() {
     if (!supported && m_weight[tile] != 0) {
       for (const Move& move : movesOf(tile)) {
         const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-        if (m_weight[next] == 0 || m_distance[next] == kUnreachable || m_stamp[next] == affectedMark) continue;
-        if (move.cornerA != 0 && (m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerA)] == 0 ||
-                                  m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerB)] == 0)) {
-          continue;
-        }
+        if (!canMove(tile, move) || m_distance[next] == kUnreachable || m_stamp[next] == affectedMark) continue;
         if (m_distance[next] + move.length * m_weight[next] == was) {
           supported = true;
           break;
@@ -382,32 +372,35 @@ void CrowdField::repairIncrease() {
   m_recording = false;
 }
 
-void CrowdField::computeDirectionAndFlow(std::size_t tile) {
-  computeDirection(tile);
-  computeFlow(tile);
-}
-
-void CrowdField::computeDirection(std::size_t tile) {
+void CrowdField::settle(std::size_t tile) {
+  // The direction: the first move (in the layout's fixed order) the distance comes from. The
+  // flow vector: the downhill neighbours blended by how fast they descend; where two equally good
+  // ways cancel out, the direction's alone. Both read only nearer neighbours.
   std::uint8_t best = kNoDirection;
   const std::int64_t here = m_distance[tile];
-  if (here != kUnreachable && here != 0) {
-    // The first move (in the layout's fixed order) that achieves the distance.
-    const std::vector<Move>& moves = movesOf(tile);
+  float fastest = 0.0f;
+  Vec2 sum = Vec2::Zero();
+  const std::vector<Move>& moves = movesOf(tile);
+  if (here != kUnreachable) {
     for (std::size_t k = 0; k < moves.size(); ++k) {
       const Move& move = moves[k];
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-      if (m_weight[next] == 0 || m_distance[next] == kUnreachable) continue;
-      if (move.cornerA != 0 && (m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerA)] == 0 ||
-                                m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerB)] == 0)) {
-        continue;
-      }
-      if (m_distance[next] + move.length * m_weight[next] == here) {
-        best = std::uint8_t(k);
-        break;
-      }
+      const std::int64_t there = m_distance[next];
+      if (there >= here || !canMove(tile, move)) continue;  // uphill, level, unreachable or a wall
+      if (best == kNoDirection && there + move.length * m_weight[next] == here) best = std::uint8_t(k);
+      const float rate = float(double(here - there) * move.perLength);
+      fastest = std::max(fastest, rate);
+      sum += rate * move.unit;
     }
   }
   m_direction[tile] = best;
+  Vec2 flow = Vec2::Zero();
+  if (best != kNoDirection) {
+    const Vec2 chosen = moves[best].unit;
+    const float length = sum.norm();
+    flow = !(fastest > 0.0f) || length < 1e-3f * fastest || sum.dot(chosen) < 0.5f * length ? chosen : Vec2(sum / length);
+  }
+  m_flow[tile] = flow;
 }
 
 void CrowdField::refreshDirections() {
@@ -425,7 +418,7 @@ void CrowdField::refreshDirections() {
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
       if (m_stamp[next] != m_generation && inside(next)) {
         m_stamp[next] = m_generation;
-        computeDirectionAndFlow(next);
+        settle(next);
       }
     }
   }
@@ -434,13 +427,13 @@ void CrowdField::refreshDirections() {
     if (!inside(tile)) continue;
     if (m_stamp[tile] != m_generation) {
       m_stamp[tile] = m_generation;
-      computeDirectionAndFlow(tile);
+      settle(tile);
     }
     for (const Move& move : movesOf(tile)) {
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
       if (inside(next) && m_stamp[next] != m_generation) {
         m_stamp[next] = m_generation;
-        computeDirectionAndFlow(next);
+        settle(next);
       }
     }
   }
@@ -508,7 +501,6 @@ void CrowdField::propagate() {
   std::size_t queued = 0, nextSeed = 0;
   const std::int32_t* weight = m_weight.data();
   std::int64_t* distance = m_distance.data();
-  std::uint8_t* direction = m_direction.data();
   for (std::int64_t current = m_distance[m_seeds.front()] >> shift; queued > 0 || nextSeed < m_seeds.size(); ++current) {
     if (queued == 0) current = std::max(current, m_distance[m_seeds[nextSeed]] >> shift);
     while (nextSeed < m_seeds.size() && (m_distance[m_seeds[nextSeed]] >> shift) <= current) {
@@ -528,73 +520,21 @@ void CrowdField::propagate() {
       // already, a step being at least a bucket wide) and the tiles that may step here, paying
       // this tile's weight. A square diagonal needs the two tiles beside both ends.
       const std::int64_t w = weight[tile];
-      std::uint8_t best = kNoDirection;
-      // The flow vector too: the downhill neighbours (settled already, being nearer) blended by
-      // how fast they descend.
-      float fastest = 0.0f;
-      Vec2 sum = Vec2::Zero();
-      const std::vector<Move>& moves = movesOf(tile);
-      for (std::size_t k = 0; k < moves.size(); ++k) {
-        const Move& move = moves[k];
+      for (const Move& move : movesOf(tile)) {
         const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-        const std::int64_t nextWeight = weight[next];
-        if (nextWeight == 0) continue;
-        if (move.cornerA != 0 && (weight[std::ptrdiff_t(tile) + move.cornerA] == 0 || weight[std::ptrdiff_t(tile) + move.cornerB] == 0)) {
-          continue;
-        }
-        const std::int64_t there = distance[next];
-        if (there < here) {
-          if (best == kNoDirection && there + move.length * nextWeight == here) best = std::uint8_t(k);
-          const float rate = float(double(here - there) * move.perLength);
-          fastest = std::max(fastest, rate);
-          sum += rate * move.unit;
-        }
+        if (!canMove(tile, move)) continue;
         const std::int64_t candidate = here + move.length * w;
-        if (candidate < there && m_fixed[next] == 0) {
+        if (candidate < distance[next] && m_fixed[next] == 0) {
           distance[next] = candidate;
           m_buckets[std::size_t(candidate >> shift) % count].push_back(std::uint32_t(next));
           ++queued;
         }
       }
-      direction[tile] = best;
-      m_flow[tile] = blendedFlow(best == kNoDirection ? Vec2::Zero() : moves[best].unit, sum, fastest);
+      settle(tile);
       if (m_recording) m_settled.push_back(tile);
     }
     bucket.clear();
   }
-}
-
-Vec2 CrowdField::blendedFlow(Vec2 bestDirection, Vec2 sum, float fastest) noexcept {
-  if (bestDirection == Vec2::Zero()) return Vec2::Zero();
-  // Two equally good ways on either side cancel out: then the chosen neighbour's way alone.
-  const float length = sum.norm();
-  if (!(fastest > 0.0f) || length < 1e-3f * fastest || sum.dot(bestDirection) < 0.5f * length) return bestDirection;
-  return sum / length;
-}
-
-void CrowdField::computeFlow(std::size_t tile) {
-  const std::uint8_t best = m_direction[tile];
-  if (best == kNoDirection) {
-    m_flow[tile] = Vec2::Zero();
-    return;
-  }
-  const std::vector<Move>& moves = movesOf(tile);
-  const std::int64_t here = m_distance[tile];
-  float fastest = 0.0f;
-  Vec2 sum = Vec2::Zero();
-  for (const Move& move : moves) {
-    const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-    const std::int64_t there = m_distance[next];
-    if (there >= here || m_weight[next] == 0) continue;  // uphill, level, unreachable or a wall
-    if (move.cornerA != 0 && (m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerA)] == 0 ||
-                              m_weight[std::size_t(std::ptrdiff_t(tile) + move.cornerB)] == 0)) {
-      continue;
-    }
-    const float rate = float(double(here - there) * move.perLength);
-    fastest = std::max(fastest, rate);
-    sum += rate * move.unit;
-  }
-  m_flow[tile] = blendedFlow(moves[best].unit, sum, fastest);
 }
 
 Vec2 CrowdField::flow(Cell cell) const noexcept { return m_costs.contains(cell) ? m_flow[padded(cell)] : Vec2::Zero(); }

@@ -76,14 +76,7 @@ SectorFields::SectorFields(const CostField& costs, int size)
     const std::vector<int>& nodes = m_sectorNodes[std::size_t(sector)];
     if (nodes.size() < 2) continue;
     const Cell origin = originOf(sector);
-    CostField local = costs.crop(origin, m_size + 4, m_size + 4);
-    for (std::int32_t y = 0; y < local.height(); ++y) {  // only the sector itself
-      for (std::int32_t x = 0; x < local.width(); ++x) {
-        const Cell global{origin.x + x, origin.y + y};
-        if (!costs.contains(global) || sectorOf(global) != sector) (void)local.set({x, y}, CostField::kImpassable);
-      }
-    }
-    CrowdField field(local);
+    CrowdField field(sectorCosts(sector));
     for (const int u : nodes) {
       const Cell goal{m_nodes[std::size_t(u)].cell.x - origin.x, m_nodes[std::size_t(u)].cell.y - origin.y};
       field.setGoals(std::span<const Cell>(&goal, 1));
@@ -132,13 +125,7 @@ Status SectorFields::setGoal(Cell goal) {
   return Status::Ok;
 }
 
-CrowdField& SectorFields::fieldOf(int sector) {
-  std::unique_ptr<CrowdField>& field = m_fields[std::size_t(sector)];
-  if (field) return *field;
-  // The sector and a ring of two tiles round it, where only the tiles across its portals' middles
-  // are open: each a source priced by the portal graph (the goal too, if it lies here). Exits at
-  // the priced tiles only: the portal graph's price of a tile is what the next sector's field
-  // gives it, so a walk's value falls at every step, across borders too (no loops).
+CostField SectorFields::sectorCosts(int sector) const {
   const Cell origin = originOf(sector);
   CostField local = m_costs.crop(origin, m_size + 4, m_size + 4);
   for (std::int32_t y = 0; y < local.height(); ++y) {
@@ -147,6 +134,18 @@ CrowdField& SectorFields::fieldOf(int sector) {
       if (!m_costs.contains(global) || sectorOf(global) != sector) (void)local.set({x, y}, CostField::kImpassable);
     }
   }
+  return local;
+}
+
+CrowdField& SectorFields::fieldOf(int sector) {
+  std::unique_ptr<CrowdField>& field = m_fields[std::size_t(sector)];
+  if (field) return *field;
+  // The sector and a ring of two tiles round it, where only the tiles across its portals' middles
+  // are open: each a source priced by the portal graph (the goal too, if it lies here). Exits at
+  // the priced tiles only: the portal graph's price of a tile is what the next sector's field
+  // gives it, so a walk's value falls at every step, across borders too (no loops).
+  const Cell origin = originOf(sector);
+  CostField local = sectorCosts(sector);
   std::vector<CrowdField::Source> sources;
   if (!m_price.empty()) {
     for (const int node : m_sectorNodes[std::size_t(sector)]) {

@@ -178,10 +178,13 @@ class CrowdField {
   // The best distance from a tile's neighbours under the current weights (kUnreachable if none).
   std::int64_t bestFromNeighbours(std::size_t tile) const noexcept;
   // The direction rule (the first move that achieves the distance) for one tile.
-  void computeDirection(std::size_t tile);
-  void computeFlow(std::size_t tile);
-  void computeDirectionAndFlow(std::size_t tile);
-  static Vec2 blendedFlow(Vec2 bestDirection, Vec2 sum, float fastest) noexcept;
+  // A tile's direction and flow vector, from its nearer neighbours' distances.
+  void settle(std::size_t tile);
+  // True when `move` from `tile` lands on an enterable tile without cutting a corner.
+  bool canMove(std::size_t tile, const Move& move) const noexcept {
+    const auto at = [&](std::ptrdiff_t offset) { return m_weight[std::size_t(std::ptrdiff_t(tile) + offset)]; };
+    return at(move.offset) != 0 && (move.cornerA == 0 || (at(move.cornerA) != 0 && at(move.cornerB) != 0));
+  }
   // Recomputes the directions of the touched tiles and their neighbours.
   void refreshDirections();
   bool isGoal(std::size_t tile) const noexcept { return m_goalMark[tile] != 0; }
@@ -256,6 +259,8 @@ class SectorFields {
   int sectorOf(Cell cell) const noexcept { return (cell.y / m_size) * m_columns + cell.x / m_size; }
   Cell originOf(int sector) const noexcept { return {(sector % m_columns) * m_size - 2, (sector / m_columns) * m_size - 2}; }
   CrowdField& fieldOf(int sector);
+  // The sector's tiles with a ring of two round it, all closed (impassable).
+  CostField sectorCosts(int sector) const;
 
   CostField m_costs;
   int m_size;
