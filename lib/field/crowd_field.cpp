@@ -2,8 +2,11 @@
 #include "rpgnav/field/crowd_field.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <numbers>
 
 namespace rpgnav {
 
@@ -67,9 +70,7 @@ CrowdField::CrowdField(const CostField& costs)
   m_goalMark.assign(size, 0);
   m_fixed.assign(size, 0);
   m_stamp.assign(size, 0);
-  for (std::int32_t y = 0; y < costs.height(); ++y) {
-    for (std::int32_t x = 0; x < costs.width(); ++x) refreshWeight({x, y});
-  }
+  m_open.assign(size, 0);
   // The move tables, by the tile's parity (hex tables depend on it; square ones do not).
   const Layout& layout = costs.layout();
   m_parityMatters = layout.isHex();
@@ -88,13 +89,30 @@ CrowdField::CrowdField(const CostField& costs)
       m_moves[std::size_t(parity)].push_back(move);
     }
   }
+  if (m_parityMatters) {  // padded coordinates are one more than the tile's: the parity flips
+    for (std::size_t tile = 0; tile < size; ++tile) {
+      const std::size_t x = tile % std::size_t(m_stride), y = tile / std::size_t(m_stride);
+      m_open[tile] = std::uint8_t((((x + 1) % 2) + 2 * ((y + 1) % 2)) << kParityShift);
+    }
+  }
+  for (std::int32_t y = 0; y < costs.height(); ++y) {
+    for (std::int32_t x = 0; x < costs.width(); ++x) m_weight[padded({x, y})] = weightFor({x, y});
+  }
+  for (std::int32_t y = 0; y < costs.height(); ++y) {
+    for (std::int32_t x = 0; x < costs.width(); ++x) refreshOpen(padded({x, y}));
+  }
+  measureWeights();
 }
 
-const std::vector<CrowdField::Move>& CrowdField::movesOf(std::size_t tile) const noexcept {
-  if (!m_parityMatters) return m_moves[0];
-  // Padded coordinates are one more than the tile's: the parity flips.
-  const std::size_t x = tile % std::size_t(m_stride), y = tile / std::size_t(m_stride);
-  return m_moves[((x + 1) % 2) + 2 * ((y + 1) % 2)];
+void CrowdField::refreshOpen(std::size_t tile) noexcept {
+  unsigned open = 0;
+  const std::vector<Move>& moves = movesOf(tile);
+  const auto at = [&](std::ptrdiff_t offset) { return m_weight[std::size_t(std::ptrdiff_t(tile) + offset)]; };
+  for (std::size_t k = 0; k < moves.size(); ++k) {
+    const Move& move = moves[k];
+    if (at(move.offset) != 0 && (move.cornerA == 0 || (at(move.cornerA) != 0 && at(move.cornerB) != 0))) open |= 1u << k;
+  }
+  m_open[tile] = std::uint8_t((m_open[tile] & ~((1u << (m_parityMatters ? kParityShift : 8)) - 1)) | open);
 }
 
 std::int32_t CrowdField::weightFor(Cell cell) const noexcept {
@@ -108,9 +126,21 @@ std::int32_t CrowdField::weightFor(Cell cell) const noexcept {
 void CrowdField::refreshWeight(Cell cell) { setWeight(padded(cell), weightFor(cell)); }
 
 void CrowdField::setWeight(std::size_t tile, std::int32_t weight) {
+  const std::int32_t old = m_weight[tile];
+  const bool opened = (old == 0) != (weight == 0);
   m_weight[tile] = weight;
+  if (old != weight && (old == m_lightest || old == m_heaviest)) m_boundsExact = false;
+  if (opened) {
+    // The moves onto this tile, or past its corner (square diagonals between two of its
+    // neighbours), opened or closed: its neighbours' bits change (border tiles have none).
+    for (const Move& move : movesOf(tile)) {
+      const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
+      if (inside(next)) refreshOpen(next);
+    }
+  }
   // Bounds for the bucket queue: only ever widened here (a lighter bound is still a valid bucket
-  // width, a heavier one only more buckets); rebuild() makes them exact again.
+  // width, a heavier one only more buckets); when a bound's tile changed they may be wider than
+  // needed, and rebuild() measures them again.
   if (weight != 0) {
     m_lightest = std::min(m_lightest, weight);
     m_heaviest = std::max(m_heaviest, weight);
@@ -126,6 +156,7 @@ void CrowdField::measureWeights() {
     m_heaviest = std::max(m_heaviest, w);
   }
   if (m_lightest == std::numeric_limits<std::int32_t>::max()) m_lightest = 1;
+  m_boundsExact = true;
 }
 
 void CrowdField::setSources(std::span<const Source> sources) {
@@ -207,7 +238,7 @@ Status CrowdField::moveGoal(Cell from, Cell to) {
   const auto step = std::find_if(moves.begin(), moves.end(), [&](const Move& move) {
     return std::ptrdiff_t(source) + move.offset == std::ptrdiff_t(target);
   });
-  const bool legal = step != moves.end() && canMove(source, *step);
+  const bool legal = step != moves.end() && canMove(source, std::size_t(step - moves.begin()));
   if (m_goals.size() != 1 || m_goals.front() != from || !legal) {
     addGoal(to);
     return removeGoal(from);
@@ -250,10 +281,11 @@ std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
   if (isGoal(tile)) return 0;
   std::int64_t best = kUnreachable;
   if (m_weight[tile] == 0) return best;
-  for (const Move& move : movesOf(tile)) {
+  const std::vector<Move>& moves = movesOf(tile);
+  for (unsigned open = openMoves(tile); open != 0; open &= open - 1) {
+    const Move& move = moves[std::size_t(std::countr_zero(open))];
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-    if (!canMove(tile, move) || m_distance[next] == kUnreachable) continue;
-    best = std::min(best, m_distance[next] + move.length * m_weight[next]);
+    if (m_distance[next] != kUnreachable) best = std::min(best, m_distance[next] + move.length * m_weight[next]);
   }
   return best;
 }
@@ -333,9 +365,11 @@ void CrowdField::repairIncrease() {
     // Supported? (A goal always is.)
     bool supported = isGoal(tile);
     if (!supported && m_weight[tile] != 0) {
-      for (const Move& move : movesOf(tile)) {
+      const std::vector<Move>& moves = movesOf(tile);
+      for (unsigned open = openMoves(tile); open != 0; open &= open - 1) {
+        const Move& move = moves[std::size_t(std::countr_zero(open))];
         const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-        if (!canMove(tile, move) || m_distance[next] == kUnreachable || m_stamp[next] == affectedMark) continue;
+        if (m_distance[next] == kUnreachable || m_stamp[next] == affectedMark) continue;
         if (m_distance[next] + move.length * m_weight[next] == was) {
           supported = true;
           break;
@@ -372,57 +406,114 @@ void CrowdField::repairIncrease() {
   m_recording = false;
 }
 
-void CrowdField::settle(std::size_t tile) {
+struct CrowdField::SettleArrays {
+  const std::int64_t* distance;
+  const std::int32_t* weight;
+  const std::uint8_t* open;
+  std::uint8_t* direction;
+  Vec2* flow;
+  unsigned openMask;  // the move bits of m_open (hex tiles keep their parity above them)
+};
+
+CrowdField::SettleArrays CrowdField::settleArrays() noexcept {
+  return {m_distance.data(), m_weight.data(), m_open.data(), m_direction.data(), m_flow.data(),
+          m_parityMatters ? (1u << kParityShift) - 1 : 0xffu};
+}
+
+template <std::size_t kMoves>
+void CrowdField::settleWith(const SettleArrays& arrays, std::size_t tile, const Move* moves) noexcept {
   // The direction: the first move (in the layout's fixed order) the distance comes from. The
-  // flow vector: the downhill neighbours blended by how fast they descend; where two equally good
-  // ways cancel out, the direction's alone. Both read only nearer neighbours.
-  std::uint8_t best = kNoDirection;
-  const std::int64_t here = m_distance[tile];
+  // flow vector: the downhill neighbours blended by how fast they descend (drop / step length);
+  // where two equally good ways cancel out, the direction's alone. Without branches per move: a
+  // closed, uphill, level or unreachable neighbour drops by 0.
+  const std::int64_t here = arrays.distance[tile];
+  if (here == kUnreachable) {
+    arrays.direction[tile] = kNoDirection;
+    arrays.flow[tile] = Vec2::Zero();
+    return;
+  }
+  const std::uint64_t open = arrays.open[tile] & arrays.openMask;
+  std::int64_t drop[kMoves];
+  std::uint64_t exact = 0;
+  for (std::size_t k = 0; k < kMoves; ++k) {
+    const std::size_t next = std::size_t(std::ptrdiff_t(tile) + moves[k].offset);
+    const std::int64_t fall = here - arrays.distance[next];  // no overflow: both in [0, kUnreachable]
+    drop[k] = fall & -std::int64_t((open >> k) & std::uint64_t(fall > 0));
+    exact |= std::uint64_t((drop[k] == moves[k].length * arrays.weight[next]) & (drop[k] != 0)) << k;
+  }
   float fastest = 0.0f;
   Vec2 sum = Vec2::Zero();
-  const std::vector<Move>& moves = movesOf(tile);
-  if (here != kUnreachable) {
-    for (std::size_t k = 0; k < moves.size(); ++k) {
-      const Move& move = moves[k];
-      const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-      const std::int64_t there = m_distance[next];
-      if (there >= here || !canMove(tile, move)) continue;  // uphill, level, unreachable or a wall
-      if (best == kNoDirection && there + move.length * m_weight[next] == here) best = std::uint8_t(k);
-      const float rate = float(double(here - there) * move.perLength);
+  if constexpr (kMoves == 8) {
+    // Square tiles, 8 moves (east, south, west, north, then the diagonals south-east,
+    // south-west, north-west, north-east): the blend in integers along the east and south axes.
+    constexpr double kStraight = 1.0 / double(kStep), kDiagonal = 1.0 / (double(kDiagonalStep) * std::numbers::sqrt2);
+    const double east = double(drop[0] - drop[2]) * kStraight + double(drop[4] - drop[5] - drop[6] + drop[7]) * kDiagonal;
+    const double south = double(drop[1] - drop[3]) * kStraight + double(drop[4] + drop[5] - drop[6] - drop[7]) * kDiagonal;
+    sum = float(east) * moves[0].unit + float(south) * moves[1].unit;
+    const std::int64_t steepStraight = std::max(std::max(drop[0], drop[1]), std::max(drop[2], drop[3]));
+    const std::int64_t steepDiagonal = std::max(std::max(drop[4], drop[5]), std::max(drop[6], drop[7]));
+    fastest = float(std::max(double(steepStraight) * kStraight, double(steepDiagonal) / double(kDiagonalStep)));
+  } else {
+    for (std::size_t k = 0; k < kMoves; ++k) {
+      const float rate = float(double(drop[k]) * moves[k].perLength);
       fastest = std::max(fastest, rate);
-      sum += rate * move.unit;
+      sum += rate * moves[k].unit;
     }
   }
-  m_direction[tile] = best;
+  const std::uint8_t best = exact != 0 ? std::uint8_t(std::countr_zero(exact)) : kNoDirection;
+  arrays.direction[tile] = best;
   Vec2 flow = Vec2::Zero();
   if (best != kNoDirection) {
     const Vec2 chosen = moves[best].unit;
     const float length = sum.norm();
     flow = !(fastest > 0.0f) || length < 1e-3f * fastest || sum.dot(chosen) < 0.5f * length ? chosen : Vec2(sum / length);
   }
-  m_flow[tile] = flow;
+  arrays.flow[tile] = flow;
+}
+
+void CrowdField::settle(std::size_t tile) noexcept {
+  const SettleArrays arrays = settleArrays();
+  if (m_parityMatters) {
+    settleWith<6>(arrays, tile, movesOf(tile).data());
+  } else if (m_moves[0].size() == 4) {
+    settleWith<4>(arrays, tile, m_moves[0].data());
+  } else {
+    settleWith<8>(arrays, tile, m_moves[0].data());
+  }
+}
+
+void CrowdField::settleAll() noexcept {
+  const SettleArrays arrays = settleArrays();
+  const auto width = std::size_t(m_costs.width());
+  auto sweep = [&]<std::size_t kMoves>() {
+    for (std::int32_t y = 0; y < m_costs.height(); ++y) {
+      const std::size_t row = padded({0, y});
+      for (std::size_t tile = row; tile < row + width; ++tile) {
+        settleWith<kMoves>(arrays, tile, m_moves[kMoves == 6 ? arrays.open[tile] >> kParityShift : 0].data());
+      }
+    }
+  };
+  if (m_parityMatters) {
+    sweep.template operator()<6>();
+  } else if (m_moves[0].size() == 4) {
+    sweep.template operator()<4>();
+  } else {
+    sweep.template operator()<8>();
+  }
 }
 
 void CrowdField::refreshDirections() {
   ++m_generation;
-  // Border tiles (the padding) have no direction and no neighbours to look at.
-  const auto stride = std::size_t(m_stride), rows = std::size_t(m_costs.height()) + 2;
-  auto inside = [&](std::size_t tile) {
-    const std::size_t x = tile % stride, y = tile / stride;
-    return x >= 1 && x + 1 < stride && y >= 1 && y + 1 < rows;
-  };
-  // Tiles settled by propagate() got their direction then; their neighbours may need a new one.
-  for (const std::uint32_t tile : m_settled) m_stamp[tile] = m_generation;
-  for (const std::uint32_t tile : m_settled) {
-    for (const Move& move : movesOf(tile)) {
-      const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-      if (m_stamp[next] != m_generation && inside(next)) {
-        m_stamp[next] = m_generation;
-        settle(next);
-      }
-    }
-  }
+  // The tiles propagate() settled and those an edit touched, and their neighbours (border tiles,
+  // the padding, have no direction and no neighbours to look at).
+  m_touched.insert(m_touched.end(), m_settled.begin(), m_settled.end());
   m_settled.clear();
+  if (m_touched.size() > std::size_t(m_costs.width()) * std::size_t(m_costs.height()) / 8) {
+    // Much of the map (a goal step moves every distance): one sweep is cheaper than the lists.
+    m_touched.clear();
+    settleAll();
+    return;
+  }
   for (const std::uint32_t tile : m_touched) {
     if (!inside(tile)) continue;
     if (m_stamp[tile] != m_generation) {
@@ -464,10 +555,10 @@ void CrowdField::setDangerFactor(std::uint8_t factor) {
 }
 
 void CrowdField::rebuild() {
-  measureWeights();
+  using Clock = std::chrono::steady_clock;
+  const auto begin = Clock::now();
+  if (!m_boundsExact) measureWeights();
   std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
-  std::fill(m_direction.begin(), m_direction.end(), kNoDirection);
-  std::fill(m_flow.begin(), m_flow.end(), Vec2::Zero());
   m_seeds.clear();
   for (const Cell goal : m_goals) {
     m_distance[padded(goal)] = 0;
@@ -480,68 +571,138 @@ void CrowdField::rebuild() {
     }
   }
   propagate();
+  const auto integrated = Clock::now();
+  settleAll();
+  m_buildTimes.integrationMicros = std::chrono::duration<double, std::micro>(integrated - begin).count();
+  m_buildTimes.flowMicros = std::chrono::duration<double, std::micro>(Clock::now() - integrated).count();
 }
 
 void CrowdField::propagate() {
   if (m_seeds.empty()) return;
-  // Dial's algorithm: buckets no wider than the cheapest step (a power of two, so a shift finds
-  // the bucket), so no tile can improve another of its own bucket and each bucket is settled in
-  // any order. Circular: a step spans fewer buckets than there are.
+  // Dial's algorithm: buckets no wider than half the cheapest step (a power of two, so a shift
+  // finds the bucket), so no tile can improve another of its own bucket or the next, and each
+  // bucket is settled in any order. Circular (a power-of-two count, so a mask finds the slot): a
+  // step spans fewer buckets than there are.
   const std::int64_t lightest = std::max<std::int64_t>(m_lightest, 1), heaviest = std::max<std::int64_t>(m_heaviest, 1);
   int shift = 0;
   while ((std::int64_t(2) << shift) <= kStep * lightest) ++shift;
-  const auto count = std::size_t((kDiagonalStep * heaviest >> shift) + 2);
+  const std::size_t count = std::bit_ceil(std::size_t((kDiagonalStep * heaviest >> shift) + 2));
   if (m_buckets.size() < count) m_buckets.resize(count);
-  for (std::size_t i = 0; i < count; ++i) m_buckets[i].clear();
   // Seeds can lie far apart (an incremental repair): they join the queue when their bucket comes,
   // so everything queued stays within one turn of the circular buckets.
   std::sort(m_seeds.begin(), m_seeds.end(), [this](std::uint32_t a, std::uint32_t b) {
     return m_distance[a] != m_distance[b] ? m_distance[a] < m_distance[b] : a < b;
   });
-  std::size_t queued = 0, nextSeed = 0;
-  const std::int32_t* weight = m_weight.data();
-  std::int64_t* distance = m_distance.data();
-  for (std::int64_t current = m_distance[m_seeds.front()] >> shift; queued > 0 || nextSeed < m_seeds.size(); ++current) {
-    if (queued == 0) current = std::max(current, m_distance[m_seeds[nextSeed]] >> shift);
-    while (nextSeed < m_seeds.size() && (m_distance[m_seeds[nextSeed]] >> shift) <= current) {
-      const std::uint32_t seed = m_seeds[nextSeed++];
-      m_buckets[std::size_t(m_distance[seed] >> shift) % count].push_back(seed);
-      ++queued;
-    }
-    std::vector<std::uint32_t>& bucket = m_buckets[std::size_t(current) % count];
-    // Tiles added to this bucket while it is worked on are worked on too.
-    for (std::size_t i = 0; i < bucket.size(); ++i) {
-      const std::uint32_t tile = bucket[i];
-      --queued;
-      const std::int64_t here = distance[tile];
-      if ((here >> shift) != current) continue;  // moved to an earlier bucket since
-      // Settled. Adjacency is symmetric: the neighbours are the tiles this one may step to (its
-      // direction: the first, in the layout's order, the distance comes from; they are settled
-      // already, a step being at least a bucket wide) and the tiles that may step here, paying
-      // this tile's weight. A square diagonal needs the two tiles beside both ends.
-      const std::int64_t w = weight[tile];
-      for (const Move& move : movesOf(tile)) {
-        const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-        if (!canMove(tile, move)) continue;
-        const std::int64_t candidate = here + move.length * w;
-        if (candidate < distance[next] && m_fixed[next] == 0) {
-          distance[next] = candidate;
-          m_buckets[std::size_t(candidate >> shift) % count].push_back(std::uint32_t(next));
-          ++queued;
-        }
-      }
-      settle(tile);
-      if (m_recording) m_settled.push_back(tile);
-    }
-    bucket.clear();
+  // The layouts' tables: 6 hex steps; 4 square steps, then (8-connected) 4 diagonals.
+  const bool sources = !m_sources.empty();
+  if (m_parityMatters) {
+    sources ? propagateWith<true, 6, 0>(shift, count - 1) : propagateWith<false, 6, 0>(shift, count - 1);
+  } else if (m_moves[0].size() == 4) {
+    sources ? propagateWith<true, 4, 0>(shift, count - 1) : propagateWith<false, 4, 0>(shift, count - 1);
+  } else {
+    sources ? propagateWith<true, 4, 4>(shift, count - 1) : propagateWith<false, 4, 4>(shift, count - 1);
   }
 }
 
-Vec2 CrowdField::flow(Cell cell) const noexcept { return m_costs.contains(cell) ? m_flow[padded(cell)] : Vec2::Zero(); }
-
-Vec2 CrowdField::flowAt(Vec2 world) const noexcept {
-  if (!world.allFinite()) return Vec2::Zero();
-  return flow(m_costs.layout().tileAt(world));
+template <bool kSources, std::size_t kStraight, std::size_t kDiagonal>
+void CrowdField::propagateWith(int shift, std::size_t mask) {
+  // The move tables as plain local arrays, and the buckets as raw pointers: the stores into the
+  // distances cannot alias them, so the compiler keeps them in registers.
+  constexpr std::size_t kMoves = kStraight + kDiagonal;
+  constexpr std::size_t kLookahead = 16;
+  std::ptrdiff_t offsets[4][kMoves];
+  for (std::size_t parity = 0; parity < 4; ++parity) {
+    for (std::size_t k = 0; k < kMoves; ++k) offsets[parity][k] = m_moves[parity][k].offset;
+  }
+  const std::size_t buckets = mask + 1;
+  thread_local std::vector<std::uint32_t*> data;
+  thread_local std::vector<std::size_t> sizes, capacities;
+  data.resize(buckets);
+  sizes.assign(buckets, 0);
+  capacities.resize(buckets);
+  for (std::size_t b = 0; b < buckets; ++b) {
+    data[b] = m_buckets[b].data();
+    capacities[b] = m_buckets[b].size();
+  }
+  std::uint32_t** bucketData = data.data();
+  std::size_t* bucketSize = sizes.data();
+  std::size_t* bucketCapacity = capacities.data();
+  // Room for `extra` more tiles in the bucket of `cost`.
+  auto reserve = [&](std::size_t slot, std::size_t extra) {
+    if (bucketSize[slot] + extra > bucketCapacity[slot]) [[unlikely]] {
+      m_buckets[slot].resize(2 * bucketSize[slot] + 256);
+      bucketData[slot] = m_buckets[slot].data();
+      bucketCapacity[slot] = m_buckets[slot].size();
+    }
+  };
+  std::size_t queued = 0, nextSeed = 0;
+  const std::int32_t* weight = m_weight.data();
+  const std::uint8_t* openBits = m_open.data();
+  const std::uint8_t* fixed = m_fixed.data();
+  std::int64_t* distance = m_distance.data();
+  // Relaxes moves [first, last) from `tile` with `candidate`, all of the same length, into the
+  // candidate's bucket. No branch per move: a closed move, a candidate no better than the
+  // neighbour's distance (nearer tiles among them) or a source's fixed price stores the old value
+  // back and writes a tile past the bucket's end.
+  // (Everything 64 bits wide: a narrower value spilled and reloaded whole stalls the load.)
+  auto relax = [&]<std::size_t first, std::size_t last>(std::uint64_t tile, std::uint64_t bits, const std::ptrdiff_t* offset,
+                                                         std::int64_t candidate) {
+    const std::size_t slot = std::size_t(candidate >> shift) & mask;
+    reserve(slot, last - first);
+    std::uint32_t* out = bucketData[slot];
+    std::size_t size = bucketSize[slot];
+    const std::size_t before = size;
+    for (std::size_t k = first; k < last; ++k) {
+      const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset[k]);
+      const std::int64_t there = distance[next];
+      // All ones when the move is open and the candidate better, else zero (arithmetic, not a
+      // condition: compilers turn conditions back into branches, and these are unpredictable).
+      const std::int64_t gain = candidate - there;  // no overflow: both lie in [0, kUnreachable]
+      std::int64_t take = (gain >> 63) & -std::int64_t((bits >> k) & 1u);
+      if constexpr (kSources) take &= std::int64_t(fixed[next]) - 1;
+      distance[next] = there + (gain & take);
+      out[size] = std::uint32_t(next);
+      size -= std::size_t(take);
+    }
+    bucketSize[slot] = size;
+    queued += size - before;
+  };
+  for (std::int64_t current = distance[m_seeds.front()] >> shift; queued > 0 || nextSeed < m_seeds.size(); ++current) {
+    if (queued == 0) current = std::max(current, distance[m_seeds[nextSeed]] >> shift);
+    while (nextSeed < m_seeds.size() && (distance[m_seeds[nextSeed]] >> shift) <= current) {
+      const std::uint32_t seed = m_seeds[nextSeed++];
+      const std::size_t slot = std::size_t(distance[seed] >> shift) & mask;
+      reserve(slot, 1);
+      bucketData[slot][bucketSize[slot]++] = seed;
+      ++queued;
+    }
+    const std::size_t slot = std::size_t(current) & mask;
+    // Pushes never land in the bucket being worked on (a step is at least two buckets wide), so
+    // its size and storage stay put; seeds of this bucket joined above.
+    const std::uint32_t* bucket = bucketData[slot];
+    const std::size_t size = bucketSize[slot];
+    queued -= size;
+    for (std::size_t i = 0; i < size; ++i) {
+      // The bucket is in no spatial order: the weights and move bits of tiles a little ahead
+      // are fetched now (their first use; the distances were just written).
+      if (i + kLookahead < size) {
+        __builtin_prefetch(weight + bucket[i + kLookahead]);
+        __builtin_prefetch(openBits + bucket[i + kLookahead]);
+      }
+      const std::uint32_t tile = bucket[i];
+      const std::int64_t here = distance[tile];
+      if ((here >> shift) != current) continue;  // moved to an earlier bucket since
+      // Settled. Adjacency is symmetric: each open move leads to a tile that may step here,
+      // paying this tile's weight, so one candidate per step length.
+      const std::int64_t w = weight[tile];
+      const std::uint64_t bits = openBits[tile];
+      const std::ptrdiff_t* offset = offsets[kDiagonal == 0 && kStraight == 6 ? bits >> kParityShift : 0];
+      relax.template operator()<0, kStraight>(tile, bits, offset, here + kStep * w);
+      if constexpr (kDiagonal > 0) relax.template operator()<kStraight, kMoves>(tile, bits, offset, here + kDiagonalStep * w);
+      if (m_recording) m_settled.push_back(tile);
+    }
+    bucketSize[slot] = 0;
+  }
 }
 
 std::int64_t CrowdField::reachableCount() const noexcept {

@@ -167,7 +167,7 @@ std::optional<std::array<Vec2, 2>> Layout::sharedEdge(Cell a, Cell b) const noex
 
 Cell Layout::tileAtLocal(const Eigen::Vector2d& p) const noexcept {
   if (m_kind == LayoutKind::Square) {
-    return {std::int32_t(std::floor(p.x())), std::int32_t(std::floor(p.y()))};
+    return {floorToIndex(p.x()), floorToIndex(p.y())};
   }
   Axial guess;
   if (m_kind == LayoutKind::HexPointy) {
@@ -193,7 +193,7 @@ Cell Layout::tileAtLocal(const Eigen::Vector2d& p) const noexcept {
   return best;
 }
 
-Cell Layout::tileAt(Vec2 world) const noexcept { return tileAtLocal(toLocal(world)); }
+Cell Layout::hexTileAt(Vec2 world) const noexcept { return tileAtLocal(toLocal(world)); }
 
 Axial Layout::toAxial(Cell cell) const noexcept {
   switch (m_kind) {

@@ -123,6 +123,13 @@ class CrowdField {
 
   /// Recomputes everything from the goals (what the incremental edits are checked against).
   void rebuild();
+  /// What the last full build (setGoals, setSources, setDangerFactor, rebuild) cost: the
+  /// integration field (distances), then the flow field read from it (directions and vectors).
+  struct BuildTimes {
+    double integrationMicros = 0.0;
+    double flowMicros = 0.0;
+  };
+  const BuildTimes& lastBuild() const noexcept { return m_buildTimes; }
 
   // --- Lookups ---
   /// The cost from a tile to the nearest goal (fixed point, see kStep), or kUnreachable.
@@ -138,9 +145,11 @@ class CrowdField {
   /// blended by how fast they descend, so crowds spread over equal routes; where two equally good
   /// ways cancel out, the direction's neighbour. Zero on goal tiles and on tiles from which no
   /// goal is reachable. Stored per tile: a lookup is a load.
-  Vec2 flow(Cell cell) const noexcept;
+  Vec2 flow(Cell cell) const noexcept { return m_costs.contains(cell) ? m_flow[padded(cell)] : Vec2::Zero(); }
   /// The flow at a world point (its tile's).
-  Vec2 flowAt(Vec2 world) const noexcept;
+  Vec2 flowAt(Vec2 world) const noexcept {
+    return world.allFinite() ? flow(m_costs.layout().tileAt(world)) : Vec2::Zero();
+  }
   /// Tiles reached by the last rebuild or edit (for pictures and statistics).
   std::int64_t reachableCount() const noexcept;
   /// A hash of every distance and direction (FNV-1a).
@@ -165,7 +174,21 @@ class CrowdField {
     Vec2 unit = Vec2::Zero();                 // world direction of the step
   };
   // The move table for a tile (hex tables depend on the row or column parity).
-  const std::vector<Move>& movesOf(std::size_t tile) const noexcept;
+  const std::vector<Move>& movesOf(std::size_t tile) const noexcept {
+    return m_moves[m_parityMatters ? m_open[tile] >> kParityShift : 0];
+  }
+  // The moves of movesOf(tile) that land on an enterable tile without cutting a corner, as bits.
+  unsigned openMoves(std::size_t tile) const noexcept {
+    return m_parityMatters ? m_open[tile] & ((1u << kParityShift) - 1) : m_open[tile];
+  }
+  bool canMove(std::size_t tile, std::size_t k) const noexcept { return (openMoves(tile) >> k) & 1u; }
+  // True for the map's tiles, false for the padding round them.
+  bool inside(std::size_t tile) const noexcept {
+    const auto stride = std::size_t(m_stride), x = tile % stride, y = tile / stride;
+    return x >= 1 && x + 1 < stride && y >= 1 && y <= std::size_t(m_costs.height());
+  }
+  // Recomputes m_open for a tile from its neighbours' weights (keeping its parity bits).
+  void refreshOpen(std::size_t tile) noexcept;
   std::int32_t weightFor(Cell cell) const noexcept;
   void setWeight(std::size_t tile, std::int32_t weight);
   void measureWeights();
@@ -177,20 +200,26 @@ class CrowdField {
   void repairIncrease();
   // The best distance from a tile's neighbours under the current weights (kUnreachable if none).
   std::int64_t bestFromNeighbours(std::size_t tile) const noexcept;
-  // The direction rule (the first move that achieves the distance) for one tile.
-  // A tile's direction and flow vector, from its nearer neighbours' distances.
-  void settle(std::size_t tile);
-  // True when `move` from `tile` lands on an enterable tile without cutting a corner.
-  bool canMove(std::size_t tile, const Move& move) const noexcept {
-    const auto at = [&](std::ptrdiff_t offset) { return m_weight[std::size_t(std::ptrdiff_t(tile) + offset)]; };
-    return at(move.offset) != 0 && (move.cornerA == 0 || (at(move.cornerA) != 0 && at(move.cornerB) != 0));
-  }
+  // A tile's direction and flow vector, from its nearer neighbours' distances (the one rule,
+  // for a full sweep after a rebuild and for the tiles an edit touched).
+  void settle(std::size_t tile) noexcept;
+  // The arrays settle() reads and writes, as plain pointers (so a loop keeps them in registers).
+  struct SettleArrays;
+  SettleArrays settleArrays() noexcept;
+  template <std::size_t kMoves>  // 8 or 4 on square maps, 6 on hex maps
+  static void settleWith(const SettleArrays& arrays, std::size_t tile, const Move* moves) noexcept;
+  // settle() on every tile of the map, row by row.
+  void settleAll() noexcept;
   // Recomputes the directions of the touched tiles and their neighbours.
   void refreshDirections();
   bool isGoal(std::size_t tile) const noexcept { return m_goalMark[tile] != 0; }
-  // Dial's algorithm from the tiles in m_seeds (their distances already set); sets the
-  // directions of the tiles it settles.
+  // Dial's algorithm from the tiles in m_seeds (their distances already set): distances only;
+  // the tiles it settles are noted in m_settled when m_recording.
   void propagate();
+  // kSources: sources (m_fixed) to respect; the move table: kStraight steps of kStep, then
+  // kDiagonal of kDiagonalStep.
+  template <bool kSources, std::size_t kStraight, std::size_t kDiagonal>
+  void propagateWith(int shift, std::size_t mask);
 
   CostField m_costs;
   std::int32_t m_stride = 0;  // padded row length
@@ -201,10 +230,15 @@ class CrowdField {
   std::vector<std::uint8_t> m_dangerSum;            // clamped sum of the layers, unpadded
   std::uint8_t m_factor = 0;
   std::vector<std::int32_t> m_weight;    // padded; 0: impassable
+  // Padded, per tile: bit k set when move k of movesOf(tile) is open (see canMove); on hex maps
+  // the top two bits hold the tile's parity (which move table), so no division finds it.
+  static constexpr unsigned kParityShift = 6;
+  std::vector<std::uint8_t> m_open;
   std::vector<std::int64_t> m_distance;  // padded
   std::vector<std::uint8_t> m_direction; // padded
   std::vector<Vec2> m_flow;              // padded
-  // Bucket queue scratch, kept between runs.
+  // Bucket queue storage, kept between runs: each bucket's vector is its capacity (grown on
+  // demand; propagate() keeps the fill), so a push is a store and an add, taken or not.
   std::vector<std::vector<std::uint32_t>> m_buckets;
   std::vector<std::uint32_t> m_seeds;
   std::vector<std::pair<std::uint32_t, std::int64_t>> m_sources;  // setSources(): tile, cost
@@ -216,6 +250,8 @@ class CrowdField {
   std::uint32_t m_generation = 0;
   bool m_recording = false;  // propagate() notes the tiles it settles in m_settled
   std::int32_t m_lightest = 1, m_heaviest = 1;  // bounds of the passable tiles' weights
+  bool m_boundsExact = false;  // false: maybe wider than the weights (measureWeights() again)
+  BuildTimes m_buildTimes;
 };
 
 /// Sectors for big maps (Emerson, "Crowd Pathfinding and Steering Using Flow Field Tiles", Game

@@ -10,7 +10,9 @@
 #include <Eigen/Core>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 
@@ -91,7 +93,20 @@ class Layout {
   TilePolygon tilePolygon(Cell cell) const noexcept;
   /// The tile containing a world point (see the border rule above). May lie outside any map.
   /// NaN or infinite input is a caller bug; check with std::isfinite first (TileMap does).
-  Cell tileAt(Vec2 world) const noexcept;
+  /// (Square tiles: inline, the arithmetic of toLocal() and a floor; crowds look up a tile per
+  /// character per frame.)
+  Cell tileAt(Vec2 world) const noexcept {
+    if (m_kind != LayoutKind::Square) return hexTileAt(world);
+    return {floorToIndex((double(world.x()) - double(m_origin.x())) / double(m_tileSize)),
+            floorToIndex((double(world.y()) - double(m_origin.y())) / double(m_tileSize))};
+  }
+  /// floor(v) as a tile index, saturated (and NaN to the lowest) so that points far off any map
+  /// stay off it instead of overflowing.
+  static std::int32_t floorToIndex(double v) noexcept {
+    const double f = std::floor(v);
+    if (!(f >= -2147483648.0)) return std::numeric_limits<std::int32_t>::min();
+    return f >= 2147483647.0 ? std::numeric_limits<std::int32_t>::max() : std::int32_t(f);
+  }
 
   /// Layout-space conversions, in double precision (used by geometry code).
   Eigen::Vector2d toLocal(Vec2 world) const noexcept;
@@ -133,6 +148,7 @@ class Layout {
   }
 
  private:
+  Cell hexTileAt(Vec2 world) const noexcept;
   Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin);
 
   LayoutKind m_kind = LayoutKind::Square;

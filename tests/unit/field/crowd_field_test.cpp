@@ -85,12 +85,21 @@ void checkField(const TileMap& map, const CrowdField& field, const std::vector<s
   }
 }
 
+// Every layout the field specialises for: 8- and 4-connected squares (one scaled and moved, so
+// world vectors and lookups are checked off the unit grid too), pointy and flat hexes.
+std::vector<Layout> fieldLayouts() {
+  std::vector<Layout> layouts = test::allLayouts();
+  layouts.push_back(Layout::square(1.0f, 4));
+  layouts.push_back(Layout::square(2.5f, 8, Vec2(-3.0f, 7.0f)));
+  return layouts;
+}
+
 }  // namespace
 
 TEST_CASE("crowd field: integration equals a plain Dijkstra on random square and hex maps", "[field][property]") {
   std::mt19937 random(88);
   int unreachable = 0, checkedTiles = 0;
-  for (const Layout& layout : test::allLayouts()) {
+  for (const Layout& layout : fieldLayouts()) {
     for (int trial = 0; trial < 12; ++trial) {
       const TileMap map = test::randomMap(random, layout, 24 + trial, 18, trial % 3 == 0 ? 0.35 : 0.2, true);
       const MobilityId mobility = trial % 4 == 3 ? TerrainTable::kSwim : TerrainTable::kWalk;
@@ -178,6 +187,11 @@ TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
   CHECK_FALSE(field.reachable({-1, 0}));
   CHECK(field.flowAt(Vec2(std::numeric_limits<float>::quiet_NaN(), 1.0f)) == Vec2::Zero());
   CHECK(field.flowAt(Vec2(1e9f, 1.0f)) == Vec2::Zero());
+  CHECK(field.flowAt(Vec2(-1e30f, 1e30f)) == Vec2::Zero());
+  CHECK(field.flowAt(map.layout().tileCenter(behind)) == field.flow(behind));
+  // The build's cost, split into the integration field and the flow field read from it.
+  CHECK(field.lastBuild().integrationMicros > 0.0);
+  CHECK(field.lastBuild().flowMicros > 0.0);
   // Goals in walls or off the map are ignored.
   field.setGoals(std::vector<Cell>{{3, 2}, {-5, 0}});
   CHECK(field.reachableCount() == 0);
@@ -191,7 +205,7 @@ TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
 TEST_CASE("crowd field: every incremental edit equals a full recompute", "[field][property][incremental]") {
   std::mt19937 random(2024);
   int edits = 0, disconnections = 0, goalMoves = 0;
-  for (const Layout& layout : test::allLayouts()) {
+  for (const Layout& layout : fieldLayouts()) {
     for (int trial = 0; trial < 14; ++trial) {
       const TileMap map = test::randomMap(random, layout, 14 + trial % 5, 11 + trial % 4, trial % 2 ? 0.25 : 0.1, trial % 3 != 0);
       auto costs = CostField::build(map, TerrainTable::kWalk);
@@ -246,7 +260,7 @@ TEST_CASE("crowd field: every incremental edit equals a full recompute", "[field
 TEST_CASE("field follower: every reachable start arrives, only ever on enterable tiles", "[field][follower]") {
   std::mt19937 random(31);
   int arrivals = 0;
-  for (const Layout& layout : test::allLayouts()) {
+  for (const Layout& layout : fieldLayouts()) {
     for (int trial = 0; trial < 4; ++trial) {
       const TileMap map = test::randomMap(random, layout, 20, 15, 0.25, true);
       auto costs = CostField::build(map, TerrainTable::kWalk);
@@ -299,7 +313,7 @@ TEST_CASE("sector fields: same reachability as the whole map, walks that reach t
   std::mt19937 random(404);
   double excessSum = 0.0, worst = 0.0;
   int walks = 0;
-  for (const Layout& layout : test::allLayouts()) {
+  for (const Layout& layout : fieldLayouts()) {
     for (int trial = 0; trial < 4; ++trial) {
       const TileMap map = test::randomMap(random, layout, 40 + trial * 3, 30 + trial * 2, trial % 2 ? 0.3 : 0.15, trial % 2 == 0);
       auto costs = CostField::build(map, TerrainTable::kWalk);

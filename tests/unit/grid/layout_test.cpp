@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -30,6 +31,13 @@ TEST_CASE("square layout geometry", "[grid]") {
   CHECK(layout.tileAt(Vec2(-4.0f, 6.0f)) == Cell{0, 0});
   CHECK(layout.tileAt(Vec2(-2.0f, 6.5f)) == Cell{1, 0});  // on the border: the larger column
   CHECK(layout.tileAt(Vec2(-4.1f, 5.9f)) == Cell{-1, -1});
+  // Far off any map: saturated, never an overflowed (wrapped) index that could land on a map.
+  constexpr std::int32_t kLowest = std::numeric_limits<std::int32_t>::min(), kHighest = std::numeric_limits<std::int32_t>::max();
+  CHECK(layout.tileAt(Vec2(1e30f, -1e30f)) == Cell{kHighest, kLowest});
+  CHECK(layout.tileAt(Vec2(-5e9f, 5e9f)) == Cell{kLowest, kHighest});  // (tiles of 2: -2.5e9 columns)
+  CHECK(Layout::floorToIndex(std::numeric_limits<double>::quiet_NaN()) == kLowest);
+  CHECK(Layout::floorToIndex(-0.5) == -1);
+  CHECK(Layout::floorToIndex(2147483646.5) == 2147483646);
   CHECK(layout.moves({0, 0}).size() == 8);
   CHECK(Layout::square(1.0f, 4).moves({0, 0}).size() == 4);
   CHECK(Layout::square(1.0f, 4).touching({0, 0}).size() == 8);
