@@ -50,8 +50,11 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
   // route's segments were probed; otherwise a point to its own tile's centre, and neighbouring
   // centres (the search never cuts corners).
   const bool routed = through.size() == tiles.size();
-  std::vector<Vec2> safe{start};
-  std::vector<int> tileOf{-1};  // index into `tiles` of route points, -1 for other points
+  // Scratch kept per thread: no allocation once warm.
+  thread_local std::vector<Vec2> safe;
+  thread_local std::vector<int> tileOf;  // index into `tiles` of route points, -1 for other points
+  safe.assign(1, start);
+  tileOf.assign(1, -1);
   for (std::size_t k = 0; k < tiles.size(); ++k) {
     if (routed) {
       safe.push_back(through[k]);

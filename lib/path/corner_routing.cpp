@@ -59,11 +59,13 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     ++stats.probes;
     return context.probe(a, b);
   };
-  std::vector<Vec2> out{points.front()};
-  out.reserve(points.size());
-  std::vector<ConvexCorner> corners;
-  std::vector<Candidate> candidates, hull;
-  std::vector<Vec2> chain;
+  // Scratch kept per thread (`out` copied back into `points`, so neither buffer changes hands):
+  // nothing is allocated once warm.
+  thread_local std::vector<Vec2> out;
+  thread_local std::vector<ConvexCorner> corners;
+  thread_local std::vector<Candidate> candidates, hull;
+  thread_local std::vector<Vec2> chain;
+  out.assign(1, points.front());
   // Each inner point b, between a (the last point kept) and c: every blocked corner inside the
   // triangle a-b-c lies between the path and the straight line a→c, and the path must keep it on
   // that side; the shortest such way bends at the corners on the hull (each `clearance` out from
@@ -137,7 +139,7 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     }
   }
   out.push_back(points.back());
-  points = std::move(out);
+  points.assign(out.begin(), out.end());
   stats.pointsOut = std::int32_t(points.size());
 }
 

@@ -16,9 +16,11 @@ using Point = Eigen::Vector2d;
 
 using detail::convexHull;
 
-// One way round a group: the points between the segment's two kept ends.
+// One way round a group: the points between the segment's two kept ends (the anchors included
+// when they are new), a run of the finder's shared point list (so a warm query allocates
+// nothing).
 struct Candidate {
-  std::vector<Vec2> points;  // inner points only (the anchors included when they are new)
+  std::size_t first = 0, count = 0;
   double length = 0.0;
 };
 
@@ -37,8 +39,8 @@ class DetourFinder {
 
   void run(std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome) {
     m_start = points.front();
-    // Built in per-thread scratch and swapped in: the buffers trade places, nothing is allocated
-    // once warm.
+    // Built in per-thread scratch and copied back (neither buffer changes hands): nothing is
+    // allocated once warm.
     std::vector<Vec2>& out = scratch().out;
     out.assign(1, points.front());
     const double horizon = double(m_settings.horizon) * double(m_context.map.layout().tileSize());
@@ -52,7 +54,7 @@ class DetourFinder {
       along += double((points[i] - points[i - 1]).norm());
       if (!routeSegment(a, b, out, detours, outcome)) break;
     }
-    points.swap(out);
+    points.assign(out.begin(), out.end());
   }
 
  private:
@@ -74,8 +76,9 @@ class DetourFinder {
       const std::optional<Entity> inTheWay = tryDetour(a, b);
       if (m_best) {
         const std::int32_t firstIndex = std::int32_t(out.size());
-        out.insert(out.end(), m_best->points.begin(), m_best->points.end());
-        detours.push_back({blocker.id, std::int32_t(m_group.size()), firstIndex, std::int32_t(m_best->points.size())});
+        const std::span<const Vec2> way = pointsOf(*m_best);
+        out.insert(out.end(), way.begin(), way.end());
+        detours.push_back({blocker.id, std::int32_t(m_group.size()), firstIndex, std::int32_t(way.size())});
         out.push_back(b);
         return true;
       }
@@ -191,6 +194,7 @@ class DetourFinder {
     }
     const double lead = 0.5 * double(m_context.map.layout().tileSize());
     m_candidates.clear();
+    m_candidatePoints.clear();
     addSides(pa, pb, pa, pb);
     const double from = low - lead, to = high + lead;
     if (from > 0.0 && to < length) addSides(pa, pb, pa + u * from, pa + u * to);
@@ -203,12 +207,15 @@ class DetourFinder {
       limit = m_context.dearestTerrain(a, b, m_context.probe(a, b));
     }
     std::optional<Entity> inTheWay;
-    for (Candidate& candidate : m_candidates) {
-      candidate.points.push_back(b);
-      // Entities first (a look at the local list), then walls and terrain (probes).
+    for (const Candidate& candidate : m_candidates) {
+      const std::span<const Vec2> way = pointsOf(candidate);
+      // Entities first (a look at the local list), then walls and terrain (probes); the way's
+      // points, then b.
+      auto point = [&](std::size_t i) { return i < way.size() ? way[i] : b; };
       bool valid = true;
       Vec2 from = a;
-      for (const Vec2& to : candidate.points) {
+      for (std::size_t i = 0; i <= way.size(); ++i) {
+        const Vec2 to = point(i);
         const auto hit = std::find_if(m_local.begin(), m_local.end(), [&](const Entity& entity) {
           return entityTouchesSegment(entity, from, to, m_context.radius);
         });
@@ -220,20 +227,23 @@ class DetourFinder {
         from = to;
       }
       from = a;
-      for (std::size_t i = 0; valid && i < candidate.points.size(); ++i) {
-        const Vec2 to = candidate.points[i];
+      for (std::size_t i = 0; valid && i <= way.size(); ++i) {
+        const Vec2 to = point(i);
         ++m_stats.probes;
         const SegmentProbe piece = m_context.probe(from, to);
         valid = piece.clear && (m_uniformCost || m_context.dearestTerrain(from, to, piece) <= limit);
         from = to;
       }
-      candidate.points.pop_back();
       if (valid) {
-        m_best = std::move(candidate);
+        m_best = candidate;
         return std::nullopt;
       }
     }
     return inTheWay;
+  }
+
+  std::span<const Vec2> pointsOf(const Candidate& candidate) const {
+    return std::span<const Vec2>(m_candidatePoints).subspan(candidate.first, candidate.count);
   }
 
   // The two ways round the group's corners from p to q (on line a→b), as candidates that start
@@ -255,20 +265,22 @@ class DetourFinder {
     const auto n = std::ptrdiff_t(m_hull.size());
     for (const std::ptrdiff_t direction : {std::ptrdiff_t(1), n - 1}) {
       Candidate candidate;
-      if ((p - pa).norm() > tolerance) candidate.points.push_back(p.cast<float>());
+      candidate.first = m_candidatePoints.size();
+      if ((p - pa).norm() > tolerance) m_candidatePoints.push_back(p.cast<float>());
       Point previous = p;
       candidate.length = (p - pa).norm();
       for (std::ptrdiff_t i = (ip + direction) % n; i != iq; i = (i + direction) % n) {
-        candidate.points.push_back(m_hull[std::size_t(i)].cast<float>());
+        m_candidatePoints.push_back(m_hull[std::size_t(i)].cast<float>());
         candidate.length += (m_hull[std::size_t(i)] - previous).norm();
         previous = m_hull[std::size_t(i)];
       }
       candidate.length += (q - previous).norm();
       if ((pb - q).norm() > tolerance) {
-        candidate.points.push_back(q.cast<float>());
+        m_candidatePoints.push_back(q.cast<float>());
         candidate.length += (pb - q).norm();
       }
-      m_candidates.push_back(std::move(candidate));
+      candidate.count = m_candidatePoints.size() - candidate.first;
+      m_candidates.push_back(candidate);
     }
   }
 
@@ -285,7 +297,7 @@ class DetourFinder {
     std::vector<Entity> found, near, group, local;
     std::vector<Point> corners, points, hull;
     std::vector<Candidate> candidates;
-    std::vector<Vec2> out;
+    std::vector<Vec2> candidatePoints, out;
   };
   static Scratch& scratch() {
     thread_local Scratch instance;
@@ -299,6 +311,7 @@ class DetourFinder {
   std::vector<Point>& m_points = scratch().points;
   std::vector<Point>& m_hull = scratch().hull;
   std::vector<Candidate>& m_candidates = scratch().candidates;
+  std::vector<Vec2>& m_candidatePoints = scratch().candidatePoints;  // every candidate's points
   std::optional<Candidate> m_best;
 };
 

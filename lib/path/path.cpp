@@ -73,7 +73,7 @@ bool StageContext::openAround(Cell cell) const {
   return true;
 }
 
-std::optional<std::pair<double, double>> measurePolyline(const StageContext& context, const std::vector<Vec2>& points,
+std::optional<std::pair<double, double>> measurePolyline(const StageContext& context, std::span<const Vec2> points,
                                                          std::int32_t& probes) {
   double cost = 0.0, length = 0.0;
   for (std::size_t i = 1; i < points.size(); ++i) {
@@ -86,7 +86,7 @@ std::optional<std::pair<double, double>> measurePolyline(const StageContext& con
   return std::make_pair(cost, length);
 }
 
-double polylineCost(const StageContext& context, const std::vector<Vec2>& points) {
+double polylineCost(const StageContext& context, std::span<const Vec2> points) {
   std::int32_t probes = 0;
   const auto measured = measurePolyline(context, points, probes);
   return measured ? measured->first : std::numeric_limits<double>::infinity();

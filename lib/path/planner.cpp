@@ -360,13 +360,13 @@ bool Planner::refine(const StageContext& context, const PathRequest& request, Ve
       // Corners routed from one end can let the other end's corners be routed in turn (a bend
       // whose two corners must move together): alternate directions until nothing changes.
       for (int round = 0; round < m_settings.cornerRouting.maxRounds; ++round) {
-        const std::vector<Vec2> before = points;
+        m_roundStart.assign(points.begin(), points.end());
         const bool backwards = round % 2 == 0;
         if (backwards) std::reverse(points.begin(), points.end());
         cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
         if (backwards) std::reverse(points.begin(), points.end());
         straightenStage(context, m_settings.straighten, backwards, points, stats);
-        if (points == before) break;
+        if (points == m_roundStart) break;
       }
     }
   }
@@ -400,8 +400,7 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
   }
   if (m_escapeFrom && points.size() >= 2) {
     // The step back from the door is exempt from the door (see beginPlan).
-    const std::vector<Vec2> rest(points.begin() + 1, points.end());
-    out.cost = polylineCost(context, rest) +
+    out.cost = polylineCost(context, std::span<const Vec2>(points).subspan(1)) +
                probeSegment(context.map, context.mobility, points[0], points[1], context.radius).cost;
   } else {
     out.cost = polylineCost(context, points);

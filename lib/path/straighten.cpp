@@ -30,7 +30,11 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
   // point (sight is not monotone along a path, so this can stop short of a point seen further on;
   // later stages straighten again).
   const double maxLength = double(settings.maxSegmentLength) * double(context.map.layout().tileSize());
-  std::vector<double> prefixCost(points.size(), 0.0);  // cost of the polyline up to each point
+  // Scratch kept per thread (`out` copied back into `points`, so neither buffer changes hands):
+  // nothing is allocated once warm.
+  thread_local std::vector<double> prefixCost;  // cost of the polyline up to each point
+  thread_local std::vector<Vec2> out;
+  prefixCost.assign(points.size(), 0.0);
   std::size_t prefixKnown = 1;
   auto costBetween = [&](std::size_t from, std::size_t to) {
     for (; prefixKnown <= to; ++prefixKnown) {
@@ -50,8 +54,7 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
     if (detail::atCheapestCost(direct.cost, direct.length, context.lines.cheapestCost())) return true;
     return detail::noWorse(direct.cost, costBetween(from, to));
   };
-  std::vector<Vec2> out;
-  out.reserve(points.size());
+  out.clear();
   if (!points.empty()) out.push_back(points[0]);
   std::size_t anchor = 0;
   while (anchor + 1 < points.size()) {
@@ -74,7 +77,7 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
     out.push_back(points[good]);
     anchor = good;
   }
-  points = std::move(out);
+  points.assign(out.begin(), out.end());
   if (fromGoal) std::reverse(points.begin(), points.end());
   stats.pointsOut = std::int32_t(points.size());
 }

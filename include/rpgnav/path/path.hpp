@@ -172,10 +172,10 @@ struct StageContext {
 };
 
 /// Weighted cost of a polyline under probeSegment's model; +infinity if a segment is not clear.
-double polylineCost(const StageContext& context, const std::vector<Vec2>& points);
+double polylineCost(const StageContext& context, std::span<const Vec2> points);
 /// Weighted cost and length of a polyline, or nothing if a segment is not clear; counts the
 /// probes made in `probes`.
-std::optional<std::pair<double, double>> measurePolyline(const StageContext& context, const std::vector<Vec2>& points,
+std::optional<std::pair<double, double>> measurePolyline(const StageContext& context, std::span<const Vec2> points,
                                                          std::int32_t& probes);
 
 }  // namespace rpgnav

@@ -137,6 +137,7 @@ class Planner {
   SearchResult m_searchResult;
   std::unique_ptr<detail::QueryDoors> m_doors;
   std::vector<Barrier> m_barriers;
+  std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
   // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
   // its tile's centre and the path begins with the step back there.
   std::optional<Vec2> m_escapeFrom;

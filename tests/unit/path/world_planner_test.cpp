@@ -5,6 +5,7 @@
 
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/planner.hpp"
+#include "support/allocation_counter.hpp"
 #include "support/geometry.hpp"
 #include "support/test_maps.hpp"
 
@@ -412,4 +413,37 @@ TEST_CASE("paths with entities and doors keep every invariant on random maps", "
   CHECK(detoured > 30);
   CHECK(blocked > 10);
   CHECK(stopped > 10);
+}
+
+TEST_CASE("a warm planner allocates nothing: every stage reuses its memory", "[path][memory]") {
+  // The same queries twice with one planner and one result: the first pass sizes every buffer
+  // (search nodes, stage scratch, the result's vectors), the second must allocate nothing.
+  std::mt19937 random(77);
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy()}) {
+    const TileMap map = test::randomMap(random, layout, 48, 48, 0.2);
+    World world(map);
+    for (std::uint32_t i = 1; i <= 150; ++i) {
+      const Vec2 p(std::uniform_real_distribution<float>(0.0f, 48.0f)(random), std::uniform_real_distribution<float>(0.0f, 48.0f)(random));
+      REQUIRE(world.entities().add({EntityId{i}, p, 0.3f, kEntityMoving}) == Status::Ok);
+    }
+    std::vector<PathRequest> requests;
+    for (int q = 0; q < 60; ++q) {
+      const Cell s{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 47)(random)};
+      const Cell g{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 47)(random)};
+      requests.push_back({layout.tileCenter(s), layout.tileCenter(g), TerrainTable::kWalk, 0.2f});
+    }
+    Planner planner(world);
+    PathResult result;
+    int curved = 0;
+    for (const PathRequest& request : requests) (void)planner.plan(request, result);  // warm-up
+    const std::uint64_t before = test::allocationCount();
+    for (const PathRequest& request : requests) {
+      (void)planner.plan(request, result);
+      curved += result.smoothed.spans().size() > 1 ? 1 : 0;
+    }
+    const std::uint64_t allocations = test::allocationCount() - before;  // before INFO, which allocates
+    INFO(layoutName(layout.kind()));
+    CHECK(allocations == 0);
+    CHECK(curved > 10);
+  }
 }
