@@ -18,6 +18,7 @@ std::string_view toString(Status status) noexcept {
     case Status::IoError: return "IoError";
     case Status::StoppedAtDoor: return "StoppedAtDoor";
     case Status::BlockedByEntity: return "BlockedByEntity";
+    case Status::LimitExceeded: return "LimitExceeded";
   }
   return "Unknown";
 }

@@ -9,10 +9,10 @@ namespace rpgnav {
 namespace {
 
 std::optional<Error> checkShape(const Layout& layout, std::int32_t width, std::int32_t height) {
-  if (width < 1 || height < 1 || width > TileMap::kMaxSide || height > TileMap::kMaxSide ||
-      std::int64_t(width) * height > TileMap::kMaxTiles) {
-    return Error{Status::InvalidArgument, "map size " + std::to_string(width) + "x" + std::to_string(height) +
-                                              " is outside 1..32768 per side and 2^26 tiles"};
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  if (width < 1 || height < 1) return Error{Status::InvalidArgument, "map size " + size + ": each side must be at least 1"};
+  if (width > TileMap::kMaxSide || height > TileMap::kMaxSide || std::int64_t(width) * height > TileMap::kMaxTiles) {
+    return Error{Status::LimitExceeded, "map size " + size + " is over the limits of 32768 per side and 2^26 tiles"};
   }
   if (!std::isfinite(layout.tileSize()) || !(layout.tileSize() > 0.0f) || !std::isfinite(layout.origin().x()) ||
       !std::isfinite(layout.origin().y())) {

@@ -394,7 +394,9 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     if (!curved) spans.push_back(tightened(span, 0.0));
     if (entityHorizon > 0.0) along += (p[i + 1] - p[i]).norm();
   }
-  out.assign(spans, double(settings.tolerance) * tile);
+  // Finer than 1e-4 tiles (or NaN) would only grow the table: a few hundred points a span at most.
+  const double tolerance = std::isfinite(settings.tolerance) ? std::max(double(settings.tolerance), 1e-4) : 0.01;
+  out.assign(spans, tolerance * tile);
   stats.pointsOut = std::int32_t(out.samples().size());
 }
 

@@ -121,6 +121,7 @@ Status ReplanScheduler::add(const CharacterSpec& spec) {
   if (!std::isfinite(spec.speed) || !(spec.speed > 0.0f)) return Status::InvalidArgument;
   if (!finite(spec.position) || (spec.goal.follow.value == 0 && !finite(spec.goal.point))) return Status::InvalidArgument;
   if (spec.goal.follow == spec.id) return Status::InvalidArgument;
+  if (m_characters.size() >= kMaxCharacters) return Status::LimitExceeded;
   auto character = std::make_unique<Character>();
   character->spec = spec;
   character->position = spec.position;

@@ -73,6 +73,7 @@ EntityRegistry& EntityRegistry::operator=(EntityRegistry&&) noexcept = default;
 Status EntityRegistry::add(const Entity& entity) {
   if (!validShape(entity.position, entity.radius)) return Status::InvalidArgument;
   if (m_index->slotOf.count(entity.id.value) != 0) return Status::InvalidArgument;
+  if (m_index->entities.size() >= kMaxEntities) return Status::LimitExceeded;
   const auto slot = std::uint32_t(m_index->entities.size());
   m_index->entities.push_back(entity);
   m_index->stored.push_back(storedBox(entity));

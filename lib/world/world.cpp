@@ -40,6 +40,7 @@ Result<DoorId> World::addDoor(const DoorSpec& spec) {
   if (!edge) return Error{Status::InvalidArgument, "door tiles do not share an edge"};
   const std::uint64_t key = edgeKey(spec.a, spec.b);
   if (m_doorByEdge.count(key) != 0) return Error{Status::InvalidArgument, "a door already sits on this edge"};
+  if (m_doors.size() >= kMaxDoors) return Error{Status::LimitExceeded, "the world has 2^20 doors, the most it takes"};
   const DoorId id{std::uint32_t(m_doors.size() + 1)};  // 0 means "no door" everywhere
   Door door;
   door.id = id;

@@ -28,6 +28,7 @@ enum class Status : std::uint8_t {
   IoError,          ///< A file could not be opened or read.
   StoppedAtDoor,    ///< Success with detail: the path ends in front of a door that stops the character.
   BlockedByEntity,  ///< Success with detail: the path ends in front of an entity it cannot get round.
+  LimitExceeded,    ///< Refused: a fixed limit (map size, entity, door or character count) would be passed.
 };
 
 /// The enumerator's name, e.g. "NoPath".

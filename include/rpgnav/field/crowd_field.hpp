@@ -267,7 +267,9 @@ class CrowdField {
 /// (build the sectors first with prepare() to share one between threads).
 class SectorFields {
  public:
-  /// `size` is rounded up to an even number of at least 4 (hex rows keep their parity).
+  static constexpr int kMaxSectorSize = 4096;
+  /// `size` is clamped to 4..kMaxSectorSize and rounded up to an even number (hex rows keep their
+  /// parity).
   explicit SectorFields(const CostField& costs, int size = 32);
   /// A new goal: prices the portals; sector fields are built again as asked for. InvalidArgument
   /// off the map; an impassable goal makes every tile unreachable.

@@ -23,12 +23,14 @@ namespace rpgnav {
 /// caches built from the map (region labels, search data, fields) can tell they are stale.
 class TileMap {
  public:
+  /// Limits: at most kMaxSide tiles per side and kMaxTiles (67 million) in all, so that a map and
+  /// everything built from it stays within memory (a crowd field costs about 30 bytes a tile).
   static constexpr std::int32_t kMaxSide = 32768;
   static constexpr std::int64_t kMaxTiles = std::int64_t(1) << 26;
 
-  /// A map filled with `fill`. Fails with InvalidArgument when a side is outside 1..kMaxSide, the
-  /// area exceeds kMaxTiles, the tile size or origin is not finite and positive, or `fill` is not
-  /// in `terrain`.
+  /// A map filled with `fill`. Fails with LimitExceeded when a side exceeds kMaxSide or the area
+  /// kMaxTiles; with InvalidArgument when a side is below 1, the tile size or origin is not finite
+  /// and positive, or `fill` is not in `terrain`.
   static Result<TileMap> create(const Layout& layout, std::int32_t width, std::int32_t height,
                                 TerrainTable terrain, TerrainId fill);
   /// A map with the given tiles (row-major, width × height of them). Same checks as above, plus

@@ -143,7 +143,8 @@ struct SmoothingSettings {
   float entityHorizon = 0.0f;
   /// The arc length table's chords keep within this of the curve; SmoothPath::sample at this
   /// tolerance or coarser returns the table's points without evaluating the curve again.
-  /// [Units: tiles] [Limit: > 0]
+  /// [Units: tiles] [Limit: >= 1e-4; finer is taken as 1e-4, which keeps the table to a few
+  /// hundred points a span]
   float tolerance = 0.01f;
 };
 void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,

@@ -186,9 +186,12 @@ class ReplanScheduler {
   ReplanScheduler(const ReplanScheduler&) = delete;
   ReplanScheduler& operator=(const ReplanScheduler&) = delete;
 
+  /// At most this many characters (about a million) in one scheduler.
+  static constexpr std::size_t kMaxCharacters = std::size_t(1) << 20;
   /// InvalidArgument for id 0, an id already registered, a mobility the terrain table does not
-  /// know, a radius out of [0, half a tile), a speed that is not positive, or a non-finite point.
-  /// The character is planned at the first update (its phase is spread over the interval after).
+  /// know, a radius out of [0, half a tile), a speed that is not positive, or a non-finite point;
+  /// LimitExceeded when kMaxCharacters are registered already. The character is planned at the
+  /// first update (its phase is spread over the interval after).
   Status add(const CharacterSpec& character);
   /// InvalidArgument for an unknown id.
   Status remove(EntityId id);

@@ -29,8 +29,11 @@ class World {
   const TileMap& map() const noexcept { return *m_map; }
 
   // --- Doors ---
+  /// At most this many doors (about a million) in a world.
+  static constexpr std::size_t kMaxDoors = std::size_t(1) << 20;
   /// Adds a door on the edge between spec.a and spec.b. InvalidArgument when the tiles are not
-  /// both on the map, do not share an edge, or the edge already has a door.
+  /// both on the map, do not share an edge, or the edge already has a door; LimitExceeded when
+  /// the world has kMaxDoors already.
   Result<DoorId> addDoor(const DoorSpec& spec);
   /// InvalidArgument for an unknown door. Bumps mapVersion() when the state changes.
   Status setDoorState(DoorId id, DoorState state);

@@ -13,7 +13,7 @@ TEST_CASE("every status has a distinct name", "[core]") {
   const Status all[] = {Status::Ok,           Status::PartialPath,     Status::InProgress,      Status::NoPath,
                         Status::StartBlocked, Status::GoalBlocked,     Status::OutOfBounds,     Status::BudgetExhausted,
                         Status::InvalidArgument, Status::ParseError,   Status::IoError,
-                        Status::StoppedAtDoor,   Status::BlockedByEntity};
+                        Status::StoppedAtDoor,   Status::BlockedByEntity, Status::LimitExceeded};
   std::set<std::string_view> names;
   for (Status status : all) names.insert(toString(status));
   CHECK(names.size() == std::size(all));
@@ -24,6 +24,7 @@ TEST_CASE("every status has a distinct name", "[core]") {
   CHECK(isSuccess(Status::BlockedByEntity));
   CHECK_FALSE(isSuccess(Status::NoPath));
   CHECK_FALSE(isSuccess(Status::GoalBlocked));
+  CHECK_FALSE(isSuccess(Status::LimitExceeded));
 }
 
 TEST_CASE("Result holds a value or an error", "[core]") {
