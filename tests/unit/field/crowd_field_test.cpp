@@ -6,6 +6,8 @@
 #include "rpgnav/field/crowd_field.hpp"
 #include "support/test_maps.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <queue>
 #include <random>
@@ -202,59 +204,99 @@ TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
   CHECK(CostField::byteFor(std::numeric_limits<float>::quiet_NaN()) == CostField::kImpassable);
 }
 
-TEST_CASE("crowd field: every incremental edit equals a full recompute", "[field][property][incremental]") {
-  std::mt19937 random(2024);
+namespace {
+
+struct EditCounts {
   int edits = 0, disconnections = 0, goalMoves = 0;
+};
+
+// One random edit sequence on a fresh random map: walls appear, tiles clear or change ground,
+// goals step, appear and go, danger changes; after every edit the field must equal a full
+// recompute, bit for bit.
+void editSequence(std::mt19937& random, const Layout& layout, int width, int height, double wallRate, bool varyTerrain,
+                  int goalCount, bool danger, int steps, EditCounts& counts) {
+  const TileMap map = test::randomMap(random, layout, width, height, wallRate, varyTerrain);
+  auto costs = CostField::build(map, TerrainTable::kWalk);
+  REQUIRE(costs);
+  CrowdField field(*costs);
+  std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1), percent(0, 99);
+  std::vector<Cell> goals;
+  for (int g = 0; g < goalCount; ++g) goals.push_back({x(random), y(random)});
+  field.setGoals(goals);
+  if (danger) field.setDangerFactor(std::uint8_t(percent(random) * 2));
+  for (int step = 0; step < steps; ++step) {
+    const Cell cell{x(random), y(random)};
+    const int kind = percent(random);
+    const std::int64_t reachableBefore = field.reachableCount();
+    INFO("layout " << int(layout.kind()) << " " << width << "x" << height << " step " << step << " kind " << kind << " at "
+                   << cell.x << "," << cell.y);
+    if (kind < 30) {
+      REQUIRE(field.setCost(cell, CostField::kImpassable) == Status::Ok);  // a wall appears
+    } else if (kind < 50) {
+      REQUIRE(field.setCost(cell, std::uint8_t(1 + percent(random) % 4)) == Status::Ok);  // cleared, or other ground
+    } else if (kind < 70 && !field.goals().empty()) {
+      // The goal steps to a neighbouring tile (or stays when that is a wall).
+      const Cell from = field.goals()[std::size_t(percent(random)) % field.goals().size()];
+      const auto moves = layout.moves(from);
+      const NeighbourStep& move = moves[std::size_t(percent(random)) % moves.size()];
+      const Cell to{from.x + move.dx, from.y + move.dy};
+      if (field.costs().at(to) != CostField::kImpassable) {
+        REQUIRE(field.moveGoal(from, to) == Status::Ok);
+        ++counts.goalMoves;
+      }
+    } else if (kind < 80) {
+      REQUIRE(field.setDanger(percent(random) % 2, cell, std::uint8_t(percent(random) * 2)) == Status::Ok);
+    } else if (kind < 90) {
+      REQUIRE(field.addGoal(cell) == Status::Ok);
+    } else if (!field.goals().empty()) {
+      REQUIRE(field.removeGoal(field.goals()[std::size_t(percent(random)) % field.goals().size()]) == Status::Ok);
+    }
+    ++counts.edits;
+    if (field.reachableCount() < reachableBefore - 1) ++counts.disconnections;
+    CrowdField full = field;
+    full.rebuild();
+    REQUIRE(field.digest() == full.digest());
+    REQUIRE(field == full);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("crowd field: every incremental edit equals a full recompute", "[field][property][incremental]") {
+  // Long sequences: 70 maps, 120 edits each.
+  std::mt19937 random(2024);
+  EditCounts counts;
   for (const Layout& layout : fieldLayouts()) {
     for (int trial = 0; trial < 14; ++trial) {
-      const TileMap map = test::randomMap(random, layout, 14 + trial % 5, 11 + trial % 4, trial % 2 ? 0.25 : 0.1, trial % 3 != 0);
-      auto costs = CostField::build(map, TerrainTable::kWalk);
-      REQUIRE(costs);
-      CrowdField field(*costs);
-      std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1), percent(0, 99);
-      std::vector<Cell> goals{{x(random), y(random)}};
-      if (trial % 4 == 0) goals.push_back({x(random), y(random)});
-      field.setGoals(goals);
-      if (trial % 5 == 1) field.setDangerFactor(std::uint8_t(percent(random) * 2));
-      for (int step = 0; step < 120; ++step) {
-        const Cell cell{x(random), y(random)};
-        const int kind = percent(random);
-        const std::int64_t reachableBefore = field.reachableCount();
-        INFO("layout " << int(layout.kind()) << " trial " << trial << " step " << step << " kind " << kind << " at "
-                       << cell.x << "," << cell.y);
-        if (kind < 30) {
-          REQUIRE(field.setCost(cell, CostField::kImpassable) == Status::Ok);  // a wall appears
-        } else if (kind < 50) {
-          REQUIRE(field.setCost(cell, std::uint8_t(1 + percent(random) % 4)) == Status::Ok);  // cleared, or other ground
-        } else if (kind < 70 && !field.goals().empty()) {
-          // The goal steps to a neighbouring tile (or stays when that is a wall).
-          const Cell from = field.goals()[std::size_t(percent(random)) % field.goals().size()];
-          const auto moves = layout.moves(from);
-          const NeighbourStep& move = moves[std::size_t(percent(random)) % moves.size()];
-          const Cell to{from.x + move.dx, from.y + move.dy};
-          if (field.costs().at(to) != CostField::kImpassable) {
-            REQUIRE(field.moveGoal(from, to) == Status::Ok);
-            ++goalMoves;
-          }
-        } else if (kind < 80) {
-          REQUIRE(field.setDanger(percent(random) % 2, cell, std::uint8_t(percent(random) * 2)) == Status::Ok);
-        } else if (kind < 90) {
-          REQUIRE(field.addGoal(cell) == Status::Ok);
-        } else if (!field.goals().empty()) {
-          REQUIRE(field.removeGoal(field.goals()[std::size_t(percent(random)) % field.goals().size()]) == Status::Ok);
-        }
-        ++edits;
-        if (field.reachableCount() < reachableBefore - 1) ++disconnections;
-        CrowdField full = field;
-        full.rebuild();
-        REQUIRE(field.digest() == full.digest());
-        REQUIRE(field == full);
-      }
+      editSequence(random, layout, 14 + trial % 5, 11 + trial % 4, trial % 2 ? 0.25 : 0.1, trial % 3 != 0,
+                   trial % 4 == 0 ? 2 : 1, trial % 5 == 1, 120, counts);
     }
   }
-  CHECK(edits >= 5000);
-  CHECK(disconnections > 20);  // walls that cut off more than the tile itself
-  CHECK(goalMoves > 300);
+  CHECK(counts.edits >= 5000);
+  CHECK(counts.disconnections > 20);  // walls that cut off more than the tile itself
+  CHECK(counts.goalMoves > 300);
+}
+
+TEST_CASE("crowd field: 10,000 short random edit sequences each equal a full recompute at every step",
+          "[field][property][incremental]") {
+  // Many short sequences on many small maps (1×1 to 16×16, every layout): RPGNAV_FIELD_SEQUENCES
+  // sets how many for a longer run (README, "Incremental fields").
+  const char* asked = std::getenv("RPGNAV_FIELD_SEQUENCES");
+  const int sequences = asked != nullptr ? std::max(1, std::atoi(asked)) : 10000;
+  std::mt19937 random(77);
+  EditCounts counts;
+  const std::vector<Layout> layouts = fieldLayouts();
+  for (int i = 0; i < sequences; ++i) {
+    const Layout& layout = layouts[std::size_t(i) % layouts.size()];
+    const int width = 1 + int(random() % 16), height = 1 + int(random() % 16);
+    editSequence(random, layout, width, height, double(random() % 40) / 100.0, random() % 2 == 0, 1 + int(random() % 3),
+                 random() % 3 == 0, 4 + int(random() % 12), counts);
+  }
+  CHECK(counts.edits >= sequences * 4);
+  if (sequences >= 10000) {
+    CHECK(counts.disconnections > 100);
+    CHECK(counts.goalMoves > 5000);
+  }
 }
 
 TEST_CASE("field follower: every reachable start arrives, only ever on enterable tiles", "[field][follower]") {

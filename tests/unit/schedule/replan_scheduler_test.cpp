@@ -812,7 +812,7 @@ TEST_CASE("scheduler: the same calls give the same events and positions, bit for
 // ---------------------------------------------------------------------------------------------
 // 8. Batches on threads
 
-TEST_CASE("scheduler batches: jobs run on two threads give what they give run in turn", "[schedule]") {
+TEST_CASE("scheduler batches: jobs run on two threads give what they give run in turn", "[schedule][threads]") {
   std::mt19937 random(77);
   const TileMap map = test::randomMap(random, Layout::square(), 40, 40, 0.18, true);
   World world(map);
