@@ -108,7 +108,8 @@ Status SectorFields::setGoal(Cell goal) {
     open.push({d, node});
   }
   while (!open.empty()) {
-    const auto [price, node] = open.top();
+    const std::int64_t price = open.top().first;  // not a structured binding: lambdas capture it
+    const int node = open.top().second;
     open.pop();
     if (price != m_price[std::size_t(node)]) continue;
     auto relax = [&](int from, std::int64_t cost) {

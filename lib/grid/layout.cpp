@@ -165,10 +165,15 @@ std::optional<std::array<Vec2, 2>> Layout::sharedEdge(Cell a, Cell b) const noex
   return edge;
 }
 
-Cell Layout::tileAtLocal(const Eigen::Vector2d& p) const noexcept {
+Cell Layout::tileAtLocal(const Eigen::Vector2d& asked) const noexcept {
   if (m_kind == LayoutKind::Square) {
-    return {floorToIndex(p.x()), floorToIndex(p.y())};
+    return {floorToIndex(asked.x()), floorToIndex(asked.y())};
   }
+  // Points far beyond any map (kMaxSide tiles) are pulled in to 2^29 so that the rounding below
+  // stays in int range; NaN goes to the low corner, as floorToIndex sends it.
+  static constexpr double kFar = double(1 << 29);
+  auto saturate = [](double v) { return v >= -kFar ? std::min(v, kFar) : -kFar; };
+  const Eigen::Vector2d p(saturate(asked.x()), saturate(asked.y()));
   Axial guess;
   if (m_kind == LayoutKind::HexPointy) {
     const double r = (p.y() - kHexRadius) / kHexPitch;

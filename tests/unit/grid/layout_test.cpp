@@ -173,3 +173,19 @@ TEST_CASE("edge-line families carry every tile edge", "[grid]") {
     }
   }
 }
+
+TEST_CASE("hex layouts: points far off any map, infinite or NaN land far off the map, without overflow", "[grid]") {
+  // Found by the query fuzzer: cube rounding of 1e30 converted an out-of-range double to int
+  // (undefined behaviour, which the sanitizer job in CI reports).
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat(0.5f, Vec2(3.0f, -7.0f))}) {
+    for (const Vec2 p : {Vec2(1e30f, -1e30f), Vec2(-3e38f, 3e38f), Vec2(inf, 0.0f), Vec2(-inf, -inf), Vec2(nan, 1.0f),
+                         Vec2(1.0f, nan), Vec2(5e9f, 5e9f)}) {
+      const Cell cell = layout.tileAt(p);
+      INFO(p.transpose() << " -> " << cell.x << "," << cell.y);
+      CHECK(std::max(std::abs(std::int64_t(cell.x)), std::abs(std::int64_t(cell.y))) > std::int64_t(1) << 26);
+    }
+    // Ordinary points still find their tile.
+    CHECK(layout.tileAt(layout.tileCenter({7, -3})) == Cell{7, -3});
+  }
+}
