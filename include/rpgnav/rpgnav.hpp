@@ -14,6 +14,7 @@
 #include "rpgnav/grid/tile_map.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
+#include "rpgnav/io/tiled.hpp"
 #include "rpgnav/search/search_grid.hpp"
 #include "rpgnav/search/search_context.hpp"
 #include "rpgnav/world/entities.hpp"

@@ -2,6 +2,7 @@
 #include "rpgnav/io/rpgmap.hpp"
 
 #include "rpgnav/io/moving_ai.hpp"
+#include "rpgnav/io/tiled.hpp"
 
 #include "io/text_reader.hpp"
 
@@ -472,6 +473,9 @@ Result<MapDocument> readMapFile(const std::filesystem::path& path) {
     auto map = parseMovingAiMap(view, path.string());
     if (!map) return map.error();
     return MapDocument{std::move(map.value()), {}, {}};
+  }
+  if (start != std::string_view::npos && (view[start] == '<' || view[start] == '{' || view.substr(start, 3) == "\xEF\xBB\xBF")) {
+    return parseTiledMap(view, path.string());
   }
   return parseRpgMap(view, path.string());
 }

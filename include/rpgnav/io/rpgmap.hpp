@@ -32,8 +32,8 @@ Result<MapDocument> readRpgMap(const std::filesystem::path& path);
 /// sharing its edge with another, an entity off the map or with a negative or NaN radius.
 Result<std::string> writeRpgMap(const MapDocument& document);
 
-/// Reads a map in any supported format: `.map` (Moving AI) or `.rpgmap`, chosen by the file's
-/// first word ("type" or "rpgmap").
+/// Reads a map in any supported format, chosen by how the file begins: `.map` (Moving AI,
+/// "type"), Tiled `.tmx` or `.tmj` ('<' or '{', see tiled.hpp), or `.rpgmap`.
 Result<MapDocument> readMapFile(const std::filesystem::path& path);
 
 }  // namespace rpgnav
