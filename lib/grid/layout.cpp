@@ -21,17 +21,23 @@ constexpr NeighbourStep kSquare[8] = {
     {1, 1, kSqrt2, 0, 1, false},    {-1, 1, kSqrt2, 2, 1, false},
     {-1, -1, kSqrt2, 2, 3, false},  {1, -1, kSqrt2, 0, 3, false},
 };
-// Hex tables, clockwise on screen starting east (pointy) or north (flat); index = parity.
+// Hex tables, clockwise on screen starting east (pointy) or north (flat); index = whether the
+// tile's row (pointy) or column (flat) is shifted half a tile.
 constexpr NeighbourStep kHexPointy[2][6] = {
-    {{1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}},  // even row
-    {{1, 0}, {1, 1}, {0, 1}, {-1, 0}, {0, -1}, {1, -1}},    // odd row
+    {{1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}},  // unshifted row
+    {{1, 0}, {1, 1}, {0, 1}, {-1, 0}, {0, -1}, {1, -1}},    // shifted row
 };
 constexpr NeighbourStep kHexFlat[2][6] = {
-    {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 0}, {-1, -1}},  // even column
-    {{0, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}},    // odd column
+    {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 0}, {-1, -1}},  // unshifted column
+    {{0, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}},    // shifted column
 };
 
-constexpr int parity(std::int32_t v) noexcept { return v & 1; }  // also right for negatives
+// Axial q (pointy) or r (flat) drifts half a step per offset row (or column): how far, in
+// whole steps, tile 0 of row i sits from axial 0, so that tile (0,0) is axial (0,0) for either
+// stagger. (i - (i & 1)) / 2 is floor(i / 2), negatives included.
+constexpr std::int32_t alongShift(std::int32_t i, int evenShifted) noexcept {
+  return (i - (i & 1)) / 2 + (i & 1) * evenShifted;
+}
 
 // Rounds fractional cube coordinates to the nearest hex (the coordinate with the largest
 // rounding error is recomputed from the other two so that q + r + s stays 0).
@@ -49,8 +55,12 @@ Axial cubeRound(double q, double r) {
 
 }  // namespace
 
-Layout::Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin)
-    : m_kind(kind), m_tileSize(tileSize), m_connectivity(connectivity), m_origin(origin) {
+Layout::Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin, HexStagger stagger)
+    : m_kind(kind),
+      m_evenShifted(kind != LayoutKind::Square && stagger == HexStagger::Even ? 1 : 0),
+      m_tileSize(tileSize),
+      m_connectivity(connectivity),
+      m_origin(origin) {
   // Derive the edge-line families from tile (0,0): each edge is the bisector of two centres 1
   // apart, so it lies at distance 1/2 from the centre along the unit normal between them.
   const double spacing = kind == LayoutKind::Square ? 1.0 : 0.5;
@@ -72,14 +82,18 @@ Layout::Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin)
 Layout Layout::square(float tileSize, int connectivity, Vec2 origin) {
   return Layout(LayoutKind::Square, tileSize, connectivity == 4 ? 4 : 8, origin);
 }
-Layout Layout::hexPointy(float tileSize, Vec2 origin) { return Layout(LayoutKind::HexPointy, tileSize, 6, origin); }
-Layout Layout::hexFlat(float tileSize, Vec2 origin) { return Layout(LayoutKind::HexFlat, tileSize, 6, origin); }
+Layout Layout::hexPointy(float tileSize, Vec2 origin, HexStagger stagger) {
+  return Layout(LayoutKind::HexPointy, tileSize, 6, origin, stagger);
+}
+Layout Layout::hexFlat(float tileSize, Vec2 origin, HexStagger stagger) {
+  return Layout(LayoutKind::HexFlat, tileSize, 6, origin, stagger);
+}
 
 std::span<const NeighbourStep> Layout::touching(Cell cell) const noexcept {
   switch (m_kind) {
     case LayoutKind::Square: return {kSquare, 8};
-    case LayoutKind::HexPointy: return {kHexPointy[parity(cell.y)], 6};
-    case LayoutKind::HexFlat: return {kHexFlat[parity(cell.x)], 6};
+    case LayoutKind::HexPointy: return {kHexPointy[shifted(cell.y)], 6};
+    case LayoutKind::HexFlat: return {kHexFlat[shifted(cell.x)], 6};
   }
   return {};
 }
@@ -93,9 +107,9 @@ Eigen::Vector2d Layout::localCenter(Cell cell) const noexcept {
   switch (m_kind) {
     case LayoutKind::Square: return {cell.x + 0.5, cell.y + 0.5};
     case LayoutKind::HexPointy:
-      return {cell.x + 0.5 + 0.5 * parity(cell.y), kHexRadius + cell.y * kHexPitch};
+      return {cell.x + 0.5 + 0.5 * shifted(cell.y), kHexRadius + cell.y * kHexPitch};
     case LayoutKind::HexFlat:
-      return {kHexRadius + cell.x * kHexPitch, cell.y + 0.5 + 0.5 * parity(cell.x)};
+      return {kHexRadius + cell.x * kHexPitch, cell.y + 0.5 + 0.5 * shifted(cell.x)};
   }
   return {0, 0};
 }
@@ -174,13 +188,16 @@ Cell Layout::tileAtLocal(const Eigen::Vector2d& asked) const noexcept {
   static constexpr double kFar = double(1 << 29);
   auto saturate = [](double v) { return v >= -kFar ? std::min(v, kFar) : -kFar; };
   const Eigen::Vector2d p(saturate(asked.x()), saturate(asked.y()));
+  // Axial (0,0) is tile (0,0), whose centre sits half a tile further along when even rows or
+  // columns are the shifted ones.
+  const double first = 0.5 + 0.5 * m_evenShifted;
   Axial guess;
   if (m_kind == LayoutKind::HexPointy) {
     const double r = (p.y() - kHexRadius) / kHexPitch;
-    guess = cubeRound(p.x() - 0.5 - r / 2, r);
+    guess = cubeRound(p.x() - first - r / 2, r);
   } else {
     const double q = (p.x() - kHexRadius) / kHexPitch;
-    guess = cubeRound(q, p.y() - 0.5 - q / 2);
+    guess = cubeRound(q, p.y() - first - q / 2);
   }
   // Cube rounding finds the nearest centre up to rounding error; settle near-ties and the
   // documented tie rule (larger row, then larger column) by comparing with the neighbours.
@@ -203,8 +220,8 @@ Cell Layout::hexTileAt(Vec2 world) const noexcept { return tileAtLocal(toLocal(w
 Axial Layout::toAxial(Cell cell) const noexcept {
   switch (m_kind) {
     case LayoutKind::Square: return {cell.x, cell.y};
-    case LayoutKind::HexPointy: return {cell.x - (cell.y - parity(cell.y)) / 2, cell.y};
-    case LayoutKind::HexFlat: return {cell.x, cell.y - (cell.x - parity(cell.x)) / 2};
+    case LayoutKind::HexPointy: return {cell.x - alongShift(cell.y, m_evenShifted), cell.y};
+    case LayoutKind::HexFlat: return {cell.x, cell.y - alongShift(cell.x, m_evenShifted)};
   }
   return {};
 }
@@ -212,8 +229,8 @@ Axial Layout::toAxial(Cell cell) const noexcept {
 Cell Layout::fromAxial(Axial a) const noexcept {
   switch (m_kind) {
     case LayoutKind::Square: return {a.q, a.r};
-    case LayoutKind::HexPointy: return {a.q + (a.r - parity(a.r)) / 2, a.r};
-    case LayoutKind::HexFlat: return {a.q, a.r + (a.q - parity(a.q)) / 2};
+    case LayoutKind::HexPointy: return {a.q + alongShift(a.r, m_evenShifted), a.r};
+    case LayoutKind::HexFlat: return {a.q, a.r + alongShift(a.q, m_evenShifted)};
   }
   return {};
 }

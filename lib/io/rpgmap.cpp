@@ -96,6 +96,7 @@ class Parser {
     if (tokens[1].text != "1") return errorHere(tokens[1], "expected format version 1, found " + quote(tokens[1].text));
 
     std::optional<LayoutKind> kind;
+    HexStagger stagger = HexStagger::Odd;
     std::int64_t connectivity = 8, width = 0, height = 0;
     int connectivityLine = 0, connectivityColumn = 1;
     bool haveConnectivity = false, haveSize = false, haveTileSize = false, haveOrigin = false, haveMobilities = false;
@@ -116,11 +117,18 @@ class Parser {
       }
       if (key.text == "layout") {
         if (kind) return errorHere(key, "duplicate 'layout' line");
-        if (auto error = expectCount(tokens, 2, "layout square|hex-pointy|hex-flat")) return error;
+        constexpr std::string_view usage = "layout square|hex-pointy|hex-flat [odd|even]";
+        if (tokens.size() != 3 || tokens[1].text == "square") {
+          if (auto error = expectCount(tokens, tokens.size() > 3 ? 3 : 2, usage)) return error;
+        }
         if (tokens[1].text == "square") kind = LayoutKind::Square;
         else if (tokens[1].text == "hex-pointy") kind = LayoutKind::HexPointy;
         else if (tokens[1].text == "hex-flat") kind = LayoutKind::HexFlat;
         else return errorHere(tokens[1], "expected square, hex-pointy or hex-flat, found " + quote(tokens[1].text));
+        if (tokens.size() == 3) {  // which rows (pointy) or columns (flat) are shifted
+          if (tokens[2].text == "even") stagger = HexStagger::Even;
+          else if (tokens[2].text != "odd") return errorHere(tokens[2], "expected odd or even, found " + quote(tokens[2].text));
+        }
       } else if (key.text == "connectivity") {
         if (auto error = duplicate(haveConnectivity)) return error;
         if (auto error = expectCount(tokens, 2, "connectivity 8|4")) return error;
@@ -169,8 +177,8 @@ class Parser {
     }
     switch (*kind) {
       case LayoutKind::Square: m_layout = Layout::square(tileSize, int(connectivity), origin); break;
-      case LayoutKind::HexPointy: m_layout = Layout::hexPointy(tileSize, origin); break;
-      case LayoutKind::HexFlat: m_layout = Layout::hexFlat(tileSize, origin); break;
+      case LayoutKind::HexPointy: m_layout = Layout::hexPointy(tileSize, origin, stagger); break;
+      case LayoutKind::HexFlat: m_layout = Layout::hexFlat(tileSize, origin, stagger); break;
     }
     m_width = std::int32_t(width);
     m_height = std::int32_t(height);
@@ -410,6 +418,7 @@ Result<std::string> writeRpgMap(const MapDocument& document) {
   const Layout& layout = map.layout();
   std::string out = "rpgmap 1\nlayout ";
   out += layoutName(layout.kind());
+  if (layout.hexStagger() == HexStagger::Even) out += " even";
   out += '\n';
   if (layout.kind() == LayoutKind::Square && layout.connectivity() == 4) out += "connectivity 4\n";
   out += "size " + std::to_string(map.width()) + " " + std::to_string(map.height()) + "\n";

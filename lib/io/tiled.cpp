@@ -212,6 +212,21 @@ std::vector<std::uint32_t> decodeData(const std::string& text, const std::string
   return ids;
 }
 
+// An object of either format; `get(name, otherwise)` reads a TMX attribute or a TMJ field.
+template <class Get>
+Object readObject(const Get& get, Properties properties) {
+  Object object;
+  object.name = get("name", "");
+  object.kind = get("class", "");
+  if (object.kind.empty()) object.kind = get("type", "");  // Tiled before 1.9
+  object.x = number(get("x", "0"), "object x");
+  object.y = number(get("y", "0"), "object y");
+  object.width = number(get("width", "0"), "object width");
+  object.height = number(get("height", "0"), "object height");
+  object.properties = std::move(properties);
+  return object;
+}
+
 // --- TMX (XML) --------------------------------------------------------------------------------
 
 const ptree& attributes(const ptree& element) {
@@ -277,15 +292,8 @@ void readXmlLayer(TiledMap& map, const ptree& layer) {
 void readXmlObjects(TiledMap& map, const ptree& group) {
   for (const auto& [key, element] : group) {
     if (key != "object") continue;
-    Object object;
-    object.name = attribute(element, "name");
-    object.kind = attribute(element, "class", attribute(element, "type"));
-    object.x = number(attribute(element, "x", "0"), "object x");
-    object.y = number(attribute(element, "y", "0"), "object y");
-    object.width = number(attribute(element, "width", "0"), "object width");
-    object.height = number(attribute(element, "height", "0"), "object height");
-    object.properties = xmlProperties(element);
-    map.objects.push_back(std::move(object));
+    map.objects.push_back(readObject([&](const char* name, const char* otherwise) { return attribute(element, name, otherwise); },
+                                     xmlProperties(element)));
   }
 }
 
@@ -343,15 +351,8 @@ void readJsonLayers(TiledMap& map, const ptree& layers, int depth) {
       const auto objects = layer.find("objects");
       if (objects == layer.not_found()) continue;
       for (const auto& [index, element] : objects->second) {
-        Object object;
-        object.name = field(element, "name");
-        object.kind = field(element, "class", field(element, "type"));
-        object.x = number(field(element, "x", "0"), "object x");
-        object.y = number(field(element, "y", "0"), "object y");
-        object.width = number(field(element, "width", "0"), "object width");
-        object.height = number(field(element, "height", "0"), "object height");
-        object.properties = jsonProperties(element);
-        map.objects.push_back(std::move(object));
+        map.objects.push_back(readObject([&](const char* name, const char* otherwise) { return field(element, name, otherwise); },
+                                         jsonProperties(element)));
       }
     } else if (type == "group") {
       const auto children = layer.find("layers");
@@ -479,21 +480,24 @@ Geometry geometryOf(const TiledMap& map) {
   if (map.orientation != "hexagonal") {
     fail("orientation " + quote(map.orientation) + " is not supported (orthogonal or hexagonal)");
   }
-  if (map.staggerIndex != "odd") {
-    fail("stagger index " + quote(map.staggerIndex) + " is not supported (Map Properties: Stagger Index Odd)");
+  if (map.staggerIndex != "odd" && map.staggerIndex != "even") {
+    fail("stagger index " + quote(map.staggerIndex) + " is not odd or even");
   }
-  if (map.staggerAxis == "y") {  // pointy tops, odd rows shifted right: rows (tileheight + side) / 2 apart
+  // Tiled shifts the rows (or columns) the stagger index names, as rpgnav's layouts do; the
+  // unshifted ones start at x = 0 (or y = 0) in both.
+  const HexStagger stagger = map.staggerIndex == "even" ? HexStagger::Even : HexStagger::Odd;
+  if (map.staggerAxis == "y") {  // pointy tops, rows shifted right: rows (tileheight + side) / 2 apart
     const double rowPitch = (map.tileHeight + map.hexSide) / 2.0;
     if (!(rowPitch > 0.0)) fail("hex side length must be positive");
-    g.layout = Layout::hexPointy();
+    g.layout = Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), stagger);
     g.scale = Vec2(float(1.0 / map.tileWidth), float(kPitch / rowPitch));
     g.offset = Vec2(0.0f, float(kRadius - map.tileHeight / 2.0 * kPitch / rowPitch));
     return g;
   }
-  if (map.staggerAxis == "x") {  // flat tops, odd columns shifted down
+  if (map.staggerAxis == "x") {  // flat tops, columns shifted down
     const double columnPitch = (map.tileWidth + map.hexSide) / 2.0;
     if (!(columnPitch > 0.0)) fail("hex side length must be positive");
-    g.layout = Layout::hexFlat();
+    g.layout = Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), stagger);
     g.scale = Vec2(float(kPitch / columnPitch), float(1.0 / map.tileHeight));
     g.offset = Vec2(float(kRadius - map.tileWidth / 2.0 * kPitch / columnPitch), 0.0f);
     return g;

@@ -28,6 +28,7 @@ int infoCommand(Arguments args) {
   std::printf("map: %s\n", path.c_str());
   std::printf("layout: %s", layoutName(map.layout().kind()));
   if (map.layout().kind() == LayoutKind::Square) std::printf(" (%d-connected)", map.layout().connectivity());
+  else std::printf(" (%s rows or columns shifted)", map.layout().hexStagger() == HexStagger::Even ? "even" : "odd");
   std::printf("\nsize: %d x %d tiles (%d tiles), tile size %g, origin (%g, %g)\n", map.width(), map.height(),
               map.tileCount(), double(map.layout().tileSize()), double(map.layout().origin().x()),
               double(map.layout().origin().y()));

@@ -42,6 +42,8 @@ std::vector<TileMap> hostileMaps(std::mt19937& random) {
   maps.push_back(test::randomMap(random, Layout::square(1.0f, 4), 20, 20, 0.3));
   maps.push_back(test::randomMap(random, Layout::hexPointy(), 21, 18, 0.3));
   maps.push_back(test::randomMap(random, Layout::hexFlat(0.5f, Vec2(3.0f, -7.0f)), 18, 21, 0.3));
+  maps.push_back(test::randomMap(random, Layout::hexPointy(2.0f, Vec2(-1.0f, 4.0f), HexStagger::Even), 17, 20, 0.3));
+  maps.push_back(test::randomMap(random, Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even), 20, 17, 0.3));
   return maps;
 }
 

@@ -56,7 +56,11 @@ TileMap randomMap(std::mt19937& random, const Layout& layout, int width, int hei
   return TileMap::create(layout, width, height, terrain, std::move(tiles)).value();
 }
 
-std::vector<Layout> allLayouts() { return {Layout::square(), Layout::hexPointy(), Layout::hexFlat()}; }
+std::vector<Layout> allLayouts() {
+  const Vec2 origin(0.0f, 0.0f);
+  return {Layout::square(), Layout::hexPointy(), Layout::hexFlat(), Layout::hexPointy(1.0f, origin, HexStagger::Even),
+          Layout::hexFlat(1.0f, origin, HexStagger::Even)};
+}
 
 std::filesystem::path sampleMapsDir() { return RPGNAV_SAMPLE_MAPS_DIR; }
 

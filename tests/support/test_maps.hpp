@@ -30,7 +30,7 @@ TileMap mapFromAscii(const Layout& layout, std::initializer_list<std::string_vie
 TileMap randomMap(std::mt19937& random, const Layout& layout, int width, int height, double wallRate,
                   bool varyTerrain = true);
 
-/// The three layouts every geometry test runs on.
+/// The layouts every geometry test runs on: square, and pointy and flat hexes with either stagger.
 std::vector<Layout> allLayouts();
 
 /// samples/maps in the source tree.

@@ -20,9 +20,14 @@ namespace rpgnav {
 
 enum class LayoutKind : std::uint8_t {
   Square,     ///< Square tiles; 8 or 4 movement neighbours.
-  HexPointy,  ///< Pointy-top hexagons, "odd-r" offset rows (odd rows shifted half a tile right).
-  HexFlat,    ///< Flat-top hexagons, "odd-q" offset columns (odd columns shifted half a tile down).
+  HexPointy,  ///< Pointy-top hexagons in offset rows, every other row shifted half a tile right.
+  HexFlat,    ///< Flat-top hexagons in offset columns, every other column shifted half a tile down.
 };
+
+/// Which rows (pointy hexes) or columns (flat hexes) sit half a tile further along: the odd ones
+/// ("odd-r"/"odd-q", the default) or the even ones ("even-r"/"even-q", Tiled's Stagger Index
+/// Even). Square layouts ignore it.
+enum class HexStagger : std::uint8_t { Odd, Even };
 
 /// One entry of a neighbour table: the offset to a neighbouring tile and what a step there means.
 struct NeighbourStep {
@@ -55,7 +60,8 @@ struct TilePolygon {
 ///
 /// Layout space is world space with the map's top-left corner at (0,0) and one unit per tile
 /// step: square tile (x, y) covers [x, x+1) × [y, y+1); hex tiles are regular hexagons whose
-/// neighbouring centres are exactly 1 apart, and tile (0,0)'s bounding box touches (0,0).
+/// neighbouring centres are exactly 1 apart, and the bounding box of the unshifted rows (pointy)
+/// or columns (flat) touches (0,0).
 /// World = origin + tileSize × layout space.
 ///
 /// Border rule (tileAt): a point belongs to the tile with the nearest centre (tiles are the
@@ -66,14 +72,16 @@ class Layout {
  public:
   /// Square tiles. connectivity is 8 (diagonal steps of length √2, no corner cutting) or 4.
   static Layout square(float tileSize = 1.0f, int connectivity = 8, Vec2 origin = Vec2(0.0f, 0.0f));
-  static Layout hexPointy(float tileSize = 1.0f, Vec2 origin = Vec2(0.0f, 0.0f));
-  static Layout hexFlat(float tileSize = 1.0f, Vec2 origin = Vec2(0.0f, 0.0f));
+  static Layout hexPointy(float tileSize = 1.0f, Vec2 origin = Vec2(0.0f, 0.0f), HexStagger stagger = HexStagger::Odd);
+  static Layout hexFlat(float tileSize = 1.0f, Vec2 origin = Vec2(0.0f, 0.0f), HexStagger stagger = HexStagger::Odd);
 
   /// Default: square, 8-connected, tile size 1, origin (0,0).
   Layout() : Layout(square()) {}
 
   LayoutKind kind() const noexcept { return m_kind; }
   bool isHex() const noexcept { return m_kind != LayoutKind::Square; }
+  /// Which hex rows or columns are shifted (Odd on square layouts).
+  HexStagger hexStagger() const noexcept { return m_evenShifted ? HexStagger::Even : HexStagger::Odd; }
   /// World units per tile step (square side; hex centre-to-centre distance).
   float tileSize() const noexcept { return m_tileSize; }
   /// World position of layout-space (0,0), the map's top-left corner.
@@ -144,14 +152,17 @@ class Layout {
 
   friend bool operator==(const Layout& a, const Layout& b) noexcept {
     return a.m_kind == b.m_kind && a.m_tileSize == b.m_tileSize && a.m_origin == b.m_origin &&
-           a.m_connectivity == b.m_connectivity;
+           a.m_connectivity == b.m_connectivity && a.m_evenShifted == b.m_evenShifted;
   }
 
  private:
   Cell hexTileAt(Vec2 world) const noexcept;
-  Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin);
+  Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin, HexStagger stagger = HexStagger::Odd);
+  /// 1 when the hex row (pointy) or column (flat) with this index is shifted half a tile.
+  int shifted(std::int32_t index) const noexcept { return (index & 1) ^ m_evenShifted; }  // & 1: right for negatives too
 
   LayoutKind m_kind = LayoutKind::Square;
+  int m_evenShifted = 0;
   float m_tileSize = 1.0f;
   int m_connectivity = 8;
   Vec2 m_origin = Vec2(0.0f, 0.0f);

@@ -8,6 +8,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <set>
 #include <random>
 
 using namespace rpgnav;
@@ -46,7 +47,8 @@ TEST_CASE("square layout geometry", "[grid]") {
 }
 
 TEST_CASE("hex layouts: neighbours are exactly one step apart and share an edge", "[grid]") {
-  for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat()}) {
+  for (const Layout& layout : test::allLayouts()) {
+    if (!layout.isHex()) continue;
     for (Cell c : {Cell{0, 0}, Cell{1, 0}, Cell{0, 1}, Cell{5, 7}, Cell{-3, -2}, Cell{-4, 3}}) {
       const auto steps = layout.moves(c);
       REQUIRE(steps.size() == 6);
@@ -96,6 +98,48 @@ TEST_CASE("hex offset conventions: odd-r and odd-q", "[grid]") {
     CHECK(minX == Approx(0.0).margin(1e-12));
     CHECK(minY == Approx(0.0).margin(1e-12));
   }
+}
+
+TEST_CASE("hex offset conventions: even-r and even-q shift the even rows and columns", "[grid]") {
+  const Vec2 origin(0.0f, 0.0f);
+  const Layout pointy = Layout::hexPointy(1.0f, origin, HexStagger::Even), odd = Layout::hexPointy();
+  CHECK(pointy.hexStagger() == HexStagger::Even);
+  CHECK(odd.hexStagger() == HexStagger::Odd);
+  CHECK(Layout::square().hexStagger() == HexStagger::Odd);
+  CHECK_FALSE(pointy == odd);
+  // Row 0 sits half a tile right of row 1; row 1 starts at x = 0.
+  CHECK(pointy.localCenter({0, 0}).x() - pointy.localCenter({0, 1}).x() == Approx(0.5));
+  CHECK(pointy.localCenter({0, 1}).x() == Approx(0.5));
+  CHECK(pointy.localCenter({0, 2}).x() == Approx(1.0));
+  CHECK(pointy.localCenter({0, -1}).x() == Approx(0.5));
+  // Rows keep their height: only the shifted ones change.
+  CHECK(pointy.localCenter({3, 1}) == odd.localCenter({3, 1}) - Eigen::Vector2d(0.5, 0.0));
+  CHECK(pointy.localCenter({3, 2}) == odd.localCenter({3, 2}) + Eigen::Vector2d(0.5, 0.0));
+  // The neighbours of a shifted row 0 tile reach right (even-r), of an unshifted row left.
+  auto neighbours = [](const Layout& layout, Cell c) {
+    std::set<std::pair<int, int>> out;
+    for (const NeighbourStep& s : layout.moves(c)) out.insert({s.dx, s.dy});
+    return out;
+  };
+  const std::set<std::pair<int, int>> right{{1, 0}, {-1, 0}, {0, 1}, {1, 1}, {0, -1}, {1, -1}};
+  const std::set<std::pair<int, int>> left{{1, 0}, {-1, 0}, {0, 1}, {-1, 1}, {0, -1}, {-1, -1}};
+  CHECK(neighbours(pointy, {2, 0}) == right);
+  CHECK(neighbours(pointy, {2, 1}) == left);
+  CHECK(neighbours(pointy, {2, -2}) == right);
+  CHECK(neighbours(odd, {2, 0}) == left);
+  const Layout flat = Layout::hexFlat(1.0f, origin, HexStagger::Even);
+  CHECK(flat.localCenter({0, 0}).y() - flat.localCenter({1, 0}).y() == Approx(0.5));
+  CHECK(flat.localCenter({1, 0}).y() == Approx(0.5));
+  // Axial (0,0) is tile (0,0) for either stagger, and steps count the same way.
+  for (const Layout& layout : {pointy, flat}) {
+    CHECK(layout.toAxial({0, 0}) == Axial{0, 0});
+    CHECK(layout.fromAxial({0, 0}) == Cell{0, 0});
+    CHECK(layout.stepDistance({0, 0}, {0, 1}) == 1);
+    CHECK(layout.stepDistance({0, 0}, {4, 0}) == 4);
+  }
+  CHECK(pointy.stepDistance({0, 0}, {1, 1}) == 1);   // down-right of a shifted row
+  CHECK(pointy.stepDistance({0, 0}, {-1, 1}) == 2);
+  CHECK(odd.stepDistance({0, 0}, {-1, 1}) == 1);     // down-left of an unshifted row
 }
 
 TEST_CASE("stepDistance equals breadth-first distance on an empty grid", "[grid][property]") {
@@ -179,7 +223,7 @@ TEST_CASE("hex layouts: points far off any map, infinite or NaN land far off the
   // (undefined behaviour, which the sanitizer job in CI reports).
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat(0.5f, Vec2(3.0f, -7.0f))}) {
-    for (const Vec2 p : {Vec2(1e30f, -1e30f), Vec2(-3e38f, 3e38f), Vec2(inf, 0.0f), Vec2(-inf, -inf), Vec2(nan, 1.0f),
+    for (const Vec2& p : {Vec2(1e30f, -1e30f), Vec2(-3e38f, 3e38f), Vec2(inf, 0.0f), Vec2(-inf, -inf), Vec2(nan, 1.0f),
                          Vec2(1.0f, nan), Vec2(5e9f, 5e9f)}) {
       const Cell cell = layout.tileAt(p);
       INFO(p.transpose() << " -> " << cell.x << "," << cell.y);

@@ -179,11 +179,12 @@ Layout randomLayout(std::mt19937& random) {
                           ? Vec2(0.0f, 0.0f)
                           : Vec2(std::uniform_real_distribution<float>(-500.0f, 500.0f)(random),
                                  std::uniform_real_distribution<float>(-500.0f, 500.0f)(random));
+  const HexStagger stagger = std::uniform_int_distribution<int>(0, 1)(random) == 0 ? HexStagger::Odd : HexStagger::Even;
   switch (std::uniform_int_distribution<int>(0, 3)(random)) {
     case 0: return Layout::square(tileSize, 8, origin);
     case 1: return Layout::square(tileSize, 4, origin);
-    case 2: return Layout::hexPointy(tileSize, origin);
-    default: return Layout::hexFlat(tileSize, origin);
+    case 2: return Layout::hexPointy(tileSize, origin, stagger);
+    default: return Layout::hexFlat(tileSize, origin, stagger);
   }
 }
 
@@ -446,6 +447,11 @@ TEST_CASE("rpgmap: the canonical text of a document", "[io]") {
     REQUIRE(written.ok());
     CHECK_THAT(written.value(), Catch::StartsWith("rpgmap 1\nlayout hex-flat\nsize 2 3\ntile-size 2.5\n"));
     checkRoundTrip(flat);
+    MapDocument even{test::randomMap(random, Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even), 2, 3, 0.2), {}, {}};
+    written = writeRpgMap(even);
+    REQUIRE(written.ok());
+    CHECK_THAT(written.value(), Catch::StartsWith("rpgmap 1\nlayout hex-flat even\nsize 2 3\n"));
+    checkRoundTrip(even);
   }
 }
 
@@ -493,6 +499,19 @@ TEST_CASE("rpgmap: hex layouts and 4-connectivity", "[io]") {
     CHECK_PARSE_ERROR(parseRpgMap(head + "d 0 0 0 2 open\n", "bad.rpgmap"), "bad.rpgmap:11:3: ", "share an edge");
     CHECK(parseRpgMap(head + "d 2 1 2 0 open\n").ok());
     CHECK(parseRpgMap(head + "d 2 1 3 1 open\n").ok());
+  }
+  SECTION("hex-pointy even (even-r rows)") {
+    const std::string head = "rpgmap 1\nlayout hex-pointy even\nsize 4 3\n[legend]\n. grass walk=1\n[tiles]\n....\n....\n....\n"
+                             "[doors]\n";
+    const auto parsed = parseRpgMap(head + "a 1 0 2 1 open\nb 1 0 1 1 open\nc 2 1 2 0 open\nd 2 1 1 2 open\n");
+    if (!parsed.ok()) FAIL(parsed.error().message);
+    CHECK(parsed->map.layout() == Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even));
+    checkRoundTrip(parsed.value());
+    // The odd-r neighbours down-left of row 0 are not neighbours here.
+    CHECK_PARSE_ERROR(parseRpgMap(head + "d 1 0 0 1 open\n", "bad.rpgmap"), "bad.rpgmap:11:3: ", "share an edge");
+    CHECK_PARSE_ERROR(parseRpgMap(head + "d 2 1 3 2 open\n", "bad.rpgmap"), "bad.rpgmap:11:3: ", "share an edge");
+    CHECK(parseRpgMap(replaceAll(head, " even", " odd") + "d 1 0 0 1 open\n").ok());
+    CHECK(parseRpgMap(replaceAll(head, " even", " odd"))->map.layout() == Layout::hexPointy());
   }
   SECTION("hex-flat (odd-q columns)") {
     const std::string text =
@@ -722,9 +741,15 @@ TEST_CASE("rpgmap: bad headers name the file, line and column", "[io]") {
                       "expected square, hex-pointy or hex-flat, found 'hexagon'");
     CHECK_PARSE_ERROR(parseRpgMap(with(2, "layout Square"), "bad.rpgmap"), "bad.rpgmap:2:8: ", "found 'Square'");
     CHECK_PARSE_ERROR(parseRpgMap(with(2, "layout"), "bad.rpgmap"), "bad.rpgmap:2:1: ",
-                      "expected 'layout square|hex-pointy|hex-flat'");
+                      "expected 'layout square|hex-pointy|hex-flat [odd|even]'");
     CHECK_PARSE_ERROR(parseRpgMap(with(2, "layout square hex-flat"), "bad.rpgmap"), "bad.rpgmap:2:15: ",
-                      "expected 'layout square|hex-pointy|hex-flat'");
+                      "expected 'layout square|hex-pointy|hex-flat [odd|even]'");
+    CHECK_PARSE_ERROR(parseRpgMap(with(2, "layout square even"), "bad.rpgmap"), "bad.rpgmap:2:15: ",
+                      "expected 'layout square|hex-pointy|hex-flat [odd|even]'");
+    CHECK_PARSE_ERROR(parseRpgMap(with(2, "layout hex-flat Even"), "bad.rpgmap"), "bad.rpgmap:2:17: ",
+                      "expected odd or even, found 'Even'");
+    CHECK_PARSE_ERROR(parseRpgMap(with(2, "layout hex-flat even odd"), "bad.rpgmap"), "bad.rpgmap:2:22: ",
+                      "expected 'layout square|hex-pointy|hex-flat [odd|even]'");
   }
   SECTION("connectivity") {
     CHECK_PARSE_ERROR(parseRpgMap(inserting(3, "connectivity 6"), "bad.rpgmap"), "bad.rpgmap:3:14: ",

@@ -216,19 +216,24 @@ TEST_CASE("Tiled: Base64 layer data, uncompressed, zlib and gzip, in TMX and TMJ
 }
 
 TEST_CASE("Tiled: hexagonal maps become pointy and flat layouts with tile centres in place", "[io][tiled]") {
-  // A Tiled hex map, regular hexagons: pointy 28×32 px (side 16) staggered on y, flat 32×28 on x.
-  for (const bool pointy : {true, false}) {
+  // A Tiled hex map, regular hexagons: pointy 28×32 px (side 16) staggered on y, flat 32×28 on x,
+  // with the odd or the even rows (columns) shifted.
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool pointy = variant < 2, even = variant % 2 == 1;
+    INFO((pointy ? "pointy" : "flat") << (even ? ", even" : ", odd"));
     const int w = pointy ? 28 : 32, h = pointy ? 32 : 28;
     std::string text = "<map orientation=\"hexagonal\" width=\"5\" height=\"4\" tilewidth=\"" + std::to_string(w) + "\" tileheight=\"" +
                        std::to_string(h) + "\" hexsidelength=\"16\" staggeraxis=\"" + (pointy ? "y" : "x") +
-                       "\" staggerindex=\"odd\"><tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"terrain\" value=\"grass\"/>"
+                       "\" staggerindex=\"" + (even ? "even" : "odd") + "\"><tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"terrain\" value=\"grass\"/>"
                        "<property name=\"walk\" value=\"1\"/></properties></tile></tileset><layer name=\"g\" width=\"5\" height=\"4\">"
                        "<data encoding=\"csv\">1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1</data></layer><objectgroup>";
-    // An entity at the pixel centre of every tile: Tiled puts tile (c, r) there.
+    // An entity at the pixel centre of every tile: Tiled puts tile (c, r) there, the rows (or
+    // columns) whose parity the stagger index names shifted half a tile.
     for (int r = 0; r < 4; ++r) {
       for (int c = 0; c < 5; ++c) {
-        const double x = pointy ? c * w + w / 2.0 + (r % 2) * w / 2.0 : c * (w + 16) / 2.0 + w / 2.0;
-        const double y = pointy ? r * (h + 16) / 2.0 + h / 2.0 : r * h + h / 2.0 + (c % 2) * h / 2.0;
+        const int shiftedRow = (r % 2) ^ int(even), shiftedColumn = (c % 2) ^ int(even);
+        const double x = pointy ? c * w + w / 2.0 + shiftedRow * w / 2.0 : c * (w + 16) / 2.0 + w / 2.0;
+        const double y = pointy ? r * (h + 16) / 2.0 + h / 2.0 : r * h + h / 2.0 + shiftedColumn * h / 2.0;
         text += "<object class=\"entity\" x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\"><point/></object>";
       }
     }
@@ -238,6 +243,7 @@ TEST_CASE("Tiled: hexagonal maps become pointy and flat layouts with tile centre
     REQUIRE(document.ok());
     const Layout& layout = document->map.layout();
     CHECK(layout.kind() == (pointy ? LayoutKind::HexPointy : LayoutKind::HexFlat));
+    CHECK(layout.hexStagger() == (even ? HexStagger::Even : HexStagger::Odd));
     REQUIRE(document->entities.size() == 20);
     for (int i = 0; i < 20; ++i) {
       const Cell cell{i % 5, i / 5};
@@ -347,8 +353,8 @@ TEST_CASE("Tiled: malformed and unsupported files get a clear error", "[io][tile
   expectError(replaceAll(small, "type=\"bool\" value=\"true\"", "type=\"bool\" value=\"yes\""), "flat must be true or false");
   expectError(replaceAll(small, "firstgid=\"1\"", "firstgid=\"0\""), "firstgid 0 is out of range");
   expectError(replaceAll(small, "value=\"climb\"", "value=\"bad name!\""), "map property mobilities");
-  std::string hex = replaceAll(small, "orientation=\"orthogonal\"", "orientation=\"hexagonal\" hexsidelength=\"8\" staggeraxis=\"y\" staggerindex=\"even\"");
-  expectError(hex, "stagger index 'even' is not supported");
+  std::string hex = replaceAll(small, "orientation=\"orthogonal\"", "orientation=\"hexagonal\" hexsidelength=\"8\" staggeraxis=\"y\" staggerindex=\"middle\"");
+  expectError(hex, "stagger index 'middle' is not odd or even");
   // Nesting deep enough to exhaust a recursive parser is refused first.
   expectError(std::string(100000, '[') + std::string(100000, ']'), "expected a Tiled map");
   expectError("{" + std::string(5000, '[') + std::string(5000, ']') + "}", "nested more than 64 levels deep");

@@ -118,7 +118,8 @@ TEST_CASE("planner: bad input gets a status and a reason", "[path]") {
 TEST_CASE("planner invariants on random weighted square and hex maps", "[path][property]") {
   std::mt19937 random(2025);
   int planned = 0, viaSearch = 0, radiusFailures = 0;
-  for (const Layout& layout : {Layout::square(), Layout::square(2.0f), Layout::hexPointy(), Layout::hexFlat(0.5f)}) {
+  for (const Layout& layout : {Layout::square(), Layout::square(2.0f), Layout::hexPointy(), Layout::hexFlat(0.5f),
+                                Layout::hexFlat(0.5f, Vec2(0.0f, 0.0f), HexStagger::Even)}) {
     for (int trial = 0; trial < 40; ++trial) {
       const int w = std::uniform_int_distribution<int>(4, 24)(random);
       const int h = std::uniform_int_distribution<int>(4, 24)(random);

@@ -187,7 +187,8 @@ TEST_CASE("smoothing: the deviation cap and the parameterisation settings", "[pa
 TEST_CASE("smoothed curves keep every rule on random maps, with entities and doors", "[path][smoothing][property]") {
   std::mt19937 random(99);
   int curves = 0, repaired = 0;
-  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat()}) {
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat(),
+                                Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even)}) {
     for (int trial = 0; trial < 40; ++trial) {
       const int w = std::uniform_int_distribution<int>(8, 32)(random), h = std::uniform_int_distribution<int>(8, 32)(random);
       const TileMap map = test::randomMap(random, layout, w, h, 0.2);

@@ -339,7 +339,8 @@ TEST_CASE("an entity source callback replaces the registry", "[path][entities]")
 TEST_CASE("paths with entities and doors keep every invariant on random maps", "[path][entities][doors][property]") {
   std::mt19937 random(2024);
   int queries = 0, detoured = 0, blocked = 0, stopped = 0;
-  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat()}) {
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat(),
+                                Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even)}) {
     for (int trial = 0; trial < 12; ++trial) {
       const int w = std::uniform_int_distribution<int>(10, 40)(random), h = std::uniform_int_distribution<int>(10, 40)(random);
       const TileMap map = test::randomMap(random, layout, w, h, 0.2);
