@@ -35,7 +35,7 @@ class Narrator final : public rpgnav::DoorListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // 1. The map: terrain, doors and entities from a .rpgmap file (or a Moving AI .map).
+  // 1. The map: terrain, doors and entities from a .rpgmap file (or a Moving AI .map, a Tiled map).
   const char* file = argc > 1 ? argv[1] : RPGNAV_HELLO_MAP;
   auto document = rpgnav::readMapFile(file);
   if (!document) {

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file
-/// Assertion and log hooks. Asserts catch programming errors (a stale id, an out-of-range index
-/// passed to an unchecked accessor); data errors are reported through Status instead.
-/// The handlers are process-wide; set them once at start-up, before any other rpgnav call.
-
-#include <string_view>
+/// The assertion hook. Asserts catch programming errors (a stale id, an out-of-range index passed
+/// to an unchecked accessor); data errors are reported through Status and messages instead, so
+/// the library has nothing to log. The handler is process-wide; set it once at start-up, before
+/// any other rpgnav call.
 
 namespace rpgnav {
 
@@ -15,15 +14,8 @@ using AssertHandler = void (*)(const char* expression, const char* message, cons
 /// Installs a new assert handler (nullptr restores the default) and returns the previous one.
 AssertHandler setAssertHandler(AssertHandler handler) noexcept;
 
-enum class LogLevel { Info, Warning, Error };
-/// Receives rpgnav's log lines; the default discards Info and prints the rest to stderr.
-using LogHandler = void (*)(LogLevel level, std::string_view message);
-/// Installs a new log handler (nullptr restores the default) and returns the previous one.
-LogHandler setLogHandler(LogHandler handler) noexcept;
-
 namespace detail {
 void assertFailed(const char* expression, const char* message, const char* file, int line);
-void log(LogLevel level, std::string_view message);
 }  // namespace detail
 
 }  // namespace rpgnav

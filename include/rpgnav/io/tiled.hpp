@@ -24,9 +24,9 @@
 ///
 /// World units are tiles: a square map's tile (x, y) spans [x, x + 1] × [y, y + 1] whatever its
 /// pixel size; hexagonal maps become rpgnav's pointy (stagger axis y) or flat (stagger axis x)
-/// layouts, whose tile size is the distance between neighbouring centres. Not supported, each
-/// with a clear error: isometric and staggered (non-hexagonal) maps, stagger index `even`,
-/// infinite maps and zstd compression.
+/// layouts, whose tile size is the distance between neighbouring centres, with the map's stagger
+/// index (odd or even) as their HexStagger. Not supported, each with a clear error: isometric and
+/// staggered (non-hexagonal) maps, infinite maps and zstd compression.
 ///
 /// Terrains get the symbols `A`-`Z`, `a`-`z`, `0`-`9` in the order they appear, so a map read
 /// from Tiled can be written as `.rpgmap` (writeRpgMap).

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "rpgnav/io/tiled.hpp"
+#include "rpgnav/path/planner.hpp"
 #include "support/test_maps.hpp"
 #include "support/text_files.hpp"
 
@@ -281,6 +282,40 @@ TEST_CASE("Tiled: external tilesets are read next to the map", "[io][tiled]") {
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.status() == Status::IoError);
   CHECK_THAT(std::string(missing.message()), Catch::Contains("nowhere.tsx"));
+}
+
+TEST_CASE("Tiled: the README's walk through the sample dungeon's doors", "[io][tiled][scenario]") {
+  // The README's Tiled snippet, run: the crypt path stops at the cistern door, then (opened) at
+  // the crypt door, then (opened) reaches the crypt, its curve passing both doorways.
+  const auto dungeon = readTiledMap(test::sampleMapsDir() / "dungeon.tmx");
+  REQUIRE(dungeon.ok());
+  World world(dungeon->map);
+  REQUIRE(world.addFeatures(dungeon->doors, dungeon->entities) == Status::Ok);
+  Planner planner(world);
+  PathResult path;
+  const PathRequest crypt{Vec2(4.5f, 9.5f), Vec2(23.5f, 20.5f), TerrainTable::kWalk, 0.3f};
+  std::vector<std::string> stops;
+  Status status = planner.plan(crypt, path);
+  while (status == Status::StoppedAtDoor && stops.size() < 5) {
+    stops.push_back(world.door(path.door)->name);
+    REQUIRE(world.setDoorState(path.door, DoorState::Open) == Status::Ok);
+    status = planner.plan(crypt, path);
+  }
+  CHECK(stops == std::vector<std::string>{"cistern_door", "crypt_door"});
+  REQUIRE(status == Status::Ok);
+  CHECK((path.smoothed.position(path.smoothed.length()) - crypt.goal).norm() < 1e-4f);
+  // Both doorways are on the curve: it comes within half a tile of each door's edge middle.
+  for (const std::string& name : stops) {
+    const Door* door = nullptr;
+    for (const Door& candidate : world.doors()) door = candidate.name == name ? &candidate : door;
+    REQUIRE(door != nullptr);
+    const Vec2 middle = (door->edge[0] + door->edge[1]) * 0.5f;
+    std::vector<Vec2> curve;
+    path.smoothed.sample(0.05, curve);
+    float nearest = 1e9f;
+    for (const Vec2& p : curve) nearest = std::min(nearest, (p - middle).norm());
+    CHECK(nearest < 0.5f);
+  }
 }
 
 TEST_CASE("Tiled: the sample dungeon in Tiled is the sample dungeon", "[io][tiled][scenario]") {
