@@ -634,7 +634,7 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
   Slot* slots = slotStore.data();
   // Room for `extra` more tiles in bucket `slot`.
   auto reserve = [&](std::size_t slot, std::size_t extra) {
-    if (slots[slot].end + extra > slots[slot].limit) [[unlikely]] {
+    if (std::size_t(slots[slot].limit - slots[slot].end) < extra) [[unlikely]] {  // (no arithmetic on null)
       const std::size_t size = std::size_t(slots[slot].end - m_buckets[slot].data());
       m_buckets[slot].resize(std::max(2 * size + 256, size + extra));
       slots[slot] = {m_buckets[slot].data() + size, m_buckets[slot].data() + m_buckets[slot].size()};

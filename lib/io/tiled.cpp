@@ -290,8 +290,9 @@ void readXmlLayer(TiledMap& map, const ptree& layer) {
 }
 
 void readXmlObjects(TiledMap& map, const ptree& group) {
-  for (const auto& [key, element] : group) {
-    if (key != "object") continue;
+  for (const auto& child : group) {  // not a structured binding: Clang 14 cannot capture one
+    if (child.first != "object") continue;
+    const ptree& element = child.second;
     map.objects.push_back(readObject([&](const char* name, const char* otherwise) { return attribute(element, name, otherwise); },
                                      xmlProperties(element)));
   }
@@ -350,7 +351,8 @@ void readJsonLayers(TiledMap& map, const ptree& layers, int depth) {
     } else if (type == "objectgroup") {
       const auto objects = layer.find("objects");
       if (objects == layer.not_found()) continue;
-      for (const auto& [index, element] : objects->second) {
+      for (const auto& child : objects->second) {  // not a structured binding: Clang 14 cannot capture one
+        const ptree& element = child.second;
         map.objects.push_back(readObject([&](const char* name, const char* otherwise) { return field(element, name, otherwise); },
                                          jsonProperties(element)));
       }

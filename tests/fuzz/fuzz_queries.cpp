@@ -54,10 +54,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const float tile = 0.25f * float(1 + (in.byte() % 16));
   const Vec2 origin(float(std::int8_t(in.byte())) * 3.0f, float(std::int8_t(in.byte())) * 3.0f);
   Layout layout = Layout::square(tile, 8, origin);
-  switch (shape % 4) {
+  switch (shape % 6) {
     case 1: layout = Layout::square(tile, 4, origin); break;
     case 2: layout = Layout::hexPointy(tile, origin); break;
     case 3: layout = Layout::hexFlat(tile, origin); break;
+    case 4: layout = Layout::hexPointy(tile, origin, HexStagger::Even); break;
+    case 5: layout = Layout::hexFlat(tile, origin, HexStagger::Even); break;
     default: break;
   }
   TerrainTable terrain;
