@@ -32,6 +32,11 @@ SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
   for (std::int32_t i = 0; i < map.tileCount(); ++i) {
     m_cheapest = std::min(m_cheapest, double(map.terrain().cost(map.tiles()[std::size_t(i)], mobility)));
   }
+  const TerrainTable& terrain = map.terrain();
+  for (int t = 0; t < terrain.terrainCount(); ++t) {
+    const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, mobility);
+    if (cost != TerrainTable::kImpassable && double(cost) != m_cheapest) m_uniformCost = false;
+  }
   auto cheap = [&](Cell cell) {
     return map.contains(cell) && double(map.cost(cell, mobility)) == m_cheapest && std::isfinite(m_cheapest);
   };

@@ -43,15 +43,6 @@ bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noex
   return distance < std::max(double(radius), touch);
 }
 
-bool StageContext::uniformCost() const noexcept {
-  const TerrainTable& terrain = map.terrain();
-  for (int t = 0; t < terrain.terrainCount(); ++t) {
-    const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, mobility);
-    if (cost != TerrainTable::kImpassable && double(cost) != lines.cheapestCost()) return false;
-  }
-  return true;
-}
-
 double StageContext::dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const {
   const double cheapest = lines.cheapestCost();
   if (probe.cost <= probe.length * cheapest * (1.0 + 1e-9)) return cheapest;

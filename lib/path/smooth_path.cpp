@@ -16,8 +16,12 @@ using Point = Eigen::Vector2d;
 int flatteningSteps(const CubicSpan& span, double tolerance) {
   const Point p0 = span.p[0].cast<double>(), p1 = span.p[1].cast<double>(), p2 = span.p[2].cast<double>(),
               p3 = span.p[3].cast<double>();
-  const double bend = 6.0 * std::sqrt(std::max((p0 - 2.0 * p1 + p2).squaredNorm(), (p1 - 2.0 * p2 + p3).squaredNorm()));
-  return std::clamp(int(std::ceil(std::sqrt(bend / (8.0 * tolerance)))), 1, 1 << 16);
+  // n = ceil(sqrt(6 |D| / (8 tolerance))) with |D|² the larger squared second difference, as one
+  // fourth root (no division on the span's dependency chain), capped before converting.
+  const double scale = 0.5625 / (tolerance * tolerance);
+  const double bend2 = std::max((p0 - 2.0 * p1 + p2).squaredNorm(), (p1 - 2.0 * p2 + p3).squaredNorm());
+  const double steps = std::ceil(std::sqrt(std::sqrt(bend2 * scale)));
+  return steps < 65536.0 ? std::max(int(steps), 1) : 1 << 16;
 }
 
 // Calls emit(t, point) for the ends of the n steps (the last is the span's end point exactly).

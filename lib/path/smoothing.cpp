@@ -14,6 +14,7 @@ namespace rpgnav {
 namespace {
 
 using Point = Eigen::Vector2d;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // The Bézier form of the Catmull-Rom span p1→p2 with neighbours p0 and p3, given the knot
 // spacings d0, d1, d2 (|Δp|^alpha of the three segments): Barry-Goldman's pyramid,
@@ -31,8 +32,15 @@ double knotSpacing(const Point& delta, double alpha) {
   return alpha == 0.5 ? std::sqrt(delta.norm()) : alpha == 1.0 ? delta.norm() : std::pow(delta.norm(), alpha);
 }
 
+// The straight segment a→b as a span (traversed at even speed).
+CubicSpan straightSpan(const Point& a, const Point& b) {
+  CubicSpan span;
+  span.p = {a.cast<float>(), Point(a + (b - a) / 3.0).cast<float>(), Point(b - (b - a) / 3.0).cast<float>(), b.cast<float>()};
+  return span;
+}
+
 // The span with its inner handles pulled towards the chord: scale 1 keeps it, 0 gives the
-// straight segment (traversed at even speed).
+// straight segment.
 CubicSpan tightened(const CubicSpan& span, double scale) {
   const Point a = span.p[0].cast<double>(), b = span.p[3].cast<double>();
   const Point straight1 = a + (b - a) / 3.0, straight2 = b - (b - a) / 3.0;
@@ -114,46 +122,40 @@ SmallRing hullOf(const CubicSpan& piece) {
   return hull;
 }
 
-// Distance from a convex ring (counter-clockwise, as convexHull makes it) to the axis-aligned
-// box low..high; 0 when they touch or overlap. The square-tile case of ringDistance, cheaper:
-// the box's own axes are the bounding boxes' overlap, and distances to the box are clamps.
-double ringToBox(Ring ring, const Point& low, const Point& high) {
-  double best = 1e300;
-  for (const Point& p : ring) {
-    const Point outside = (low - p).cwiseMax(p - high).cwiseMax(0.0);
-    best = std::min(best, outside.squaredNorm());
-  }
-  if (best == 0.0) return 0.0;
-  best = std::sqrt(best);
-  const std::size_t n = ring.size();
-  if (n < 2) return best;
-  const std::array<Point, 4> corners{low, Point(high.x(), low.y()), high, Point(low.x(), high.y())};
-  // Overlap unless an axis separates them: the boxes' axes, or an edge of the ring with every
-  // corner outside it.
+// True when a convex ring (counter-clockwise, as convexHull makes it) comes closer than `gap`
+// (> 0) to the axis-aligned box low..high, touching and overlapping included. The square-tile
+// case of ringDistance, cheaper: the box's own axes are the bounding boxes' overlap, distances
+// to the box are clamps, and squared distances need no root.
+bool ringNearBox(Ring ring, const Point& low, const Point& high, double gap) {
+  const double gap2 = gap * gap;
   Point ringLow = ring[0], ringHigh = ring[0];
   for (const Point& p : ring) {
+    if ((low - p).cwiseMax(p - high).cwiseMax(0.0).squaredNorm() < gap2) return true;
     ringLow = ringLow.cwiseMin(p);
     ringHigh = ringHigh.cwiseMax(p);
   }
+  const std::size_t n = ring.size();
+  if (n < 2) return false;
+  const std::array<Point, 4> corners{low, Point(high.x(), low.y()), high, Point(low.x(), high.y())};
+  // Overlap unless an axis separates them: the boxes' axes, or an edge of the ring with every
+  // corner outside it. Then the nearest pair is a box corner and a ring edge.
   bool separated = (ringLow.array() > high.array()).any() || (ringHigh.array() < low.array()).any();
-  for (std::size_t i = 0; i < n && !separated; ++i) {
-    const Point& a = ring[i];
-    const Point edge = ring[(i + 1) % n] - a;
-    if (edge.squaredNorm() == 0.0) continue;
-    separated = std::all_of(corners.begin(), corners.end(), [&](const Point& c) { return detail::cross(edge, c - a) < 0.0; });
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const Point& a = ring[j];
+    const Point edge = ring[i] - a;
+    const double length2 = edge.squaredNorm();
+    if (length2 == 0.0) continue;
+    const double perLength2 = 1.0 / length2;
+    bool outside = true;
+    for (const Point& c : corners) {
+      const Point ac = c - a;
+      outside = outside && detail::cross(edge, ac) < 0.0;
+      const double t = std::clamp(ac.dot(edge) * perLength2, 0.0, 1.0);
+      if ((ac - t * edge).squaredNorm() < gap2) return true;
+    }
+    separated = separated || outside;
   }
-  if (!separated) return 0.0;
-  for (const Point& c : corners) {
-    for (std::size_t i = 0; i < n; ++i) best = std::min(best, pointToSegment(c, ring[i], ring[(i + 1) % n]));
-  }
-  return best;
-}
-
-// Rounds down to an integer, without the library call (coordinates stay far inside int range:
-// callers clamp to the map).
-std::int32_t floorToInt(double v) {
-  const auto i = std::int32_t(v);
-  return i - std::int32_t(v < double(i));
+  return !separated;
 }
 
 // Vouches for a span's curve exactly: a piece is valid when the convex hull of its control
@@ -201,24 +203,22 @@ class SpanChecker {
   // `spread` is the piece's: its hull lies within that distance of its chord.
   bool hullValid(const CubicSpan& piece, double spread) {
     ++m_stats.probes;
-    m_hull = hullOf(piece);
-    const Ring hull = m_hull;
+    m_piece = &piece;
+    m_hullMade = false;
     const double radius = double(m_context.radius);
     const double keep = std::max(radius, m_touch);
     for (const Entity& entity : m_local) {
       const Point centre = entity.position.cast<double>();
-      if (ringDistance(hull, Ring(&centre, 1)) < double(entity.radius) + keep) return false;
+      if (ringDistance(hull(), Ring(&centre, 1)) < double(entity.radius) + keep) return false;
     }
     for (const Barrier& barrier : m_context.barriers) {
       const std::array<Point, 2> wall{barrier.a.cast<double>(), barrier.b.cast<double>()};
-      if (ringDistance(hull, wall) < keep) return false;
+      if (ringDistance(hull(), wall) < keep) return false;
     }
-    // The tiles the hull, grown by the radius, may reach.
-    Point low = hull[0], high = hull[0];
-    for (const Point& p : hull) {
-      low = low.cwiseMin(p);
-      high = high.cwiseMax(p);
-    }
+    // The tiles the hull, grown by the radius, may reach: the hull's box is its points' box.
+    const Vec2 lowF = piece.p[0].cwiseMin(piece.p[1]).cwiseMin(piece.p[2].cwiseMin(piece.p[3]));
+    const Vec2 highF = piece.p[0].cwiseMax(piece.p[1]).cwiseMax(piece.p[2].cwiseMax(piece.p[3]));
+    const Point low = lowF.cast<double>(), high = highF.cast<double>();
     const Point a = piece.p[0].cast<double>(), b = piece.p[3].cast<double>();
     return m_context.map.layout().isHex() ? hexTilesValid(a, b, spread, low, high, keep)
                                           : squareTilesValid(a, b, spread, low, high, keep);
@@ -249,25 +249,29 @@ class SpanChecker {
     auto across = [column](const Point& p) { return column ? p.x() : p.y(); };
     const double band = (spread + keep) * perTile, margin = keep * perTile;
     const double bound = double(std::max(m_context.map.width(), m_context.map.height())) + 2.0;
-    auto clampTile = [bound](double v) { return floorToInt(std::clamp(v, -2.0, bound)); };
+    // The tile of v, clamped to -2 .. bound: shifted to positive numbers, where truncating
+    // rounds down (cheaper than floor, on every line walked).
+    auto clampTile = [bound](double v) { return std::int32_t(std::clamp(v, -2.0, bound) + 4.0) - 4; };
     const std::int32_t firstLine = clampTile(across(localLow) - margin), lastLine = clampTile(across(localHigh) + margin);
     const std::int32_t firstK = clampTile(along(localLow) - margin), lastK = clampTile(along(localHigh) + margin);
     const double u0 = along(local0), u1 = along(local1), v0 = across(local0), v1 = across(local1);
     const double vLow = std::min(v0, v1), vHigh = std::max(v0, v1);
     const double slope = v0 != v1 ? (u1 - u0) / (v1 - v0) : 0.0;
+    // A chord along the lines (slope 0) covers u0..u1 on its line; otherwise these are no bound.
+    const double chordLow = v0 != v1 ? kInfinity : std::min(u0, u1), chordHigh = v0 != v1 ? -kInfinity : std::max(u0, u1);
     const BitLines lines = m_context.lines.cheapLines(column);
+    // The usual case: the whole box lies inside the map, and the bitmap needs no bounds checks.
+    const bool inside = firstLine >= 0 && lastLine < lines.count && firstK >= 0 && lastK < lines.length;
     for (std::int32_t line = firstLine; line <= lastLine; ++line) {
       // The chord's extent along the line within the line's strip widened by `band`, widened by
       // `band`.
       const double top = double(line) - band, bottom = double(line) + 1.0 + band;
       if (bottom < vLow || top > vHigh) continue;
-      double k0 = std::min(u0, u1), k1 = std::max(u0, u1);
-      if (v0 != v1) {
-        k0 = u0 + (std::max(top, vLow) - v0) * slope;
-        k1 = u0 + (std::min(bottom, vHigh) - v0) * slope;
-        if (k0 > k1) std::swap(k0, k1);
-      }
+      const double ka = u0 + (std::max(top, vLow) - v0) * slope, kb = u0 + (std::min(bottom, vHigh) - v0) * slope;
+      const double k0 = std::min({ka, kb, chordLow}), k1 = std::max({ka, kb, chordHigh});
       const std::int32_t from = std::max(firstK, clampTile(k0 - band)), to = std::min(lastK, clampTile(k1 + band));
+      // Nearly always nothing but open ground.
+      if (!(inside ? lines.anyNotCheapestInside(line, from, to) : lines.anyNotCheapest(line, from, to))) continue;
       for (std::int32_t k = lines.nextNotCheapest(line, from, to); k <= to; k = lines.nextNotCheapest(line, k + 1, to)) {
         const Cell cell = column ? Cell{line, k} : Cell{k, line};
         const double gap = tileGap(cell, keep);
@@ -275,7 +279,7 @@ class SpanChecker {
         const Point tileLow = origin + Point(double(cell.x), double(cell.y)) * tile;
         const Point tileHigh = tileLow + Point(tile, tile);
         if ((tileLow.array() >= high.array() + gap).any() || (tileHigh.array() <= low.array() - gap).any()) continue;
-        if (ringToBox(m_hull, tileLow, tileHigh) < gap) return false;
+        if (ringNearBox(hull(), tileLow, tileHigh, gap)) return false;
       }
     }
     return true;
@@ -300,7 +304,7 @@ class SpanChecker {
         SmallRing tileRing;
         tileRing.count = std::size_t(polygon.count);
         for (std::size_t i = 0; i < tileRing.count; ++i) tileRing.points[i] = polygon.corners[i].cast<double>();
-        if (ringDistance(m_hull, tileRing) < gap) return false;
+        if (ringDistance(hull(), tileRing) < gap) return false;
       }
     }
     return true;
@@ -324,7 +328,18 @@ class SpanChecker {
   }
   std::vector<Entity>& m_found = scratch().found;
   std::vector<Entity>& m_local = scratch().local;
-  SmallRing m_hull;  // of the piece being checked
+  // The piece being checked and its hull, made only when an exact distance is needed (most
+  // pieces are vouched for by the bitmap alone).
+  const CubicSpan* m_piece = nullptr;
+  SmallRing m_hull;
+  bool m_hullMade = false;
+  const SmallRing& hull() {
+    if (!m_hullMade) {
+      m_hull = hullOf(*m_piece);
+      m_hullMade = true;
+    }
+    return m_hull;
+  }
 };
 
 }  // namespace
@@ -358,8 +373,12 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   // Knot spacing of segment i (p[i]→p[i+1]); each is shared by the three spans around it.
   thread_local std::vector<double> spacing;
   spacing.resize(p.size());
-  for (std::size_t i = 0; i + 1 < p.size(); ++i) spacing[i] = knotSpacing(p[i + 1] - p[i], alpha);
-  for (std::size_t i = 0; i + 1 < p.size(); ++i) {
+  // A single segment is its own curve (the mirrored ends make the span straight): the most
+  // common path of all, made without the curve's arithmetic.
+  const bool single = p.size() == 2;
+  if (single) spans.push_back(straightSpan(p[0], p[1]));
+  for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) spacing[i] = knotSpacing(p[i + 1] - p[i], alpha);
+  for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
     // At the ends the missing neighbour is the next point mirrored (so its spacing is the
     // segment's own): the curve starts (ends) along the first (last) segment.
     const Point before = i > 0 ? p[i - 1] : Point(2.0 * p[i] - p[i + 1]);
@@ -391,7 +410,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
       }
       if (!curved) ++stats.repairs;
     }
-    if (!curved) spans.push_back(tightened(span, 0.0));
+    if (!curved) spans.push_back(straightSpan(p[i], p[i + 1]));
     if (entityHorizon > 0.0) along += (p[i + 1] - p[i]).norm();
   }
   // Finer than 1e-4 tiles (or NaN) would only grow the table: a few hundred points a span at most.

@@ -50,6 +50,26 @@ struct BitLines {
     const std::int32_t k = word * 64 + std::countr_zero(open);
     return k <= last ? k : beyond;
   }
+
+  /// nextNotCheapest(line, from, to) <= to, answered with the fewest branches: a band of a
+  /// curve's check spans one or two words, and nearly always finds nothing.
+  bool anyNotCheapest(std::int32_t line, std::int32_t from, std::int32_t to) const noexcept {
+    if (to < from) return false;
+    if (bits == nullptr || line < 0 || line >= count || from < 0 || to >= length) return true;
+    return anyNotCheapestInside(line, from, to);
+  }
+  /// anyNotCheapest for a line and range known to lie inside the map (to < from allowed): no
+  /// bounds checks, for callers that checked a whole box once.
+  bool anyNotCheapestInside(std::int32_t line, std::int32_t from, std::int32_t to) const noexcept {
+    if (to < from) return false;
+    const std::uint64_t* words = bits + std::size_t(line) * std::size_t(wordsPerLine);
+    const std::int32_t first = from >> 6, last = to >> 6;
+    const std::uint64_t head = ~std::uint64_t(0) << (from & 63), tail = ~std::uint64_t(0) >> (63 - (to & 63));
+    if (first == last) return (~words[first] & head & tail) != 0;
+    std::uint64_t closed = (~words[first] & head) | (~words[last] & tail);
+    for (std::int32_t word = first + 1; word < last; ++word) closed |= ~words[word];
+    return closed != 0;
+  }
 };
 
 class SegmentTester {
@@ -82,6 +102,9 @@ class SegmentTester {
 
   /// The cheapest cost of any tile of the map for the mobility (infinity when none is passable).
   double cheapestCost() const noexcept { return m_cheapest; }
+  /// True when every terrain the mobility may enter costs cheapestCost() (no way round can then
+  /// lead over dearer terrain).
+  bool uniformCost() const noexcept { return m_uniformCost; }
   const TileMap& map() const noexcept { return *m_map; }
   MobilityId mobility() const noexcept { return m_mobility; }
   std::uint64_t mapVersion() const noexcept { return m_version; }
@@ -102,6 +125,7 @@ class SegmentTester {
   MobilityId m_mobility;
   std::uint64_t m_version;
   double m_cheapest;
+  bool m_uniformCost = true;
   std::int32_t m_rowWords = 0;     // words per row of m_rows
   std::int32_t m_columnWords = 0;  // words per column of m_columns
   std::vector<std::uint64_t> m_rows;     // bit x of row y: tile (x, y) cheapest-passable (squares)

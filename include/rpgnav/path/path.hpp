@@ -58,7 +58,7 @@ std::string_view pathStageName(PathStage stage) noexcept;
 /// What one stage did in one query.
 struct StageStats {
   bool ran = false;
-  double micros = 0.0;      ///< Wall time.
+  double micros = 0.0;      ///< Wall time, from the end of the stage before (the stages' times add up to the plan's).
   std::int32_t pointsIn = 0;
   std::int32_t pointsOut = 0;
   std::int32_t probes = 0;  ///< Segment probes (line-of-sight checks) made.
@@ -154,7 +154,7 @@ struct StageContext {
   }
   /// True when every tile the mobility may enter costs the same (no detour or curve can then
   /// lead over dearer terrain).
-  bool uniformCost() const noexcept;
+  bool uniformCost() const noexcept { return lines.uniformCost(); }
   /// The highest cost of the tiles a clear segment crosses (its probe given).
   double dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const;
   /// SegmentTester::cheaplyClear, and no barrier in the way.

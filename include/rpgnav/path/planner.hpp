@@ -10,6 +10,7 @@
 #include "rpgnav/world/world.hpp"
 
 #include <array>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -137,6 +138,7 @@ class Planner {
   SearchResult m_searchResult;
   std::unique_ptr<detail::QueryDoors> m_doors;
   std::vector<Barrier> m_barriers;
+  std::chrono::steady_clock::time_point m_lap;  // where the next stage's time begins (see StageTimer)
   std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
   // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
   // its tile's centre and the path begins with the step back there.

@@ -109,6 +109,7 @@ TEST_CASE("SegmentTester::cheapLines finds the next tile that is not cheapest, b
         }
         INFO("line " << line << " from " << from << " to " << to << (column ? " (column)" : " (row)"));
         REQUIRE(lines.nextNotCheapest(line, from, to) == expected);
+        REQUIRE(lines.anyNotCheapest(line, from, to) == (expected <= to));
       }
     }
   }
@@ -116,4 +117,5 @@ TEST_CASE("SegmentTester::cheapLines finds the next tile that is not cheapest, b
   const TileMap hex = test::randomMap(random, Layout::hexPointy(), 5, 5, 0.0, false);
   const BitLines none = SegmentTester(hex, TerrainTable::kWalk).cheapLines(false);
   CHECK(none.nextNotCheapest(2, 1, 3) == 1);
+  CHECK(none.anyNotCheapest(2, 1, 3));
 }

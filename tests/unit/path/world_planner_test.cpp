@@ -10,6 +10,7 @@
 #include "support/test_maps.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 
@@ -446,5 +447,36 @@ TEST_CASE("a warm planner allocates nothing: every stage reuses its memory", "[p
     INFO(layoutName(layout.kind()));
     CHECK(allocations == 0);
     CHECK(curved > 10);
+  }
+}
+
+TEST_CASE("stage times are each counted once: they add up to no more than plan() takes", "[path][entities]") {
+  // A straight path (stage 1 answers) past thousands of entities that come within 0.05 of the
+  // character but leave room: stage 7 looks at every one and takes far longer than the rest.
+  // Timed as part of stage 1 as well, it would make the sum exceed the time around plan().
+  const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(2), Layout::square(), 64, 9, 0.0, false);
+  World world(map);
+  std::uint32_t id = 1;
+  for (float x = 2.0f; x < 61.0f; x += 0.02f) {
+    for (const float y : {4.1f, 4.9f}) REQUIRE(world.entities().add({EntityId{id++}, Vec2(x, y), 0.1f}) == Status::Ok);
+  }
+  Planner planner(world);
+  PathResult result;
+  const PathRequest request{Vec2(1.5f, 4.5f), Vec2(61.5f, 4.5f), TerrainTable::kWalk, 0.25f};
+  for (int run = 0; run < 5; ++run) {
+    const auto begin = std::chrono::steady_clock::now();
+    REQUIRE(planner.plan(request, result) == Status::Ok);
+    const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
+    REQUIRE(result.controlPoints.size() == 2);
+    REQUIRE(result.detours.empty());
+    REQUIRE(result.stats(PathStage::StraightLine).ran);
+    REQUIRE_FALSE(result.stats(PathStage::Search).ran);
+    double sum = 0.0;
+    for (const StageStats& stats : result.stages) {
+      CHECK(stats.micros >= 0.0);
+      sum += stats.micros;
+    }
+    INFO("stages " << sum << " us, plan() " << wall << " us, of which detours " << result.stats(PathStage::Detours).micros);
+    CHECK(sum <= wall * (1.0 + 1e-9));
   }
 }
