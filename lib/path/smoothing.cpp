@@ -8,7 +8,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 namespace rpgnav {
 namespace {
@@ -367,7 +366,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   }
   const double alpha = std::clamp(double(settings.alpha), 0.0, 1.0);
   const double maxDeviation = std::max(0.0, double(settings.maxDeviation)) * tile;
-  std::optional<SpanChecker> checker;  // made on the first curved span (straight paths need none)
+  SpanChecker checker(context, entities, points.front(), stats);
   const double entityHorizon = double(settings.entityHorizon) * tile;
   double along = 0.0;  // from the start to the span's start
   // Knot spacing of segment i (p[i]→p[i+1]); each is shared by the three spans around it.
@@ -400,8 +399,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     if (spread > 1e-6 * (p[i + 1] - p[i]).norm()) {
       for (const double scale : {1.0, 0.5, 0.25}) {
         const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
-        if (!checker) checker.emplace(context, entities, points.front(), stats);
-        if (checker->valid(candidate, scale == 1.0 ? spread : candidate.spread(), entityHorizon <= 0.0 || along <= entityHorizon)) {
+        if (checker.valid(candidate, scale == 1.0 ? spread : candidate.spread(), entityHorizon <= 0.0 || along <= entityHorizon)) {
           if (scale != 1.0) ++stats.repairs;
           spans.push_back(candidate);
           curved = true;
