@@ -94,11 +94,20 @@ void SmoothPath::assign(std::span<const CubicSpan> spans, double tolerance) {
   // The points first, every span's own entry at t = 0 included (same point and arc length as the
   // previous span's end, so interpolation never mixes two spans' parameters); then the arc
   // lengths in one pass (independent roots, no dependency on the table's growth).
+  // Every span's steps first: their roots do not wait on one another, nor the points on them.
+  m_knots.resize(m_spans.size());
+  std::size_t total = 1;
   for (std::size_t k = 0; k < m_spans.size(); ++k) {
-    m_knots.push_back(double(m_samples.size()));  // the entry's index for now
+    const int steps = flatteningSteps(m_spans[k], tolerance);
+    m_knots[k] = double(steps);
+    total += std::size_t(steps) + 1;
+  }
+  m_samples.reserve(total);
+  for (std::size_t k = 0; k < m_spans.size(); ++k) {
+    const int steps = int(m_knots[k]);
+    m_knots[k] = double(m_samples.size());  // the entry's index for now
     m_samples.push_back({std::uint32_t(k), 0.0f, 0.0, m_spans[k].p[0]});
-    flatten(m_spans[k], flatteningSteps(m_spans[k], tolerance),
-            [&](double t, Vec2 point) { m_samples.push_back({std::uint32_t(k), float(t), 0.0, point}); });
+    flatten(m_spans[k], steps, [&](double t, Vec2 point) { m_samples.push_back({std::uint32_t(k), float(t), 0.0, point}); });
   }
   double s = 0.0;
   for (std::size_t i = 1; i < m_samples.size(); ++i) {

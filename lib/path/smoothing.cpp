@@ -377,6 +377,10 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   const bool single = p.size() == 2;
   if (single) spans.push_back(straightSpan(p[0], p[1]));
   for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) spacing[i] = knotSpacing(p[i + 1] - p[i], alpha);
+  // Every span's curve first, then the checks: the curves' divisions and roots do not wait on
+  // one another, nor on the checks' branches.
+  thread_local std::vector<double> spreads;
+  spreads.resize(p.size());
   for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
     // At the ends the missing neighbour is the next point mirrored (so its spacing is the
     // segment's own): the curve starts (ends) along the first (last) segment.
@@ -392,6 +396,12 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
       spread = maxDeviation + 4.0 * double(std::numeric_limits<float>::epsilon()) *
                                   (span.p[1].cast<double>().cwiseAbs().maxCoeff() + span.p[2].cast<double>().cwiseAbs().maxCoeff() + tile);
     }
+    spans.push_back(span);
+    spreads[i] = spread;
+  }
+  for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
+    const CubicSpan span = spans[i];
+    const double spread = spreads[i];
     // Tighten until the checker vouches for the whole curve; the straight segment needs no
     // check (the earlier stages made it valid).
     // A span bulging less than float rounding (three points in a line) is the segment itself.
@@ -401,14 +411,14 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
         const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
         if (checker.valid(candidate, scale == 1.0 ? spread : candidate.spread(), entityHorizon <= 0.0 || along <= entityHorizon)) {
           if (scale != 1.0) ++stats.repairs;
-          spans.push_back(candidate);
+          spans[i] = candidate;
           curved = true;
           break;
         }
       }
       if (!curved) ++stats.repairs;
     }
-    if (!curved) spans.push_back(straightSpan(p[i], p[i + 1]));
+    if (!curved) spans[i] = straightSpan(p[i], p[i + 1]);
     if (entityHorizon > 0.0) along += (p[i + 1] - p[i]).norm();
   }
   // Finer than 1e-4 tiles (or NaN) would only grow the table: a few hundred points a span at most.
