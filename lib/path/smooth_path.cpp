@@ -12,16 +12,16 @@ using Point = Eigen::Vector2d;
 
 // Flattening: a span is cut into n equal parameter steps, with n chosen so that every chord
 // stays within `tolerance` of the curve. A chord over a parameter step h is within h²/8 · max|B''|
-// of the curve, and |B''| is at most 6 × the larger second difference of the control points.
-int flatteningSteps(const CubicSpan& span, double tolerance) {
+// of the curve, and |B''| is at most 6 × the larger second difference |D| of the control points:
+// n = ceil(sqrt(6 |D| / (8 tolerance))), as one fourth root of |D|² · stepScale(tolerance).
+double stepScale(double tolerance) { return 0.5625 / (tolerance * tolerance); }
+int flatteningSteps(const CubicSpan& span, double scale) {
   const Point p0 = span.p[0].cast<double>(), p1 = span.p[1].cast<double>(), p2 = span.p[2].cast<double>(),
               p3 = span.p[3].cast<double>();
-  // n = ceil(sqrt(6 |D| / (8 tolerance))) with |D|² the larger squared second difference, as one
-  // fourth root (no division on the span's dependency chain), capped before converting.
-  const double scale = 0.5625 / (tolerance * tolerance);
-  const double bend2 = std::max((p0 - 2.0 * p1 + p2).squaredNorm(), (p1 - 2.0 * p2 + p3).squaredNorm());
-  const double steps = std::ceil(std::sqrt(std::sqrt(bend2 * scale)));
-  return steps < 65536.0 ? std::max(int(steps), 1) : 1 << 16;
+  const double x = std::max((p0 - 2.0 * p1 + p2).squaredNorm(), (p1 - 2.0 * p2 + p3).squaredNorm()) * scale;
+  if (x <= 1.0) return 1;  // straight spans (many), without the roots
+  const double steps = std::ceil(std::sqrt(std::sqrt(x)));
+  return steps < 65536.0 ? int(steps) : 1 << 16;  // capped before converting
 }
 
 // Calls emit(t, point) for the ends of the n steps (the last is the span's end point exactly).
@@ -91,14 +91,15 @@ void SmoothPath::assign(std::span<const CubicSpan> spans, double tolerance) {
   tolerance = std::isfinite(tolerance) && tolerance > 0.0 ? tolerance : 1e-3;
   m_tolerance = tolerance;
   if (m_spans.empty()) return;
-  // The points first, every span's own entry at t = 0 included (same point and arc length as the
+  // Every span's steps first (their roots do not wait on one another, nor the points on them);
+  // then the points, every span's own entry at t = 0 included (same point and arc length as the
   // previous span's end, so interpolation never mixes two spans' parameters); then the arc
   // lengths in one pass (independent roots, no dependency on the table's growth).
-  // Every span's steps first: their roots do not wait on one another, nor the points on them.
   m_knots.resize(m_spans.size());
   std::size_t total = 1;
+  const double scale = stepScale(tolerance);
   for (std::size_t k = 0; k < m_spans.size(); ++k) {
-    const int steps = flatteningSteps(m_spans[k], tolerance);
+    const int steps = flatteningSteps(m_spans[k], scale);
     m_knots[k] = double(steps);
     total += std::size_t(steps) + 1;
   }
@@ -185,8 +186,9 @@ void SmoothPath::sample(double tolerance, std::vector<Vec2>& out) const {
     return;
   }
   out.push_back(m_spans.front().p[0]);
+  const double scale = stepScale(tolerance);
   for (const CubicSpan& span : m_spans) {
-    flatten(span, flatteningSteps(span, tolerance), [&](double, Vec2 point) { out.push_back(point); });
+    flatten(span, flatteningSteps(span, scale), [&](double, Vec2 point) { out.push_back(point); });
   }
 }
 
