@@ -150,6 +150,15 @@ int main(int argc, char** argv) {
     if (file.path().extension() == ".map") daoMaps.push_back(file.path());
   }
   std::sort(daoMaps.begin(), daoMaps.end());
+  // Every dao query together, for a last row.
+  std::vector<double> allSmoothed, allUnsmoothed, allShares, allSmoothing;
+  int allRepaired = 0;
+  auto printRow = [](const std::string& name, const std::vector<double>& smoothed, const std::vector<double>& unsmoothed,
+                     const std::vector<double>& shares, const std::vector<double>& smoothing, int repaired) {
+    const double with = median(smoothed), plain = median(unsmoothed);
+    std::printf("%-20s %7zu %10.1f %16.1f %8.1f %10.1f %14.1f %8d\n", name.c_str(), smoothed.size(), plain, with,
+                plain > 0 ? 100.0 * (with - plain) / plain : 0.0, median(shares), median(smoothing), repaired);
+  };
   for (const auto& path : daoMaps) {
     auto map = readMovingAiMap(path);
     auto scenario = readScenario(path.string() + ".scen");
@@ -190,14 +199,18 @@ int main(int argc, char** argv) {
       unsmoothed.push_back(without);
       smoothing.push_back(stage);
     }
-    const double with = median(smoothed), plain = median(unsmoothed);
     // Each query's own addition, as a share of its unsmoothed time: steadier than the difference
     // of two medians where few queries lie near the median (arena).
     std::vector<double> shares;
     for (std::size_t i = 0; i < smoothed.size(); ++i) shares.push_back(100.0 * (smoothed[i] - unsmoothed[i]) / unsmoothed[i]);
-    std::printf("%-20s %7zu %10.1f %16.1f %8.1f %10.1f %14.1f %8d\n", ("dao/" + path.stem().string()).c_str(), smoothed.size(),
-                plain, with, plain > 0 ? 100.0 * (with - plain) / plain : 0.0, median(shares), median(smoothing), repaired);
+    printRow("dao/" + path.stem().string(), smoothed, unsmoothed, shares, smoothing, repaired);
+    allSmoothed.insert(allSmoothed.end(), smoothed.begin(), smoothed.end());
+    allUnsmoothed.insert(allUnsmoothed.end(), unsmoothed.begin(), unsmoothed.end());
+    allShares.insert(allShares.end(), shares.begin(), shares.end());
+    allSmoothing.insert(allSmoothing.end(), smoothing.begin(), smoothing.end());
+    allRepaired += repaired;
   }
+  if (!allSmoothed.empty()) printRow("all dao queries", allSmoothed, allUnsmoothed, allShares, allSmoothing, allRepaired);
 
   // Path following: one PathFollower per path of the last 500 brc202d scenario lines, all
   // advanced 0.05 tiles per frame (a character at 3 tiles per second, 60 frames per second)
