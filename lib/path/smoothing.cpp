@@ -14,15 +14,19 @@ namespace {
 
 using Point = Eigen::Vector2d;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kThird = 1.0 / 3.0;
 
 // The Bézier form of the Catmull-Rom span p1→p2 with neighbours p0 and p3, given the knot
 // spacings d0, d1, d2 (|Δp|^alpha of the three segments): Barry-Goldman's pyramid,
 // differentiated at the span's ends and scaled to the span's own parameter interval.
 CubicSpan catmullRom(const Point& p0, const Point& p1, const Point& p2, const Point& p3, double d0, double d1, double d2) {
-  const Point m1 = ((p1 - p0) / d0 - (p2 - p0) / (d0 + d1) + (p2 - p1) / d1) * d1;
-  const Point m2 = ((p2 - p1) / d1 - (p3 - p1) / (d1 + d2) + (p3 - p2) / d2) * d1;
+  // Reciprocals multiplied in: five divisions where dividing each vector would take twelve (the
+  // handles move by a rounding step at most).
+  const double r0 = 1.0 / d0, r1 = 1.0 / d1, r2 = 1.0 / d2, r01 = 1.0 / (d0 + d1), r12 = 1.0 / (d1 + d2);
+  const Point m1 = ((p1 - p0) * r0 - (p2 - p0) * r01 + (p2 - p1) * r1) * (d1 * kThird);
+  const Point m2 = ((p2 - p1) * r1 - (p3 - p1) * r12 + (p3 - p2) * r2) * (d1 * kThird);
   CubicSpan span;
-  span.p = {p1.cast<float>(), Point(p1 + m1 / 3.0).cast<float>(), Point(p2 - m2 / 3.0).cast<float>(), p2.cast<float>()};
+  span.p = {p1.cast<float>(), Point(p1 + m1).cast<float>(), Point(p2 - m2).cast<float>(), p2.cast<float>()};
   return span;
 }
 
@@ -34,7 +38,8 @@ double knotSpacing(const Point& delta, double alpha) {
 // The straight segment a→b as a span (traversed at even speed).
 CubicSpan straightSpan(const Point& a, const Point& b) {
   CubicSpan span;
-  span.p = {a.cast<float>(), Point(a + (b - a) / 3.0).cast<float>(), Point(b - (b - a) / 3.0).cast<float>(), b.cast<float>()};
+  const Point third = (b - a) * kThird;
+  span.p = {a.cast<float>(), Point(a + third).cast<float>(), Point(b - third).cast<float>(), b.cast<float>()};
   return span;
 }
 
@@ -42,7 +47,8 @@ CubicSpan straightSpan(const Point& a, const Point& b) {
 // straight segment.
 CubicSpan tightened(const CubicSpan& span, double scale) {
   const Point a = span.p[0].cast<double>(), b = span.p[3].cast<double>();
-  const Point straight1 = a + (b - a) / 3.0, straight2 = b - (b - a) / 3.0;
+  const Point third = (b - a) * kThird;
+  const Point straight1 = a + third, straight2 = b - third;
   CubicSpan out = span;
   out.p[1] = (straight1 + (span.p[1].cast<double>() - straight1) * scale).cast<float>();
   out.p[2] = (straight2 + (span.p[2].cast<double>() - straight2) * scale).cast<float>();
