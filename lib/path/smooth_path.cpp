@@ -57,7 +57,10 @@ Vec2 CubicSpan::derivative(double t) const noexcept {
 }
 
 double CubicSpan::spread() const noexcept {
-  // The larger distance of the two handles from the chord: one division and one root.
+  // The larger distance of the two handles from the chord: one division and one root. Kept out
+  // of line on purpose: inlined next to the code that builds a span, GCC 12 -O3 (its SLP
+  // vectorizer) computed it from the handles before their rounding to float, differing from the
+  // stored span by that rounding (Clang, -O2 and this out-of-line call agree).
   const Point a = p[0].cast<double>(), ab = p[3].cast<double>() - a;
   const double length2 = ab.squaredNorm();
   const double scale = length2 > 0.0 ? 1.0 / length2 : 0.0;
