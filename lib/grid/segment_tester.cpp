@@ -6,26 +6,6 @@
 #include <limits>
 
 namespace rpgnav {
-namespace {
-
-// All bits first..last (inclusive) of one line set?
-bool allSet(const std::uint64_t* line, std::int32_t first, std::int32_t last) {
-  const std::int32_t firstWord = first >> 6, lastWord = last >> 6;
-  const std::uint64_t headMask = ~std::uint64_t(0) << (first & 63);
-  const std::uint64_t tailMask = ~std::uint64_t(0) >> (63 - (last & 63));
-  if (firstWord == lastWord) {
-    const std::uint64_t mask = headMask & tailMask;
-    return (line[firstWord] & mask) == mask;
-  }
-  if ((line[firstWord] & headMask) != headMask) return false;
-  for (std::int32_t w = firstWord + 1; w < lastWord; ++w) {
-    if (line[w] != ~std::uint64_t(0)) return false;
-  }
-  return (line[lastWord] & tailMask) == tailMask;
-}
-
-}  // namespace
-
 SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
     : m_map(&map), m_mobility(mobility), m_version(map.version()), m_cheapest(std::numeric_limits<double>::infinity()) {
   const std::int32_t width = map.width(), height = map.height();
@@ -111,7 +91,7 @@ SegmentTester::Verdict SegmentTester::scan(const Lines& lines, double u0, double
       const auto [low, high] = range(double(line) - pad, double(line) + 1.0 + pad);
       const double first = std::floor(low - pad), last = std::floor(high + pad);
       if (first >= 0.0 && last < double(lines.length) &&
-          allSet(lines.cheap + offset, std::int32_t(first), std::int32_t(last))) {
+          allBitsSet(lines.cheap + offset, std::int32_t(first), std::int32_t(last))) {
         continue;  // all cheapest-passable, so nothing on this line blocks either
       }
       verdict = Verdict::Unsure;
@@ -121,7 +101,7 @@ SegmentTester::Verdict SegmentTester::scan(const Lines& lines, double u0, double
     const double first = std::max(std::floor(low + pad), 0.0);
     const double last = std::min(std::ceil(high - pad) - 1.0, double(lines.length) - 1.0);
     if (low + pad < high - pad && first <= last &&
-        !allSet(lines.passable + offset, std::int32_t(first), std::int32_t(last))) {
+        !allBitsSet(lines.passable + offset, std::int32_t(first), std::int32_t(last))) {
       for (std::int32_t k = std::int32_t(first); k <= std::int32_t(last); ++k) {
         if (!(lines.passable[offset + std::size_t(k >> 6)] >> (k & 63) & 1)) {
           blocker = {k, line};

@@ -23,6 +23,18 @@
 
 namespace rpgnav {
 
+/// True when bits first..last (inclusive, first <= last) of one line of words are all set.
+inline bool allBitsSet(const std::uint64_t* line, std::int32_t first, std::int32_t last) noexcept {
+  const std::int32_t firstWord = first >> 6, lastWord = last >> 6;
+  const std::uint64_t headMask = ~std::uint64_t(0) << (first & 63);
+  const std::uint64_t tailMask = ~std::uint64_t(0) >> (63 - (last & 63));
+  if (firstWord == lastWord) return (~line[firstWord] & headMask & tailMask) == 0;
+  // Longer runs: the missing bits gathered without a branch per word.
+  std::uint64_t missing = (~line[firstWord] & headMask) | (~line[lastWord] & tailMask);
+  for (std::int32_t w = firstWord + 1; w < lastWord; ++w) missing |= ~line[w];
+  return missing == 0;
+}
+
 /// One bit per tile along lines of a square map (rows, or columns): set when the tile is
 /// passable at the cheapest cost.
 struct BitLines {
@@ -61,14 +73,7 @@ struct BitLines {
   /// anyNotCheapest for a line and range known to lie inside the map (to < from allowed): no
   /// bounds checks, for callers that checked a whole box once.
   bool anyNotCheapestInside(std::int32_t line, std::int32_t from, std::int32_t to) const noexcept {
-    if (to < from) return false;
-    const std::uint64_t* words = bits + std::size_t(line) * std::size_t(wordsPerLine);
-    const std::int32_t first = from >> 6, last = to >> 6;
-    const std::uint64_t head = ~std::uint64_t(0) << (from & 63), tail = ~std::uint64_t(0) >> (63 - (to & 63));
-    if (first == last) return (~words[first] & head & tail) != 0;
-    std::uint64_t closed = (~words[first] & head) | (~words[last] & tail);
-    for (std::int32_t word = first + 1; word < last; ++word) closed |= ~words[word];
-    return closed != 0;
+    return to >= from && !allBitsSet(bits + std::size_t(line) * std::size_t(wordsPerLine), from, to);
   }
 };
 
