@@ -41,6 +41,16 @@ SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
         }
       }
     }
+    const std::size_t stride = std::size_t(width) + 1;
+    m_notCheapestBefore.assign(stride * (std::size_t(height) + 1), 0);
+    for (std::int32_t y = 0; y < height; ++y) {
+      std::uint32_t row = 0;  // this row's tiles left of x + 1
+      for (std::int32_t x = 0; x < width; ++x) {
+        row += cheap({x, y}) ? 0 : 1;
+        const std::size_t at = std::size_t(y + 1) * stride + std::size_t(x + 1);
+        m_notCheapestBefore[at] = m_notCheapestBefore[at - stride] + row;
+      }
+    }
   }
   m_openAround.assign(std::size_t(map.tileCount()), false);
   for (std::int32_t i = 0; i < map.tileCount(); ++i) {

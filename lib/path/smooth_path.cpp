@@ -183,9 +183,15 @@ void SmoothPath::sample(double tolerance, std::vector<Vec2>& out) const {
   if (m_spans.empty()) return;
   tolerance = std::isfinite(tolerance) && tolerance > 0.0 ? tolerance : 1e-3;
   if (tolerance >= m_tolerance) {  // the table is fine enough: its points, joins once
-    for (const Sample& sample : m_samples) {
-      if (out.empty() || out.back() != sample.point) out.push_back(sample.point);
+    // Written through a pointer into room made first (Vec2's constructor leaves it as it was):
+    // no capacity check per point.
+    out.resize(m_samples.size());
+    Vec2* next = out.data();
+    *next++ = m_samples.front().point;
+    for (std::size_t i = 1; i < m_samples.size(); ++i) {
+      if (m_samples[i].point != next[-1]) *next++ = m_samples[i].point;
     }
+    out.resize(std::size_t(next - out.data()));
     return;
   }
   out.push_back(m_spans.front().p[0]);

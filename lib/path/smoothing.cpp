@@ -240,33 +240,42 @@ class SpanChecker {
   // Square tiles: the hull lies within `spread` of the chord a→b, so on each line of tiles only
   // the band within spread + keep of the chord is looked at, and in it only the tiles the line
   // bitmap says are not open at the cheapest cost. Lines are rows, or columns for a steep chord:
-  // few lines, long runs of bits.
+  // few lines, long runs of bits. Before any of that, a summed-area table answers for the whole
+  // box of the hull at once.
   bool squareTilesValid(const Point& a, const Point& b, double spread, const Point& low, const Point& high, double keep) {
     const Layout& layout = m_context.map.layout();
     const double tile = double(layout.tileSize());
     const Point origin = layout.origin().cast<double>();
-    const bool column = std::abs(b.y() - a.y()) > std::abs(b.x() - a.x());
-    // Tile coordinates (the tile of x is floor(x)): u along a line, v across lines.
+    // Tile coordinates (the tile of x is floor(x)).
     const double perTile = 1.0 / tile;
-    const Point local0 = (a - origin) * perTile, local1 = (b - origin) * perTile;
     const Point localLow = (low - origin) * perTile, localHigh = (high - origin) * perTile;
-    auto along = [column](const Point& p) { return column ? p.y() : p.x(); };
-    auto across = [column](const Point& p) { return column ? p.x() : p.y(); };
-    const double band = (spread + keep) * perTile, margin = keep * perTile;
+    const double margin = keep * perTile;
     const double bound = double(std::max(m_context.map.width(), m_context.map.height())) + 2.0;
     // The tile of v, clamped to -2 .. bound: shifted to positive numbers, where truncating
     // rounds down (cheaper than floor, on every line walked).
     auto clampTile = [bound](double v) { return std::int32_t(std::clamp(v, -2.0, bound) + 4.0) - 4; };
-    const std::int32_t firstLine = clampTile(across(localLow) - margin), lastLine = clampTile(across(localHigh) + margin);
-    const std::int32_t firstK = clampTile(along(localLow) - margin), lastK = clampTile(along(localHigh) + margin);
+    // The box of tiles the hull, grown by `keep`, may reach.
+    const Cell boxLow{clampTile(localLow.x() - margin), clampTile(localLow.y() - margin)};
+    const Cell boxHigh{clampTile(localHigh.x() + margin), clampTile(localHigh.y() + margin)};
+    // The usual case: the whole box lies inside the map (and the bitmap needs no bounds checks).
+    const bool inside = boxLow.x >= 0 && boxLow.y >= 0 && boxHigh.x < m_context.map.width() && boxHigh.y < m_context.map.height();
+    // Most curves (about 60% on the dao maps) have nothing but open ground in their whole box:
+    // one look-up in the summed-area table instead of the walk.
+    if (inside && m_context.lines.allCheapest(boxLow, boxHigh)) return true;
+    const bool column = std::abs(b.y() - a.y()) > std::abs(b.x() - a.x());
+    // u along a line, v across lines.
+    const Point local0 = (a - origin) * perTile, local1 = (b - origin) * perTile;
+    auto along = [column](const Point& p) { return column ? p.y() : p.x(); };
+    auto across = [column](const Point& p) { return column ? p.x() : p.y(); };
+    const double band = (spread + keep) * perTile;
+    const std::int32_t firstLine = column ? boxLow.x : boxLow.y, lastLine = column ? boxHigh.x : boxHigh.y;
+    const std::int32_t firstK = column ? boxLow.y : boxLow.x, lastK = column ? boxHigh.y : boxHigh.x;
     const double u0 = along(local0), u1 = along(local1), v0 = across(local0), v1 = across(local1);
     const double vLow = std::min(v0, v1), vHigh = std::max(v0, v1);
     const double slope = v0 != v1 ? (u1 - u0) / (v1 - v0) : 0.0;
     // A chord along the lines (slope 0) covers u0..u1 on its line; otherwise these are no bound.
     const double chordLow = v0 != v1 ? kInfinity : std::min(u0, u1), chordHigh = v0 != v1 ? -kInfinity : std::max(u0, u1);
     const BitLines lines = m_context.lines.cheapLines(column);
-    // The usual case: the whole box lies inside the map, and the bitmap needs no bounds checks.
-    const bool inside = firstLine >= 0 && lastLine < lines.count && firstK >= 0 && lastK < lines.length;
     for (std::int32_t line = firstLine; line <= lastLine; ++line) {
       // The chord's extent along the line within the line's strip widened by `band`, widened by
       // `band`.

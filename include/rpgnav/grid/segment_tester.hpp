@@ -105,6 +105,23 @@ class SegmentTester {
                   : BitLines{m_rows.data(), m_rowWords, m_map->height(), m_map->width()};
   }
 
+  /// Square maps: true when every tile of the box low..high (inclusive, inside the map) is
+  /// passable at the cheapest cost: four look-ups in a summed-area table, whatever the box's
+  /// size. False for a box reaching outside the map, an empty box, and on hex maps.
+  bool allCheapest(Cell low, Cell high) const noexcept {
+    if (m_notCheapestBefore.empty() || low.x < 0 || low.y < 0 || high.x >= m_map->width() || high.y >= m_map->height() ||
+        low.x > high.x || low.y > high.y) {
+      return false;
+    }
+    const std::size_t stride = std::size_t(m_map->width()) + 1;
+    const std::size_t top = std::size_t(low.y) * stride, bottom = std::size_t(high.y + 1) * stride;
+    const std::size_t left = std::size_t(low.x), right = std::size_t(high.x + 1);
+    // Unsigned wrap-around cancels: the sum is the box's count.
+    return m_notCheapestBefore[bottom + right] - m_notCheapestBefore[bottom + left] - m_notCheapestBefore[top + right] +
+               m_notCheapestBefore[top + left] ==
+           0;
+  }
+
   /// The cheapest cost of any tile of the map for the mobility (infinity when none is passable).
   double cheapestCost() const noexcept { return m_cheapest; }
   /// True when every terrain the mobility may enter costs cheapestCost() (no way round can then
@@ -138,6 +155,10 @@ class SegmentTester {
   std::vector<std::uint64_t> m_passableRows;  // bit x of row y: tile (x, y) passable at all
   std::vector<std::uint64_t> m_passableColumns;
   std::vector<bool> m_openAround;
+  // Squares: entry (x, y) of a (width + 1) × (height + 1) table counts the tiles left of x and
+  // above y that are not cheapest-passable (a summed-area table, 4 bytes a tile; the map has at
+  // most 2^26 tiles).
+  std::vector<std::uint32_t> m_notCheapestBefore;
 };
 
 }  // namespace rpgnav

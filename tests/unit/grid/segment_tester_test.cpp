@@ -4,6 +4,7 @@
 #include "rpgnav/grid/segment_tester.hpp"
 #include "support/test_maps.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -77,6 +78,16 @@ TEST_CASE("SegmentTester: open ground, costly terrain and bad input", "[grid][lo
   CHECK(tester.openAround({6, 1}));
   CHECK_FALSE(tester.openAround({2, 1}));  // touches swamp
   CHECK_FALSE(tester.openAround({1, 3}));  // touches the wall
+  // Boxes of tiles: open ground, one holding swamp or the wall, and boxes the answer refuses.
+  CHECK(tester.allCheapest({0, 0}, {7, 1}));
+  CHECK(tester.allCheapest({5, 2}, {7, 4}));
+  CHECK(tester.allCheapest({3, 3}, {3, 3}));
+  CHECK_FALSE(tester.allCheapest({0, 0}, {3, 2}));  // swamp at (3, 2)
+  CHECK_FALSE(tester.allCheapest({0, 4}, {0, 4}));  // the wall
+  CHECK_FALSE(tester.allCheapest({0, 3}, {7, 4}));
+  CHECK_FALSE(tester.allCheapest({-1, 0}, {2, 1}));  // reaches off the map
+  CHECK_FALSE(tester.allCheapest({5, 3}, {8, 4}));
+  CHECK_FALSE(tester.allCheapest({3, 1}, {2, 1}));  // empty
 }
 
 TEST_CASE("SegmentTester::cheapLines finds the next tile that is not cheapest, by rows and by columns",
@@ -118,4 +129,41 @@ TEST_CASE("SegmentTester::cheapLines finds the next tile that is not cheapest, b
   const BitLines none = SegmentTester(hex, TerrainTable::kWalk).cheapLines(false);
   CHECK(none.nextNotCheapest(2, 1, 3) == 1);
   CHECK(none.anyNotCheapest(2, 1, 3));
+}
+
+TEST_CASE("SegmentTester::allCheapest answers for any box as a tile-by-tile look would", "[grid][los][property]") {
+  std::mt19937 random(83);
+  for (int trial = 0; trial < 24; ++trial) {
+    const std::int32_t width = std::array<std::int32_t, 4>{1, 9, 64, 97}[std::size_t(trial % 4)];
+    const std::int32_t height = 1 + trial * 5;
+    const TileMap map =
+        test::randomMap(random, Layout::square(), width, height, std::array<double, 3>{0.0, 0.02, 0.3}[std::size_t(trial % 3)],
+                        trial % 2 == 0);
+    const MobilityId mobility = trial % 3 == 1 ? TerrainTable::kFly : TerrainTable::kWalk;
+    const SegmentTester tester(map, mobility);
+    // (A map the mobility cannot enter anywhere has no cheapest tile.)
+    auto cheap = [&](Cell cell) {
+      return map.passable(cell, mobility) && double(map.cost(cell, mobility)) == tester.cheapestCost();
+    };
+    std::uniform_int_distribution<std::int32_t> x(-2, width + 1), y(-2, height + 1);
+    int open = 0;
+    for (int q = 0; q < 300; ++q) {
+      Cell low{x(random), y(random)}, high{x(random), y(random)};
+      if (q % 2 == 0) {  // mostly small boxes inside the map, where open ones are common
+        low = {std::clamp(low.x, 0, width - 1), std::clamp(low.y, 0, height - 1)};
+        high = {std::min(low.x + q % 4, width - 1), std::min(low.y + q % 3, height - 1)};
+      }
+      bool expected = low.x >= 0 && low.y >= 0 && high.x < width && high.y < height && low.x <= high.x && low.y <= high.y;
+      for (std::int32_t j = low.y; expected && j <= high.y; ++j) {
+        for (std::int32_t i = low.x; expected && i <= high.x; ++i) expected = cheap({i, j});
+      }
+      INFO("trial " << trial << " box " << low.x << "," << low.y << " .. " << high.x << "," << high.y);
+      REQUIRE(tester.allCheapest(low, high) == expected);
+      open += expected;
+    }
+    if (std::isfinite(tester.cheapestCost())) CHECK(open > 0);
+  }
+  // Hex maps have no table: the answer is always "look at the tiles".
+  const TileMap hex = test::randomMap(random, Layout::hexPointy(), 5, 5, 0.0, false);
+  CHECK_FALSE(SegmentTester(hex, TerrainTable::kWalk).allCheapest({1, 1}, {2, 2}));
 }

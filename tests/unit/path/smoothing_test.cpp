@@ -187,8 +187,10 @@ TEST_CASE("smoothing: the deviation cap and the parameterisation settings", "[pa
 TEST_CASE("smoothed curves keep every rule on random maps, with entities and doors", "[path][smoothing][property]") {
   std::mt19937 random(99);
   int curves = 0, repaired = 0;
-  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat(),
-                                Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even)}) {
+  // (Small tiles away from the origin too: the checks work in tile coordinates.)
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::square(0.5f, 8, Vec2(3.0f, -2.0f)),
+                                Layout::hexPointy(), Layout::hexFlat(), Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even)}) {
+    const float size = layout.tileSize();
     for (int trial = 0; trial < 40; ++trial) {
       const int w = std::uniform_int_distribution<int>(8, 32)(random), h = std::uniform_int_distribution<int>(8, 32)(random);
       const TileMap map = test::randomMap(random, layout, w, h, 0.2);
@@ -196,7 +198,8 @@ TEST_CASE("smoothed curves keep every rule on random maps, with entities and doo
       for (std::uint32_t i = 1; i <= std::uint32_t(w * h / 12); ++i) {
         const Vec2 p(std::uniform_real_distribution<float>(0.0f, float(w))(random),
                      std::uniform_real_distribution<float>(0.0f, float(h))(random));
-        (void)world.entities().add({EntityId{i}, p, std::uniform_real_distribution<float>(0.05f, 0.5f)(random),
+        (void)world.entities().add({EntityId{i}, layout.origin() + p * size,
+                                    std::uniform_real_distribution<float>(0.05f, 0.5f)(random) * size,
                                     std::uint8_t(i % 4 == 0 ? kEntityFlat : kEntityStatic)});
       }
       for (int d = 0; d < w * h / 30; ++d) {
@@ -209,12 +212,12 @@ TEST_CASE("smoothed curves keep every rule on random maps, with entities and doo
       Planner planner(world);
       PathResult result;
       for (int q = 0; q < 25; ++q) {
-        const float radius = std::uniform_real_distribution<float>(0.0f, 0.24f)(random);
+        const float radius = std::uniform_real_distribution<float>(0.0f, 0.24f)(random) * size;
         const Cell s{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         const Cell g{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         const Vec2 jitter(std::uniform_real_distribution<float>(-0.2f, 0.2f)(random),
                           std::uniform_real_distribution<float>(-0.2f, 0.2f)(random));
-        const PathRequest request{layout.tileCenter(s) + jitter, layout.tileCenter(g), TerrainTable::kWalk, radius};
+        const PathRequest request{layout.tileCenter(s) + jitter * size, layout.tileCenter(g), TerrainTable::kWalk, radius};
         if (!isSuccess(planner.plan(request, result))) continue;
         INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q);
         const SmoothPath& curve = result.smoothed;
