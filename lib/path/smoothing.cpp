@@ -15,16 +15,22 @@ namespace {
 using Point = Eigen::Vector2d;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kThird = 1.0 / 3.0;
+// A curve's check asks the summed-area table about blocks of this many lines of its band (when
+// its box spans more than kBlockedFrom lines) before walking them one by one: on the dao maps
+// blocks of 4 walked the fewest lines for their look-ups, and short boxes did better without.
+constexpr std::int32_t kBlockLines = 4;
+constexpr std::int32_t kBlockedFrom = 9;
 
 // The Bézier form of the Catmull-Rom span p1→p2 with neighbours p0 and p3, given the knot
-// spacings d0, d1, d2 (|Δp|^alpha of the three segments): Barry-Goldman's pyramid,
-// differentiated at the span's ends and scaled to the span's own parameter interval.
-CubicSpan catmullRom(const Point& p0, const Point& p1, const Point& p2, const Point& p3, double d0, double d1, double d2) {
-  // Reciprocals multiplied in: five divisions where dividing each vector would take twelve (the
-  // handles move by a rounding step at most).
-  const double r0 = 1.0 / d0, r1 = 1.0 / d1, r2 = 1.0 / d2, r01 = 1.0 / (d0 + d1), r12 = 1.0 / (d1 + d2);
-  const Point m1 = ((p1 - p0) * r0 - (p2 - p0) * r01 + (p2 - p1) * r1) * (d1 * kThird);
-  const Point m2 = ((p2 - p1) * r1 - (p3 - p1) * r12 + (p3 - p2) * r2) * (d1 * kThird);
+// spacing d1 of the span (|Δp|^alpha) and the reciprocals of d0, d1, d2 (the three segments')
+// and of d0 + d1 and d1 + d2: Barry-Goldman's pyramid, differentiated at the span's ends and
+// scaled to the span's own parameter interval.
+struct Reciprocals {
+  double r0, r1, r2, r01, r12;
+};
+CubicSpan catmullRom(const Point& p0, const Point& p1, const Point& p2, const Point& p3, double d1, const Reciprocals& r) {
+  const Point m1 = ((p1 - p0) * r.r0 - (p2 - p0) * r.r01 + (p2 - p1) * r.r1) * (d1 * kThird);
+  const Point m2 = ((p2 - p1) * r.r1 - (p3 - p1) * r.r12 + (p3 - p2) * r.r2) * (d1 * kThird);
   CubicSpan span;
   span.p = {p1.cast<float>(), Point(p1 + m1).cast<float>(), Point(p2 - m2).cast<float>(), p2.cast<float>()};
   return span;
@@ -241,7 +247,7 @@ class SpanChecker {
   // the band within spread + keep of the chord is looked at, and in it only the tiles the line
   // bitmap says are not open at the cheapest cost. Lines are rows, or columns for a steep chord:
   // few lines, long runs of bits. Before any of that, a summed-area table answers for the whole
-  // box of the hull at once.
+  // box of the hull at once, and then, on tall boxes, for blocks of lines of the band.
   bool squareTilesValid(const Point& a, const Point& b, double spread, const Point& low, const Point& high, double keep) {
     const Layout& layout = m_context.map.layout();
     const double tile = double(layout.tileSize());
@@ -270,30 +276,45 @@ class SpanChecker {
     const double band = (spread + keep) * perTile;
     const std::int32_t firstLine = column ? boxLow.x : boxLow.y, lastLine = column ? boxHigh.x : boxHigh.y;
     const std::int32_t firstK = column ? boxLow.y : boxLow.x, lastK = column ? boxHigh.y : boxHigh.x;
+    auto cell = [column](std::int32_t line, std::int32_t k) { return column ? Cell{line, k} : Cell{k, line}; };
     const double u0 = along(local0), u1 = along(local1), v0 = across(local0), v1 = across(local1);
     const double vLow = std::min(v0, v1), vHigh = std::max(v0, v1);
     const double slope = v0 != v1 ? (u1 - u0) / (v1 - v0) : 0.0;
     // A chord along the lines (slope 0) covers u0..u1 on its line; otherwise these are no bound.
     const double chordLow = v0 != v1 ? kInfinity : std::min(u0, u1), chordHigh = v0 != v1 ? -kInfinity : std::max(u0, u1);
     const BitLines lines = m_context.lines.cheapLines(column);
-    for (std::int32_t line = firstLine; line <= lastLine; ++line) {
-      // The chord's extent along the line within the line's strip widened by `band`, widened by
-      // `band`.
-      const double top = double(line) - band, bottom = double(line) + 1.0 + band;
-      if (bottom < vLow || top > vHigh) continue;
+    // The tiles first..last along the lines from..to that the band reaches: the chord's extent
+    // within those lines' strip widened by `band`, widened by `band` (empty when the band misses).
+    auto run = [&](std::int32_t from, std::int32_t to) {
+      const double top = double(from) - band, bottom = double(to) + 1.0 + band;
+      if (bottom < vLow || top > vHigh) return std::pair<std::int32_t, std::int32_t>(1, 0);
       const double ka = u0 + (std::max(top, vLow) - v0) * slope, kb = u0 + (std::min(bottom, vHigh) - v0) * slope;
       const double k0 = std::min({ka, kb, chordLow}), k1 = std::max({ka, kb, chordHigh});
-      const std::int32_t from = std::max(firstK, clampTile(k0 - band)), to = std::min(lastK, clampTile(k1 + band));
-      // Nearly always nothing but open ground.
-      if (!(inside ? lines.anyNotCheapestInside(line, from, to) : lines.anyNotCheapest(line, from, to))) continue;
-      for (std::int32_t k = lines.nextNotCheapest(line, from, to); k <= to; k = lines.nextNotCheapest(line, k + 1, to)) {
-        const Cell cell = column ? Cell{line, k} : Cell{k, line};
-        const double gap = tileGap(cell, keep);
-        if (gap == 0.0) continue;
-        const Point tileLow = origin + Point(double(cell.x), double(cell.y)) * tile;
-        const Point tileHigh = tileLow + Point(tile, tile);
-        if ((tileLow.array() >= high.array() + gap).any() || (tileHigh.array() <= low.array() - gap).any()) continue;
-        if (ringNearBox(hull(), tileLow, tileHigh, gap)) return false;
+      return std::pair<std::int32_t, std::int32_t>(std::max(firstK, clampTile(k0 - band)), std::min(lastK, clampTile(k1 + band)));
+    };
+    // Blocks of lines: inside the map the summed-area table answers for a block's whole run
+    // first, and only the lines of a block holding something other than open ground are walked.
+    const bool blocks = inside && lastLine - firstLine + 1 >= kBlockedFrom;
+    const std::int32_t blockLines = blocks ? kBlockLines : lastLine - firstLine + 1;
+    for (std::int32_t block = firstLine; block <= lastLine; block += blockLines) {
+      const std::int32_t blockLast = std::min(lastLine, block + blockLines - 1);
+      if (blocks) {
+        const auto [from, to] = run(block, blockLast);
+        if (from > to || m_context.lines.allCheapest(cell(block, from), cell(blockLast, to))) continue;
+      }
+      for (std::int32_t line = block; line <= blockLast; ++line) {
+        const auto [from, to] = run(line, line);
+        // Nearly always nothing but open ground.
+        if (!(inside ? lines.anyNotCheapestInside(line, from, to) : lines.anyNotCheapest(line, from, to))) continue;
+        for (std::int32_t k = lines.nextNotCheapest(line, from, to); k <= to; k = lines.nextNotCheapest(line, k + 1, to)) {
+          const Cell tileCell = cell(line, k);
+          const double gap = tileGap(tileCell, keep);
+          if (gap == 0.0) continue;
+          const Point tileLow = origin + Point(double(tileCell.x), double(tileCell.y)) * tile;
+          const Point tileHigh = tileLow + Point(tile, tile);
+          if ((tileLow.array() >= high.array() + gap).any() || (tileHigh.array() <= low.array() - gap).any()) continue;
+          if (ringNearBox(hull(), tileLow, tileHigh, gap)) return false;
+        }
       }
     }
     return true;
@@ -391,7 +412,16 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   // common path of all, made without the curve's arithmetic.
   const bool single = p.size() == 2;
   if (single) spans.push_back(straightSpan(p[0], p[1]));
-  for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) spacing[i] = knotSpacing(p[i + 1] - p[i], alpha);
+  // Their reciprocals, and those of each joint's two spacings together: one division per
+  // segment and per joint, shared by the spans around them (not five per span).
+  thread_local std::vector<double> perSpacing, perJoint;
+  perSpacing.resize(p.size());
+  perJoint.resize(p.size());
+  for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
+    spacing[i] = knotSpacing(p[i + 1] - p[i], alpha);
+    perSpacing[i] = 1.0 / spacing[i];
+  }
+  for (std::size_t i = 1; !single && i + 1 < p.size(); ++i) perJoint[i] = 1.0 / (spacing[i - 1] + spacing[i]);
   // Every span's curve first, then the checks: the curves' divisions and roots do not wait on
   // one another, nor on the checks' branches.
   thread_local std::vector<double> spreads;
@@ -401,8 +431,12 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     // segment's own): the curve starts (ends) along the first (last) segment.
     const Point before = i > 0 ? p[i - 1] : Point(2.0 * p[i] - p[i + 1]);
     const Point after = i + 2 < p.size() ? p[i + 2] : Point(2.0 * p[i + 1] - p[i]);
-    const double d0 = i > 0 ? spacing[i - 1] : spacing[i], d2 = i + 2 < p.size() ? spacing[i + 1] : spacing[i];
-    CubicSpan span = catmullRom(before, p[i], p[i + 1], after, d0, spacing[i], d2);
+    // (A mirrored neighbour's spacing is the segment's own: 1 / (d + d) is exactly half 1 / d.)
+    const double r1 = perSpacing[i];
+    const bool first = i == 0, last = i + 2 == p.size();
+    const Reciprocals reciprocals{first ? r1 : perSpacing[i - 1], r1, last ? r1 : perSpacing[i + 1],
+                                  first ? 0.5 * r1 : perJoint[i], last ? 0.5 * r1 : perJoint[i + 1]};
+    CubicSpan span = catmullRom(before, p[i], p[i + 1], after, spacing[i], reciprocals);
     double spread = span.spread();
     if (spread > maxDeviation) {
       span = tightened(span, maxDeviation / spread);
@@ -421,7 +455,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     // check (the earlier stages made it valid).
     // A span bulging less than float rounding (three points in a line) is the segment itself.
     bool curved = false;
-    if (spread > 1e-6 * (p[i + 1] - p[i]).norm()) {
+    if (spread * spread > 1e-12 * (p[i + 1] - p[i]).squaredNorm()) {
       for (const double scale : {1.0, 0.5, 0.25}) {
         const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
         if (checker.valid(candidate, scale == 1.0 ? spread : candidate.spread(), entityHorizon <= 0.0 || along <= entityHorizon)) {

@@ -3,7 +3,11 @@
 // control point, has no cusps or loops within a span, and a follower travels exactly its length.
 #include <catch2/catch.hpp>
 
+#include "rpgnav/grid/convex_corners.hpp"
+#include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/grid/segment_tester.hpp"
 #include "rpgnav/path/planner.hpp"
+#include "rpgnav/path/stages.hpp"
 #include "support/geometry.hpp"
 #include "support/test_maps.hpp"
 
@@ -261,6 +265,135 @@ TEST_CASE("smoothed curves keep every rule on random maps, with entities and doo
   }
   CHECK(curves > 1500);
   CHECK(repaired > 20);  // the repairs were needed, and the check above saw their results
+}
+
+namespace {
+
+// The dearest tile within 1e-6 of the segment a→b (points every 0.01 tiles, and the tiles
+// around each): at least what the straight segment crosses.
+double dearestNear(const TileMap& map, MobilityId mobility, Vec2 a, Vec2 b) {
+  const Layout& layout = map.layout();
+  const double length = double((b - a).norm()) / double(layout.tileSize());
+  const int steps = std::max(1, int(std::ceil(length / 0.01)));
+  double dearest = 0.0;
+  for (int k = 0; k <= steps; ++k) {
+    const Vec2 p = a + (b - a) * float(double(k) / steps);
+    const auto tile = map.tileAt(p);
+    if (!tile) continue;
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const Cell near{tile->x + dx, tile->y + dy};
+        if (!map.passable(near, mobility) || pointToPolygon(p.cast<double>(), layout.tilePolygon(near)) > 1e-6) continue;
+        dearest = std::max(dearest, double(map.cost(near, mobility)));
+      }
+    }
+  }
+  return dearest;
+}
+
+// How far inside its tile (from the tile's edges) a point lies.
+double depthInTile(const Layout& layout, Cell cell, Vec2 p) {
+  const TilePolygon polygon = layout.tilePolygon(cell);
+  double depth = 1e30;
+  for (int i = 0; i < polygon.count; ++i) {
+    depth = std::min(depth, pointToSegment(p.cast<double>(), polygon.corners[std::size_t(i)].cast<double>(),
+                                           polygon.corners[std::size_t((i + 1) % polygon.count)].cast<double>()));
+  }
+  return depth;
+}
+
+}  // namespace
+
+// Control points the planner would never make: long clear segments across random weighted maps,
+// bending anywhere, with generous bulges allowed. Every curve must still keep every rule; this
+// drives the span check through its whole-box, block and line-by-line answers.
+TEST_CASE("smoothing keeps every rule through arbitrary clear control points", "[path][smoothing][property]") {
+  std::mt19937 random(131);
+  int spans = 0, curved = 0, repaired = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::square(0.5f, 8, Vec2(3.0f, -2.0f)),
+                                Layout::hexPointy(), Layout::hexFlat()}) {
+    const float size = layout.tileSize();
+    for (int trial = 0; trial < 24; ++trial) {
+      // Every other map is big and sparse, mostly of one terrain, with long segments away from its
+      // edges (tall boxes inside the map, where the check asks about blocks of lines).
+      const bool big = trial % 2 == 1;
+      const int w = big ? 64 : std::uniform_int_distribution<int>(10, 40)(random);
+      const int h = big ? 64 : std::uniform_int_distribution<int>(10, 40)(random);
+      const int edge = big ? 8 : 0;
+      const TileMap map = test::randomMap(random, layout, w, h, big ? 0.03 : trial % 3 == 0 ? 0.04 : 0.12, !big || trial % 4 == 1);
+      World world(map);
+      for (std::uint32_t i = 1; i <= std::uint32_t(w * h / 40); ++i) {
+        const Vec2 p(std::uniform_real_distribution<float>(0.0f, float(w))(random),
+                     std::uniform_real_distribution<float>(0.0f, float(h))(random));
+        (void)world.entities().add({EntityId{i}, layout.origin() + p * size,
+                                    std::uniform_real_distribution<float>(0.1f, 0.6f)(random) * size,
+                                    std::uint8_t(i % 3 == 0 ? kEntityFlat : kEntityStatic)});
+      }
+      const MobilityId mobility = TerrainTable::kWalk;
+      const SegmentTester lines(map, mobility);
+      const ConvexCorners corners(map, mobility);
+      for (int q = 0; q < 12; ++q) {
+        const float radius = std::uniform_real_distribution<float>(0.0f, 0.3f)(random) * size;
+        const StageContext context{map, mobility, radius, lines, corners};
+        const EntityQuery entities{world.entities()};
+        auto randomPoint = [&]() {
+          const Cell cell{std::uniform_int_distribution<int>(edge, w - 1 - edge)(random),
+                          std::uniform_int_distribution<int>(edge, h - 1 - edge)(random)};
+          return Vec2(layout.tileCenter(cell) + Vec2(std::uniform_real_distribution<float>(-0.3f, 0.3f)(random),
+                                                     std::uniform_real_distribution<float>(-0.3f, 0.3f)(random)) * size);
+        };
+        // A clear segment: keeps the radius from blocked tiles and from every entity that blocks.
+        auto clear = [&](Vec2 a, Vec2 b, Vec2 start) {
+          if (!probeSegment(map, mobility, a, b, radius).clear) return false;
+          for (const Entity& e : world.entities().all()) {
+            if (entities.blocks(e, start, radius) &&
+                pointToSegment(e.position.cast<double>(), a.cast<double>(), b.cast<double>()) < double(e.radius + radius) + 1e-3) {
+              return false;
+            }
+          }
+          return true;
+        };
+        std::vector<Vec2> points{randomPoint()};
+        const int wanted = std::uniform_int_distribution<int>(2, 5)(random);
+        for (int attempt = 0; attempt < 200 && int(points.size()) < wanted; ++attempt) {
+          const Vec2 next = randomPoint();
+          const float shortest = (big ? 12.0f : 2.0f) * size;
+          if ((next - points.back()).norm() > shortest && clear(points.back(), next, points.front())) points.push_back(next);
+        }
+        if (points.size() < 2) continue;
+        SmoothingSettings settings;
+        settings.maxDeviation = std::array<float, 3>{0.5f, 2.0f, 6.0f}[std::size_t(q % 3)];
+        SmoothPath path;
+        StageStats stats;
+        smoothingStage(context, settings, entities, points, path, stats);
+        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius);
+        REQUIRE(path.spans().size() == points.size() - 1);
+        const PathRequest request{points.front(), points.back(), mobility, radius};
+        const std::string problem = violation(world, request, path, 1e-4 * size);
+        if (!problem.empty()) FAIL(problem);
+        // No span leads over tiles dearer than the dearest its straight segment touches.
+        for (std::size_t i = 0; i < path.spans().size(); ++i) {
+          const CubicSpan& span = path.spans()[i];
+          const double limit = dearestNear(map, mobility, points[i], points[i + 1]);
+          ++spans;
+          if (span.spread() > 1e-4 * size) ++curved;
+          for (int k = 0; k <= 400; ++k) {
+            const Vec2 p = span.at(k / 400.0);
+            const auto tile = map.tileAt(p);
+            REQUIRE(tile);
+            if (double(map.cost(*tile, mobility)) > limit && depthInTile(layout, *tile, p) > 1e-4 * size) {
+              FAIL("span " << i << " leads over dearer terrain at " << p.transpose());
+            }
+          }
+        }
+        repaired += stats.repairs > 0 ? 1 : 0;
+      }
+    }
+  }
+  INFO(spans << " spans, " << curved << " curved, " << repaired << " curves repaired");
+  CHECK(spans > 1000);
+  CHECK(curved > spans / 3);
+  CHECK(repaired > 50);  // curves that had to be tightened or straightened: the check said no
 }
 
 TEST_CASE("path follower: empty paths, bad distances and control point reports", "[path][smoothing]") {
