@@ -16,8 +16,8 @@ using Point = Eigen::Vector2d;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kThird = 1.0 / 3.0;
 // A curve's check asks the summed-area table about blocks of this many lines of its band (when
-// its box spans more than kBlockedFrom lines) before walking them one by one: on the dao maps
-// blocks of 4 walked the fewest lines for their look-ups, and short boxes did better without.
+// its box spans kBlockedFrom lines or more) before walking them one by one: on the dao maps
+// blocks of 4 walked the fewest lines for their look-ups, and shorter boxes did better without.
 constexpr std::int32_t kBlockLines = 4;
 constexpr std::int32_t kBlockedFrom = 9;
 
