@@ -87,6 +87,22 @@ std::string violation(const World& world, const PathRequest& request, const Smoo
   return "";
 }
 
+// `count` entities (ids 1..count) anywhere on the world's map, radii minRadius..maxRadius tiles,
+// every `flatEvery`-th one flat, the rest static obstacles.
+void scatterEntities(World& world, std::mt19937& random, std::uint32_t count, float minRadius, float maxRadius,
+                     std::uint32_t flatEvery) {
+  const Layout& layout = world.map().layout();
+  const float size = layout.tileSize();
+  const int w = world.map().width(), h = world.map().height();
+  for (std::uint32_t i = 1; i <= count; ++i) {
+    const Vec2 p(std::uniform_real_distribution<float>(0.0f, float(w))(random),
+                 std::uniform_real_distribution<float>(0.0f, float(h))(random));
+    (void)world.entities().add({EntityId{i}, layout.origin() + p * size,
+                                std::uniform_real_distribution<float>(minRadius, maxRadius)(random) * size,
+                                std::uint8_t(i % flatEvery == 0 ? kEntityFlat : kEntityStatic)});
+  }
+}
+
 void requireSafe(const World& world, const PathRequest& request, const SmoothPath& path, double slack) {
   REQUIRE(violation(world, request, path, slack).empty());
 }
@@ -199,13 +215,7 @@ TEST_CASE("smoothed curves keep every rule on random maps, with entities and doo
       const int w = std::uniform_int_distribution<int>(8, 32)(random), h = std::uniform_int_distribution<int>(8, 32)(random);
       const TileMap map = test::randomMap(random, layout, w, h, 0.2);
       World world(map);
-      for (std::uint32_t i = 1; i <= std::uint32_t(w * h / 12); ++i) {
-        const Vec2 p(std::uniform_real_distribution<float>(0.0f, float(w))(random),
-                     std::uniform_real_distribution<float>(0.0f, float(h))(random));
-        (void)world.entities().add({EntityId{i}, layout.origin() + p * size,
-                                    std::uniform_real_distribution<float>(0.05f, 0.5f)(random) * size,
-                                    std::uint8_t(i % 4 == 0 ? kEntityFlat : kEntityStatic)});
-      }
+      scatterEntities(world, random, std::uint32_t(w * h / 12), 0.05f, 0.5f, 4);
       for (int d = 0; d < w * h / 30; ++d) {
         const Cell a{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         const auto touching = layout.touching(a);
@@ -322,13 +332,7 @@ TEST_CASE("smoothing keeps every rule through arbitrary clear control points", "
       const int edge = big ? 8 : 0;
       const TileMap map = test::randomMap(random, layout, w, h, big ? 0.03 : trial % 3 == 0 ? 0.04 : 0.12, !big || trial % 4 == 1);
       World world(map);
-      for (std::uint32_t i = 1; i <= std::uint32_t(w * h / 40); ++i) {
-        const Vec2 p(std::uniform_real_distribution<float>(0.0f, float(w))(random),
-                     std::uniform_real_distribution<float>(0.0f, float(h))(random));
-        (void)world.entities().add({EntityId{i}, layout.origin() + p * size,
-                                    std::uniform_real_distribution<float>(0.1f, 0.6f)(random) * size,
-                                    std::uint8_t(i % 3 == 0 ? kEntityFlat : kEntityStatic)});
-      }
+      scatterEntities(world, random, std::uint32_t(w * h / 40), 0.1f, 0.6f, 3);
       const MobilityId mobility = TerrainTable::kWalk;
       const SegmentTester lines(map, mobility);
       const ConvexCorners corners(map, mobility);
