@@ -377,6 +377,25 @@ class SpanChecker {
   }
 };
 
+// What the stage keeps per segment p[i]→p[i+1]: its knot spacing (shared by the three spans
+// around it) and that spacing's reciprocal; the reciprocal of the joint p[i]'s two spacings
+// together; and the spread of the segment's span.
+struct SegmentFacts {
+  double spacing, perSpacing, perJoint, spread;
+};
+
+// The stage's scratch, kept per thread: no allocation once warm, one thread-local look-up, and
+// the facts only ever grow (no clearing of room the next path overwrites anyway).
+struct StageScratch {
+  std::vector<Point> points;
+  std::vector<CubicSpan> spans;
+  std::vector<SegmentFacts> segments;
+};
+StageScratch& stageScratch() {
+  thread_local StageScratch instance;
+  return instance;
+}
+
 }  // namespace
 
 void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
@@ -386,10 +405,10 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   out.clear();
   if (points.empty()) return;
   const double tile = double(context.map.layout().tileSize());
-  // Repeated points would give zero knot intervals. Scratch kept per thread: no allocation once
-  // warm.
-  thread_local std::vector<Point> p;
-  thread_local std::vector<CubicSpan> spans;
+  // Repeated points would give zero knot intervals.
+  StageScratch& scratch = stageScratch();
+  std::vector<Point>& p = scratch.points;
+  std::vector<CubicSpan>& spans = scratch.spans;
   p.clear();
   spans.clear();
   for (const Vec2& point : points) {
@@ -405,38 +424,32 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   SpanChecker checker(context, entities, points.front(), stats);
   const double entityHorizon = double(settings.entityHorizon) * tile;
   double along = 0.0;  // from the start to the span's start
-  // Knot spacing of segment i (p[i]→p[i+1]); each is shared by the three spans around it.
-  thread_local std::vector<double> spacing;
-  spacing.resize(p.size());
+  if (scratch.segments.size() < p.size()) scratch.segments.resize(p.size());
+  SegmentFacts* const segment = scratch.segments.data();
   // A single segment is its own curve (the mirrored ends make the span straight): the most
   // common path of all, made without the curve's arithmetic.
   const bool single = p.size() == 2;
   if (single) spans.push_back(straightSpan(p[0], p[1]));
-  // Their reciprocals, and those of each joint's two spacings together: one division per
-  // segment and per joint, shared by the spans around them (not five per span).
-  thread_local std::vector<double> perSpacing, perJoint;
-  perSpacing.resize(p.size());
-  perJoint.resize(p.size());
+  // The spacings' reciprocals, and those of each joint's two spacings together: one division
+  // per segment and per joint, shared by the spans around them (not five per span).
   for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
-    spacing[i] = knotSpacing(p[i + 1] - p[i], alpha);
-    perSpacing[i] = 1.0 / spacing[i];
+    segment[i].spacing = knotSpacing(p[i + 1] - p[i], alpha);
+    segment[i].perSpacing = 1.0 / segment[i].spacing;
   }
-  for (std::size_t i = 1; !single && i + 1 < p.size(); ++i) perJoint[i] = 1.0 / (spacing[i - 1] + spacing[i]);
+  for (std::size_t i = 1; !single && i + 1 < p.size(); ++i) segment[i].perJoint = 1.0 / (segment[i - 1].spacing + segment[i].spacing);
   // Every span's curve first, then the checks: the curves' divisions and roots do not wait on
   // one another, nor on the checks' branches.
-  thread_local std::vector<double> spreads;
-  spreads.resize(p.size());
   for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
     // At the ends the missing neighbour is the next point mirrored (so its spacing is the
     // segment's own): the curve starts (ends) along the first (last) segment.
     const Point before = i > 0 ? p[i - 1] : Point(2.0 * p[i] - p[i + 1]);
     const Point after = i + 2 < p.size() ? p[i + 2] : Point(2.0 * p[i + 1] - p[i]);
     // (A mirrored neighbour's spacing is the segment's own: 1 / (d + d) is exactly half 1 / d.)
-    const double r1 = perSpacing[i];
+    const double r1 = segment[i].perSpacing;
     const bool first = i == 0, last = i + 2 == p.size();
-    const Reciprocals reciprocals{first ? r1 : perSpacing[i - 1], r1, last ? r1 : perSpacing[i + 1],
-                                  first ? 0.5 * r1 : perJoint[i], last ? 0.5 * r1 : perJoint[i + 1]};
-    CubicSpan span = catmullRom(before, p[i], p[i + 1], after, spacing[i], reciprocals);
+    const Reciprocals reciprocals{first ? r1 : segment[i - 1].perSpacing, r1, last ? r1 : segment[i + 1].perSpacing,
+                                  first ? 0.5 * r1 : segment[i].perJoint, last ? 0.5 * r1 : segment[i + 1].perJoint};
+    CubicSpan span = catmullRom(before, p[i], p[i + 1], after, segment[i].spacing, reciprocals);
     double spread = span.spread();
     if (spread > maxDeviation) {
       span = tightened(span, maxDeviation / spread);
@@ -446,11 +459,11 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
                                   (span.p[1].cast<double>().cwiseAbs().maxCoeff() + span.p[2].cast<double>().cwiseAbs().maxCoeff() + tile);
     }
     spans.push_back(span);
-    spreads[i] = spread;
+    segment[i].spread = spread;
   }
   for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
     const CubicSpan span = spans[i];
-    const double spread = spreads[i];
+    const double spread = segment[i].spread;
     // Tighten until the checker vouches for the whole curve; the straight segment needs no
     // check (the earlier stages made it valid).
     // A span bulging less than float rounding (three points in a line) is the segment itself.
