@@ -1,29 +1,29 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/path/planner.hpp"
 
+#include "core/tick_clock.hpp"
 #include "path/legs.hpp"
 #include "path/query_doors.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <limits>
 
 namespace rpgnav {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // Times one stage into its stats with one clock read: a stage begins where the previous one
 // ended (`lap`, set when a plan, a resumed search or a replan begins), so the few steps between
-// two stages count to the later one and the stages' times add up to the plan's. (A clock read
-// costs 20-25 ns; two per stage were a tenth of a short plan.)
+// two stages count to the later one and the stages' times add up to the plan's. The clock is the
+// tick counter (see tick_clock.hpp): with steady_clock, the reads were 20-25 ns each, a twentieth
+// of a short plan.
 class StageTimer {
  public:
-  StageTimer(StageStats& stats, Clock::time_point& lap) : m_stats(stats), m_lap(lap) {}
+  StageTimer(StageStats& stats, std::uint64_t& lap, double microsPerTick)
+      : m_stats(stats), m_lap(lap), m_microsPerTick(microsPerTick) {}
   ~StageTimer() {
-    const Clock::time_point now = Clock::now();
-    m_stats.micros += std::chrono::duration<double, std::micro>(now - m_lap).count();
+    const std::uint64_t now = detail::ticksNow();
+    m_stats.micros += detail::microsBetween(m_lap, now, m_microsPerTick);
     m_lap = now;
   }
   StageTimer(const StageTimer&) = delete;
@@ -31,7 +31,8 @@ class StageTimer {
 
  private:
   StageStats& m_stats;
-  Clock::time_point& m_lap;
+  std::uint64_t& m_lap;
+  double m_microsPerTick;
 };
 
 bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
@@ -39,13 +40,17 @@ bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 }  // namespace
 
 Planner::Planner(const World& world, PlannerSettings settings)
-    : m_world(&world), m_settings(settings), m_doors(std::make_unique<detail::QueryDoors>()) {}
+    : m_world(&world),
+      m_settings(settings),
+      m_doors(std::make_unique<detail::QueryDoors>()),
+      m_microsPerTick(detail::microsPerTick()) {}
 
 Planner::Planner(const TileMap& map, PlannerSettings settings)
     : m_ownWorld(std::make_unique<World>(map)),
       m_world(m_ownWorld.get()),
       m_settings(settings),
-      m_doors(std::make_unique<detail::QueryDoors>()) {}
+      m_doors(std::make_unique<detail::QueryDoors>()),
+      m_microsPerTick(detail::microsPerTick()) {}
 
 Planner::~Planner() = default;
 Planner::Planner(Planner&&) noexcept = default;
@@ -164,12 +169,12 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
     }
   }
   StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
-  m_lap = Clock::now();
+  m_lap = detail::ticksNow();
   if (m_settings.enabledStage(PathStage::StraightLine)) {
     bool straight = false;
     {
       StageStats& stats = out.stats(PathStage::StraightLine);
-      StageTimer timer(stats, m_lap);
+      StageTimer timer(stats, m_lap, m_microsPerTick);
       // A door with a price is a wall here too: a way round it might be cheaper.
       if (doors) {
         m_doors->barriersNear(request.start.cwiseMin(request.goal), request.start.cwiseMax(request.goal),
@@ -212,7 +217,7 @@ Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
     again.ignore = ignore;
     return beginPlan(again, out, maxExpansions);
   }
-  m_lap = Clock::now();
+  m_lap = detail::ticksNow();
   return searchAndFinish(maxExpansions, true, out);
 }
 
@@ -225,7 +230,7 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
   StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
   {
     StageStats& stats = out.stats(PathStage::Search);
-    StageTimer timer(stats, m_lap);
+    StageTimer timer(stats, m_lap, m_microsPerTick);
     stats.ran = true;
     Status status = Status::Ok;
     if (resume) {
@@ -338,7 +343,7 @@ Status Planner::replanAlong(const PathRequest& request, const PathResult& previo
     out.door = previous.door;
     out.stopPoint = previous.stopPoint;
   }
-  m_lap = Clock::now();
+  m_lap = detail::ticksNow();
   return finish(context, request, out);
 }
 
@@ -346,7 +351,7 @@ bool Planner::refine(const StageContext& context, const PathRequest& request, Ve
   std::vector<Vec2>& points = out.controlPoints;
   {
     StageStats& stats = out.stats(PathStage::ControlPoints);
-    StageTimer timer(stats, m_lap);
+    StageTimer timer(stats, m_lap, m_microsPerTick);
     ControlPointSettings settings = m_settings.controlPoints;
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
     controlPointStage(context, settings, out.tilePath, m_searchResult.through, request.start, goal, points, stats);
@@ -354,19 +359,19 @@ bool Planner::refine(const StageContext& context, const PathRequest& request, Ve
   record(out, PathStage::ControlPoints);
   if (m_settings.enabledStage(PathStage::StraightenForward)) {
     StageStats& stats = out.stats(PathStage::StraightenForward);
-    StageTimer timer(stats, m_lap);
+    StageTimer timer(stats, m_lap, m_microsPerTick);
     straightenStage(context, m_settings.straighten, false, points, stats);
   }
   record(out, PathStage::StraightenForward);
   if (m_settings.enabledStage(PathStage::CornerRouting)) {
     StageStats& stats = out.stats(PathStage::CornerRouting);
-    StageTimer timer(stats, m_lap);
+    StageTimer timer(stats, m_lap, m_microsPerTick);
     cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
   }
   record(out, PathStage::CornerRouting);
   if (m_settings.enabledStage(PathStage::StraightenBackward)) {
     StageStats& stats = out.stats(PathStage::StraightenBackward);
-    StageTimer timer(stats, m_lap);
+    StageTimer timer(stats, m_lap, m_microsPerTick);
     straightenStage(context, m_settings.straighten, true, points, stats);
     if (m_settings.enabledStage(PathStage::CornerRouting)) {
       // Corners routed from one end can let the other end's corners be routed in turn (a bend
@@ -397,14 +402,14 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
   DetourOutcome outcome;
   if (m_settings.enabledStage(PathStage::Detours)) {
     StageStats& stats = out.stats(PathStage::Detours);
-    StageTimer timer(stats, m_lap);
+    StageTimer timer(stats, m_lap, m_microsPerTick);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     detourStage(context, m_settings.detours, entities, points, out.detours, outcome, stats);
   }
   record(out, PathStage::Detours);
   if (m_settings.enabledStage(PathStage::Smoothing)) {
     StageStats& stats = out.stats(PathStage::Smoothing);
-    StageTimer timer(stats, m_lap);
+    StageTimer timer(stats, m_lap, m_microsPerTick);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     SmoothingSettings smoothing = m_settings.smoothing;
     smoothing.entityHorizon = m_settings.detours.horizon;

@@ -10,7 +10,7 @@
 #include "rpgnav/world/world.hpp"
 
 #include <array>
-#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -138,7 +138,8 @@ class Planner {
   SearchResult m_searchResult;
   std::unique_ptr<detail::QueryDoors> m_doors;
   std::vector<Barrier> m_barriers;
-  std::chrono::steady_clock::time_point m_lap;  // where the next stage's time begins (see StageTimer)
+  std::uint64_t m_lap = 0;  // tick count where the next stage's time begins (see StageTimer)
+  double m_microsPerTick;  // the tick counter's rate, measured once per process (first planner)
   std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
   // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
   // its tile's centre and the path begins with the step back there.
