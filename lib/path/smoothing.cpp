@@ -169,14 +169,39 @@ bool ringNearBox(Ring ring, const Point& low, const Point& high, double gap) {
   return !separated;
 }
 
+// What the stage keeps per segment p[i]→p[i+1]: its knot spacing (shared by the three spans
+// around it) and that spacing's reciprocal; the reciprocal of the joint p[i]'s two spacings
+// together; and the spread of the segment's span.
+struct SegmentFacts {
+  double spacing, perSpacing, perJoint, spread;
+};
+
+// The stage's scratch, kept per thread: no allocation once warm, one thread-local look-up, and
+// the facts only ever grow (no clearing of room the next path overwrites anyway).
+struct StageScratch {
+  std::vector<Point> points;
+  std::vector<CubicSpan> spans;
+  std::vector<SegmentFacts> segments;
+  std::vector<Entity> entitiesFound, entitiesBlocking;  // the span checker's
+};
+StageScratch& stageScratch() {
+  thread_local StageScratch instance;
+  return instance;
+}
+
 // Vouches for a span's curve exactly: a piece is valid when the convex hull of its control
 // points (which holds the curve) keeps the radius from every blocked tile, barrier and blocking
 // entity, and overlaps no tile dearer than the segment's dearest; otherwise its halves are
 // checked (their hulls hug the curve ever closer).
 class SpanChecker {
  public:
-  SpanChecker(const StageContext& context, const EntityQuery& entities, Vec2 start, StageStats& stats)
-      : m_context(context), m_entities(entities), m_start(start), m_stats(stats) {
+  SpanChecker(const StageContext& context, const EntityQuery& entities, Vec2 start, StageStats& stats, StageScratch& scratch)
+      : m_context(context),
+        m_entities(entities),
+        m_start(start),
+        m_stats(stats),
+        m_found(scratch.entitiesFound),
+        m_local(scratch.entitiesBlocking) {
     const double tile = double(context.map.layout().tileSize());
     m_touch = 1e-7 * tile;
     m_minSize = 1e-4 * tile;
@@ -353,16 +378,9 @@ class SpanChecker {
   double m_minSize = 0.0;
   double m_limit = 0.0;
   bool m_uniformCost = true;
-  // Scratch kept per thread (no allocation once warm).
-  struct Scratch {
-    std::vector<Entity> found, local;
-  };
-  static Scratch& scratch() {
-    thread_local Scratch instance;
-    return instance;
-  }
-  std::vector<Entity>& m_found = scratch().found;
-  std::vector<Entity>& m_local = scratch().local;
+  // The entities near the chord, and those of them that block (the stage's scratch).
+  std::vector<Entity>& m_found;
+  std::vector<Entity>& m_local;
   // The piece being checked and its hull, made only when an exact distance is needed (most
   // pieces are vouched for by the bitmap alone).
   const CubicSpan* m_piece = nullptr;
@@ -376,25 +394,6 @@ class SpanChecker {
     return m_hull;
   }
 };
-
-// What the stage keeps per segment p[i]→p[i+1]: its knot spacing (shared by the three spans
-// around it) and that spacing's reciprocal; the reciprocal of the joint p[i]'s two spacings
-// together; and the spread of the segment's span.
-struct SegmentFacts {
-  double spacing, perSpacing, perJoint, spread;
-};
-
-// The stage's scratch, kept per thread: no allocation once warm, one thread-local look-up, and
-// the facts only ever grow (no clearing of room the next path overwrites anyway).
-struct StageScratch {
-  std::vector<Point> points;
-  std::vector<CubicSpan> spans;
-  std::vector<SegmentFacts> segments;
-};
-StageScratch& stageScratch() {
-  thread_local StageScratch instance;
-  return instance;
-}
 
 }  // namespace
 
@@ -421,7 +420,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   }
   const double alpha = std::clamp(double(settings.alpha), 0.0, 1.0);
   const double maxDeviation = std::max(0.0, double(settings.maxDeviation)) * tile;
-  SpanChecker checker(context, entities, points.front(), stats);
+  SpanChecker checker(context, entities, points.front(), stats, scratch);
   const double entityHorizon = double(settings.entityHorizon) * tile;
   double along = 0.0;  // from the start to the span's start
   if (scratch.segments.size() < p.size()) scratch.segments.resize(p.size());
