@@ -144,16 +144,28 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
     return probe;
   }
   double cost = 0.0;
+  const double alongTolerance = detail::costTolerance(a, b);
+  const float dearestTerrain = map.terrain().maxCost(mobility);  // no piece is dearer than this
+  const detail::Vec2d d = b - a;
   const bool clear = detail::walkSegment(
       layout, a, b,
       [&](Cell cell, double t0, double t1) {
-        const float tileCost = map.cost(cell, mobility);
+        float tileCost = map.cost(cell, mobility);
         if (tileCost == TerrainTable::kImpassable) {
           probe.blocker = cell;
           probe.hasBlocker = true;
           return false;
         }
         if (!clearAround(cell)) return false;
+        // Within float rounding of an edge all along: priced as running along it (see
+        // costTolerance), the dearer passable side counting.
+        if (tileCost < dearestTerrain) {
+          const detail::TileSet alongside = detail::alongsideTiles(layout, cell, a + d * t0, a + d * t1, alongTolerance);
+          for (int i = 0; i < alongside.count; ++i) {
+            const float other = map.cost(alongside.cells[std::size_t(i)], mobility);
+            if (other != TerrainTable::kImpassable) tileCost = std::max(tileCost, other);
+          }
+        }
         cost += (t1 - t0) * double(tileCost);
         return true;
       },

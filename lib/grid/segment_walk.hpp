@@ -35,11 +35,25 @@ struct TileSet {
   }
 };
 
-/// Tolerance (in tiles) for "on an edge / at a vertex", scaled with the coordinates' magnitude so
-/// that float inputs rounded from exact vertex positions still count as exact.
+/// Tolerance (in tiles) for "on an edge / at a vertex": the rounding of the double arithmetic
+/// that locates crossings (a few units in the last place of the coordinates), scaled with their
+/// magnitude, and nothing more. It is far below a float's resolution (about 6·10⁻⁸ × magnitude),
+/// so the rule is decided on the float points as given: a segment between two float points that
+/// dips into a tile by a float rounding step has entered it.
 inline double geometryTolerance(const Vec2d& a, const Vec2d& b) {
   const double magnitude = std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
-  return 5e-7 * magnitude;  // about 8 float ULPs: rounding of float input, not a fudge
+  return 1e-12 * magnitude;
+}
+
+/// Tolerance (in tiles) for "runs along an edge" when pricing: the float rounding of points meant
+/// to lie on an edge line (a float step is up to 1.2·10⁻⁷ × magnitude), scaled with the
+/// coordinates' magnitude. A piece inside a tile that keeps this close to an edge along its whole
+/// length is priced as running along it (the dearer side counts), as a check computing with any
+/// tolerance up to this one would price it; whether it enters a blocked tile is still decided
+/// by geometryTolerance.
+inline double costTolerance(const Vec2d& a, const Vec2d& b) {
+  const double magnitude = std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
+  return 5e-7 * magnitude;
 }
 
 /// The tiles whose closure contains p (within `tolerance`).
@@ -68,6 +82,22 @@ inline TileSet locate(const Layout& layout, const Vec2d& p, double tolerance) {
     if (beyond <= tolerance && set.count < 4) set.cells[set.count++] = other;
   }
   return set;
+}
+
+/// For a piece p→q of a segment inside `cell`: the tiles other than `cell` that both ends come
+/// within `tolerance` of (the piece then runs along their shared edge, within that tolerance).
+/// Since the distance to a convex tile is convex along a segment, the whole piece does.
+inline TileSet alongsideTiles(const Layout& layout, Cell cell, const Vec2d& p, const Vec2d& q, double tolerance) {
+  const TileSet atP = locate(layout, p, tolerance);
+  TileSet out;
+  if (atP.count <= 1) return out;
+  const TileSet atQ = locate(layout, q, tolerance);
+  for (int i = 0; i < atP.count; ++i) {
+    if (atP.cells[std::size_t(i)] != cell && atQ.contains(atP.cells[std::size_t(i)])) {
+      out.cells[std::size_t(out.count++)] = atP.cells[std::size_t(i)];
+    }
+  }
+  return out;
 }
 
 /// Tiles touching the segment without being entered, split by side (right = clockwise on screen

@@ -64,6 +64,15 @@ float TerrainTable::minCost(MobilityId mobility) const noexcept {
   return best;
 }
 
+float TerrainTable::maxCost(MobilityId mobility) const noexcept {
+  float worst = 0.0f;
+  if (mobility.value >= kMaxMobilities) return worst;
+  for (const auto& costs : m_costs) {
+    if (costs[mobility.value] != kImpassable) worst = std::max(worst, costs[mobility.value]);
+  }
+  return worst;
+}
+
 std::optional<TerrainId> TerrainTable::findTerrain(std::string_view name) const noexcept {
   for (std::size_t i = 0; i < m_terrainNames.size(); ++i) {
     if (m_terrainNames[i] == name) return TerrainId{std::uint8_t(i)};

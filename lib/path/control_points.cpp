@@ -4,7 +4,9 @@
 
 #include "path/legs.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 
 namespace rpgnav {
@@ -12,10 +14,36 @@ namespace {
 
 using Point = Eigen::Vector2d;
 
+// How much further than the radius a hex portal point keeps from the obstructed corner, in
+// tiles: room for the rounding of the point to float (a few units in the last place of its
+// coordinates) and a little more.
+double portalMargin(const Eigen::Vector2d& local) { return 1e-4 + 4e-7 * local.cwiseAbs().maxCoeff(); }
+
+// True when a corner of the tiles (layout space) is a place a wide character cannot pass close
+// to: a blocked tile touches it, or a door that is a wall for this query ends there.
+bool cornerObstructed(const StageContext& context, const Point& corner, Cell third) {
+  if (!context.map.passable(third, context.mobility)) return true;
+  const Layout& layout = context.map.layout();
+  const double near = 1e-3;  // tiles; door ends are float copies of the same corners
+  for (const Barrier& barrier : context.barriers) {
+    if ((layout.toLocal(barrier.a) - corner).norm() < near || (layout.toLocal(barrier.b) - corner).norm() < near) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // On hex maps the segment between two neighbouring centres crosses their shared edge at its
-// middle, only half an edge (0.289 tiles) from the edge's ends. When one end touches a blocked
-// tile and the character is wider than that, the polyline goes through the other end instead
-// (nudged just inside the edge), which keeps half a tile from the blocked corner.
+// middle, only half an edge (s = 0.289 tiles) from the edge's ends. When one end P is obstructed
+// (a blocked tile or a closed door ends there) and the character is wider than that, the
+// polyline crosses the edge at the point X that is just far enough towards the free end Q. With
+// the middle at the origin, the edge along the first axis, a tile's centre h = 1/2 away from it
+// and X = (x, 0), the segment from the centre to X passes P at h(x + s) / √(x² + h²), which must
+// be at least the radius R: the least such x solves (h² − R²)x² + 2h²s·x + h²(s² − R²) = 0, and
+// lies in [0, s) for every R under half a tile. Tiles and doors near Q are no closer (Q's third
+// tile is open and no wall door ends at Q; everything else is at least half a tile from the
+// segment). The search closes steps whose two ends are both obstructed (see
+// SearchGridSettings::clearance and the gate rule), so one end is always free.
 std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) {
   const Layout& layout = context.map.layout();
   if (!widerThanHalfHexEdge(layout, context.radius)) return std::nullopt;
@@ -25,73 +53,53 @@ std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) 
     const NeighbourStep& before = moves[(i + moves.size() - 1) % moves.size()];
     const NeighbourStep& after = moves[(i + 1) % moves.size()];
     const Cell beforeTile{a.x + before.dx, a.y + before.dy}, afterTile{a.x + after.dx, a.y + after.dy};
-    const bool beforeOpen = context.map.passable(beforeTile, context.mobility);
-    const bool afterOpen = context.map.passable(afterTile, context.mobility);
-    if (beforeOpen == afterOpen) return std::nullopt;  // both open: fine; both blocked: closed gap
-    // The open end is the corner a, b and the open tile share.
-    const Cell open = beforeOpen ? beforeTile : afterTile;
+    // The ends of the edge a-b: the corners a and b share with each third tile.
+    const Point beforeCorner = (layout.localCenter(a) + layout.localCenter(b) + layout.localCenter(beforeTile)) / 3.0;
+    const Point afterCorner = (layout.localCenter(a) + layout.localCenter(b) + layout.localCenter(afterTile)) / 3.0;
+    const bool beforeFree = !cornerObstructed(context, beforeCorner, beforeTile);
+    const bool afterFree = !cornerObstructed(context, afterCorner, afterTile);
+    if (beforeFree == afterFree) return std::nullopt;  // both free: fine; both obstructed: closed gap
     const Point middle = (layout.localCenter(a) + layout.localCenter(b)) * 0.5;
-    const Point corner = (layout.localCenter(a) + layout.localCenter(b) + layout.localCenter(open)) / 3.0;
-    return layout.toWorld(corner + (middle - corner) * 0.01);
+    const Point free = beforeFree ? beforeCorner : afterCorner;
+    const double h = 0.5, s = double(kHexHalfEdge);
+    const double R = double(context.radius) / double(layout.tileSize()) + portalMargin(middle);
+    const double quadratic = h * h - R * R, linear = 2.0 * h * h * s, constant = h * h * (s * s - R * R);
+    const double x = (-linear + std::sqrt(linear * linear - 4.0 * quadratic * constant)) / (2.0 * quadratic);
+    return layout.toWorld(middle + (free - middle) * std::min(x / s, 0.99));
   }
   return std::nullopt;
 }
 
-}  // namespace
+// A point of the safe polyline (see controlPointStage).
+struct Anchor {
+  Vec2 point;
+  int tile;  // index into the tile path, or -1 (start, goal, portal)
+};
 
-void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
-                       const std::vector<Cell>& tiles, const std::vector<Vec2>& through, Vec2 start, Vec2 goal,
-                       std::vector<Vec2>& out, StageStats& stats) {
-  stats.ran = true;
-  stats.pointsIn = std::int32_t(tiles.size());
+// Replaces each inner tile's point of `safe` by where the line from the previous point toward
+// the goal leaves the tile, when that leads into the next tile and is clear and no worse, into
+// `out`. Every point kept or chosen is clear to the next point of `safe`, so when `safe` is
+// clear, so is `out`, and it costs no more.
+void exitPoints(const StageContext& context, bool enabled, const std::vector<Cell>& tiles,
+                const std::vector<Anchor>& safe, std::vector<Vec2>& out, StageStats& stats) {
   const Layout& layout = context.map.layout();
-  // The safe polyline: start, the route's point in every tile (the start and goal tiles' too),
-  // hex portal points where needed, goal. Every segment of it keeps the radius: the any-angle
-  // route's segments were probed; otherwise a point to its own tile's centre, and neighbouring
-  // centres (the search never cuts corners).
-  const bool routed = through.size() == tiles.size();
-  // Scratch kept per thread: no allocation once warm.
-  thread_local std::vector<Vec2> safe;
-  thread_local std::vector<int> tileOf;  // index into `tiles` of route points, -1 for other points
-  safe.assign(1, start);
-  tileOf.assign(1, -1);
-  for (std::size_t k = 0; k < tiles.size(); ++k) {
-    if (routed) {
-      safe.push_back(through[k]);
-      tileOf.push_back(int(k));
-      continue;
-    }
-    if (k > 0) {
-      if (const auto portal = hexPortalPoint(context, tiles[k - 1], tiles[k])) {
-        safe.push_back(*portal);
-        tileOf.push_back(-1);
-      }
-    }
-    safe.push_back(layout.tileCenter(tiles[k]));
-    tileOf.push_back(int(k));
-  }
-  safe.push_back(goal);
-  tileOf.push_back(-1);
-
-  // Replace each inner tile's centre by where the line from the previous point toward the goal
-  // leaves the tile, when that leads into the next tile and is clear and no worse.
   out.clear();
-  out.push_back(start);
-  const Point goalLocal = layout.toLocal(goal);
+  out.push_back(safe.front().point);
+  const Point goalLocal = layout.toLocal(safe.back().point);
   for (std::size_t i = 1; i + 1 < safe.size(); ++i) {
-    const int k = tileOf[i];
-    Vec2 point = safe[i];
-    if (settings.exitPoints && k > 0 && std::size_t(k) + 1 < tiles.size()) {
+    const int k = safe[i].tile;
+    Vec2 point = safe[i].point;
+    if (enabled && k > 0 && std::size_t(k) + 1 < tiles.size()) {
       const Cell before = tiles[std::size_t(k) - 1], here = tiles[std::size_t(k)], after = tiles[std::size_t(k) + 1];
-      const Vec2 previous = out.back(), next = safe[i + 1];
+      const Vec2 previous = out.back(), next = safe[i + 1].point;
       const auto exit = layout.segmentExit(here, layout.toLocal(previous), goalLocal);
       if (exit && layout.tileAtLocal(*exit + (goalLocal - *exit).normalized() * 1e-6) == after) {
         const Vec2 candidate = layout.toWorld(*exit);
-        if (tileOf[i - 1] >= 0 && tileOf[i + 1] == k + 1 && context.openAround(before) && context.openAround(here) &&
-            context.openAround(after)) {
-          // The previous point is in (or on the edge of) the previous tile and `next` is the next
-          // tile's centre, so all four segments lie in tiles of the cheapest cost with open
-          // ground around them: clear, and cost is proportional to length.
+        if (safe[i - 1].tile == k - 1 && safe[i + 1].tile == k + 1 && context.openAround(before) &&
+            context.openAround(here) && context.openAround(after)) {
+          // The previous point is in (or on the edge of) the previous tile and `next` is in the
+          // next tile, so all four segments lie in tiles of the cheapest cost with open ground
+          // around them: clear, and cost is proportional to length.
           const double viaExit = double((candidate - previous).norm() + (next - candidate).norm());
           const double viaCentre = double((point - previous).norm() + (next - point).norm());
           if (detail::noWorse(viaExit, viaCentre)) point = candidate;
@@ -101,7 +109,7 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
           const SegmentProbe on = in.clear ? context.probe(candidate, next) : SegmentProbe{};
           const detail::Leg viaExit{in.cost + on.cost, in.length + on.length};
           if (!in.clear || !on.clear) {
-            // the centre stays
+            // the route's point stays
           } else if (detail::atCheapestCost(viaExit.cost, viaExit.length, context.lines.cheapestCost())) {
             const double viaCentre = double((point - previous).norm() + (next - point).norm());
             if (detail::noWorse(viaExit.length, viaCentre)) point = candidate;
@@ -118,7 +126,67 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
     }
     out.push_back(point);
   }
-  out.push_back(goal);
+  out.push_back(safe.back().point);
+}
+
+}  // namespace
+
+void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
+                       const std::vector<Cell>& tiles, std::span<const Vec2> through, std::span<const Vec2> route,
+                       std::span<const std::int32_t> routeTiles, Vec2 start, Vec2 goal, std::vector<Vec2>& out,
+                       StageStats& stats, std::vector<Vec2>* safeOut) {
+  stats.ran = true;
+  stats.pointsIn = std::int32_t(tiles.size());
+  const Layout& layout = context.map.layout();
+  // The safe polyline: start, the search route's point in every tile, goal. After the tile
+  // search these are the tiles' centres (the start and goal tiles' too) and hex portal points
+  // where needed: a point to its own tile's centre, and neighbouring centres, keep the radius
+  // (the search never cuts corners and closes gaps too narrow), so it is clear by construction.
+  // Scratch kept per thread: no allocation once warm.
+  thread_local std::vector<Anchor> safe;
+  safe.assign(1, {start, -1});
+  const bool routed = !route.empty();
+  if (routed) {
+    // After the any-angle search: the route's point in each tile (a door stop cut the tiles
+    // short). These are rounded to float off the route's segments, so the result is checked below.
+    for (std::size_t k = 0; k < tiles.size(); ++k) safe.push_back({through[k], int(k)});
+  } else {
+    for (std::size_t k = 0; k < tiles.size(); ++k) {
+      if (k > 0) {
+        if (const auto portal = hexPortalPoint(context, tiles[k - 1], tiles[k])) safe.push_back({*portal, -1});
+      }
+      safe.push_back({layout.tileCenter(tiles[k]), int(k)});
+    }
+  }
+  safe.push_back({goal, -1});
+  exitPoints(context, settings.exitPoints, tiles, safe, out, stats);
+  if (!routed) {
+    if (safeOut != nullptr) {
+      safeOut->clear();
+      for (const Anchor& anchor : safe) safeOut->push_back(anchor.point);
+    }
+    stats.pointsOut = std::int32_t(out.size());
+    return;
+  }
+  // A route point rounded off a segment of the route can kink it into a corner the route grazes,
+  // or off an edge the route runs along onto dearer terrain. Then the route's own vertices serve,
+  // whose segments the search probed on exactly these float points, and the tiles between them
+  // get no point of their own. (The any-angle search costs far more than these probes.)
+  std::size_t routeEnd = 1;
+  while (routeEnd + 1 < route.size() && std::size_t(routeTiles[routeEnd]) < tiles.size()) ++routeEnd;
+  const auto measured = measurePolyline(context, out, stats.probes);
+  thread_local std::vector<Vec2> vertices;
+  vertices.assign(route.begin(), route.begin() + std::ptrdiff_t(routeEnd));
+  vertices.push_back(goal);
+  const auto routeMeasured = measurePolyline(context, vertices, stats.probes);
+  if (!measured || (routeMeasured && !detail::noWorse(detail::Leg{measured->first, measured->second},
+                                                      detail::Leg{routeMeasured->first, routeMeasured->second}))) {
+    safe.assign(1, {start, -1});
+    for (std::size_t v = 1; v < routeEnd; ++v) safe.push_back({route[v], routeTiles[v]});
+    safe.push_back({goal, -1});
+    exitPoints(context, settings.exitPoints, tiles, safe, out, stats);
+  }
+  if (safeOut != nullptr) *safeOut = vertices;
   stats.pointsOut = std::int32_t(out.size());
 }
 

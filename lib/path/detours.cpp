@@ -18,10 +18,12 @@ using detail::convexHull;
 
 // One way round a group: the points between the segment's two kept ends (the anchors included
 // when they are new), a run of the finder's shared point list (so a warm query allocates
-// nothing).
+// nothing). A way from an anchor just before the group to one just after it ends there
+// (`toEnd` false): the rest of the segment is routed on its own, past whatever stands there.
 struct Candidate {
   std::size_t first = 0, count = 0;
   double length = 0.0;
+  bool toEnd = true;
 };
 
 class DetourFinder {
@@ -51,49 +53,61 @@ class DetourFinder {
         out.insert(out.end(), points.begin() + std::ptrdiff_t(i), points.end());
         break;
       }
+      if (!routeSegment(a, b, horizon > 0.0 ? std::max(horizon - along, 1e-9) : 0.0, out, detours, outcome)) break;
       along += double((points[i] - points[i - 1]).norm());
-      if (!routeSegment(a, b, out, detours, outcome)) break;
     }
     points.assign(out.begin(), out.end());
   }
 
  private:
-  // Appends the way from a (already in `out`) to b: b itself, or a detour and b. False when the
-  // way is blocked: then `out` ends at the stop point and `outcome` says why.
-  bool routeSegment(Vec2 a, Vec2 b, std::vector<Vec2>& out, std::vector<PathDetour>& detours,
+  // Appends the way from a (already in `out`) to b: b itself, or detours and b. Each blocker met
+  // along a→b is gone round in turn (the group it belongs to), from the segment's ends or from
+  // anchors just before and after the group; in the second case the rest of the segment, from
+  // the anchor after the group, is routed the same way, so something further on that cannot be
+  // gone round stops the path there, in front of it, not in front of what could be. False when
+  // the way is blocked: then `out` ends at the stop point and `outcome` says why.
+  // `reach` (> 0) is how far along the segment the horizon lies: the rest of the segment is
+  // routed from an anchor only up to there.
+  bool routeSegment(Vec2 a, Vec2 b, double reach, std::vector<Vec2>& out, std::vector<PathDetour>& detours,
                     DetourOutcome& outcome) {
-    if (a == b) return true;
-    const Entity* first = firstBlocker(a, b);
-    if (first == nullptr) {
-      out.push_back(b);
-      return true;
-    }
-    const Entity blocker = *first;
-    m_group.clear();
-    addToGroup(blocker);
-    // Bounded: every retry adds at least one entity to the group.
-    while (true) {
-      const std::optional<Entity> inTheWay = tryDetour(a, b);
-      if (m_best) {
-        const std::int32_t firstIndex = std::int32_t(out.size());
-        const std::span<const Vec2> way = pointsOf(*m_best);
-        out.insert(out.end(), way.begin(), way.end());
-        detours.push_back({blocker.id, std::int32_t(m_group.size()), firstIndex, std::int32_t(way.size())});
-        out.push_back(b);
-        return true;
+    const Vec2 segmentStart = a;
+    // Bounded: every pass goes round at least one entity and moves `a` past it for good.
+    while (a != b) {
+      const Entity* first = firstBlocker(a, b);
+      if (first == nullptr) break;
+      // Beyond the horizon the segment is kept as it is (from the second blocker on: the first
+      // one of a segment that begins within the horizon is always gone round).
+      if (reach > 0.0 && a != segmentStart && double((a - segmentStart).norm()) + entryDistance(*first, a, b) > reach) break;
+      const Entity blocker = *first;
+      m_group.clear();
+      addToGroup(blocker);
+      // Bounded: every retry adds at least one entity to the group.
+      while (true) {
+        const std::optional<Entity> inTheWay = tryDetour(a, b);
+        if (m_best) break;
+        if (!inTheWay || std::int32_t(m_group.size()) >= m_settings.maxGroup || inGroup(inTheWay->id)) break;
+        addToGroup(*inTheWay);
       }
-      if (!inTheWay || std::int32_t(m_group.size()) >= m_settings.maxGroup || inGroup(inTheWay->id)) break;
-      addToGroup(*inTheWay);
+      if (!m_best) {
+        // No way round: stop in front of the blocker's grown space.
+        const double entry = entryDistance(blocker, a, b);
+        const Vec2 direction = (b - a).normalized();
+        const Vec2 stop = a + direction * float(std::max(0.0, entry - double(m_stopGap)));
+        if ((stop - a).norm() > 0.0f) out.push_back(stop);
+        outcome.blocked = true;
+        outcome.blocker = blocker.id;
+        outcome.stop = out.back();
+        return false;
+      }
+      const std::int32_t firstIndex = std::int32_t(out.size());
+      const std::span<const Vec2> way = pointsOf(*m_best);
+      out.insert(out.end(), way.begin(), way.end());
+      detours.push_back({blocker.id, std::int32_t(m_group.size()), firstIndex, std::int32_t(way.size())});
+      if (m_best->toEnd) break;
+      a = out.back();  // the anchor after the group, on a→b
     }
-    // No way round: stop in front of the blocker's grown space.
-    const double entry = entryDistance(blocker, a, b);
-    const Vec2 direction = (b - a).normalized();
-    const Vec2 stop = a + direction * float(std::max(0.0, entry - double(m_stopGap)));
-    if ((stop - a).norm() > 0.0f) out.push_back(stop);
-    outcome.blocked = true;
-    outcome.blocker = blocker.id;
-    outcome.stop = out.back();
-    return false;
+    out.push_back(b);
+    return true;
   }
 
   bool ignored(const Entity& entity) const { return !m_entities.blocks(entity, m_start, m_context.radius); }
@@ -212,9 +226,11 @@ class DetourFinder {
       // Entities first (a look at the local list), then walls and terrain (probes); the way's
       // points, then b.
       auto point = [&](std::size_t i) { return i < way.size() ? way[i] : b; };
+      // A way to the anchor after the group is checked up to that anchor (its last point).
+      const std::size_t pieces = candidate.toEnd ? way.size() + 1 : way.size();
       bool valid = true;
       Vec2 from = a;
-      for (std::size_t i = 0; i <= way.size(); ++i) {
+      for (std::size_t i = 0; i < pieces; ++i) {
         const Vec2 to = point(i);
         const auto hit = std::find_if(m_local.begin(), m_local.end(), [&](const Entity& entity) {
           return entityTouchesSegment(entity, from, to, m_context.radius);
@@ -227,7 +243,7 @@ class DetourFinder {
         from = to;
       }
       from = a;
-      for (std::size_t i = 0; valid && i <= way.size(); ++i) {
+      for (std::size_t i = 0; valid && i < pieces; ++i) {
         const Vec2 to = point(i);
         ++m_stats.probes;
         const SegmentProbe piece = m_context.probe(from, to);
@@ -278,6 +294,7 @@ class DetourFinder {
       if ((pb - q).norm() > tolerance) {
         m_candidatePoints.push_back(q.cast<float>());
         candidate.length += (pb - q).norm();
+        candidate.toEnd = false;
       }
       candidate.count = m_candidatePoints.size() - candidate.first;
       m_candidates.push_back(candidate);

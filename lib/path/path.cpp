@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/path/path.hpp"
 
+#include "grid/segment_walk.hpp"
 #include "path/legs.hpp"
 
 #include "rpgnav/grid/line_of_sight.hpp"
@@ -38,19 +39,44 @@ bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noex
   using detail::pointToSegment;
   const double distance = std::min({pointToSegment(p, u, v), pointToSegment(q, u, v), pointToSegment(u, p, q),
                                     pointToSegment(v, p, q)});
-  // Touching counts: a path may not graze a closed door even at radius 0.
-  const double touch = 1e-6 * std::max(1.0, (v - u).norm());
-  return distance < std::max(double(radius), touch);
+  return distance < barrierClearance(barrier, radius);
+}
+
+double barrierClearance(const Barrier& barrier, float radius) noexcept {
+  return std::max(double(radius), kBarrierTouch * (barrier.b.cast<double>() - barrier.a.cast<double>()).norm());
 }
 
 double StageContext::dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const {
   const double cheapest = lines.cheapestCost();
   if (probe.cost <= probe.length * cheapest * (1.0 + 1e-9)) return cheapest;
-  thread_local std::vector<TileCrossing> crossings;
-  crossings.clear();
-  traverseSegment(map.layout(), from, to, crossings);
+  // The tiles whose inside the segment crosses, and where it runs along an edge the dearer side
+  // (which the cost model charges there).
+  const Layout& layout = map.layout();
+  const Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
   double dearest = cheapest;
-  for (const TileCrossing& crossing : crossings) dearest = std::max(dearest, double(map.cost(crossing.cell, mobility)));
+  if ((b - a).norm() <= detail::geometryTolerance(a, b)) return double(map.cost(layout.tileAt(from), mobility));
+  auto consider = [&](Cell cell) {
+    const float cost = map.cost(cell, mobility);
+    if (cost != TerrainTable::kImpassable) dearest = std::max(dearest, double(cost));
+  };
+  const double alongTolerance = detail::costTolerance(a, b);
+  detail::walkSegment(
+      layout, a, b,
+      [&](Cell cell, double t0, double t1) {
+        consider(cell);
+        // Pieces priced as running along an edge (see probeSegment) bring the other side in too.
+        const detail::TileSet alongside = detail::alongsideTiles(layout, cell, a + (b - a) * t0, a + (b - a) * t1, alongTolerance);
+        for (int i = 0; i < alongside.count; ++i) consider(alongside.cells[std::size_t(i)]);
+        return true;
+      },
+      [&](const detail::SideContact& contact) {
+        if (contact.t1 > contact.t0) {
+          for (const detail::TileSet* side : {&contact.left, &contact.right}) {
+            for (int i = 0; i < side->count; ++i) consider(side->cells[std::size_t(i)]);
+          }
+        }
+        return true;
+      });
   return dearest;
 }
 

@@ -60,6 +60,12 @@ void Planner::record(PathResult& out, PathStage stage) const {
   if (m_settings.recordStages && out.stats(stage).ran) out.stagePoints[std::size_t(stage)] = out.controlPoints;
 }
 
+void Planner::record(PathResult& out, PathStage stage, const StageContext& context) const {
+  if (!m_settings.recordStages || !out.stats(stage).ran) return;
+  out.stagePoints[std::size_t(stage)] = out.controlPoints;
+  out.stageCosts[std::size_t(stage)] = polylineCost(context, out.controlPoints);
+}
+
 Status Planner::fail(PathResult& out, Status status, const char* reason) {
   out.status = status;
   out.reason = reason;
@@ -104,6 +110,8 @@ Status Planner::plan(const PathRequest& request, PathResult& out) { return begin
 const Planner::MobilityData* Planner::prepare(const PathRequest& request, PathResult& out) {
   out.stages = {};
   for (auto& snapshot : out.stagePoints) snapshot.clear();
+  out.stageCosts.fill(std::numeric_limits<double>::quiet_NaN());
+  out.searchCost = std::numeric_limits<double>::quiet_NaN();
   out.tilePath.clear();
   out.controlPoints.clear();
   out.route.clear();
@@ -170,6 +178,7 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
   }
   StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
   m_lap = detail::ticksNow();
+  m_straight = SegmentProbe{};
   if (m_settings.enabledStage(PathStage::StraightLine)) {
     bool straight = false;
     {
@@ -181,12 +190,13 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
                               request.radius, true, m_barriers);
         context.barriers = m_barriers;
       }
-      straight = straightLineStage(context, m_settings.straightLine, request.start, request.goal, out.controlPoints, stats);
+      straight = straightLineStage(context, m_settings.straightLine, request.start, request.goal, out.controlPoints,
+                                   m_straight, stats);
     }
     if (straight) {
       out.searchLength = double((request.goal - request.start).norm());
       record(out, PathStage::StraightLine);
-      context.barriers = {};
+      if (m_settings.recordStages) out.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
       out.route = out.controlPoints;
       return finish(context, request, out);
     }
@@ -258,7 +268,6 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
     m_pending.active = false;
     if (status != Status::Ok) return fail(out, status, m_searchResult.reason);
     out.tilePath = m_searchResult.path;
-    if (m_settings.recordStages) out.stagePoints[std::size_t(PathStage::Search)] = m_searchResult.vertices;
     out.searchLength = m_searchResult.length * double(layout.tileSize());
     stats.pointsOut = std::int32_t(out.tilePath.size());
   }
@@ -268,7 +277,6 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
   if (const auto stop = doors ? m_doors->firstStop(out.tilePath) : std::nullopt) {
     const Cell side = out.tilePath[stop->lastTile];
     out.tilePath.resize(stop->lastTile + 1);
-    if (!m_searchResult.through.empty()) m_searchResult.through.resize(stop->lastTile + 1);
     goal = m_doors->approachPoint(stop->door, side, request.radius, m_settings.doorApproachGap * layout.tileSize());
     if (!probeSegment(map, request.mobility, goal, layout.tileCenter(side), request.radius).clear) {
       goal = layout.tileCenter(side);
@@ -286,9 +294,25 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
     m_doors->barriersNear(low, high, layout.tileSize() + request.radius, false, m_barriers);
     context.barriers = m_barriers;
   }
-  if (!refine(context, request, goal, out)) {
+  const double cost = refine(context, request, goal, out);
+  if (!std::isfinite(cost)) {
     // The tile path has no polyline that keeps the radius (a gap narrower than the character).
     return fail(out, Status::NoPath, "no route keeps the radius from blocked tiles");
+  }
+  // Never dearer than a clear straight segment (see straightLineStage): one that stage 1 left
+  // for crossing dearer terrain replaces the path where it is cheaper, also a path that stops at
+  // a door (measured by the search's cost through the door, which it avoids).
+  if (m_straight.clear) {
+    const double searched = out.door.value != 0 ? m_searchResult.cost * double(layout.tileSize()) : cost;
+    if (m_straight.cost <= searched) {
+      out.controlPoints.assign({request.start, request.goal});
+      out.door = DoorId{0};
+      out.stopPoint = Vec2::Zero();
+      if (m_settings.recordStages) {
+        out.stagePoints[std::size_t(PathStage::StraightenBackward)] = out.controlPoints;
+        out.stageCosts[std::size_t(PathStage::StraightenBackward)] = m_straight.cost;
+      }
+    }
   }
   out.route = out.controlPoints;
   return finish(context, request, out);
@@ -347,28 +371,34 @@ Status Planner::replanAlong(const PathRequest& request, const PathResult& previo
   return finish(context, request, out);
 }
 
-bool Planner::refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out) {
+double Planner::refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out) {
   std::vector<Vec2>& points = out.controlPoints;
   {
     StageStats& stats = out.stats(PathStage::ControlPoints);
     StageTimer timer(stats, m_lap, m_microsPerTick);
     ControlPointSettings settings = m_settings.controlPoints;
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
-    controlPointStage(context, settings, out.tilePath, m_searchResult.through, request.start, goal, points, stats);
+    controlPointStage(context, settings, out.tilePath, m_searchResult.through, m_searchResult.vertices,
+                      m_searchResult.vertexTiles, request.start, goal, points, stats,
+                      m_settings.recordStages ? &out.stagePoints[std::size_t(PathStage::Search)] : nullptr);
   }
-  record(out, PathStage::ControlPoints);
+  if (m_settings.recordStages) {
+    out.searchCost = polylineCost(context, out.stagePoints[std::size_t(PathStage::Search)]);
+    out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
+  }
+  record(out, PathStage::ControlPoints, context);
   if (m_settings.enabledStage(PathStage::StraightenForward)) {
     StageStats& stats = out.stats(PathStage::StraightenForward);
     StageTimer timer(stats, m_lap, m_microsPerTick);
     straightenStage(context, m_settings.straighten, false, points, stats);
   }
-  record(out, PathStage::StraightenForward);
+  record(out, PathStage::StraightenForward, context);
   if (m_settings.enabledStage(PathStage::CornerRouting)) {
     StageStats& stats = out.stats(PathStage::CornerRouting);
     StageTimer timer(stats, m_lap, m_microsPerTick);
     cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
   }
-  record(out, PathStage::CornerRouting);
+  record(out, PathStage::CornerRouting, context);
   if (m_settings.enabledStage(PathStage::StraightenBackward)) {
     StageStats& stats = out.stats(PathStage::StraightenBackward);
     StageTimer timer(stats, m_lap, m_microsPerTick);
@@ -387,8 +417,8 @@ bool Planner::refine(const StageContext& context, const PathRequest& request, Ve
       }
     }
   }
-  record(out, PathStage::StraightenBackward);
-  return std::isfinite(polylineCost(context, points));
+  record(out, PathStage::StraightenBackward, context);
+  return polylineCost(context, points);
 }
 
 Status Planner::finish(const StageContext& context, const PathRequest& request, PathResult& out) {
@@ -406,7 +436,7 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     detourStage(context, m_settings.detours, entities, points, out.detours, outcome, stats);
   }
-  record(out, PathStage::Detours);
+  record(out, PathStage::Detours, context);
   if (m_settings.enabledStage(PathStage::Smoothing)) {
     StageStats& stats = out.stats(PathStage::Smoothing);
     StageTimer timer(stats, m_lap, m_microsPerTick);

@@ -249,7 +249,7 @@ class SpanChecker {
     }
     for (const Barrier& barrier : m_context.barriers) {
       const std::array<Point, 2> wall{barrier.a.cast<double>(), barrier.b.cast<double>()};
-      if (ringDistance(hull(), wall) < keep) return false;
+      if (ringDistance(hull(), wall) < std::max(keep, barrierClearance(barrier, m_context.radius))) return false;
     }
     // The tiles the hull, grown by the radius, may reach: the hull's box is its points' box.
     const Vec2 lowF = piece.p[0].cwiseMin(piece.p[1]).cwiseMin(piece.p[2].cwiseMin(piece.p[3]));

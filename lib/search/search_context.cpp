@@ -92,6 +92,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_expanded = 0;
   out.path.clear();
   out.through.clear();
+  out.vertexTiles.clear();
   out.vertices.clear();
   out.costUnits = 0;
   out.cost = 0.0;
@@ -198,7 +199,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_landmarkCount = grid.landmarkCount();
   if (m_landmarkCount > 0) {
     const std::uint32_t* goalDistances = grid.landmarkDistances(m_goal);
-    std::copy(goalDistances, goalDistances + 2 * m_landmarkCount, m_goalLandmarks.begin());
+    std::copy(goalDistances, goalDistances + m_landmarkCount, m_goalLandmarks.begin());
   }
   heapPush({m_startPieceUnits + heuristic(request.start, m_start), m_startPieceUnits, m_start});
   return run(request.maxExpansions, out);
@@ -267,16 +268,13 @@ std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept
     }
   }
   if (m_landmarkCount == 0) return h;
-  // ALT: d(n,goal) >= d(L,goal) - d(L,n) and d(n,goal) >= d(n,L) - d(goal,L). Stored distances
-  // are rounded down to whole quanta, so each bound gives up one quantum to stay a lower bound.
+  // ALT with symmetric step costs: d(n,goal) >= |d(L,goal) - d(L,n)|. Stored distances are
+  // rounded down to whole quanta, so the bound gives up one quantum to stay a lower bound.
   const std::uint32_t* here = grid.landmarkDistances(index);
   std::int64_t quanta = 0;
-  for (int k = 0; k < 2 * m_landmarkCount; k += 2) {
+  for (int k = 0; k < m_landmarkCount; ++k) {
     if (here[k] != SearchGrid::kLandmarkUnknown && m_goalLandmarks[k] != SearchGrid::kLandmarkUnknown) {
-      quanta = std::max(quanta, std::int64_t(m_goalLandmarks[k]) - std::int64_t(here[k]) - 1);
-    }
-    if (here[k + 1] != SearchGrid::kLandmarkUnknown && m_goalLandmarks[k + 1] != SearchGrid::kLandmarkUnknown) {
-      quanta = std::max(quanta, std::int64_t(here[k + 1]) - std::int64_t(m_goalLandmarks[k + 1]) - 1);
+      quanta = std::max(quanta, std::abs(std::int64_t(m_goalLandmarks[k]) - std::int64_t(here[k])) - 1);
     }
   }
   std::int64_t bound = quanta * SearchGrid::kLandmarkQuantum;
@@ -357,15 +355,9 @@ void SearchContext::expandAll(std::int32_t index) {
   const std::int64_t g = m_nodes[std::size_t(index)].g;
   const bool closeGaps = grid.closesNarrowGaps();
   const bool gated = m_gates != nullptr && grid.nearGate()[index] != 0;
-  // Any-angle routes are priced by geometry: the segment between two centres lies half in each
-  // tile, so a step costs the mean of the two tiles' costs (the tile search charges the tile
-  // entered, its documented convention).
+  // A step runs centre to centre, half in each tile (see kCostScale).
   const std::uint8_t here = cls[index];
-  auto stepCost = [&](std::uint8_t to, bool diagonal) {
-    const std::int64_t entered = diagonal ? grid.diagonalCost(to) : grid.straightCost(to);
-    if (m_sight == nullptr) return entered;
-    return (entered + (diagonal ? grid.diagonalCost(here) : grid.straightCost(here))) / 2;
-  };
+  auto stepCost = [&](std::uint8_t to, bool diagonal) { return grid.stepCost(here, to, diagonal); };
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const NeighbourStep& step = moves[i];
     const std::int32_t next = index + step.dx + step.dy * pw;
@@ -373,10 +365,17 @@ void SearchContext::expandAll(std::int32_t index) {
     if (costClass == 0) continue;
     if (closeGaps) {
       // Hex tables run round the tile, so the tiles at the two ends of the edge crossed by
-      // step i are steps i-1 and i+1.
-      const NeighbourStep& before = moves[(i + moves.size() - 1) % moves.size()];
-      const NeighbourStep& after = moves[(i + 1) % moves.size()];
-      if (cls[index + before.dx + before.dy * pw] == 0 && cls[index + after.dx + after.dy * pw] == 0) continue;
+      // step i are steps i-1 and i+1. An end is obstructed when that tile is blocked or a door
+      // that is a wall for this query (not passed) ends there, on the edge from either tile of
+      // the step to it: the character would pass within half an edge of it.
+      auto obstructed = [&](const NeighbourStep& side) {
+        const std::int32_t third = index + side.dx + side.dy * pw;
+        if (cls[third] == 0) return true;
+        return gated && (solidGate(index, third) || solidGate(next, third));
+      };
+      if (obstructed(moves[(i + moves.size() - 1) % moves.size()]) && obstructed(moves[(i + 1) % moves.size()])) {
+        continue;
+      }
     }
     std::int64_t gateCost = 0;
     if (!step.sharesEdge) {  // square diagonal: both orthogonal tiles must be passable
@@ -393,6 +392,11 @@ void SearchContext::expandAll(std::int32_t index) {
             step.dy);
     }
   }
+}
+
+bool SearchContext::solidGate(std::int32_t a, std::int32_t b) const {
+  const std::int32_t gate = m_grid->gateBetween(a, b);
+  return gate >= 0 && m_gates->crossing(std::uint32_t(gate)).solid;
 }
 
 bool SearchContext::gateAllows(std::int32_t from, std::int32_t to, std::int32_t a, std::int32_t b,
@@ -457,10 +461,11 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t dx, std::int32
   const std::uint8_t* uniform = grid.uniform();
   const std::int32_t pw = grid.paddedWidth();
   const std::int32_t vertical = dy * pw;
-  const std::int64_t g = m_nodes[std::size_t(index)].g;
-  // Every tile entered has the cost of the first one (the others neighbour uniform tiles).
+  // Every tile entered has the cost of the first one (the others neighbour uniform tiles), so
+  // k diagonal steps cost half a step in the jump point's own tile and the rest in that class.
   const std::uint8_t costClass = cls[index + dx + vertical];
-  const std::int64_t diagonalCost = grid.diagonalCost(costClass), straightCost = grid.straightCost(costClass);
+  const std::int64_t diagonalCost = 2 * grid.halfDiagonal(costClass), straightCost = 2 * grid.halfStraight(costClass);
+  const std::int64_t g = m_nodes[std::size_t(index)].g + grid.halfDiagonal(cls[index]) - grid.halfDiagonal(costClass);
   std::int32_t n = index, x = index % pw, y = index / pw;
   for (std::int64_t k = 1;; ++k) {
     if (cls[n + dx] == 0 || cls[n + vertical] == 0) return;  // no corner cutting
@@ -535,13 +540,15 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
     std::int32_t steps = 0;
     const std::int32_t target = jumpStraight(x, y, dx, dy, steps);
     if (target < 0) continue;
-    relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, node.g + steps * grid.straightCost(costClass), index,
-          dx, dy);
+    // Every tile the jump enters has the first one's class (see jumpDiagonal).
+    const std::int64_t cost = grid.halfStraight(cls[index]) + (2 * steps - 1) * grid.halfStraight(costClass);
+    relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, node.g + cost, index, dx, dy);
   }
 }
 
 void SearchContext::buildPath(SearchResult& out) const {
   out.through.clear();
+  out.vertexTiles.clear();
   out.vertices.clear();
   if (m_sight != nullptr) {
     buildAnyAnglePath(out);
@@ -643,6 +650,7 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
   // path steps through a passable tile touching that place, so every step is a legal move.
   out.path.assign(1, grid.cellOf(m_start));
   out.through.assign(1, m_startPoint);
+  out.vertexTiles.assign(1, 0);
   auto append = [&](Cell cell, Vec2 entry, Vec2 inside) {
     if (cell == out.path.back()) return;
     if (!legalStep(grid, out.path.back(), cell)) {
@@ -661,20 +669,24 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
   double length = 0.0;
   for (std::size_t v = 1; v < route.size(); ++v) {
     const Vec2 a = route[v - 1], b = route[v];
-    if (a == b) continue;
-    length += double((b - a).norm());
-    const Eigen::Vector2d from = layout.toLocal(a), along = layout.toLocal(b) - from;
-    auto onInterior = [&](Cell cell, double t0, double t1) {
-      append(cell, layout.toWorld(from + along * t0), layout.toWorld(from + along * (0.5 * (t0 + t1))));
-      return true;
-    };
-    detail::walkSegment(layout, from, from + along, onInterior, [](const detail::SideContact&) { return true; });
-    // The vertex itself, so consecutive points stay on the route; not the goal point, which
-    // follows the last point anyway (and may share its tile with the route's last vertex).
-    if (v + 1 < route.size()) out.through.back() = b;
+    if (a != b) {
+      length += double((b - a).norm());
+      const Eigen::Vector2d from = layout.toLocal(a), along = layout.toLocal(b) - from;
+      auto onInterior = [&](Cell cell, double t0, double t1) {
+        append(cell, layout.toWorld(from + along * t0), layout.toWorld(from + along * (0.5 * (t0 + t1))));
+        return true;
+      };
+      detail::walkSegment(layout, from, from + along, onInterior, [](const detail::SideContact&) { return true; });
+    }
+    if (v + 1 < route.size()) {
+      // The vertex itself, so that the route's turns are kept exactly.
+      out.through.back() = b;
+    } else {
+      // A goal point on the goal tile's border may leave the walk in a neighbouring tile.
+      append(m_goalCell, m_goalPoint, m_goalPoint);
+    }
+    out.vertexTiles.push_back(std::int32_t(out.path.size() - 1));
   }
-  // A goal point on the goal tile's border may leave the walk in a neighbouring tile.
-  append(m_goalCell, m_goalPoint, m_goalPoint);
   out.reached = m_goalCell;
   out.cost = double(out.costUnits) / double(kCostScale);
   out.length = length / double(layout.tileSize());

@@ -46,12 +46,12 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
     if (c == classCost.size()) classCost.push_back(cost);
     classOfTerrain[std::size_t(t)] = std::uint8_t(c);
   }
-  grid.m_minStraight = grid.m_minDiagonal = 0;
+  grid.m_minHalfStraight = grid.m_minHalfDiagonal = 0;
   for (std::size_t c = 1; c < classCost.size(); ++c) {
-    grid.m_straight[c] = std::llround(double(classCost[c]) * double(kCostScale));
-    grid.m_diagonal[c] = std::llround(double(classCost[c]) * std::sqrt(2.0) * double(kCostScale));
-    if (c == 1 || grid.m_straight[c] < grid.m_minStraight) grid.m_minStraight = grid.m_straight[c];
-    if (c == 1 || grid.m_diagonal[c] < grid.m_minDiagonal) grid.m_minDiagonal = grid.m_diagonal[c];
+    grid.m_halfStraight[c] = std::llround(0.5 * double(classCost[c]) * double(kCostScale));
+    grid.m_halfDiagonal[c] = std::llround(0.5 * double(classCost[c]) * std::sqrt(2.0) * double(kCostScale));
+    if (c == 1 || grid.m_halfStraight[c] < grid.m_minHalfStraight) grid.m_minHalfStraight = grid.m_halfStraight[c];
+    if (c == 1 || grid.m_halfDiagonal[c] < grid.m_minHalfDiagonal) grid.m_minHalfDiagonal = grid.m_halfDiagonal[c];
   }
 
   const std::int32_t pw = grid.paddedWidth();
@@ -157,9 +157,7 @@ void SearchGrid::buildJumps() {
   }
 }
 
-void SearchGrid::sweep(std::int32_t source, bool forward, std::vector<std::int64_t>& distance) const {
-  // Forwards, a step u→v costs entering v; backwards we relax u from v with that same cost, so
-  // distance[u] becomes the cost of the cheapest path from u to the source.
+void SearchGrid::sweep(std::int32_t source, std::vector<std::int64_t>& distance) const {
   distance.assign(std::size_t(paddedCount()), -1);
   using Item = std::pair<std::int64_t, std::int32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
@@ -179,8 +177,7 @@ void SearchGrid::sweep(std::int32_t source, bool forward, std::vector<std::int64
         const NeighbourStep& b = moves[std::size_t(step.requiresB)];
         if (m_class[std::size_t(v + a.dx + a.dy * pw)] == 0 || m_class[std::size_t(v + b.dx + b.dy * pw)] == 0) continue;
       }
-      const std::uint8_t entered = forward ? m_class[std::size_t(u)] : m_class[std::size_t(v)];
-      const std::int64_t next = d + (step.sharesEdge ? m_straight[entered] : m_diagonal[entered]);
+      const std::int64_t next = d + stepCost(m_class[std::size_t(v)], m_class[std::size_t(u)], !step.sharesEdge);
       std::int64_t& slot = distance[std::size_t(u)];
       if (slot < 0 || next < slot) {
         slot = next;
@@ -206,34 +203,29 @@ void SearchGrid::buildLandmarks(int count) {
     }
   }
   m_landmarkCount = count;
-  m_landmarkDistances.assign(std::size_t(paddedCount()) * std::size_t(2 * count), kLandmarkUnknown);
+  m_landmarkDistances.assign(std::size_t(paddedCount()) * std::size_t(count), kLandmarkUnknown);
   std::vector<std::int64_t> nearest(std::size_t(paddedCount()), std::numeric_limits<std::int64_t>::max());
-  std::vector<std::int64_t> from, to;
-  sweep(seed, true, from);
+  std::vector<std::int64_t> distance;
+  sweep(seed, distance);
   for (int k = 0; k < count; ++k) {
     // Pick the tile maximising the distance to the nearest chosen landmark (ties: lowest index).
     std::int32_t pick = seed;
     std::int64_t best = -1;
     for (std::int32_t i = 0; i < paddedCount(); ++i) {
-      const std::int64_t d = k == 0 ? from[std::size_t(i)] : nearest[std::size_t(i)];
-      if (from[std::size_t(i)] >= 0 && d > best) {
+      const std::int64_t d = k == 0 ? distance[std::size_t(i)] : nearest[std::size_t(i)];
+      if (distance[std::size_t(i)] >= 0 && d > best) {
         best = d;
         pick = i;
       }
     }
     m_landmarks.push_back(cellOf(pick));
-    sweep(pick, true, from);
-    sweep(pick, false, to);
+    sweep(pick, distance);
     for (std::int32_t i = 0; i < paddedCount(); ++i) {
-      std::uint32_t* slot = &m_landmarkDistances[std::size_t(i) * std::size_t(2 * count) + std::size_t(2 * k)];
-      auto quantise = [](std::int64_t d) {
-        if (d < 0) return kLandmarkUnknown;
-        const std::int64_t q = d / kLandmarkQuantum;
-        return q >= std::int64_t(kLandmarkUnknown) ? kLandmarkUnknown : std::uint32_t(q);
-      };
-      slot[0] = quantise(from[std::size_t(i)]);
-      slot[1] = quantise(to[std::size_t(i)]);
-      if (from[std::size_t(i)] >= 0) nearest[std::size_t(i)] = std::min(nearest[std::size_t(i)], from[std::size_t(i)]);
+      const std::int64_t d = distance[std::size_t(i)];
+      const std::int64_t q = d / kLandmarkQuantum;
+      m_landmarkDistances[std::size_t(i) * std::size_t(count) + std::size_t(k)] =
+          d < 0 || q >= std::int64_t(kLandmarkUnknown) ? kLandmarkUnknown : std::uint32_t(q);
+      if (d >= 0) nearest[std::size_t(i)] = std::min(nearest[std::size_t(i)], d);
     }
   }
 }

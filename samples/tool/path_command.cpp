@@ -83,6 +83,23 @@ std::string json(const PathResult& result, const World& world, const EntityNames
   }
   out += "]";
   out += ",\"astar_length\":" + number(result.searchLength);
+  // The invariants, checkable by anyone (README, "One cost model"): the search's tiles, the cost
+  // of the polyline through their centres with the start and goal legs, and the path's cost
+  // after each stage that ran; null where nothing was measured.
+  out += ",\"astar_tiles\":[";
+  for (std::size_t i = 0; i < result.tilePath.size(); ++i) {
+    out += (i ? ",[" : "[") + std::to_string(result.tilePath[i].x) + "," + std::to_string(result.tilePath[i].y) + "]";
+  }
+  out += "],\"astar_cost\":" + number(result.searchCost);
+  out += ",\"stage_costs\":{";
+  bool firstCost = true;
+  for (int s = 0; s < kPathStageCount; ++s) {
+    const double cost = result.stageCosts[std::size_t(s)];
+    if (!result.stages[std::size_t(s)].ran || std::isnan(cost)) continue;
+    out += (firstCost ? "\"" : ",\"") + std::string(pathStageName(PathStage(s))) + "\":" + number(cost);
+    firstCost = false;
+  }
+  out += "}";
   out += ",\"length\":" + number(result.length);
   out += ",\"cost\":" + number(result.cost);
   out += ",\"control_points\":[";
@@ -235,7 +252,7 @@ int pathCommand(Arguments args) {
   for (const EntitySpec& entity : document->entities) names.push_back(entity.name);
   if (!entitiesPath.empty() && !readEntities(entitiesPath, world, names)) return 1;
   PlannerSettings settings;
-  settings.recordStages = !svgPath.empty();
+  settings.recordStages = !svgPath.empty() || asJson || !queries.empty();
   settings.anyAngleSearch = anyAngle;
   Planner planner(world, settings);
   PathResult result;

@@ -10,9 +10,12 @@
 
 namespace rpgnav::test {
 
-std::int64_t referenceStepCost(const TileMap& map, Cell to, MobilityId mobility, bool diagonal) {
-  const double cost = map.cost(to, mobility);
-  return std::llround(cost * (diagonal ? std::sqrt(2.0) : 1.0) * double(kCostScale));
+std::int64_t referenceStepCost(const TileMap& map, Cell from, Cell to, MobilityId mobility, bool diagonal) {
+  auto half = [&](Cell cell) {
+    const double cost = map.cost(cell, mobility);
+    return std::llround(0.5 * cost * (diagonal ? std::sqrt(2.0) : 1.0) * double(kCostScale));
+  };
+  return half(from) + half(to);
 }
 
 std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility, Cell start, const StepRule& rule) {
@@ -36,7 +39,7 @@ std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility,
         if (!allowed) continue;
         extra = *allowed;
       }
-      const std::int64_t cost = g + referenceStepCost(map, next, mobility, !step.sharesEdge) + extra;
+      const std::int64_t cost = g + referenceStepCost(map, cell, next, mobility, !step.sharesEdge) + extra;
       std::int64_t& slot = best[std::size_t(map.index(next))];
       if (slot < 0 || cost < slot) {
         slot = cost;
@@ -62,7 +65,7 @@ std::optional<std::int64_t> pathCost(const TileMap& map, MobilityId mobility, co
         legal = allowed.has_value();
         if (legal) total += *allowed;
       }
-      if (legal) total += referenceStepCost(map, to, mobility, !step.sharesEdge);
+      if (legal) total += referenceStepCost(map, from, to, mobility, !step.sharesEdge);
     }
     if (!legal) return std::nullopt;
   }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A plain Dijkstra over a TileMap, written independently of the search module, as ground truth:
-// step cost = round(step length × tile cost × kCostScale), the documented fixed-point rule.
+// step cost = round(length/2 × cost(from) × kCostScale) + round(length/2 × cost(to) × kCostScale),
+// the documented fixed-point rule (half the step in each tile).
 
 #include "rpgnav/grid/tile_map.hpp"
 
@@ -12,8 +13,8 @@
 
 namespace rpgnav::test {
 
-/// The fixed-point cost of one step into `to` (length 1 or √2).
-std::int64_t referenceStepCost(const TileMap& map, Cell to, MobilityId mobility, bool diagonal);
+/// The fixed-point cost of one step from `from` to its neighbour `to` (length 1 or √2).
+std::int64_t referenceStepCost(const TileMap& map, Cell from, Cell to, MobilityId mobility, bool diagonal);
 
 /// Extra rules for single steps (gates, doors): the extra fixed-point cost of the step from one
 /// tile to a neighbour, or nullopt when the step is forbidden. Empty: no extra rules.

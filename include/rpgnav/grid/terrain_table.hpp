@@ -56,6 +56,8 @@ class TerrainTable {
   /// The cheapest cost any terrain has for `mobility` (kImpassable if none): the factor that keeps
   /// distance heuristics admissible.
   float minCost(MobilityId mobility) const noexcept;
+  /// The dearest cost a terrain the mobility may enter has (0 if none).
+  float maxCost(MobilityId mobility) const noexcept;
 
   int terrainCount() const noexcept { return int(m_costs.size()); }
   int mobilityCount() const noexcept { return int(m_mobilityNames.size()); }

@@ -104,22 +104,43 @@ struct PathResult {
   double length = 0.0;  ///< Length of controlPoints, world units.
   double cost = 0.0;    ///< Weighted cost of controlPoints (length in each tile × its cost).
   std::array<StageStats, kPathStageCount> stages{};
-  /// The control points after each stage that ran, when PlannerSettings::recordStages is set
-  /// (for pictures and debugging; empty otherwise).
+  /// With PlannerSettings::recordStages (for pictures, debugging and checks; empty otherwise):
+  /// the control points after each stage that ran. For the search (stage 2), the polyline its
+  /// route stands for, which stage 3 starts from: the start, the centre of every A* tile (with,
+  /// for hex characters at least half a hex edge wide, a point at the free end of each edge whose
+  /// middle passes too close to a blocked corner or closed door), the goal; after the any-angle
+  /// search, the route's own vertices.
   std::array<std::vector<Vec2>, kPathStageCount> stagePoints;
+  /// With PlannerSettings::recordStages: the cost of stagePoints after each stage that ran
+  /// (stage 8 leaves the control points as they are and is not measured; NaN for stages that did
+  /// not run). No stage raises it, up to stage 6; stage 7 goes round entities, which the tile
+  /// search does not see, and may.
+  std::array<double, kPathStageCount> stageCosts{};
+  /// With PlannerSettings::recordStages: the cost of the search's polyline (stagePoints of the
+  /// search; NaN when no search ran). The path before stage 7 never costs more.
+  double searchCost = 0.0;
   StageStats& stats(PathStage stage) noexcept { return stages[std::size_t(stage)]; }
   const StageStats& stats(PathStage stage) const noexcept { return stages[std::size_t(stage)]; }
 };
 
 /// A wall segment besides the blocked tiles: a door the character may not pass in this query.
-/// Paths keep the radius from it (and never touch it).
+/// Paths keep the radius from it and never touch it.
 struct Barrier {
   Vec2 a;
   Vec2 b;
   Cell tileA;  ///< The two tiles on either side.
   Cell tileB;
 };
-/// True when the segment from→to comes closer than `radius` to the barrier (or touches it).
+/// What touching a barrier means: coming within this fraction of its length (2·10⁻³ tiles on
+/// square maps, 1.15·10⁻³ on hex maps). Blocked tiles may be touched by a character of radius 0,
+/// closed doors may not, and a touch is decided on float points: this gap keeps paths that pass
+/// a door's end (often also a wall's corner, where corner routing bends 10⁻³ tiles out) visibly
+/// clear of it.
+inline constexpr double kBarrierTouch = 2e-3;
+/// The least distance a path of `radius` keeps from the barrier: the radius, and never less than
+/// kBarrierTouch of the barrier's length.
+double barrierClearance(const Barrier& barrier, float radius) noexcept;
+/// True when the segment from→to comes closer than barrierClearance() to the barrier.
 bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noexcept;
 
 /// Read-only facts every stage works from: the map, who walks, and the map's indexes for that

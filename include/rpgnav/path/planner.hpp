@@ -46,7 +46,9 @@ struct PlannerSettings {
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
   std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true, true, true};
-  /// Keep a copy of the control points after every stage in PathResult::stagePoints.
+  /// Keep a copy of the control points after every stage in PathResult::stagePoints, and
+  /// measure the path's cost after each (PathResult::stageCosts, PathResult::searchCost): for
+  /// pictures, debugging and checking the cost invariant. Costs a probe per segment per stage.
   bool recordStages = false;
   bool enabledStage(PathStage stage) const noexcept { return enabled[std::size_t(stage)]; }
 };
@@ -122,10 +124,12 @@ class Planner {
   const MobilityData* prepare(const PathRequest& request, PathResult& out);
   // Stage 2 (one slice) and everything after it.
   Status searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out);
+  // With PlannerSettings::recordStages: the control points after a stage (and their cost).
   void record(PathResult& out, PathStage stage) const;
+  void record(PathResult& out, PathStage stage, const StageContext& context) const;
   // Stages 3-6 on the search's tile path, from start to goal (the goal may be a door's approach
-  // point); false when no polyline keeps the radius.
-  bool refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out);
+  // point); returns the cost of the result, infinity when no polyline keeps the radius.
+  double refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out);
   // Stage 7 and the final measurements and status.
   Status finish(const StageContext& context, const PathRequest& request, PathResult& out);
 
@@ -141,6 +145,7 @@ class Planner {
   std::uint64_t m_lap = 0;  // tick count where the next stage's time begins (see StageTimer)
   double m_microsPerTick;  // the tick counter's rate, measured once per process (first planner)
   std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
+  SegmentProbe m_straight;  // stage 1's probe of the straight segment (clear = false when none)
   // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
   // its tile's centre and the path begins with the step back there.
   std::optional<Vec2> m_escapeFrom;

@@ -14,32 +14,39 @@
 
 namespace rpgnav {
 
-/// Stage 1: when start and goal see each other and the straight segment costs no more than its
-/// length at the cheapest terrain cost (so no detour could be cheaper), it is the path.
-struct StraightLineSettings {
-  /// Longest straight line tried, in tiles: long queries rarely see their goal, and the probe's
-  /// cost grows with the distance. [Units: tiles] [Limit: >= 0]
-  float maxDistance = 64.0f;
-};
-/// True when the segment start→goal is clear for the character and provably cheapest: its cost
-/// is at most its length × the cheapest cost of the map's tiles (then `out` is {start, goal}).
+/// Stage 1, the straight line (the rule of the Knights of Frontier Valley pipeline): when the
+/// character can walk straight from start to goal without crossing terrain dearer than the
+/// dearer of its two ends' tiles, it does, with no search. "Can walk" means the segment is clear
+/// for the character's radius (walls, and doors other than free open ones); other entities do
+/// not count here (stage 7 leads the line round them). Whatever this stage decides, the planner
+/// never returns a path dearer than a clear straight segment: when the segment is clear but
+/// crosses dearer terrain, the searched path replaces it only where it is cheaper (see
+/// Planner). The stage has no settings; the struct keeps every stage's signature alike.
+struct StraightLineSettings {};
+/// True when the segment start→goal is taken by the rule above (then `out` is {start, goal}).
+/// `probe` is the segment's probe either way.
 bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, Vec2 start, Vec2 goal,
-                       std::vector<Vec2>& out, StageStats& stats);
+                       std::vector<Vec2>& out, SegmentProbe& probe, StageStats& stats);
 
 /// Stage 3: one control point per tile of the A* path — where the line from the previous point
 /// toward the goal leaves the tile, or else the search route's own point in the tile, when that
-/// line does not lead on along the path, is not clear or costs more. The route's points are
-/// `through` (one per tile, joined by the any-angle route's clear segments), or, when it is
-/// empty, the tile centres: then the start and goal tiles' centres are included too, and on hex
-/// maps, for characters wider than half a hex edge, a point at the open end of an edge whose
-/// other end touches a blocked tile: so the fallback polyline keeps the radius by construction.
+/// line does not lead on along the path, is not clear or costs more. After the any-angle search
+/// the route's points are `through` (one per tile), checked afterwards: if rounding kinked the
+/// result into a corner, the route's vertices `route` (start point to goal point, `routeTiles`
+/// their indices in `tiles`) are used instead. Otherwise (`route` empty) they are the tile
+/// centres: then the start and goal tiles' centres are included too, and on hex maps, for
+/// characters wider than half a hex edge, a point at the free end of an edge whose other end
+/// touches a blocked tile or a closed door: so the fallback polyline keeps the radius by
+/// construction. `safe`, when given, receives the polyline the result is measured against (the
+/// fallback; after the any-angle search, the route's vertices): the result never costs more.
 struct ControlPointSettings {
   /// Use exit points toward the goal; false gives plain tile centres.
   bool exitPoints = true;
 };
 void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
-                       const std::vector<Cell>& tiles, const std::vector<Vec2>& through, Vec2 start, Vec2 goal,
-                       std::vector<Vec2>& out, StageStats& stats);
+                       const std::vector<Cell>& tiles, std::span<const Vec2> through, std::span<const Vec2> route,
+                       std::span<const std::int32_t> routeTiles, Vec2 start, Vec2 goal, std::vector<Vec2>& out,
+                       StageStats& stats, std::vector<Vec2>* safe = nullptr);
 
 /// Stages 4 and 6: drop every control point whose two neighbours see each other at no extra
 /// cost, walking from the start (or, reversed, from the goal).

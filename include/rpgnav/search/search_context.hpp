@@ -18,8 +18,9 @@ namespace rpgnav {
 /// How one query may cross a gate (see SearchGate).
 struct GateCrossing {
   bool open = true;  ///< False: the edge is a wall for this query.
-  /// Square maps: diagonal steps past the gate's ends are not taken (a closed door stays solid
-  /// even when the query plans through it).
+  /// A wall wherever it is not crossed (a closed door stays solid even when the query plans
+  /// through it): square diagonal steps past the gate's ends are not taken, nor, when the grid
+  /// closes narrow hex gaps, hex steps across an edge whose other end is obstructed too.
   bool solid = false;
   std::int64_t cost = 0;  ///< Extra cost units for crossing (>= 0).
 };
@@ -85,17 +86,26 @@ struct SearchResult {
   const char* reason = "";
   /// Tiles from start to goal inclusive, each a legal move from the previous one.
   std::vector<Cell> path;
-  /// Any-angle search only: for each tile of `path`, a world point of the route inside it (the
-  /// route's own vertex where it turns in that tile): consecutive points are joined by clear
-  /// segments of the route. Empty after an 8-way search, whose route runs centre to centre.
-  std::vector<Vec2> through;
-  /// Any-angle search only: the route's vertices, start point to goal point, in world units.
+  /// Any-angle search only: the route's vertices, start point to goal point, in world units,
+  /// joined by clear segments (probed on these float points). Empty after an 8-way search, whose
+  /// route runs centre to centre.
   std::vector<Vec2> vertices;
+  /// Any-angle search only: for each of `vertices`, the index in `path` of its tile (0 for the
+  /// start point, the last for the goal point); non-decreasing.
+  std::vector<std::int32_t> vertexTiles;
+  /// Any-angle search only: for each tile of `path`, a world point of the route in it: the
+  /// route's vertex where it turns in that tile, else the middle of the route's crossing of the
+  /// tile (or where it passes a side tile's corner). Those are rounded to float, so only the
+  /// vertices lie exactly on the route: a polyline through the others can kink by a rounding step
+  /// into a corner the route grazes.
+  std::vector<Vec2> through;
   /// The tile the path ends on: the goal, or the nearest reachable tile for PartialPath.
   Cell reached;
   /// Weighted travel cost in fixed-point units (kCostScale per cost-1 tile step).
   std::int64_t costUnits = 0;
-  /// Weighted travel cost: Σ step length × cost of the tile entered.
+  /// Weighted travel cost in world units per tile size: Σ over steps of half the step's length ×
+  /// the cost of each of its two tiles (the geometric cost of the polyline through the tiles'
+  /// centres; see kCostScale). Any-angle search: the route's segments, priced by probeSegment.
   double cost = 0.0;
   /// Geometric length in tiles: straight steps count 1, square diagonals √2 (any-angle: the
   /// length of the route's segments).
@@ -153,6 +163,9 @@ class SearchContext {
   // the two orthogonal neighbours it passes, are >= 0): false when a gate forbids it, else adds
   // the gates' costs to `cost`.
   bool gateAllows(std::int32_t from, std::int32_t to, std::int32_t a, std::int32_t b, std::int64_t& cost) const;
+  // True when a gate sits on the edge between padded tiles a and b and is a wall for this query
+  // wherever it is not crossed (GateCrossing::solid).
+  bool solidGate(std::int32_t a, std::int32_t b) const;
   void expandJumpPoint(std::int32_t node);
   void relax(std::int32_t node, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
@@ -184,7 +197,7 @@ class SearchContext {
   std::int32_t m_goalX = 0;  // padded coordinates of the goal
   std::int32_t m_goalY = 0;
   int m_landmarkCount = 0;
-  std::array<std::uint32_t, 32> m_goalLandmarks{};  // the goal's landmark distances
+  std::array<std::uint32_t, 16> m_goalLandmarks{};  // the goal's landmark distances
   bool m_partial = false;
   bool m_jumpPoints = false;
   // Any-angle mode (m_sight set): the tester, radius, and the route's two end points.

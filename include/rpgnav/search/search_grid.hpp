@@ -19,6 +19,14 @@ namespace rpgnav {
 /// Fixed-point travel costs: one tile step on cost-1 terrain costs kCostScale units. Integer costs
 /// summed in 64 bits keep results exact and deterministic; 2^24 keeps the rounding of √2 below
 /// 3·10⁻⁸ tiles per diagonal step.
+///
+/// The cost model, shared with the geometry (probeSegment): a path costs the length it runs
+/// inside each tile × that tile's cost. A step between two neighbouring tiles runs centre to
+/// centre, half its length in each tile, so it costs half its length at each tile's cost:
+/// round(len/2 × cost(from) × kCostScale) + round(len/2 × cost(to) × kCostScale). The search's
+/// cost of a tile path is therefore the geometric cost of the polyline through its tiles'
+/// centres (up to that rounding), and on uniform maps it is the length × the cost, so Moving AI
+/// optimal lengths come out exactly.
 inline constexpr std::int64_t kCostScale = std::int64_t(1) << 24;
 /// Terrain costs the search accepts for a passable terrain (wider ranges would overflow 64-bit
 /// sums on the largest maps or lose precision).
@@ -30,14 +38,15 @@ struct SearchGridSettings {
   /// Landmarks for the ALT heuristic (A*, Landmarks, Triangle inequality; Goldberg & Harrelson
   /// 2005): exact distances from and to this many tiles, precomputed, give a far tighter lower
   /// bound than straight-line distance on maps with varied terrain costs, where the plain
-  /// heuristic (distance × cheapest cost) leaves A* exploring wide areas. Costs two Dijkstra
-  /// sweeps per landmark at build time and 8 bytes per tile per landmark. 0 = off; up to 16.
+  /// heuristic (distance × cheapest cost) leaves A* exploring wide areas. Costs one Dijkstra
+  /// sweep per landmark at build time and 4 bytes per tile per landmark. 0 = off; up to 16.
   /// Worth it for static maps with weighted terrain; on uniform-cost maps jump points already
   /// make searches cheap. [Limit: 0..16]
   int landmarks = 0;
   /// Characters this wide (radius, in tiles) or wider cannot squeeze through a hex edge whose two
-  /// end corners both touch blocked tiles: the gap is one hex edge (1/√3 ≈ 0.577 tiles) wide, so
-  /// from a radius of half that on such steps are not taken. Square grids need no such rule
+  /// end corners both touch blocked tiles (or, in a query, a door that is a wall for it: see
+  /// GateCrossing::solid): the gap is one hex edge (1/√3 ≈ 0.577 tiles) wide, so from a radius of
+  /// half that on such steps are not taken. Square grids need no such rule
   /// (every passage between blocked squares is at least a tile wide, and diagonals never cut
   /// corners). Region labels ignore it, so a goal cut off only by narrow gaps costs a search to
   /// answer NoPath. [Units: tiles] [Limit: 0 <= clearance < 0.5]
@@ -78,9 +87,10 @@ class SearchGrid {
   bool contains(Cell c) const noexcept { return c.x >= 0 && c.y >= 0 && c.x < m_width && c.y < m_height; }
   bool passable(Cell c) const noexcept { return contains(c) && m_class[std::size_t(padded(c))] != 0; }
 
-  /// Cheapest cost of entering a tile with a straight step, in cost units (the heuristic's factor).
-  std::int64_t minStraightCost() const noexcept { return m_minStraight; }
-  std::int64_t minDiagonalCost() const noexcept { return m_minDiagonal; }
+  /// Cheapest cost of a straight (diagonal) step between two tiles, in cost units: a lower bound
+  /// per step (the heuristic's factor).
+  std::int64_t minStraightCost() const noexcept { return 2 * m_minHalfStraight; }
+  std::int64_t minDiagonalCost() const noexcept { return 2 * m_minHalfDiagonal; }
   /// True when hex steps through gaps narrower than the settings' clearance are closed.
   bool closesNarrowGaps() const noexcept { return m_closesNarrowGaps; }
   /// True when every passable tile of the map costs the same for this mobility.
@@ -96,16 +106,23 @@ class SearchGrid {
   }
   /// Cost class per padded tile: 0 blocked, else an index into the step cost tables.
   const std::uint8_t* classes() const noexcept { return m_class.data(); }
+  /// Half a straight (diagonal) step inside a tile of a cost class: a step from class a to class
+  /// b costs halfStraight(a) + halfStraight(b) (see kCostScale), and k steps inside one class
+  /// cost k × 2 × halfStraight.
+  std::int64_t halfStraight(std::uint8_t costClass) const noexcept { return m_halfStraight[costClass]; }
+  std::int64_t halfDiagonal(std::uint8_t costClass) const noexcept { return m_halfDiagonal[costClass]; }
+  /// The cost of one step between neighbouring tiles of classes `from` and `to`.
+  std::int64_t stepCost(std::uint8_t from, std::uint8_t to, bool diagonal) const noexcept {
+    return diagonal ? m_halfDiagonal[from] + m_halfDiagonal[to] : m_halfStraight[from] + m_halfStraight[to];
+  }
   /// Per padded tile: 1 when the tile and all its touching passable tiles share one cost (jumps
   /// may pass through it), 0 otherwise (the search expands it fully).
   const std::uint8_t* uniform() const noexcept { return m_uniform.data(); }
-  std::int64_t straightCost(std::uint8_t costClass) const noexcept { return m_straight[costClass]; }
   /// Per padded tile: nonzero when the tile is an end of a gate or touches one (its steps may
   /// cross a gate or pass a gate's corner).
   const std::uint8_t* nearGate() const noexcept { return m_nearGate.data(); }
   /// The gate on the edge between two neighbouring padded tiles, or -1.
   std::int32_t gateBetween(std::int32_t fromPadded, std::int32_t toPadded) const noexcept;
-  std::int64_t diagonalCost(std::uint8_t costClass) const noexcept { return m_diagonal[costClass]; }
 
   /// Precomputed straight jumps (the "JPS+" idea, Rabin 2015), on 8-connected square grids: for
   /// every padded tile and each of the directions east, west, south, north (in that order), the
@@ -120,13 +137,13 @@ class SearchGrid {
   }
 
   /// Landmark distances, quantised down to multiples of kLandmarkQuantum cost units: per padded
-  /// tile, landmarkCount() pairs (distance from the landmark, distance to it); kLandmarkUnknown
-  /// where unreachable or too far to store.
+  /// tile, landmarkCount() distances to the landmarks (steps cost the same both ways, so "from"
+  /// and "to" are one number); kLandmarkUnknown where unreachable or too far to store.
   static constexpr std::int64_t kLandmarkQuantum = std::int64_t(1) << 12;
   static constexpr std::uint32_t kLandmarkUnknown = 0xffffffffu;
   int landmarkCount() const noexcept { return m_landmarkCount; }
   const std::uint32_t* landmarkDistances(std::int32_t paddedIndex) const noexcept {
-    return m_landmarkDistances.data() + std::size_t(paddedIndex) * std::size_t(2 * m_landmarkCount);
+    return m_landmarkDistances.data() + std::size_t(paddedIndex) * std::size_t(m_landmarkCount);
   }
   /// The landmark tiles chosen (farthest-point selection in the largest region).
   const std::vector<Cell>& landmarks() const noexcept { return m_landmarks; }
@@ -139,8 +156,8 @@ class SearchGrid {
   std::uint64_t m_mapVersion = 0;
   std::vector<std::uint8_t> m_class;
   std::vector<std::uint8_t> m_uniform;
-  std::array<std::int64_t, 256> m_straight{};
-  std::array<std::int64_t, 256> m_diagonal{};
+  std::array<std::int64_t, 256> m_halfStraight{};
+  std::array<std::int64_t, 256> m_halfDiagonal{};
   int m_costClasses = 0;
   std::size_t m_gateCount = 0;
   std::vector<std::uint8_t> m_nearGate;
@@ -150,8 +167,8 @@ class SearchGrid {
   };
   std::vector<GateEnd> m_gateEnds;  // sorted
   bool m_closesNarrowGaps = false;
-  std::int64_t m_minStraight = 0;
-  std::int64_t m_minDiagonal = 0;
+  std::int64_t m_minHalfStraight = 0;
+  std::int64_t m_minHalfDiagonal = 0;
   RegionMap m_regions;
   std::vector<std::int16_t> m_jumps;
   int m_landmarkCount = 0;
@@ -160,9 +177,9 @@ class SearchGrid {
 
   void buildJumps();
   void buildLandmarks(int count);
-  // Dijkstra over the padded grid from `source`, forwards (distances from it) or backwards
-  // (distances to it); unreachable tiles get -1.
-  void sweep(std::int32_t source, bool forward, std::vector<std::int64_t>& distance) const;
+  // Dijkstra over the padded grid from `source` (steps cost the same both ways: distances from it
+  // and to it are equal); unreachable tiles get -1.
+  void sweep(std::int32_t source, std::vector<std::int64_t>& distance) const;
 };
 
 }  // namespace rpgnav

@@ -23,8 +23,9 @@ struct Reference {
   bool clear = true;
 };
 
+// Only double rounding counts as "on": the rule is decided on the float points as given.
 double toleranceFor(const Vector2d& a, const Vector2d& b) {
-  return 5e-7 * std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
+  return 1e-12 * std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
 }
 
 struct Polygon {
@@ -277,9 +278,16 @@ TEST_CASE("hex traversal: neighbours, vertices and edges", "[grid][los]") {
       const Cell n{c.x + step.dx, c.y + step.dy};
       CHECK(tilesCrossed(layout, layout.tileCenter(c), layout.tileCenter(n)) == std::vector<Cell>{c, n});
     }
-    // Along a shared edge, corner to corner: nothing crossed.
+    // Along a shared edge, corner to corner: hex corners are irrational, so the float corners
+    // lie a rounding step off the edge, and the segment runs inside one of the two tiles
+    // sharing it, or along it; never anywhere else.
     const TilePolygon polygon = layout.tilePolygon(c);
-    CHECK(tilesCrossed(layout, polygon.corners[0], polygon.corners[1]).empty());
+    const std::vector<Cell> along = tilesCrossed(layout, polygon.corners[0], polygon.corners[1]);
+    CHECK(along.size() <= 2);
+    for (const Cell& cell : along) {
+      const bool shares = cell == c || layout.sharedEdge(c, cell).has_value();
+      CHECK(shares);
+    }
   }
   // Pointy hexes: a walker between two walls that share an edge is inside the wall.
   const TileMap map = test::mapFromAscii(Layout::hexPointy(), {
@@ -288,10 +296,34 @@ TEST_CASE("hex traversal: neighbours, vertices and edges", "[grid][los]") {
                                                                   "......",
                                                               });
   const TilePolygon a = map.layout().tilePolygon({2, 1});
-  // corners[1] and [2] are (2,1)'s right edge, shared with the wall (3,1).
+  // corners[1] and [2] are (2,1)'s right edge, shared with the wall (3,1): whichever side of the
+  // edge the float corners fall, the segment is in a wall or squeezed between two.
   CHECK_FALSE(hasLineOfSight(map, TerrainTable::kWalk, a.corners[1], a.corners[2]));
-  // Its left edge faces floor: fine.
-  CHECK(hasLineOfSight(map, TerrainTable::kWalk, a.corners[4], a.corners[5]));
+  // Its left edge faces floor: a hair on the floor's side is clear, a hair inside the wall is not.
+  const Vec2 outward(-1e-4f, 0.0f);
+  CHECK(hasLineOfSight(map, TerrainTable::kWalk, a.corners[4] + outward, a.corners[5] + outward));
+  CHECK_FALSE(hasLineOfSight(map, TerrainTable::kWalk, a.corners[4] - outward, a.corners[5] - outward));
+}
+
+TEST_CASE("line of sight on the float points as given: a rounding step inside a blocked tile is inside", "[grid][los]") {
+  // Found by independent checks (corner-intrusion.map): two corner points 0.001 off two
+  // different corners, on either side of a row's edge, make a segment that crosses the edge and
+  // enters a blocked tile by 8e-5 tiles. The old tolerance (5e-7 × coordinate) called that
+  // touching.
+  TileMap map = TileMap::create(Layout::square(), 220, 140, test::testTerrain(), TerrainId{0}).value();
+  REQUIRE(map.setTerrain({117, 132}, TerrainId{1}) == Status::Ok);
+  const Vec2 from(123.999f, 132.001f), to(110.999f, 131.999f);
+  CHECK_FALSE(hasLineOfSight(map, TerrainTable::kWalk, from, to));
+  CHECK_FALSE(probeSegment(map, TerrainTable::kWalk, from, to, 0.0f).clear);
+  // Just above the edge all the way: clear; exactly along the edge: touching, clear.
+  CHECK(hasLineOfSight(map, TerrainTable::kWalk, Vec2(123.999f, 131.999f), Vec2(110.999f, 131.999f)));
+  CHECK(hasLineOfSight(map, TerrainTable::kWalk, Vec2(123.5f, 132.0f), Vec2(110.5f, 132.0f)));
+  // A segment ending on a blocked tile's corner, and one grazing it: touching is allowed.
+  CHECK(hasLineOfSight(map, TerrainTable::kWalk, Vec2(115.0f, 130.0f), Vec2(117.0f, 132.0f)));
+  CHECK_FALSE(hasLineOfSight(map, TerrainTable::kWalk, Vec2(115.0f, 130.0f), Vec2(119.0f, 134.0f)));
+  CHECK(hasLineOfSight(map, TerrainTable::kWalk, Vec2(116.0f, 133.0f), Vec2(118.0f, 131.0f)));
+  // The same corner missed by a float step on the inside: entered.
+  CHECK_FALSE(hasLineOfSight(map, TerrainTable::kWalk, Vec2(116.0f, 133.0f), Vec2(118.0f, std::nextafter(131.0f, 140.0f))));
 }
 
 TEST_CASE("traversal and line of sight match a brute-force reference", "[grid][los][property]") {

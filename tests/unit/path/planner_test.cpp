@@ -56,11 +56,11 @@ TEST_CASE("planner: straight line without a search when start sees goal", "[path
   CHECK(result.tilePath.empty());
   CHECK_FALSE(result.stats(PathStage::Search).ran);
   CHECK(result.length == Approx(std::sqrt(26.0)));
-  // Beyond the distance cap the search runs even in the open.
-  planner.settings().straightLine.maxDistance = 2.0f;
+  // With stage 1 off the search runs even in the open, and straightening leaves the straight line.
+  planner.settings().enabled[std::size_t(PathStage::StraightLine)] = false;
   REQUIRE(planner.plan({Vec2(0.5f, 0.5f), Vec2(5.5f, 1.5f)}, result) == Status::Ok);
   CHECK(result.stats(PathStage::Search).ran);
-  CHECK(result.controlPoints.size() == 2);  // straightening still leaves the straight line
+  CHECK(result.controlPoints.size() == 2);
 }
 
 TEST_CASE("planner: bends round a wall corner", "[path]") {

@@ -77,7 +77,7 @@ TEST_CASE("stage 3: control points leave each tile toward the goal, or sit at it
   const std::vector<Cell> tiles{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}};
   std::vector<Vec2> points;
   StageStats stats;
-  controlPointStage(context, {}, tiles, {}, Vec2(0.2f, 1.5f), Vec2(5.7f, 1.5f), points, stats);
+  controlPointStage(context, {}, tiles, {}, {}, {}, Vec2(0.2f, 1.5f), Vec2(5.7f, 1.5f), points, stats);
   // start, start tile centre, one point per inner tile, goal tile centre, goal.
   REQUIRE(points.size() == 8);
   for (int k = 1; k <= 4; ++k) {
@@ -86,12 +86,12 @@ TEST_CASE("stage 3: control points leave each tile toward the goal, or sit at it
   }
   // The line toward a goal off to the side leaves tile 1 upward, out of the path: the centre
   // stays; and an exit point that would make the way longer than through the centre is refused.
-  controlPointStage(context, {}, tiles, {}, Vec2(0.5f, 1.5f), Vec2(5.5f, 0.2f), points, stats);
+  controlPointStage(context, {}, tiles, {}, {}, {}, Vec2(0.5f, 1.5f), Vec2(5.5f, 0.2f), points, stats);
   CHECK(points[2] == Vec2(1.5f, 1.5f));
   CHECK(stats.pointsIn == 6);
   CHECK(stats.pointsOut == 8);
   // Switched off: tile centres.
-  controlPointStage(context, {false}, tiles, {}, Vec2(0.5f, 1.5f), Vec2(5.5f, 1.2f), points, stats);
+  controlPointStage(context, {false}, tiles, {}, {}, {}, Vec2(0.5f, 1.5f), Vec2(5.5f, 1.2f), points, stats);
   for (int k = 1; k <= 4; ++k) CHECK(points[std::size_t(k) + 1] == Vec2(k + 0.5f, 1.5f));
 }
 

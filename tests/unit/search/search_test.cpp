@@ -94,12 +94,13 @@ TEST_CASE("costly terrain is avoided en route but a costly goal is still reached
   const SearchGrid grid = gridFor(map);
   const SearchResult detour = search(grid, {0, 0}, {4, 0});
   REQUIRE(detour.status == Status::Ok);
-  // Through the swamp: 3 swamp tiles (cost 3) + 1 floor = 10; around: 6 floor steps.
+  // A step costs half its length at each of its two tiles' costs. Through the swamp: 2 + 3 + 3 +
+  // 2 = 10; around: 6 floor steps.
   CHECK(detour.cost == 6.0);
   CHECK(detour.path == std::vector<Cell>{{0, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {4, 0}});
   const SearchResult into = search(grid, {0, 1}, {2, 0});
   REQUIRE(into.status == Status::Ok);
-  CHECK(into.cost == 2.0 + 3.0);  // two floor steps, then one step into the swamp goal
+  CHECK(into.cost == 2.0 + 0.5 + 1.5);  // two floor steps, then one half on floor, half in the swamp goal
 }
 
 TEST_CASE("statuses for bad and impossible queries", "[search]") {
@@ -544,19 +545,28 @@ TEST_CASE("any-angle routes are clear, priced right and walk legal tile paths on
           }
           CHECK(cost <= viaCentres * (1 + 1e-6) + 1e-6);
           shortcuts += cost < viaCentres * (1 - 1e-3) ? 1 : 0;
-          // The tile path: legal steps from the start tile to the goal tile, with one point of the
-          // route in each tile, consecutive points joined by clear segments.
+          // The tile path: legal steps from the start tile to the goal tile; every vertex of the
+          // route lies in the tile vertexTiles names, in order along the path.
           REQUIRE(result.path.front() == startTile);
           REQUIRE(result.path.back() == goalTile);
           REQUIRE(test::pathCost(map, mobility, result.path).has_value());
+          REQUIRE(result.vertexTiles.size() == route.size());
+          CHECK(result.vertexTiles.front() == 0);
+          CHECK(std::size_t(result.vertexTiles.back()) + 1 == result.path.size());
+          for (std::size_t v = 0; v < route.size(); ++v) {
+            REQUIRE(std::size_t(result.vertexTiles[v]) < result.path.size());
+            if (v > 0) CHECK(result.vertexTiles[v] >= result.vertexTiles[v - 1]);
+            const Cell tile = result.path[std::size_t(result.vertexTiles[v])];
+            const Vec2 p = route[v], centre = layout.tileCenter(tile);
+            CHECK(layout.tileAt(p + (centre - p) * 1e-3f) == tile);  // in the tile or on its border
+          }
+          // One route point per tile, in the tile or on its border (a side tile's: the corner the
+          // route passes).
           REQUIRE(result.through.size() == result.path.size());
           for (std::size_t k = 0; k < result.path.size(); ++k) {
             const Vec2 p = result.through[k], centre = layout.tileCenter(result.path[k]);
-            CHECK(layout.tileAt(p + (centre - p) * 1e-3f) == result.path[k]);  // in the tile or on its border
-            const Vec2 before = k == 0 ? start : result.through[k - 1];
-            CHECK(probeSegment(map, mobility, before, p, radius).clear);
+            CHECK(layout.tileAt(p + (centre - p) * 1e-3f) == result.path[k]);
           }
-          CHECK(probeSegment(map, mobility, result.through.back(), goal, radius).clear);
         }
       }
     }

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+#include "support/path_checks.hpp"
+
+#include "support/geometry.hpp"
+
+#include "rpgnav/grid/line_of_sight.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+
+namespace rpgnav::test {
+namespace {
+
+using Point = Eigen::Vector2d;
+
+double cross(const Point& u, const Point& v) { return u.x() * v.y() - u.y() * v.x(); }
+
+// A tile as a convex polygon in layout space with inward unit normals.
+struct Polygon {
+  Cell cell;
+  std::array<Point, 6> corners;
+  std::array<Point, 6> normals;
+  int count = 0;
+  Point centre;
+  bool blocked = false;
+  float cost = 0.0f;
+};
+
+Polygon polygonOf(const TileMap& map, MobilityId mobility, Cell cell) {
+  const Layout& layout = map.layout();
+  Polygon p;
+  p.cell = cell;
+  p.count = layout.localCorners(cell, p.corners);
+  p.centre = layout.localCenter(cell);
+  for (int i = 0; i < p.count; ++i) {
+    const Point& v = p.corners[std::size_t(i)];
+    const Point& w = p.corners[std::size_t((i + 1) % p.count)];
+    Point n(-(w - v).y(), (w - v).x());
+    n.normalize();
+    if (n.dot(p.centre - v) < 0) n = -n;
+    p.normals[std::size_t(i)] = n;
+  }
+  p.blocked = !map.passable(cell, mobility);
+  p.cost = p.blocked ? 0.0f : map.cost(cell, mobility);
+  return p;
+}
+
+// Least signed distance of x inside the polygon's edges (positive inside).
+double depth(const Polygon& p, const Point& x) {
+  double least = 1e300;
+  for (int i = 0; i < p.count; ++i) least = std::min(least, p.normals[std::size_t(i)].dot(x - p.corners[std::size_t(i)]));
+  return least;
+}
+
+// Distance from segment a→b to the polygon: 0 when they meet.
+double distanceTo(const Polygon& p, const Point& a, const Point& b) {
+  if (depth(p, a) >= 0.0 || depth(p, b) >= 0.0) return 0.0;
+  double best = 1e300;
+  for (int i = 0; i < p.count; ++i) {
+    best = std::min(best, segmentDistance(a, b, p.corners[std::size_t(i)], p.corners[std::size_t((i + 1) % p.count)]));
+  }
+  return best;
+}
+
+// Every tile whose centre lies within `reach` tiles of the segment a→b (layout space), those off
+// the map included (blocked).
+std::vector<Polygon> tilesNear(const TileMap& map, MobilityId mobility, const Point& a, const Point& b, double reach) {
+  const Layout& layout = map.layout();
+  const Point low = a.cwiseMin(b).array() - reach - 1.0, high = a.cwiseMax(b).array() + reach + 1.0;
+  Cell lowCell{1 << 30, 1 << 30}, highCell{-(1 << 30), -(1 << 30)};
+  for (const Point& corner : {low, high, Point(low.x(), high.y()), Point(high.x(), low.y())}) {
+    const Cell c = layout.tileAtLocal(corner);
+    lowCell = {std::min(lowCell.x, c.x), std::min(lowCell.y, c.y)};
+    highCell = {std::max(highCell.x, c.x), std::max(highCell.y, c.y)};
+  }
+  std::vector<Polygon> out;
+  for (std::int32_t y = lowCell.y - 1; y <= highCell.y + 1; ++y) {
+    for (std::int32_t x = lowCell.x - 1; x <= highCell.x + 1; ++x) {
+      const Point centre = layout.localCenter({x, y});
+      if (pointToSegment(centre, a, b) <= reach) out.push_back(polygonOf(map, mobility, {x, y}));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+double segmentsDistance(Vec2 p, Vec2 q, Vec2 u, Vec2 v) {
+  return segmentDistance(p.cast<double>(), q.cast<double>(), u.cast<double>(), v.cast<double>());
+}
+
+SegmentJudgement judgeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, double radius,
+                              double slack) {
+  const Layout& layout = map.layout();
+  const double size = double(layout.tileSize());
+  const Point a = layout.toLocal(from), b = layout.toLocal(to), d = b - a;
+  const double length = d.norm();
+  const double r = radius / size;
+  // Entering a tile: deeper than double noise, far below float resolution. Running along an
+  // edge, for the price: within float rounding of it all along (5e-7 × magnitude, the README).
+  const double magnitude = std::max({1.0, a.cwiseAbs().maxCoeff(), b.cwiseAbs().maxCoeff()});
+  const double eps = 1e-11 * magnitude, alongEps = 5e-7 * magnitude;
+  SegmentJudgement judgement;
+  const std::vector<Polygon> polygons = tilesNear(map, mobility, a, b, r + 0.8);
+  judgement.clearance = 1e300;
+  for (const Polygon& p : polygons) {
+    if (p.blocked) judgement.clearance = std::min(judgement.clearance, distanceTo(p, a, b) * size);
+  }
+  auto fail = [&](std::string why) {
+    judgement.clear = false;
+    judgement.why = std::move(why);
+    return judgement;
+  };
+  if (length <= eps) {
+    // A standing point: its own tile (the one whose inside holds it, or a passable one it touches).
+    bool standing = false;
+    for (const Polygon& p : polygons) standing = standing || (!p.blocked && depth(p, a) >= -eps);
+    if (!standing) return fail("stands in a blocked tile");
+  } else {
+    // Cut the segment where it enters and leaves every tile, then look at each piece's middle.
+    std::vector<double> cuts{0.0, 1.0};
+    for (const Polygon& p : polygons) {
+      double t0 = 0.0, t1 = 1.0;
+      bool outside = false;
+      for (int i = 0; i < p.count && !outside; ++i) {
+        const double num = p.normals[std::size_t(i)].dot(a - p.corners[std::size_t(i)]);
+        const double den = p.normals[std::size_t(i)].dot(d);
+        if (std::abs(den) < 1e-15) {
+          outside = num < 0.0;
+          continue;
+        }
+        const double t = -num / den;
+        if (den > 0) t0 = std::max(t0, t);
+        else t1 = std::min(t1, t);
+      }
+      if (!outside && t0 < t1) {
+        cuts.push_back(t0);
+        cuts.push_back(t1);
+      }
+    }
+    std::sort(cuts.begin(), cuts.end());
+    double cost = 0.0, dearest = 0.0;
+    for (std::size_t i = 1; i < cuts.size(); ++i) {
+      const double t0 = cuts[i - 1], t1 = cuts[i];
+      if (t1 - t0 <= 1e-15) continue;
+      const Point middle = a + d * (0.5 * (t0 + t1)), p0 = a + d * t0, p1 = a + d * t1;
+      const Polygon* inside = nullptr;
+      bool touchesPassable = false;
+      double dearer = -1.0;  // the dearest passable tile the piece runs inside or along
+      for (const Polygon& p : polygons) {
+        const double depthHere = depth(p, middle);
+        if (depthHere > eps) inside = &p;
+        touchesPassable = touchesPassable || (depthHere >= -eps && !p.blocked);
+        if (!p.blocked && std::min({depthHere, depth(p, p0), depth(p, p1)}) >= -alongEps) {
+          dearer = std::max(dearer, double(p.cost));
+        }
+      }
+      if (inside != nullptr && inside->blocked) {
+        return fail("enters blocked tile (" + std::to_string(inside->cell.x) + "," + std::to_string(inside->cell.y) +
+                    ") by " + std::to_string(depth(*inside, middle)) + " tiles");
+      }
+      // Exactly along an edge between two blocked tiles is inside a wall.
+      if (inside == nullptr && !touchesPassable) return fail("runs along an edge between blocked tiles");
+      cost += (t1 - t0) * length * size * dearer;
+      dearest = std::max(dearest, dearer);
+    }
+    // Squeezing: a corner strictly inside the segment with blocked tiles on both sides of it.
+    for (const Polygon& p : polygons) {
+      if (!p.blocked) continue;
+      for (int i = 0; i < p.count; ++i) {
+        const Point& v = p.corners[std::size_t(i)];
+        const double t = (v - a).dot(d) / (length * length);
+        if (t <= eps / length || t >= 1.0 - eps / length || pointToSegment(v, a, b) > eps) continue;
+        bool left = false, right = false;
+        for (const Polygon& q : polygons) {
+          if (!q.blocked) continue;
+          bool hasCorner = false;
+          for (int j = 0; j < q.count; ++j) hasCorner = hasCorner || (q.corners[std::size_t(j)] - v).norm() <= eps;
+          if (!hasCorner) continue;
+          const double side = cross(d, q.centre - v) / length;
+          left = left || side < -eps;
+          right = right || side > eps;
+        }
+        if (left && right) return fail("squeezes between blocked tiles at a corner");
+      }
+    }
+    judgement.cost = cost;
+    judgement.dearest = dearest;
+  }
+  if (radius > 0.0 && judgement.clearance < radius - slack) {
+    return fail("comes within " + std::to_string(judgement.clearance) + " of a blocked tile");
+  }
+  judgement.clear = true;
+  return judgement;
+}
+
+PolylineJudgement judgePolyline(const TileMap& map, MobilityId mobility, std::span<const Vec2> points, double radius,
+                                std::span<const Door* const> walls, double touch, double slack) {
+  PolylineJudgement judgement;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const SegmentJudgement segment = judgeSegment(map, mobility, points[i - 1], points[i], radius, slack);
+    auto where = [&] {
+      return " (segment " + std::to_string(i) + ": " + std::to_string(points[i - 1].x()) + "," +
+             std::to_string(points[i - 1].y()) + " to " + std::to_string(points[i].x()) + "," +
+             std::to_string(points[i].y()) + ")";
+    };
+    if (!segment.clear) {
+      judgement.why = segment.why + where();
+      return judgement;
+    }
+    for (const Door* door : walls) {
+      const double distance = segmentsDistance(points[i - 1], points[i], door->edge[0], door->edge[1]);
+      if (distance < std::max(radius - slack, touch)) {
+        judgement.why = "within " + std::to_string(distance) + " of door " + door->name + where();
+        return judgement;
+      }
+    }
+    judgement.cost += segment.cost;
+  }
+  judgement.clear = true;
+  return judgement;
+}
+
+std::optional<std::vector<Vec2>> radiusKeepingCentrePolyline(const TileMap& map, MobilityId mobility,
+                                                             std::span<const Cell> tiles, Vec2 start, Vec2 goal,
+                                                             double radius, std::span<const Door* const> walls) {
+  const Layout& layout = map.layout();
+  auto keeps = [&](Vec2 p, Vec2 q) {
+    const std::array<Vec2, 2> segment{p, q};
+    return judgePolyline(map, mobility, segment, radius, walls).clear;
+  };
+  std::vector<Vec2> out{start};
+  for (std::size_t k = 0; k < tiles.size(); ++k) {
+    const Vec2 centre = layout.tileCenter(tiles[k]);
+    if (k > 0 && !keeps(out.back(), centre)) {
+      // Cross the shared edge nearer to one of its ends, as little as the radius needs.
+      const Vec2 previous = out.back();
+      std::array<Point, 6> ca, cb;
+      const int na = layout.localCorners(tiles[k - 1], ca), nb = layout.localCorners(tiles[k], cb);
+      std::vector<Point> shared;
+      for (int i = 0; i < na; ++i) {
+        for (int j = 0; j < nb; ++j) {
+          if ((ca[std::size_t(i)] - cb[std::size_t(j)]).norm() < 1e-9) shared.push_back(ca[std::size_t(i)]);
+        }
+      }
+      if (shared.size() != 2) return std::nullopt;
+      const Point middle = (shared[0] + shared[1]) * 0.5;
+      std::optional<Vec2> best;
+      double bestCost = 1e300;
+      for (const Point& end : shared) {
+        auto at = [&](double s) { return layout.toWorld(middle + (end - middle) * s); };
+        if (!keeps(previous, at(0.999)) || !keeps(at(0.999), centre)) continue;
+        double low = 0.0, high = 0.999;
+        for (int i = 0; i < 50; ++i) {
+          const double s = 0.5 * (low + high);
+          (keeps(previous, at(s)) && keeps(at(s), centre) ? high : low) = s;
+        }
+        const std::array<Vec2, 3> way{previous, at(high), centre};
+        const double cost = judgePolyline(map, mobility, way, radius, walls).cost;
+        if (cost < bestCost) {
+          bestCost = cost;
+          best = at(high);
+        }
+      }
+      if (!best) return std::nullopt;
+      out.push_back(*best);
+    }
+    out.push_back(centre);
+  }
+  out.push_back(goal);
+  return out;
+}
+
+bool reachable(const TileMap& map, MobilityId mobility, std::span<const Door> doors, Cell start, Cell goal,
+               double radius) {
+  const Layout& layout = map.layout();
+  auto doorBetween = [&](Cell a, Cell b) -> const Door* {
+    for (const Door& door : doors) {
+      if ((door.a == a && door.b == b) || (door.a == b && door.b == a)) return &door;
+    }
+    return nullptr;
+  };
+  auto wallDoor = [&](Cell a, Cell b) {
+    const Door* door = doorBetween(a, b);
+    return door != nullptr && door->state != DoorState::Open;
+  };
+  const bool wide = layout.isHex() && radius / double(layout.tileSize()) >= double(kHexHalfEdge);
+  std::vector<char> seen(std::size_t(map.tileCount()), 0);
+  std::deque<Cell> open{start};
+  seen[std::size_t(map.index(start))] = 1;
+  while (!open.empty()) {
+    const Cell cell = open.front();
+    open.pop_front();
+    if (cell == goal) return true;
+    const auto moves = layout.moves(cell);
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const NeighbourStep& step = moves[i];
+      if (!map.canStep(cell, step, mobility)) continue;
+      const Cell next{cell.x + step.dx, cell.y + step.dy};
+      if (!step.sharesEdge) {
+        // A square diagonal passes the corner of four tiles: no wall door may end there.
+        const Cell sideA{cell.x + step.dx, cell.y}, sideB{cell.x, cell.y + step.dy};
+        if (wallDoor(cell, sideA) || wallDoor(cell, sideB) || wallDoor(sideA, next) || wallDoor(sideB, next)) continue;
+      }
+      if (wide) {
+        // The two tiles at the ends of the edge crossed, found geometrically.
+        const Point ends = (layout.localCenter(cell) + layout.localCenter(next)) * 0.5;
+        int obstructed = 0;
+        for (const NeighbourStep& other : layout.touching(cell)) {
+          const Cell third{cell.x + other.dx, cell.y + other.dy};
+          if (third == next) continue;
+          if ((layout.localCenter(third) - ends).norm() > 0.9) continue;  // not at an end of this edge (0.87 or 1.32 away)
+          obstructed += !map.passable(third, mobility) || wallDoor(cell, third) || wallDoor(next, third) ? 1 : 0;
+        }
+        if (obstructed == 2) continue;
+      }
+      if (!map.contains(next) || seen[std::size_t(map.index(next))]) continue;
+      seen[std::size_t(map.index(next))] = 1;
+      open.push_back(next);
+    }
+  }
+  return false;
+}
+
+}  // namespace rpgnav::test
+
+namespace rpgnav::test {
+
+std::vector<const Door*> wallDoors(std::span<const Door> doors) {
+  std::vector<const Door*> walls;
+  for (const Door& door : doors) {
+    if (door.state != DoorState::Open) walls.push_back(&door);
+  }
+  return walls;
+}
+
+namespace {
+
+// For a report: the first segment whose cost the library's probe and the judge disagree on.
+std::string differingSegment(const TileMap& map, const PathRequest& request, std::span<const Vec2> points) {
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const double mine = judgeSegment(map, request.mobility, points[i - 1], points[i], request.radius).cost;
+    const double library = probeSegment(map, request.mobility, points[i - 1], points[i], request.radius).cost;
+    if (std::abs(mine - library) > 1e-6 * std::max(1.0, mine)) {
+      char text[200];
+      std::snprintf(text, sizeof text, "; segment %.9g,%.9g to %.9g,%.9g: judged %.9g, probed %.9g", points[i - 1].x(),
+                    points[i - 1].y(), points[i].x(), points[i].y(), mine, library);
+      return text;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string costInvariantViolation(const TileMap& map, const PathRequest& request, const PathResult& result,
+                                   std::span<const Door* const> walls, bool anyAngle) {
+  const Layout& layout = map.layout();
+  const double radius = double(request.radius);
+  // Costs compared with room for the rounding of sums (the stages compare to 1e-9).
+  auto noMore = [](double a, double b) { return a <= b + 1e-7 * std::max(1.0, std::abs(b)); };
+  auto near = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); };
+  const Vec2 end = result.status == Status::StoppedAtDoor ? result.stopPoint : request.goal;
+  if (result.controlPoints.empty() || result.controlPoints.front() != request.start || result.controlPoints.back() != end) {
+    return "the control points do not run from the start to the goal (or door stop)";
+  }
+  const PolylineJudgement final = judgePolyline(map, request.mobility, result.controlPoints, radius, walls);
+  if (!final.clear) return "final path: " + final.why;
+  if (!near(final.cost, result.cost)) {
+    return "final cost " + std::to_string(result.cost) + " but judged " + std::to_string(final.cost);
+  }
+  if (result.tilePath.empty()) return "";  // the straight line, no search
+  const std::vector<Vec2>& searched = result.stagePoints[std::size_t(PathStage::Search)];
+  if (searched.size() < 2) return "no search polyline recorded";
+  if (!anyAngle) {
+    // Its shape: start, every A* tile's centre in order, goal; other points only on the edge
+    // two consecutive tiles share (hex portals).
+    std::size_t k = 0;
+    for (std::size_t i = 1; i + 1 < searched.size(); ++i) {
+      if (k < result.tilePath.size() && searched[i] == layout.tileCenter(result.tilePath[k])) {
+        ++k;
+        continue;
+      }
+      if (k == 0 || k >= result.tilePath.size()) return "a search polyline point is not a tile centre";
+      const auto edge = layout.sharedEdge(result.tilePath[k - 1], result.tilePath[k]);
+      if (!edge || pointToSegment(searched[i].cast<double>(), (*edge)[0].cast<double>(), (*edge)[1].cast<double>()) >
+                       1e-5 * double(layout.tileSize())) {
+        return "a search polyline point is neither a tile centre nor on the edge between two path tiles";
+      }
+    }
+    if (k != result.tilePath.size()) return "the search polyline misses A* tiles";
+  }
+  if (searched.front() != request.start || searched.back() != end) return "the search polyline has the wrong ends";
+  const PolylineJudgement search = judgePolyline(map, request.mobility, searched, radius, walls);
+  if (!search.clear) return "search polyline: " + search.why;
+  if (!near(result.searchCost, search.cost)) {
+    return "searchCost " + std::to_string(result.searchCost) + " but judged " + std::to_string(search.cost);
+  }
+  if (!anyAngle) {
+    const auto reference = radiusKeepingCentrePolyline(map, request.mobility, result.tilePath, request.start, end,
+                                                       radius, walls);
+    if (!reference) return "the A* tiles have no radius-keeping centre polyline";
+    // The planner's portal points keep 10⁻⁴ tiles beyond the radius; the reference none.
+    const double referenceCost = judgePolyline(map, request.mobility, *reference, radius, walls).cost;
+    if (!(search.cost <= referenceCost * (1.0 + 1e-3) + 1e-6)) {
+      return "search polyline costs " + std::to_string(search.cost) + ", the reference centre polyline " +
+             std::to_string(referenceCost);
+    }
+  }
+  double previous = search.cost;
+  for (const PathStage stage : {PathStage::ControlPoints, PathStage::StraightenForward, PathStage::CornerRouting,
+                                PathStage::StraightenBackward}) {
+    const std::vector<Vec2>& points = result.stagePoints[std::size_t(stage)];
+    if (!result.stats(stage).ran || points.empty()) continue;
+    const std::string name(pathStageName(stage));
+    const PolylineJudgement judged = judgePolyline(map, request.mobility, points, radius, walls);
+    if (!judged.clear) return name + ": " + judged.why;
+    if (!near(result.stageCosts[std::size_t(stage)], judged.cost)) {
+      return name + " cost " + std::to_string(result.stageCosts[std::size_t(stage)]) + " but judged " +
+             std::to_string(judged.cost) + differingSegment(map, request, points);
+    }
+    if (!noMore(judged.cost, previous)) {
+      return name + " raises the cost from " + std::to_string(previous) + " to " + std::to_string(judged.cost);
+    }
+    previous = judged.cost;
+  }
+  if (!noMore(final.cost, search.cost)) {
+    return "final cost " + std::to_string(final.cost) + " above the search polyline's " + std::to_string(search.cost);
+  }
+  return "";
+}
+
+}  // namespace rpgnav::test

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// An independent judge of planned paths: the README's rules (the touching rule, the cost model,
+// clearance from walls and closed doors) computed by brute force over tile polygons in double
+// precision. It shares only the tile polygons (Layout::localCorners) and the map's terrain with
+// the library, not its segment walk, point location or probes.
+
+#include "rpgnav/grid/tile_map.hpp"
+#include "rpgnav/path/path.hpp"
+#include "rpgnav/world/doors.hpp"
+
+#include <Eigen/Core>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace rpgnav::test {
+
+/// A segment as the rules see it.
+struct SegmentJudgement {
+  /// Enters no tile the mobility forbids (deeper than rounding), does not squeeze between two
+  /// blocked tiles, and keeps `radius` (less `slack`) from every blocked tile.
+  bool clear = false;
+  /// Σ over tiles of the length inside it × its cost; where it runs along an edge between two
+  /// passable tiles, the dearer of the two. World units. Meaningful when clear.
+  double cost = 0.0;
+  /// The dearest terrain it crosses or runs along (for the straight-line rule).
+  double dearest = 0.0;
+  /// The least distance to a blocked tile, world units (large when none is near).
+  double clearance = 0.0;
+  std::string why;  ///< Why it is not clear.
+};
+
+/// Judges the segment from→to for a character of `mobility` and `radius` (world units).
+SegmentJudgement judgeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, double radius,
+                              double slack = 1e-6);
+
+/// Distance between the segment p→q and the segment u→v (world units, double precision).
+double segmentsDistance(Vec2 p, Vec2 q, Vec2 u, Vec2 v);
+
+/// A polyline as the rules see it: every segment judged, plus the doors given (walls for this
+/// character) kept at the radius and never touched (within `touch` world units).
+struct PolylineJudgement {
+  bool clear = false;
+  double cost = 0.0;
+  std::string why;
+};
+PolylineJudgement judgePolyline(const TileMap& map, MobilityId mobility, std::span<const Vec2> points, double radius,
+                                std::span<const Door* const> walls = {}, double touch = 1e-4, double slack = 1e-6);
+
+/// A polyline through the centres of `tiles` that keeps `radius` from blocked tiles and the wall
+/// doors, from `start` to `goal`: the centre-to-centre step where it keeps the radius, otherwise
+/// the step crosses the tiles' shared edge at the point nearest its middle that keeps the radius
+/// on both sides (found by bisection). Nothing when some step has no such point.
+std::optional<std::vector<Vec2>> radiusKeepingCentrePolyline(const TileMap& map, MobilityId mobility,
+                                                             std::span<const Cell> tiles, Vec2 start, Vec2 goal,
+                                                             double radius, std::span<const Door* const> walls);
+
+/// Reachability of the goal tile from the start tile for a character of `radius` under the
+/// documented movement rule: steps between neighbouring passable tiles (square diagonals not
+/// past a blocked tile nor a wall door's end), closed and locked doors crossed (the default
+/// policy plans through them to stop in front), and on hex maps, for characters at least half a
+/// hex edge wide, no step across an edge whose two ends are both obstructed — a blocked tile, or
+/// a wall door on another edge, ends there.
+bool reachable(const TileMap& map, MobilityId mobility, std::span<const Door> doors, Cell start, Cell goal,
+               double radius);
+
+/// The doors that are walls for a character under the default policy: closed and locked ones.
+std::vector<const Door*> wallDoors(std::span<const Door> doors);
+
+/// The cost invariant (README, "One cost model") on a plan made with recordStages, judged
+/// independently: the search's polyline (start, the A* tiles' centres — with, for wide hex
+/// characters, points on the shared edges between them — and the goal or door stop; after the
+/// any-angle search, `anyAngle`, its route) and the polyline after each of stages 3 to 6 that ran
+/// are clear for the character (walls and `walls` doors at the radius), none costs more than the
+/// one before, each costs what the planner measured (stageCosts, searchCost), the search's costs
+/// no more than radiusKeepingCentrePolyline through the same tiles (within a thousandth: the
+/// planner's hex portal points keep 10⁻⁴ tiles beyond the radius), and the final control points
+/// (no entities in the world) cost no more than the search's polyline. Returns what broke, or "".
+std::string costInvariantViolation(const TileMap& map, const PathRequest& request, const PathResult& result,
+                                   std::span<const Door* const> walls, bool anyAngle);
+
+}  // namespace rpgnav::test
