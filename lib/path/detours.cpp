@@ -202,6 +202,14 @@ class DetourFinder {
     }
     m_found.clear();
     m_entities.source.entitiesNear(a, b, float(spread) + m_context.radius + m_margin, m_found);
+    // The doors that are walls anywhere a side could run (beyond the route's ground, which the
+    // planner gathered them for).
+    StageContext wayContext = m_context;
+    if (m_context.barrierSource != nullptr) {
+      m_context.barrierSource->barriersNear(a.cwiseMin(b), a.cwiseMax(b), float(spread) + m_context.radius + m_margin,
+                                            m_barriers);
+      wayContext.barriers = m_barriers;
+    }
     m_local.clear();
     for (const Entity& entity : m_found) {
       if (!ignored(entity)) m_local.push_back(entity);
@@ -246,7 +254,7 @@ class DetourFinder {
       for (std::size_t i = 0; valid && i < pieces; ++i) {
         const Vec2 to = point(i);
         ++m_stats.probes;
-        const SegmentProbe piece = m_context.probe(from, to);
+        const SegmentProbe piece = wayContext.probe(from, to);
         valid = piece.clear && (m_uniformCost || m_context.dearestTerrain(from, to, piece) <= limit);
         from = to;
       }
@@ -315,6 +323,7 @@ class DetourFinder {
     std::vector<Point> corners, points, hull;
     std::vector<Candidate> candidates;
     std::vector<Vec2> candidatePoints, out;
+    std::vector<Barrier> barriers;
   };
   static Scratch& scratch() {
     thread_local Scratch instance;
@@ -329,6 +338,7 @@ class DetourFinder {
   std::vector<Point>& m_hull = scratch().hull;
   std::vector<Candidate>& m_candidates = scratch().candidates;
   std::vector<Vec2>& m_candidatePoints = scratch().candidatePoints;  // every candidate's points
+  std::vector<Barrier>& m_barriers = scratch().barriers;
   std::optional<Candidate> m_best;
 };
 

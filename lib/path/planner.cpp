@@ -6,6 +6,7 @@
 #include "path/query_doors.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -165,15 +166,24 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
   // wall for it now): like an entity holding the start, it does not trap it. The plan runs from
   // the start tile's centre, half a tile from every edge of it, and the path begins with the
   // step back there.
+  // A goal that touches such a door (or comes within its radius, on the way to its tile's
+  // centre as well) cannot be reached without touching it: GoalBlocked.
   PathRequest request = asked;
   if (doors) {
-    m_doors->barriersNear(asked.start, asked.start, asked.radius, false, m_barriers);
-    for (const Barrier& barrier : m_barriers) {
-      if (meetsBarrier(barrier, asked.start, asked.start, asked.radius)) {
-        m_escapeFrom = asked.start;
-        request.start = map.layout().tileCenter(*map.tileAt(asked.start));
-        break;
-      }
+    const Layout& layout = map.layout();
+    auto meetsAny = [&](Vec2 point) {
+      const Vec2 centre = layout.tileCenter(*map.tileAt(point));
+      m_doors->barriersNear(point.cwiseMin(centre), point.cwiseMax(centre), asked.radius + layout.tileSize(), false,
+                            m_barriers);
+      return std::any_of(m_barriers.begin(), m_barriers.end(),
+                         [&](const Barrier& barrier) { return meetsBarrier(barrier, point, centre, asked.radius); });
+    };
+    if (meetsAny(asked.goal)) {
+      return fail(out, Status::GoalBlocked, "goal is closer than the radius to a closed door, or touches one");
+    }
+    if (meetsAny(asked.start)) {
+      m_escapeFrom = asked.start;
+      request.start = layout.tileCenter(*map.tileAt(asked.start));
     }
   }
   StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
@@ -274,18 +284,11 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
 
   // A door that stops the character: the path ends in front of it, on the near side.
   Vec2 goal = request.goal;
-  if (const auto stop = doors ? m_doors->firstStop(out.tilePath) : std::nullopt) {
-    const Cell side = out.tilePath[stop->lastTile];
-    out.tilePath.resize(stop->lastTile + 1);
-    goal = m_doors->approachPoint(stop->door, side, request.radius, m_settings.doorApproachGap * layout.tileSize());
-    if (!probeSegment(map, request.mobility, goal, layout.tileCenter(side), request.radius).clear) {
-      goal = layout.tileCenter(side);
-    }
-    out.door = stop->door;
-    out.stopPoint = goal;
-  }
+  const auto stop = doors ? m_doors->firstStop(out.tilePath) : std::nullopt;
+  if (stop) out.tilePath.resize(stop->lastTile + 1);
   if (doors) {
-    // Every later segment lies in the convex hull of points in the path's tiles.
+    // Every later segment up to stage 7 lies in the convex hull of points in the path's tiles
+    // (stage 7 asks the doors about its own detours, see DetourSettings).
     Vec2 low = request.start.cwiseMin(goal), high = request.start.cwiseMax(goal);
     for (const Cell tile : out.tilePath) {
       low = low.cwiseMin(layout.tileCenter(tile));
@@ -294,21 +297,43 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
     m_doors->barriersNear(low, high, layout.tileSize() + request.radius, false, m_barriers);
     context.barriers = m_barriers;
   }
+  if (stop) {
+    const Cell side = out.tilePath[stop->lastTile];
+    goal = m_doors->approachPoint(stop->door, side, request.radius, m_settings.doorApproachGap * layout.tileSize());
+    if (!context.probe(goal, layout.tileCenter(side)).clear) goal = layout.tileCenter(side);
+    out.door = stop->door;
+    out.stopPoint = goal;
+  }
   const double cost = refine(context, request, goal, out);
   if (!std::isfinite(cost)) {
     // The tile path has no polyline that keeps the radius (a gap narrower than the character).
     return fail(out, Status::NoPath, "no route keeps the radius from blocked tiles");
   }
   // Never dearer than a clear straight segment (see straightLineStage): one that stage 1 left
-  // for crossing dearer terrain replaces the path where it is cheaper, also a path that stops at
-  // a door (measured by the search's cost through the door, which it avoids).
+  // for crossing dearer terrain replaces the path where it is cheaper (as the last straightening
+  // of stage 6), and a path that stops at a door where the search's cost through that door is
+  // dearer (then the straight line is the answer, as if stage 1 had taken it: the search's tiles
+  // led only to the door).
   if (m_straight.clear) {
-    const double searched = out.door.value != 0 ? m_searchResult.cost * double(layout.tileSize()) : cost;
+    const bool stops = out.door.value != 0;
+    const double searched = stops ? m_searchResult.cost * double(layout.tileSize()) : cost;
     if (m_straight.cost <= searched) {
       out.controlPoints.assign({request.start, request.goal});
-      out.door = DoorId{0};
-      out.stopPoint = Vec2::Zero();
-      if (m_settings.recordStages) {
+      if (stops) {
+        out.door = DoorId{0};
+        out.stopPoint = Vec2::Zero();
+        out.tilePath.clear();
+        out.searchLength = double((request.goal - request.start).norm());
+        if (m_settings.recordStages) {
+          for (int stage = int(PathStage::Search); stage <= int(PathStage::StraightenBackward); ++stage) {
+            out.stagePoints[std::size_t(stage)].clear();
+            out.stageCosts[std::size_t(stage)] = std::numeric_limits<double>::quiet_NaN();
+          }
+          out.searchCost = std::numeric_limits<double>::quiet_NaN();
+        }
+        record(out, PathStage::StraightLine);
+        if (m_settings.recordStages) out.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
+      } else if (m_settings.recordStages) {
         out.stagePoints[std::size_t(PathStage::StraightenBackward)] = out.controlPoints;
         out.stageCosts[std::size_t(PathStage::StraightenBackward)] = m_straight.cost;
       }
@@ -429,28 +454,43 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
     points.insert(points.begin(), *m_escapeFrom);
     out.route.insert(out.route.begin(), *m_escapeFrom);
   }
+  // Stages 7 and 8 leave the route: detours ask the doors about the ground they cover, and the
+  // curve and the final measure see every door near the final points.
+  StageContext after = context;
+  const bool doors = !m_world->doors().empty();
+  if (doors) after.barrierSource = m_doors.get();
   DetourOutcome outcome;
   if (m_settings.enabledStage(PathStage::Detours)) {
     StageStats& stats = out.stats(PathStage::Detours);
     StageTimer timer(stats, m_lap, m_microsPerTick);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
-    detourStage(context, m_settings.detours, entities, points, out.detours, outcome, stats);
+    detourStage(after, m_settings.detours, entities, points, out.detours, outcome, stats);
   }
-  record(out, PathStage::Detours, context);
+  if (doors && !out.detours.empty()) {
+    Vec2 low = points.front(), high = points.front();
+    for (const Vec2& p : points) {
+      low = low.cwiseMin(p);
+      high = high.cwiseMax(p);
+    }
+    const float bulge = m_settings.smoothing.maxDeviation * m_world->map().layout().tileSize();
+    m_doors->barriersNear(low, high, context.radius + bulge, false, m_finalBarriers);
+    after.barriers = m_finalBarriers;
+  }
+  record(out, PathStage::Detours, after);
   if (m_settings.enabledStage(PathStage::Smoothing)) {
     StageStats& stats = out.stats(PathStage::Smoothing);
     StageTimer timer(stats, m_lap, m_microsPerTick);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     SmoothingSettings smoothing = m_settings.smoothing;
     smoothing.entityHorizon = m_settings.detours.horizon;
-    smoothingStage(context, smoothing, entities, points, out.smoothed, stats);
+    smoothingStage(after, smoothing, entities, points, out.smoothed, stats);
   }
   if (m_escapeFrom && points.size() >= 2) {
     // The step back from the door is exempt from the door (see beginPlan).
-    out.cost = polylineCost(context, std::span<const Vec2>(points).subspan(1)) +
+    out.cost = polylineCost(after, std::span<const Vec2>(points).subspan(1)) +
                probeSegment(context.map, context.mobility, points[0], points[1], context.radius).cost;
   } else {
-    out.cost = polylineCost(context, points);
+    out.cost = polylineCost(after, points);
   }
   m_escapeFrom.reset();
   out.length = 0.0;

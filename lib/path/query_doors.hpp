@@ -13,7 +13,7 @@
 
 namespace rpgnav::detail {
 
-class QueryDoors final : public GateRule {
+class QueryDoors final : public GateRule, public BarrierSource {
  public:
   /// Starts a query: forgets earlier decisions.
   void begin(const World& world, const Traveller& traveller);
@@ -31,6 +31,10 @@ class QueryDoors final : public GateRule {
   /// the path: those not passed, and with `costlyToo` also those passed at a cost (the straight
   /// line stage must not cross them: a way round might be cheaper).
   void barriersNear(Vec2 low, Vec2 high, float reach, bool costlyToo, std::vector<Barrier>& out) const;
+  /// The doors not passed (BarrierSource).
+  void barriersNear(Vec2 low, Vec2 high, float reach, std::vector<Barrier>& out) const override {
+    barriersNear(low, high, reach, false, out);
+  }
 
   /// The first door on a tile path that stops the character: its id and the index of the last
   /// tile before it.

@@ -357,15 +357,16 @@ std::string differingSegment(const TileMap& map, const PathRequest& request, std
 }  // namespace
 
 std::string costInvariantViolation(const TileMap& map, const PathRequest& request, const PathResult& result,
-                                   std::span<const Door* const> walls, bool anyAngle) {
+                                   std::span<const Door* const> walls, bool anyAngle, bool detours) {
   const Layout& layout = map.layout();
   const double radius = double(request.radius);
-  // Costs compared with room for the rounding of sums (the stages compare to 1e-9).
-  auto noMore = [](double a, double b) { return a <= b + 1e-7 * std::max(1.0, std::abs(b)); };
+  // Costs compared with room for rounding: the stages compare their own sums to 10⁻⁹, and the
+  // judge prices a piece within float rounding of an edge on its own cuts (5·10⁻⁷ × magnitude).
+  auto noMore = [](double a, double b) { return a <= b + 1e-6 * std::max(1.0, std::abs(b)); };
   auto near = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); };
-  const Vec2 end = result.status == Status::StoppedAtDoor ? result.stopPoint : request.goal;
+  const Vec2 end = result.status == Status::Ok ? request.goal : result.stopPoint;
   if (result.controlPoints.empty() || result.controlPoints.front() != request.start || result.controlPoints.back() != end) {
-    return "the control points do not run from the start to the goal (or door stop)";
+    return "the control points do not run from the start to the goal (or stop point)";
   }
   const PolylineJudgement final = judgePolyline(map, request.mobility, result.controlPoints, radius, walls);
   if (!final.clear) return "final path: " + final.why;
@@ -373,6 +374,13 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
     return "final cost " + std::to_string(result.cost) + " but judged " + std::to_string(final.cost);
   }
   if (result.tilePath.empty()) return "";  // the straight line, no search
+  // The route's end before stage 7: the goal, or the door stop (a blocker, found by stage 7, can
+  // stop the path earlier still).
+  if (result.route.empty()) return "no route recorded";
+  const Vec2 routeEnd = result.route.back();
+  if (routeEnd != request.goal && result.door.value == 0 && result.status != Status::BlockedByEntity) {
+    return "the route ends neither at the goal nor at a door";
+  }
   const std::vector<Vec2>& searched = result.stagePoints[std::size_t(PathStage::Search)];
   if (searched.size() < 2) return "no search polyline recorded";
   if (!anyAngle) {
@@ -393,15 +401,21 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
     }
     if (k != result.tilePath.size()) return "the search polyline misses A* tiles";
   }
-  if (searched.front() != request.start || searched.back() != end) return "the search polyline has the wrong ends";
+  if (searched.front() != request.start || searched.back() != routeEnd) {
+    char text[200];
+    std::snprintf(text, sizeof text, "the search polyline runs from %.9g,%.9g to %.9g,%.9g, the route to %.9g,%.9g",
+                  searched.front().x(), searched.front().y(), searched.back().x(), searched.back().y(), routeEnd.x(),
+                  routeEnd.y());
+    return text;
+  }
   const PolylineJudgement search = judgePolyline(map, request.mobility, searched, radius, walls);
   if (!search.clear) return "search polyline: " + search.why;
   if (!near(result.searchCost, search.cost)) {
     return "searchCost " + std::to_string(result.searchCost) + " but judged " + std::to_string(search.cost);
   }
   if (!anyAngle) {
-    const auto reference = radiusKeepingCentrePolyline(map, request.mobility, result.tilePath, request.start, end,
-                                                       radius, walls);
+    const auto reference = radiusKeepingCentrePolyline(map, request.mobility, result.tilePath, request.start,
+                                                       routeEnd, radius, walls);
     if (!reference) return "the A* tiles have no radius-keeping centre polyline";
     // The planner's portal points keep 10⁻⁴ tiles beyond the radius; the reference none.
     const double referenceCost = judgePolyline(map, request.mobility, *reference, radius, walls).cost;
@@ -427,7 +441,7 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
     }
     previous = judged.cost;
   }
-  if (!noMore(final.cost, search.cost)) {
+  if (!detours && !noMore(final.cost, search.cost)) {
     return "final cost " + std::to_string(final.cost) + " above the search polyline's " + std::to_string(search.cost);
   }
   return "";

@@ -78,8 +78,9 @@ std::vector<const Door*> wallDoors(std::span<const Door> doors);
 /// one before, each costs what the planner measured (stageCosts, searchCost), the search's costs
 /// no more than radiusKeepingCentrePolyline through the same tiles (within a thousandth: the
 /// planner's hex portal points keep 10⁻⁴ tiles beyond the radius), and the final control points
-/// (no entities in the world) cost no more than the search's polyline. Returns what broke, or "".
+/// are clear too and, unless `detours` (entities in the world: stage 7 goes round them, which the
+/// tile search does not see), cost no more than the search's polyline. Returns what broke, or "".
 std::string costInvariantViolation(const TileMap& map, const PathRequest& request, const PathResult& result,
-                                   std::span<const Door* const> walls, bool anyAngle);
+                                   std::span<const Door* const> walls, bool anyAngle, bool detours = false);
 
 }  // namespace rpgnav::test

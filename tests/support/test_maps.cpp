@@ -63,6 +63,7 @@ std::vector<Layout> allLayouts() {
 }
 
 std::filesystem::path sampleMapsDir() { return RPGNAV_SAMPLE_MAPS_DIR; }
+std::filesystem::path testDataDir() { return RPGNAV_TEST_DATA_DIR; }
 
 std::optional<std::filesystem::path> movingAiDir() {
   const std::filesystem::path dir = RPGNAV_MOVINGAI_DIR;

@@ -35,6 +35,8 @@ std::vector<Layout> allLayouts();
 
 /// samples/maps in the source tree.
 std::filesystem::path sampleMapsDir();
+/// tests/data in the source tree (maps of the regression cases, in cases/).
+std::filesystem::path testDataDir();
 /// The Moving AI benchmark folder, if present (tests that need it skip otherwise).
 std::optional<std::filesystem::path> movingAiDir();
 

@@ -143,6 +143,15 @@ double barrierClearance(const Barrier& barrier, float radius) noexcept;
 /// True when the segment from→to comes closer than barrierClearance() to the barrier.
 bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noexcept;
 
+/// The doors that are walls for one query, near a box: for stages that lead the path beyond the
+/// ground the planner gathered StageContext::barriers for (stage 7's detours).
+class BarrierSource {
+ public:
+  virtual ~BarrierSource() = default;
+  /// Fills `out` with the barriers near the box [low, high] grown by `reach` (a superset).
+  virtual void barriersNear(Vec2 low, Vec2 high, float reach, std::vector<Barrier>& out) const = 0;
+};
+
 /// Read-only facts every stage works from: the map, who walks, and the map's indexes for that
 /// mobility (built by the Planner; see SegmentTester and ConvexCorners), plus the doors that are
 /// walls for this query.
@@ -153,6 +162,8 @@ struct StageContext {
   const SegmentTester& lines;
   const ConvexCorners& corners;
   std::span<const Barrier> barriers = {};
+  /// Where to find barriers beyond `barriers`' ground (nullptr: `barriers` are all there are).
+  const BarrierSource* barrierSource = nullptr;
   /// probeSegment for this character, through the tester's fast path; a segment meeting a
   /// barrier is not clear.
   SegmentProbe probe(Vec2 from, Vec2 to) const {

@@ -142,6 +142,7 @@ class Planner {
   SearchResult m_searchResult;
   std::unique_ptr<detail::QueryDoors> m_doors;
   std::vector<Barrier> m_barriers;
+  std::vector<Barrier> m_finalBarriers;  // the doors near the path after detours (stages 7-8)
   std::uint64_t m_lap = 0;  // tick count where the next stage's time begins (see StageTimer)
   double m_microsPerTick;  // the tick counter's rate, measured once per process (first planner)
   std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)

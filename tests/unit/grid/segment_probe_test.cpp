@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "rpgnav/grid/line_of_sight.hpp"
+#include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 
 #include <cmath>
@@ -138,4 +139,49 @@ TEST_CASE("probeSegment matches brute-force clearance and sampled cost", "[grid]
   CHECK(total > 4000);
   CHECK(clearCount > total / 5);
   CHECK(clearCount < total);
+}
+
+TEST_CASE("probeSegment prices segments along edges and through corners as the cost model says", "[grid][los][property]") {
+  // The cost model (README, "One cost model"): the length inside each tile × its cost; along an
+  // edge between two passable tiles, or within float rounding of one all along, the dearer. The
+  // judge (tests/support/path_checks) computes it by clipping tile polygons. Segments here run
+  // from tile corners and edge middles to others (along edges, through corners), nudged by a
+  // float rounding step or by a clear 10⁻⁴ tiles, on weighted square and hex maps.
+  std::mt19937 random(77);
+  int segments = 0, along = 0;
+  for (const Layout& layout : test::allLayouts()) {
+    for (int trial = 0; trial < 40; ++trial) {
+      const int w = std::uniform_int_distribution<int>(3, 12)(random), h = std::uniform_int_distribution<int>(3, 12)(random);
+      const TileMap map = test::randomMap(random, layout, w, h, 0.15);
+      for (int s = 0; s < 60; ++s) {
+        auto cornerOrMiddle = [&] {
+          const Cell cell{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+          const TilePolygon polygon = layout.tilePolygon(cell);
+          const int i = std::uniform_int_distribution<int>(0, polygon.count - 1)(random);
+          const Vec2 a = polygon.corners[std::size_t(i)], b = polygon.corners[std::size_t((i + 1) % polygon.count)];
+          return s % 2 == 0 ? a : Vec2((a + b) * 0.5f);
+        };
+        Vec2 from = cornerOrMiddle(), to = cornerOrMiddle();
+        if ((to - from).norm() < 1e-3f) continue;
+        // Now and then along an edge line of the same direction, nudged sideways.
+        const Vec2 normal = Vec2(-(to - from).y(), (to - from).x()).normalized();
+        const float nudge = s % 5 == 1 ? 1e-4f : s % 5 == 2 ? -1e-4f : s % 5 == 3 ? std::abs(from.x()) * 1.2e-7f : 0.0f;
+        from += normal * nudge;
+        to += normal * nudge;
+        const SegmentProbe probe = probeSegment(map, TerrainTable::kWalk, from, to, 0.0f);
+        const test::SegmentJudgement judged = test::judgeSegment(map, TerrainTable::kWalk, from, to, 0.0);
+        INFO(layoutName(layout.kind()) << " from " << from.transpose() << " to " << to.transpose());
+        REQUIRE(probe.clear == judged.clear);
+        if (!probe.clear) continue;
+        ++segments;
+        // Within a few float steps of a corner (5·10⁻⁷ × magnitude each) the two may cut a piece
+        // differently and price it on different sides: a few 10⁻⁶ × magnitude of length.
+        const double magnitude = std::max({1.0f, from.cwiseAbs().maxCoeff(), to.cwiseAbs().maxCoeff()});
+        CHECK(probe.cost == Approx(judged.cost).epsilon(1e-9).margin(1e-5 * magnitude));
+        along += std::abs(from.y() - to.y()) == 0.0f || std::abs(from.x() - to.x()) == 0.0f ? 1 : 0;
+      }
+    }
+  }
+  CHECK(segments > 2000);
+  CHECK(along > 50);
 }

@@ -20,7 +20,7 @@ namespace {
 
 struct Counts {
   int maps = 0, planned = 0, searched = 0, straight = 0, straightAfterSearch = 0, doorStops = 0, noPath = 0;
-  int wideHex = 0, wideHexNearDoors = 0, portals = 0, alongEdges = 0;
+  int wideHex = 0, wideHexNearDoors = 0, portals = 0, alongEdges = 0, refused = 0;
 };
 
 // A random point in a random passable tile that keeps `room` from blocked tiles and wall doors,
@@ -83,13 +83,15 @@ void checkQuery(Planner& planner, const World& world, const PathRequest& request
   const Cell startTile = *map.tileAt(request.start), goalTile = *map.tileAt(request.goal);
   const std::array<Vec2, 2> startLeg{request.start, layout.tileCenter(startTile)}, goalLeg{request.goal, layout.tileCenter(goalTile)};
   const bool legsClear = test::judgePolyline(map, request.mobility, startLeg, request.radius).clear &&
-                         test::judgePolyline(map, request.mobility, goalLeg, request.radius).clear;
+                         test::judgePolyline(map, request.mobility, goalLeg, request.radius, walls, 2e-3 * layout.tileSize()).clear;
   const bool wide = widerThanHalfHexEdge(layout, request.radius);
   switch (status) {
     case Status::StartBlocked:
     case Status::GoalBlocked:
-      // Only when a leg to the tile's centre does not keep the radius.
+      // Only when a leg to the tile's centre does not keep the radius (from a closed door too, at
+      // the goal; a start that close to one is led out of the doorway first).
       REQUIRE_FALSE(legsClear);
+      ++counts.refused;
       return;
     case Status::NoPath:
       // Never for want of a polyline, never where the movement rule reaches the goal.
@@ -145,15 +147,17 @@ void checkQuery(Planner& planner, const World& world, const PathRequest& request
   }
   if (roomy.clear) {
     const test::SegmentJudgement straight = test::judgeSegment(map, request.mobility, request.start, request.goal, request.radius);
-    REQUIRE(status == Status::Ok);
-    CHECK(result.cost <= straight.cost * (1 + 1e-7) + 1e-7);
     const double ends = std::max(map.cost(startTile, request.mobility), map.cost(goalTile, request.mobility));
     if (straight.dearest <= ends) {
+      REQUIRE(status == Status::Ok);
       CHECK(result.controlPoints.size() == 2);
       CHECK_FALSE(result.stats(PathStage::Search).ran);
-    } else if (result.controlPoints.size() == 2) {
-      ++counts.straightAfterSearch;
+    } else if (status == Status::Ok) {
+      CHECK(result.cost <= straight.cost * (1 + 1e-7) + 1e-7);
+      counts.straightAfterSearch += result.controlPoints.size() == 2 ? 1 : 0;
     }
+    // (A path that stops at a door was cheaper through that door, by the search's measure, than
+    // the straight segment over dearer terrain.)
   }
 }
 
@@ -204,17 +208,38 @@ TEST_CASE("every path keeps its promises on random hex and square maps with cost
         const bool corners = !layout.isHex() && kind == 0;
         const double room = double(radius) + 0.01 * double(tile);
         const auto start = standingPoint(random, world, TerrainTable::kWalk, room, corners, walls);
-        const auto goal = standingPoint(random, world, TerrainTable::kWalk, room, corners, walls);
+        auto goal = standingPoint(random, world, TerrainTable::kWalk, room, corners, walls);
+        if (corners && start && q % 3 == 0) {
+          // On the same grid line as the start: the straight line, or pieces of the path, run
+          // along tile edges.
+          for (int attempt = 0; attempt < 20; ++attempt) {
+            const auto other = standingPoint(random, world, TerrainTable::kWalk, room, corners, walls);
+            if (!other) break;
+            const Vec2 aligned = attempt % 2 == 0 ? Vec2(other->x(), start->y()) : Vec2(start->x(), other->y());
+            // (Now and then on a closed door's edge: the planner must refuse that goal.)
+            if (map.tileAt(aligned) && map.passable(*map.tileAt(aligned), TerrainTable::kWalk) &&
+                test::judgeSegment(map, TerrainTable::kWalk, aligned, aligned, room).clear) {
+              goal = aligned;
+              break;
+            }
+          }
+        }
         if (!start || !goal) continue;
         checkQuery(planner, world, PathRequest{*start, *goal, TerrainTable::kWalk, radius}, anyAngle, counts);
       }
     }
   }
-  INFO("maps " << counts.maps << ", planned " << counts.planned << " (searched " << counts.searched << ", straight "
-               << counts.straight << ", straight after a search " << counts.straightAfterSearch << ", door stops "
-               << counts.doorStops << "), NoPath " << counts.noPath << "; wide hex " << counts.wideHex << " (near doors "
-               << counts.wideHexNearDoors << ", with portals " << counts.portals << "); radius-0 segments along edges "
-               << counts.alongEdges);
+  const std::string summary = "maps " + std::to_string(counts.maps) + ", planned " + std::to_string(counts.planned) +
+                              " (searched " + std::to_string(counts.searched) + ", straight " +
+                              std::to_string(counts.straight) + ", straight after a search " +
+                              std::to_string(counts.straightAfterSearch) + ", door stops " +
+                              std::to_string(counts.doorStops) + "), NoPath " + std::to_string(counts.noPath) +
+                              "; wide hex " + std::to_string(counts.wideHex) + " (near doors " +
+                              std::to_string(counts.wideHexNearDoors) + ", with portals " +
+                              std::to_string(counts.portals) + "); radius-0 segments along edges " +
+                              std::to_string(counts.alongEdges) + "; refused starts or goals " +
+                              std::to_string(counts.refused);
+  INFO(summary);
   // The generator must exercise every case in quantity.
   CHECK(counts.maps >= 2000);
   CHECK(counts.planned > 6000);
@@ -223,11 +248,7 @@ TEST_CASE("every path keeps its promises on random hex and square maps with cost
   CHECK(counts.portals > 100);
   CHECK(counts.doorStops > 300);
   CHECK(counts.straight > 500);
-  CHECK(counts.alongEdges > 50);
+  CHECK(counts.alongEdges > 120);
+  WARN(summary);
   CHECK(counts.noPath > 50);
-  WARN("maps " << counts.maps << ", planned " << counts.planned << " (searched " << counts.searched << ", straight "
-               << counts.straight << ", straight after a search " << counts.straightAfterSearch << ", door stops "
-               << counts.doorStops << "), NoPath " << counts.noPath << "; wide hex " << counts.wideHex << " (near doors "
-               << counts.wideHexNearDoors << ", with portals " << counts.portals << "); radius-0 segments along edges "
-               << counts.alongEdges);
 }

@@ -3,6 +3,7 @@
 
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/planner.hpp"
+#include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 
 #include <cmath>
@@ -17,15 +18,6 @@ double polylineLength(const std::vector<Vec2>& points) {
   double total = 0;
   for (std::size_t i = 1; i < points.size(); ++i) total += double((points[i] - points[i - 1]).norm());
   return total;
-}
-
-// The A* path as a polyline: start, the centre of every A* tile, goal. The pipeline must end
-// neither dearer nor longer than this (when it is itself clear).
-std::vector<Vec2> centrePolyline(const TileMap& map, const PathRequest& request, const std::vector<Cell>& tiles) {
-  std::vector<Vec2> points{request.start};
-  for (const Cell& tile : tiles) points.push_back(map.layout().tileCenter(tile));
-  points.push_back(request.goal);
-  return points;
 }
 
 // A random point inside a random passable tile with room for the radius, or nothing.
@@ -164,26 +156,12 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
         CHECK(result.length == Approx(polylineLength(points)));
         if (result.tilePath.empty()) continue;  // straight line
         ++viaSearch;
-        const SegmentTester lines(map, mobility);
-        const ConvexCorners corners(map, mobility);
-        const StageContext context{map, mobility, radius, lines, corners};
-        if (settings.anyAngleSearch && !(layout.isHex() && radius >= kHexHalfEdge * layout.tileSize())) {
-          // Never dearer nor longer than the any-angle route the search found.
-          const std::vector<Vec2>& route = result.stagePoints[std::size_t(PathStage::Search)];
-          REQUIRE(route.size() >= 2);
-          CHECK(result.cost <= polylineCost(context, route) * (1 + 1e-6) + 1e-6);
-          CHECK(result.length <= polylineLength(route) * (1 + 1e-6) + 1e-6);
-          CHECK(result.searchLength == Approx(polylineLength(route)).epsilon(1e-6));
-          continue;
-        }
-        // Never dearer nor longer than the A* path (through tile centres), when that polyline
-        // is itself clear.
-        const std::vector<Vec2> centres = centrePolyline(map, request, result.tilePath);
-        const double centreCost = polylineCost(context, centres);
-        if (std::isfinite(centreCost)) {
-          CHECK(result.cost <= centreCost * (1 + 1e-6) + 1e-6);
-          CHECK(result.length <= polylineLength(centres) * (1 + 1e-6) + 1e-6);
-        }
+        // The cost invariant, stage by stage, judged independently (support/path_checks).
+        const bool anyAngle = settings.anyAngleSearch && !widerThanHalfHexEdge(layout, radius);
+        const std::string broken = test::costInvariantViolation(map, request, result, {}, anyAngle);
+        INFO(broken);
+        CHECK(broken.empty());
+        if (anyAngle) CHECK(result.searchLength == Approx(polylineLength(result.stagePoints[std::size_t(PathStage::Search)])).epsilon(1e-6));
       }
     }
   }

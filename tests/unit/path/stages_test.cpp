@@ -6,6 +6,7 @@
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/path/stages.hpp"
+#include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 
 #include <cmath>
@@ -160,12 +161,17 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
     const TileMap map = test::randomMap(random, Layout::square(), 16, 14, 0.25, false);
     PlannerSettings settings;
     settings.anyAngleSearch = anyAngle;
+    settings.recordStages = true;
     Planner planner(map, settings);
     PathResult result;
     std::uniform_real_distribution<float> x(0.0f, 16.0f), y(0.0f, 14.0f);
     for (int q = 0; q < 12; ++q) {
       const Vec2 start(x(random), y(random)), goal(x(random), y(random));
       if (planner.plan({start, goal}, result) != Status::Ok) continue;
+      // The cost invariant, stage by stage (support/path_checks).
+      const std::string broken = test::costInvariantViolation(map, {start, goal}, result, {}, anyAngle);
+      INFO(broken);
+      CHECK(broken.empty());
       const double optimal = optimalAnyAngle(map, start, goal);
       REQUIRE(std::isfinite(optimal));
       INFO("trial " << trial << " from " << start.transpose() << " to " << goal.transpose());

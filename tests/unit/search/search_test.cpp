@@ -3,6 +3,7 @@
 
 #include "rpgnav/search/search_context.hpp"
 #include "rpgnav/search/search_grid.hpp"
+#include "rpgnav/grid/line_of_sight.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/reference_search.hpp"
 #include "support/test_maps.hpp"
@@ -101,6 +102,43 @@ TEST_CASE("costly terrain is avoided en route but a costly goal is still reached
   const SearchResult into = search(grid, {0, 1}, {2, 0});
   REQUIRE(into.status == Status::Ok);
   CHECK(into.cost == 2.0 + 0.5 + 1.5);  // two floor steps, then one half on floor, half in the swamp goal
+}
+
+TEST_CASE("one cost model: the search's cost of a tile path is what the geometry charges its centre polyline",
+          "[search][property]") {
+  // A step costs half its length at each of its two tiles' costs, which is what the segment
+  // between their centres costs by probeSegment (length inside each tile × its cost): the two
+  // agree to the fixed point's rounding, also when the start tile is dearer than the goal tile.
+  std::mt19937 random(4);
+  int paths = 0, mixed = 0;
+  const Vec2 offset(3.0f, -2.0f);
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::square(0.5f, 8, offset), Layout::hexPointy(),
+                                Layout::hexFlat(2.0f, offset, HexStagger::Even)}) {
+    for (int trial = 0; trial < 30; ++trial) {
+      const int w = std::uniform_int_distribution<int>(2, 18)(random), h = std::uniform_int_distribution<int>(2, 18)(random);
+      const TileMap map = trial % 2 == 0 ? test::randomMap(random, layout, w, h, 0.2) : blobMap(random, layout, w, h);
+      const SearchGrid grid = gridFor(map);
+      for (int q = 0; q < 10; ++q) {
+        const Cell a{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const Cell b{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const SearchResult result = search(grid, a, b, q % 2 == 0);
+        if (result.status != Status::Ok) continue;
+        ++paths;
+        double geometric = 0.0;
+        for (std::size_t i = 1; i < result.path.size(); ++i) {
+          const SegmentProbe step = probeSegment(map, TerrainTable::kWalk, layout.tileCenter(result.path[i - 1]),
+                                                 layout.tileCenter(result.path[i]), 0.0f);
+          REQUIRE(step.clear);
+          geometric += step.cost;
+        }
+        INFO(layoutName(layout.kind()) << " from " << a.x << "," << a.y << " to " << b.x << "," << b.y);
+        CHECK(result.cost * double(layout.tileSize()) == Approx(geometric).epsilon(1e-6).margin(1e-6));
+        mixed += map.cost(a, TerrainTable::kWalk) != map.cost(b, TerrainTable::kWalk) ? 1 : 0;
+      }
+    }
+  }
+  CHECK(paths > 800);
+  CHECK(mixed > 200);
 }
 
 TEST_CASE("statuses for bad and impossible queries", "[search]") {
