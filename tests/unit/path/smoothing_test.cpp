@@ -9,6 +9,7 @@
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/path/stages.hpp"
 #include "support/geometry.hpp"
+#include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
@@ -343,8 +344,13 @@ TEST_CASE("smoothed curves keep every rule on random maps, with entities and doo
         (void)world.addDoor({"d" + std::to_string(d), a, {a.x + step.dx, a.y + step.dy},
                              DoorState(std::uniform_int_distribution<int>(0, 2)(random))});
       }
-      Planner planner(world);
+      // On every fourth map the stages are recorded and the cost invariant judged stage by stage.
+      const bool judged = trial % 4 == 0;
+      PlannerSettings settings;
+      settings.recordStages = judged;
+      Planner planner(world, settings);
       PathResult result;
+      const std::vector<const Door*> walls = test::wallDoors(world.doors());
       // Starts and goals on tiles a walker may enter (most of them reachable).
       std::vector<Cell> open;
       for (std::int32_t y = 0; y < h; ++y) {
@@ -363,6 +369,11 @@ TEST_CASE("smoothed curves keep every rule on random maps, with entities and doo
         const PathRequest request{layout.tileCenter(s) + jitter * size, layout.tileCenter(g), TerrainTable::kWalk, radius};
         if (!isSuccess(planner.plan(request, result))) continue;
         INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q);
+        if (judged) {
+          const std::string broken = test::costInvariantViolation(map, request, result, walls, false, true);
+          INFO(broken);
+          REQUIRE(broken.empty());
+        }
         const SmoothPath& curve = result.smoothed;
         REQUIRE(curve.knotCount() >= 2);
         // Through every control point, in order (repeated points merged).
