@@ -269,7 +269,7 @@ Status CrowdField::setCost(Cell cell, std::uint8_t cost) {
 }
 
 Status CrowdField::syncWithMap(const TileMap& map) {
-  thread_local std::vector<Cell> changed;
+  std::vector<Cell>& changed = m_changedCells;
   changed.clear();
   CostField fresh = m_costs;
   if (fresh.refresh(map, changed) != Status::Ok) return Status::InvalidArgument;
@@ -300,7 +300,7 @@ void CrowdField::changeWeight(std::size_t tile, std::int32_t weight) {
   }
   m_touched.clear();
   // The tile and everything that can step to it or past its corner: its neighbours.
-  thread_local std::vector<std::uint32_t> around;
+  std::vector<std::uint32_t>& around = m_around;
   around.assign(1, std::uint32_t(tile));
   for (const Move& move : movesOf(tile)) around.push_back(std::uint32_t(std::ptrdiff_t(tile) + move.offset));
   // (Square diagonals past this tile's corner join two of its orthogonal neighbours, listed too.)
@@ -348,7 +348,7 @@ void CrowdField::repairIncrease() {
   ++m_generation;
   const std::uint32_t affectedMark = m_generation;
   using Entry = std::pair<std::int64_t, std::uint32_t>;
-  thread_local std::vector<Entry> heap;
+  std::vector<Entry>& heap = m_repairHeap;
   heap.clear();
   auto candidate = [&](std::uint32_t tile) {
     if (m_distance[tile] == kUnreachable || m_stamp[tile] == affectedMark) return;
@@ -619,14 +619,11 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
   for (std::size_t parity = 0; parity < 4; ++parity) {
     for (std::size_t k = 0; k < kMoves; ++k) offsets[parity][k] = m_moves[parity][k].offset;
   }
-  // Each bucket as the end of its tiles and the end of its room, side by side: both are read on
-  // every push, from one cache line.
-  struct Slot {
-    std::uint32_t* end;
-    std::uint32_t* limit;
-  };
+  // Each bucket as the end of its tiles and the end of its room, side by side (BucketSlot): both
+  // are read on every push, from one cache line.
+  using Slot = BucketSlot;
   const std::size_t buckets = mask + 1;
-  thread_local std::vector<Slot> slotStore;
+  std::vector<Slot>& slotStore = m_slotStore;
   slotStore.resize(buckets);
   for (std::size_t b = 0; b < buckets; ++b) {
     slotStore[b] = {m_buckets[b].data(), m_buckets[b].data() + m_buckets[b].size()};

@@ -76,6 +76,12 @@ struct Anchor {
   int tile;  // index into the tile path, or -1 (start, goal, portal)
 };
 
+// The stage's scratch (see StageScratch): no allocation once warm.
+struct Buffers : detail::ScratchSlot {
+  std::vector<Anchor> safe;
+  std::vector<Vec2> vertices;
+};
+
 // Replaces each inner tile's point of `safe` by where the line from the previous point toward
 // the goal leaves the tile, when that leads into the next tile and is clear and no worse, into
 // `out`. Every point kept or chosen is clear to the next point of `safe`, so when `safe` is
@@ -142,8 +148,9 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
   // search these are the tiles' centres (the start and goal tiles' too) and hex portal points
   // where needed: a point to its own tile's centre, and neighbouring centres, keep the radius
   // (the search never cuts corners and closes gaps too narrow), so it is clear by construction.
-  // Scratch kept per thread: no allocation once warm.
-  thread_local std::vector<Anchor> safe;
+  StageScratch fallback;
+  Buffers& buffers = context.buffers<Buffers>(detail::ScratchUse::ControlPoints, fallback);
+  std::vector<Anchor>& safe = buffers.safe;
   safe.assign(1, {start, -1});
   const bool routed = !route.empty();
   if (routed) {
@@ -175,7 +182,7 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
   std::size_t routeEnd = 1;
   while (routeEnd + 1 < route.size() && std::size_t(routeTiles[routeEnd]) < tiles.size()) ++routeEnd;
   const auto measured = measurePolyline(context, out, stats.probes);
-  thread_local std::vector<Vec2> vertices;
+  std::vector<Vec2>& vertices = buffers.vertices;
   vertices.assign(route.begin(), route.begin() + std::ptrdiff_t(routeEnd));
   vertices.push_back(goal);
   const auto routeMeasured = measurePolyline(context, vertices, stats.probes);

@@ -44,6 +44,14 @@ void hullChain(double length, std::vector<Candidate>& candidates, std::vector<Ca
   for (std::size_t i = hull.size(); i-- > 2;) chain.push_back(hull[i].world);
 }
 
+// The stage's scratch (see StageScratch).
+struct Buffers : detail::ScratchSlot {
+  std::vector<Vec2> out;
+  std::vector<ConvexCorner> corners;
+  std::vector<Candidate> candidates, hull;
+  std::vector<Vec2> chain;
+};
+
 }  // namespace
 
 void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings, std::vector<Vec2>& points,
@@ -59,12 +67,15 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     ++stats.probes;
     return context.probe(a, b);
   };
-  // Scratch kept per thread (`out` copied back into `points`, so neither buffer changes hands):
-  // nothing is allocated once warm.
-  thread_local std::vector<Vec2> out;
-  thread_local std::vector<ConvexCorner> corners;
-  thread_local std::vector<Candidate> candidates, hull;
-  thread_local std::vector<Vec2> chain;
+  // Scratch (`out` copied back into `points`, so neither buffer changes hands): nothing is
+  // allocated once warm.
+  StageScratch fallback;
+  Buffers& buffers = context.buffers<Buffers>(detail::ScratchUse::CornerRouting, fallback);
+  std::vector<Vec2>& out = buffers.out;
+  std::vector<ConvexCorner>& corners = buffers.corners;
+  std::vector<Candidate>& candidates = buffers.candidates;
+  std::vector<Candidate>& hull = buffers.hull;
+  std::vector<Vec2>& chain = buffers.chain;
   out.assign(1, points.front());
   // Each inner point b, between a (the last point kept) and c: every blocked corner inside the
   // triangle a-b-c lies between the path and the straight line a→c, and the path must keep it on

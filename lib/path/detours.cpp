@@ -26,11 +26,20 @@ struct Candidate {
   bool toEnd = true;
 };
 
+// The stage's scratch (see StageScratch): a warm query allocates nothing.
+struct Buffers : detail::ScratchSlot {
+  std::vector<Entity> found, near, group, local;
+  std::vector<Point> corners, points, hull;
+  std::vector<Candidate> candidates;
+  std::vector<Vec2> candidatePoints, out;
+  std::vector<Barrier> barriers;
+};
+
 class DetourFinder {
  public:
   DetourFinder(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
-               StageStats& stats)
-      : m_context(context), m_settings(settings), m_entities(entities), m_stats(stats) {
+               StageStats& stats, Buffers& buffers)
+      : m_context(context), m_settings(settings), m_entities(entities), m_stats(stats), m_buffers(buffers) {
     const float tile = context.map.layout().tileSize();
     m_margin = settings.margin * tile;
     m_stopGap = settings.stopGap * tile;
@@ -41,9 +50,9 @@ class DetourFinder {
 
   void run(std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome) {
     m_start = points.front();
-    // Built in per-thread scratch and copied back (neither buffer changes hands): nothing is
-    // allocated once warm.
-    std::vector<Vec2>& out = scratch().out;
+    // Built in the scratch and copied back (neither buffer changes hands): nothing is allocated
+    // once warm.
+    std::vector<Vec2>& out = m_buffers.out;
     out.assign(1, points.front());
     const double horizon = double(m_settings.horizon) * double(m_context.map.layout().tileSize());
     double along = 0.0;  // of the input path, to the start of the segment
@@ -317,28 +326,17 @@ class DetourFinder {
   float m_stopGap = 0.0f;
   bool m_uniformCost = true;
   Vec2 m_start = Vec2::Zero();
-  // Scratch kept per thread, so a warm query allocates nothing.
-  struct Scratch {
-    std::vector<Entity> found, near, group, local;
-    std::vector<Point> corners, points, hull;
-    std::vector<Candidate> candidates;
-    std::vector<Vec2> candidatePoints, out;
-    std::vector<Barrier> barriers;
-  };
-  static Scratch& scratch() {
-    thread_local Scratch instance;
-    return instance;
-  }
-  std::vector<Entity>& m_found = scratch().found;
-  std::vector<Entity>& m_near = scratch().near;
-  std::vector<Entity>& m_group = scratch().group;
-  std::vector<Entity>& m_local = scratch().local;
-  std::vector<Point>& m_corners = scratch().corners;
-  std::vector<Point>& m_points = scratch().points;
-  std::vector<Point>& m_hull = scratch().hull;
-  std::vector<Candidate>& m_candidates = scratch().candidates;
-  std::vector<Vec2>& m_candidatePoints = scratch().candidatePoints;  // every candidate's points
-  std::vector<Barrier>& m_barriers = scratch().barriers;
+  Buffers& m_buffers;
+  std::vector<Entity>& m_found = m_buffers.found;
+  std::vector<Entity>& m_near = m_buffers.near;
+  std::vector<Entity>& m_group = m_buffers.group;
+  std::vector<Entity>& m_local = m_buffers.local;
+  std::vector<Point>& m_corners = m_buffers.corners;
+  std::vector<Point>& m_points = m_buffers.points;
+  std::vector<Point>& m_hull = m_buffers.hull;
+  std::vector<Candidate>& m_candidates = m_buffers.candidates;
+  std::vector<Vec2>& m_candidatePoints = m_buffers.candidatePoints;  // every candidate's points
+  std::vector<Barrier>& m_barriers = m_buffers.barriers;
   std::optional<Candidate> m_best;
 };
 
@@ -360,7 +358,9 @@ void detourStage(const StageContext& context, const DetourSettings& settings, co
   stats.pointsIn = std::int32_t(points.size());
   detours.clear();
   outcome = {};
-  if (!points.empty()) DetourFinder(context, settings, entities, stats).run(points, detours, outcome);
+  StageScratch fallback;
+  Buffers& buffers = context.buffers<Buffers>(detail::ScratchUse::Detours, fallback);
+  if (!points.empty()) DetourFinder(context, settings, entities, stats, buffers).run(points, detours, outcome);
   stats.pointsOut = std::int32_t(points.size());
 }
 

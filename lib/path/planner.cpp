@@ -187,6 +187,7 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
     }
   }
   StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  context.scratch = &m_scratch;
   m_lap = detail::ticksNow();
   m_straight = SegmentProbe{};
   if (m_settings.enabledStage(PathStage::StraightLine)) {
@@ -248,6 +249,7 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
   const Layout& layout = map.layout();
   const bool doors = !m_world->doors().empty();
   StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  context.scratch = &m_scratch;
   {
     StageStats& stats = out.stats(PathStage::Search);
     StageTimer timer(stats, m_lap, m_microsPerTick);
@@ -369,6 +371,7 @@ Status Planner::replanAlong(const PathRequest& request, const PathResult& previo
   }
   const TileMap& map = m_world->map();
   StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  context.scratch = &m_scratch;
   if (!m_world->doors().empty()) {
     Vec2 low = request.start, high = request.start;
     for (const Vec2& p : points) {

@@ -176,18 +176,14 @@ struct SegmentFacts {
   double spacing, perSpacing, perJoint, spread;
 };
 
-// The stage's scratch, kept per thread: no allocation once warm, one thread-local look-up, and
-// the facts only ever grow (no clearing of room the next path overwrites anyway).
-struct StageScratch {
+// The stage's scratch (see StageScratch): no allocation once warm, and the facts only ever grow
+// (no clearing of room the next path overwrites anyway).
+struct Buffers : detail::ScratchSlot {
   std::vector<Point> points;
   std::vector<CubicSpan> spans;
   std::vector<SegmentFacts> segments;
   std::vector<Entity> entitiesFound, entitiesBlocking;  // the span checker's
 };
-StageScratch& stageScratch() {
-  thread_local StageScratch instance;
-  return instance;
-}
 
 // Vouches for a span's curve exactly: a piece is valid when the convex hull of its control
 // points (which holds the curve) keeps the radius from every blocked tile, barrier and blocking
@@ -195,7 +191,7 @@ StageScratch& stageScratch() {
 // checked (their hulls hug the curve ever closer).
 class SpanChecker {
  public:
-  SpanChecker(const StageContext& context, const EntityQuery& entities, Vec2 start, StageStats& stats, StageScratch& scratch)
+  SpanChecker(const StageContext& context, const EntityQuery& entities, Vec2 start, StageStats& stats, Buffers& scratch)
       : m_context(context),
         m_entities(entities),
         m_start(start),
@@ -405,7 +401,8 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   if (points.empty()) return;
   const double tile = double(context.map.layout().tileSize());
   // Repeated points would give zero knot intervals.
-  StageScratch& scratch = stageScratch();
+  StageScratch fallback;
+  Buffers& scratch = context.buffers<Buffers>(detail::ScratchUse::Smoothing, fallback);
   std::vector<Point>& p = scratch.points;
   std::vector<CubicSpan>& spans = scratch.spans;
   p.clear();

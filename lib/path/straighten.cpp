@@ -8,6 +8,15 @@
 #include <cmath>
 
 namespace rpgnav {
+namespace {
+
+// The stage's scratch (see StageScratch).
+struct Buffers : detail::ScratchSlot {
+  std::vector<double> prefixCost;
+  std::vector<Vec2> out;
+};
+
+}  // namespace
 
 void straightenStage(const StageContext& context, const StraightenSettings& settings, bool fromGoal,
                      std::vector<Vec2>& points, StageStats& stats) {
@@ -30,10 +39,12 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
   // point (sight is not monotone along a path, so this can stop short of a point seen further on;
   // later stages straighten again).
   const double maxLength = double(settings.maxSegmentLength) * double(context.map.layout().tileSize());
-  // Scratch kept per thread (`out` copied back into `points`, so neither buffer changes hands):
-  // nothing is allocated once warm.
-  thread_local std::vector<double> prefixCost;  // cost of the polyline up to each point
-  thread_local std::vector<Vec2> out;
+  // Scratch (`out` copied back into `points`, so neither buffer changes hands): nothing is
+  // allocated once warm.
+  StageScratch fallback;
+  Buffers& buffers = context.buffers<Buffers>(detail::ScratchUse::Straighten, fallback);
+  std::vector<double>& prefixCost = buffers.prefixCost;  // cost of the polyline up to each point
+  std::vector<Vec2>& out = buffers.out;
   prefixCost.assign(points.size(), 0.0);
   std::size_t prefixKnown = 1;
   auto costBetween = [&](std::size_t from, std::size_t to) {

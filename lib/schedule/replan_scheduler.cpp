@@ -411,7 +411,7 @@ void ReplanScheduler::notice(double now) {
     for (std::size_t i = 0; i < doors.size(); ++i) m_seenDoors[i] = doors[i].state;
   }
   const float tile = m_world->map().layout().tileSize();
-  thread_local std::vector<Entity> near;
+  std::vector<Entity>& near = m_nearEntities;
   for (auto& owned : m_characters) {
     Character& character = *owned;
     if (!character.hasPath) continue;
@@ -525,7 +525,7 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   character.doorsOnPath.clear();
   if (!m_world->doors().empty()) {
     const std::vector<Vec2>& points = character.path.controlPoints;
-    thread_local std::vector<DoorId> near;
+    std::vector<DoorId>& near = m_nearDoors;
     for (std::size_t i = 0; i + 1 < points.size(); ++i) {
       near.clear();
       m_world->doorsNear(points[i].cwiseMin(points[i + 1]), points[i].cwiseMax(points[i + 1]), character.spec.radius, near);
@@ -548,7 +548,7 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   const SmoothPath* curve = &character.path.smoothed;
   if (curve->empty()) {
     // The planner does not smooth: walk the control polyline.
-    thread_local std::vector<CubicSpan> spans;
+    std::vector<CubicSpan>& spans = m_polylineSpans;
     spans.clear();
     const std::vector<Vec2>& points = character.path.controlPoints;
     for (std::size_t i = 0; i + 1 < points.size(); ++i) {

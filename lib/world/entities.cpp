@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/world/entities.hpp"
 
+#include <boost/iterator/function_output_iterator.hpp>
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>
 
@@ -158,26 +159,24 @@ void EntityRegistry::entitiesNear(Vec2 from, Vec2 to, float reach, std::vector<E
   const float pieceLength = 64.0f * (reach + m_index->maxRadius) + 1e-3f;
   const int pieces = std::clamp(int(std::ceil(length / pieceLength)), 1, 1 << 16);
   const std::size_t first = out.size();
-  // Per-thread scratch: queries may run on several threads at once, and a warm query allocates
-  // nothing.
-  thread_local std::vector<Value> hits;
+  // Hits go straight into `out` (no scratch: queries may run on several threads at once, and a
+  // warm query allocates nothing).
   for (int i = 0; i < pieces; ++i) {
     const Vec2 a = from + (to - from) * (float(i) / float(pieces));
     const Vec2 b = i + 1 == pieces ? to : Vec2(from + (to - from) * (float(i + 1) / float(pieces)));
     const Box box(BoxPoint(std::min(a.x(), b.x()) - reach, std::min(a.y(), b.y()) - reach),
                   BoxPoint(std::max(a.x(), b.x()) + reach, std::max(a.y(), b.y()) + reach));
-    hits.clear();
-    m_index->tree.query(bgi::intersects(box), std::back_inserter(hits));
-    for (const Value& hit : hits) {
+    auto take = [&](const Value& hit) {
       const Entity& entity = m_index->entities[hit.second];
-      if (!entityTouchesSegment(entity, a, b, reach)) continue;
+      if (!entityTouchesSegment(entity, a, b, reach)) return;
       if (pieces > 1 && std::find_if(out.begin() + std::ptrdiff_t(first), out.end(), [&](const Entity& seen) {
                           return seen.id == entity.id;
                         }) != out.end()) {
-        continue;
+        return;
       }
       out.push_back(entity);
-    }
+    };
+    m_index->tree.query(bgi::intersects(box), boost::make_function_output_iterator(take));
   }
 }
 

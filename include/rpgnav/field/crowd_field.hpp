@@ -244,8 +244,18 @@ class CrowdField {
   std::vector<std::pair<std::uint32_t, std::int64_t>> m_sources;  // setSources(): tile, cost
   std::vector<std::uint8_t> m_fixed;  // padded; 1 on sources, whose distance is their price
   std::vector<std::uint8_t> m_goalMark;  // padded; 1 on goal tiles
-  // Incremental scratch: affected tiles, tiles whose distance or weight changed, stamps.
+  // Incremental scratch: affected tiles, tiles whose distance or weight changed, stamps; and the
+  // buffers of syncWithMap, changeWeight, repairIncrease and propagateWith (no allocation once
+  // warm, no thread-local state).
   std::vector<std::uint32_t> m_affected, m_touched, m_settled;
+  std::vector<Cell> m_changedCells;
+  std::vector<std::uint32_t> m_around;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> m_repairHeap;
+  struct BucketSlot {
+    std::uint32_t* end;
+    std::uint32_t* limit;
+  };
+  std::vector<BucketSlot> m_slotStore;
   std::vector<std::uint32_t> m_stamp;
   std::uint32_t m_generation = 0;
   bool m_recording = false;  // propagate() notes the tiles it settles in m_settled

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -152,6 +153,38 @@ class BarrierSource {
   virtual void barriersNear(Vec2 low, Vec2 high, float reach, std::vector<Barrier>& out) const = 0;
 };
 
+namespace detail {
+/// A stage's own scratch (see StageScratch): each stage derives its buffers from this.
+struct ScratchSlot {
+  virtual ~ScratchSlot() = default;
+};
+/// The stages that keep scratch, one slot each.
+enum class ScratchUse : std::uint8_t { ControlPoints, Straighten, CornerRouting, Detours, Smoothing, Count };
+}  // namespace detail
+
+/// The memory the stages reuse from one query to the next: one per thread (a Planner owns one),
+/// so that a warm query allocates nothing and no stage keeps thread-local state. Each stage's
+/// buffers are made on its first use. Not for two threads at once.
+class StageScratch {
+ public:
+  StageScratch() = default;
+  StageScratch(StageScratch&&) noexcept = default;
+  StageScratch& operator=(StageScratch&&) noexcept = default;
+  StageScratch(const StageScratch&) = delete;
+  StageScratch& operator=(const StageScratch&) = delete;
+
+  /// The buffers of stage `use`, of the stage's own type T (made on first use).
+  template <class T>
+  T& of(detail::ScratchUse use) {
+    std::unique_ptr<detail::ScratchSlot>& slot = m_slots[std::size_t(use)];
+    if (!slot) slot = std::make_unique<T>();
+    return static_cast<T&>(*slot);
+  }
+
+ private:
+  std::array<std::unique_ptr<detail::ScratchSlot>, std::size_t(detail::ScratchUse::Count)> m_slots;
+};
+
 /// Read-only facts every stage works from: the map, who walks, and the map's indexes for that
 /// mobility (built by the Planner; see SegmentTester and ConvexCorners), plus the doors that are
 /// walls for this query.
@@ -164,6 +197,13 @@ struct StageContext {
   std::span<const Barrier> barriers = {};
   /// Where to find barriers beyond `barriers`' ground (nullptr: `barriers` are all there are).
   const BarrierSource* barrierSource = nullptr;
+  /// The stages' reusable buffers (nullptr: each call makes its own, allocating).
+  StageScratch* scratch = nullptr;
+  /// A stage's buffers of type T: from `scratch`, or from `fallback` when there is none.
+  template <class T>
+  T& buffers(detail::ScratchUse use, StageScratch& fallback) const {
+    return (scratch != nullptr ? *scratch : fallback).of<T>(use);
+  }
   /// probeSegment for this character, through the tester's fast path; a segment meeting a
   /// barrier is not clear.
   SegmentProbe probe(Vec2 from, Vec2 to) const {

@@ -146,6 +146,7 @@ class Planner {
   std::uint64_t m_lap = 0;  // tick count where the next stage's time begins (see StageTimer)
   double m_microsPerTick;  // the tick counter's rate, measured once per process (first planner)
   std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
+  StageScratch m_scratch;  // every stage's buffers
   SegmentProbe m_straight;  // stage 1's probe of the straight segment (clear = false when none)
   // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
   // its tile's centre and the path begins with the step back there.

@@ -313,6 +313,10 @@ class ReplanScheduler {
   std::uint64_t m_seenMapVersion = 0;
   std::uint64_t m_seenTileVersion = 0;
   std::vector<DoorState> m_seenDoors;
+  // Scratch of the triggers and of taking a path (no allocation once warm).
+  std::vector<Entity> m_nearEntities;
+  std::vector<DoorId> m_nearDoors;
+  std::vector<CubicSpan> m_polylineSpans;
 };
 
 }  // namespace rpgnav
