@@ -127,6 +127,7 @@ void SvgPicture::curve(const std::vector<Vec2>& points, std::string_view colour,
 void SvgPicture::world(const World& world) {
   const Layout& layout = m_map.layout();
   for (const Door& door : world.doors()) {
+    if (door.removed) continue;
     const char* colour = door.state == DoorState::Open ? "#3cb043" : door.state == DoorState::Closed ? "#e0a010" : "#d02020";
     m_body += "<line x1=\"" + number(door.edge[0].x()) + "\" y1=\"" + number(door.edge[0].y()) + "\" x2=\"" +
               number(door.edge[1].x()) + "\" y2=\"" + number(door.edge[1].y()) + "\" stroke=\"" + colour +

@@ -39,6 +39,24 @@ Status CostField::refresh(const TileMap& map, std::vector<Cell>& changed) {
   return Status::Ok;
 }
 
+Status CostField::refresh(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects, bool all,
+                          std::vector<Cell>& changed) {
+  if (all) return refresh(map, changed);
+  if (map.width() != m_width || map.height() != m_height || !(map.layout() == m_layout)) return Status::InvalidArgument;
+  for (const auto& [low, high] : rects) {
+    for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, m_height - 1); ++y) {
+      for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, m_width - 1); ++x) {
+        std::uint8_t& byte = m_bytes[std::size_t(y) * std::size_t(m_width) + std::size_t(x)];
+        const std::uint8_t now = byteFor(map.cost({x, y}, m_mobility));
+        if (now == byte) continue;
+        byte = now;
+        changed.push_back({x, y});
+      }
+    }
+  }
+  return Status::Ok;
+}
+
 CostField CostField::crop(Cell origin, std::int32_t width, std::int32_t height) const {
   CostField out;
   out.m_layout = m_layout;

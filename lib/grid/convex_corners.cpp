@@ -44,74 +44,121 @@ std::pair<double, double> bandExtent(const std::array<Point, 3>& triangle, doubl
 }  // namespace
 
 ConvexCorners::ConvexCorners(const TileMap& map, MobilityId mobility)
-    : m_version(map.version()), m_bucket(map.layout().tileSize()), m_top(0.0f) {
+    : m_mobility(mobility), m_version(map.version()), m_tileSize(map.layout().tileSize()) {
+  m_rows.resize(std::size_t(map.height()) + 2);
+  for (std::int32_t y = -1; y <= map.height(); ++y) listRow(map, y, m_rows[std::size_t(y + 1)]);
+}
+
+void ConvexCorners::listRow(const TileMap& map, std::int32_t y, Row& row) const {
   const Layout& layout = map.layout();
+  const MobilityId mobility = m_mobility;
   const float cornerReach = layout.isHex() ? 1.15470054f : 1.41421356f;  // 1 / sin(half the interior angle)
+  row.corners.clear();
+  // The row's y range: every tile corner of the row (shifted columns of flat hexes included).
   std::array<Eigen::Vector2d, 6> corners;
-  // Every blocked tile next to passable ground, including the ring just outside the map.
-  for (std::int32_t y = -1; y <= map.height(); ++y) {
-    for (std::int32_t x = -1; x <= map.width(); ++x) {
-      const Cell tile{x, y};
-      if (map.passable(tile, mobility)) continue;
-      bool nearOpen = false;
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  for (std::int32_t x = 0; x <= 1; ++x) {
+    const int count = layout.localCorners({x, y}, corners);
+    for (int k = 0; k < count; ++k) {
+      const double world = double(layout.origin().y()) + corners[std::size_t(k)].y() * double(layout.tileSize());
+      low = std::min(low, world);
+      high = std::max(high, world);
+    }
+  }
+  row.low = float(low);
+  row.high = float(high);
+  // Every blocked tile of the row next to passable ground (the ring outside the map too).
+  for (std::int32_t x = -1; x <= map.width(); ++x) {
+    const Cell tile{x, y};
+    if (map.passable(tile, mobility)) continue;
+    bool nearOpen = false;
+    for (const NeighbourStep& step : layout.touching(tile)) {
+      nearOpen = nearOpen || map.passable({x + step.dx, y + step.dy}, mobility);
+    }
+    if (!nearOpen) continue;
+    const Point centre = layout.localCenter(tile);
+    const int count = layout.localCorners(tile, corners);
+    for (int k = 0; k < count; ++k) {
+      const Point& v = corners[std::size_t(k)];
+      const double radius = (v - centre).norm();
+      // The other tiles meeting at v: their centres are as far from v as this tile's.
+      std::array<Cell, 2> edgeNeighbours{};
+      int edgeCount = 0;
+      bool convex = true, pinch = false;
+      Cell diagonal{};
       for (const NeighbourStep& step : layout.touching(tile)) {
-        nearOpen = nearOpen || map.passable({x + step.dx, y + step.dy}, mobility);
+        const Cell other{x + step.dx, y + step.dy};
+        if (std::abs((layout.localCenter(other) - v).norm() - radius) > 1e-6) continue;
+        const bool open = map.passable(other, mobility);
+        if (step.sharesEdge) {
+          convex = convex && open;
+          if (edgeCount < 2) edgeNeighbours[std::size_t(edgeCount++)] = other;
+        } else {
+          pinch = !open;  // a square corner where blocked tiles touch diagonally
+          diagonal = other;
+        }
       }
-      if (!nearOpen) continue;
-      const Point centre = layout.localCenter(tile);
-      const int count = layout.localCorners(tile, corners);
-      for (int k = 0; k < count; ++k) {
-        const Point& v = corners[std::size_t(k)];
-        const double radius = (v - centre).norm();
-        // The other tiles meeting at v: their centres are as far from v as this tile's.
-        std::array<Cell, 2> edgeNeighbours{};
-        int edgeCount = 0;
-        bool convex = true, pinch = false;
-        Cell diagonal{};
-        for (const NeighbourStep& step : layout.touching(tile)) {
-          const Cell other{x + step.dx, y + step.dy};
-          if (std::abs((layout.localCenter(other) - v).norm() - radius) > 1e-6) continue;
-          const bool open = map.passable(other, mobility);
-          if (step.sharesEdge) {
-            convex = convex && open;
-            if (edgeCount < 2) edgeNeighbours[std::size_t(edgeCount++)] = other;
-          } else {
-            pinch = !open;  // a square corner where blocked tiles touch diagonally
-            diagonal = other;
-          }
-        }
-        if (!convex) continue;
-        const Vec2 point = layout.toWorld(v);
-        if (!pinch) {
-          m_corners.push_back({point, (v - centre).normalized().cast<float>(), cornerReach});
-          continue;
-        }
-        // Two blocked squares meet at v only diagonally: a path rounds one of them through one
-        // of the two open squares there, so list the corner once per open square (from the
-        // first of the two blocked squares in row order only).
-        if (diagonal < tile) continue;
-        for (int e = 0; e < edgeCount; ++e) {
-          const Point toward = (layout.localCenter(edgeNeighbours[std::size_t(e)]) - v).normalized();
-          m_corners.push_back({point, toward.cast<float>(), cornerReach});
-        }
+      if (!convex) continue;
+      const Vec2 point = layout.toWorld(v);
+      if (!pinch) {
+        row.corners.push_back({point, (v - centre).normalized().cast<float>(), cornerReach});
+        continue;
+      }
+      // Two blocked squares meet at v only diagonally: a path rounds one of them through one
+      // of the two open squares there, so list the corner once per open square (from the
+      // first of the two blocked squares in row order only).
+      if (diagonal < tile) continue;
+      for (int e = 0; e < edgeCount; ++e) {
+        const Point toward = (layout.localCenter(edgeNeighbours[std::size_t(e)]) - v).normalized();
+        row.corners.push_back({point, toward.cast<float>(), cornerReach});
       }
     }
   }
-  if (m_corners.empty()) return;
-  m_top = m_corners.front().point.y();
-  for (const ConvexCorner& corner : m_corners) m_top = std::min(m_top, corner.point.y());
-  auto row = [&](const ConvexCorner& corner) { return std::uint32_t((corner.point.y() - m_top) / m_bucket); };
-  std::sort(m_corners.begin(), m_corners.end(), [&](const ConvexCorner& p, const ConvexCorner& q) {
-    const std::uint32_t rp = row(p), rq = row(q);
-    return rp != rq ? rp < rq : p.point.x() < q.point.x();
-  });
-  m_rowStart.assign(row(m_corners.back()) + 2, 0);
-  for (const ConvexCorner& corner : m_corners) ++m_rowStart[row(corner) + 1];
-  for (std::size_t r = 1; r < m_rowStart.size(); ++r) m_rowStart[r] += m_rowStart[r - 1];
+  std::stable_sort(row.corners.begin(), row.corners.end(),
+                   [](const ConvexCorner& p, const ConvexCorner& q) { return p.point.x() < q.point.x(); });
+}
+
+void ConvexCorners::update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects) {
+  m_version = map.version();
+  if (m_rows.size() != std::size_t(map.height()) + 2) {
+    *this = ConvexCorners(map, m_mobility);
+    return;
+  }
+  std::vector<std::uint8_t> dirty(m_rows.size(), 0);
+  for (const auto& [low, high] : rects) {
+    for (std::int32_t y = std::max(low.y - 1, -1); y <= std::min(high.y + 1, map.height()); ++y) dirty[std::size_t(y + 1)] = 1;
+  }
+  for (std::size_t r = 0; r < m_rows.size(); ++r) {
+    if (dirty[r]) listRow(map, std::int32_t(r) - 1, m_rows[r]);
+  }
+}
+
+std::size_t ConvexCorners::size() const noexcept {
+  std::size_t total = 0;
+  for (const Row& row : m_rows) total += row.corners.size();
+  return total;
+}
+
+std::size_t ConvexCorners::memoryBytes() const noexcept {
+  std::size_t total = sizeof(*this) + m_rows.capacity() * sizeof(Row);
+  for (const Row& row : m_rows) total += row.corners.capacity() * sizeof(ConvexCorner);
+  return total;
+}
+
+std::vector<ConvexCorner> ConvexCorners::all() const {
+  std::vector<ConvexCorner> out;
+  for (const Row& row : m_rows) out.insert(out.end(), row.corners.begin(), row.corners.end());
+  return out;
+}
+
+std::pair<std::size_t, std::size_t> ConvexCorners::rowsMeeting(double low, double high) const noexcept {
+  // Rows go down the map: their ranges rise with the index (they overlap their neighbours').
+  const auto first = std::partition_point(m_rows.begin(), m_rows.end(), [&](const Row& row) { return double(row.high) < low; });
+  const auto last = std::partition_point(first, m_rows.end(), [&](const Row& row) { return double(row.low) <= high; });
+  return {std::size_t(first - m_rows.begin()), std::size_t(last - m_rows.begin())};
 }
 
 void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vector<ConvexCorner>& out) const {
-  if (m_corners.empty()) return;
   const std::array<Point, 3> triangle{a.cast<double>(), b.cast<double>(), c.cast<double>()};
   const double area = cross(triangle[1] - triangle[0], triangle[2] - triangle[0]);
   if (area == 0.0 || !std::isfinite(area)) return;
@@ -120,47 +167,42 @@ void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vec
                                  triangle[2].cwiseAbs().maxCoeff()});
   const double tolerance = 1e-9 * scale * scale;
   // Corner points lie within `reach` of their beside points.
-  const double reach = 1.5 * double(std::max(clearance, 0.0f)) + 1e-4 * double(m_bucket);
+  const double reach = 1.5 * double(std::max(clearance, 0.0f)) + 1e-4 * double(m_tileSize);
   const double low = std::min({triangle[0].y(), triangle[1].y(), triangle[2].y()}) - reach;
   const double high = std::max({triangle[0].y(), triangle[1].y(), triangle[2].y()}) + reach;
-  const double rows = double(m_rowStart.size() - 1);
-  const double firstRow = std::max(0.0, std::floor((low - double(m_top)) / double(m_bucket)));
-  const double lastRow = std::min(rows - 1.0, std::floor((high - double(m_top)) / double(m_bucket)));
-  for (double r = firstRow; r <= lastRow; r += 1.0) {
-    const double bandLow = double(m_top) + r * double(m_bucket), bandHigh = bandLow + double(m_bucket);
-    const auto [x0, x1] = bandExtent(triangle, bandLow - reach, bandHigh + reach);
+  auto inside = [&](const Point& p) {
+    for (int i = 0; i < 3; ++i) {
+      const Point& u = triangle[std::size_t(i)];
+      const Point& v = triangle[std::size_t((i + 1) % 3)];
+      if (cross(v - u, p - u) * orientation < -tolerance) return false;
+    }
+    return true;
+  };
+  const auto [first, last] = rowsMeeting(low, high);
+  for (std::size_t r = first; r < last; ++r) {
+    const Row& row = m_rows[r];
+    if (row.corners.empty()) continue;
+    const auto [x0, x1] = bandExtent(triangle, double(row.low) - reach, double(row.high) + reach);
     if (x0 > x1) continue;
-    const auto begin = m_corners.begin() + m_rowStart[std::size_t(r)];
-    const auto end = m_corners.begin() + m_rowStart[std::size_t(r) + 1];
-    auto it = std::lower_bound(begin, end, x0 - reach,
+    auto it = std::lower_bound(row.corners.begin(), row.corners.end(), x0 - reach,
                                [](const ConvexCorner& corner, double x) { return double(corner.point.x()) < x; });
-    for (; it != end && double(it->point.x()) <= x1 + reach; ++it) {
-      auto inside = [&](const Point& p) {
-        for (int i = 0; i < 3; ++i) {
-          const Point& u = triangle[std::size_t(i)];
-          const Point& v = triangle[std::size_t((i + 1) % 3)];
-          if (cross(v - u, p - u) * orientation < -tolerance) return false;
-        }
-        return true;
-      };
+    for (; it != row.corners.end() && double(it->point.x()) <= x1 + reach; ++it) {
       if (inside(it->point.cast<double>()) || inside(it->beside(clearance).cast<double>())) out.push_back(*it);
     }
   }
 }
 
 const ConvexCorner* ConvexCorners::cornerAt(Vec2 bend, float clearance) const {
-  if (m_corners.empty() || !bend.allFinite()) return nullptr;
-  const float reach = 1.5f * std::max(clearance, 0.0f) + 1e-4f * m_bucket;
-  const float tolerance = 1e-6f * std::max({1.0f, std::abs(bend.x()), std::abs(bend.y())});
-  const float rows = float(m_rowStart.size() - 1);
-  const float firstRow = std::max(0.0f, std::floor((bend.y() - reach - m_top) / m_bucket));
-  const float lastRow = std::min(rows - 1.0f, std::floor((bend.y() + reach - m_top) / m_bucket));
-  for (float r = firstRow; r <= lastRow; r += 1.0f) {
-    const auto begin = m_corners.begin() + m_rowStart[std::size_t(r)];
-    const auto end = m_corners.begin() + m_rowStart[std::size_t(r) + 1];
-    auto it = std::lower_bound(begin, end, bend.x() - reach,
+  if (!bend.allFinite()) return nullptr;
+  const float scale = std::max({1.0f, std::abs(bend.x()), std::abs(bend.y())});
+  const float reach = 1.5f * std::max(clearance, 0.0f) + 1e-4f * m_tileSize;
+  const float tolerance = 1e-6f * scale;
+  const auto [first, last] = rowsMeeting(double(bend.y() - reach), double(bend.y() + reach));
+  for (std::size_t r = first; r < last; ++r) {
+    const Row& row = m_rows[r];
+    auto it = std::lower_bound(row.corners.begin(), row.corners.end(), bend.x() - reach,
                                [](const ConvexCorner& corner, float x) { return corner.point.x() < x; });
-    for (; it != end && it->point.x() <= bend.x() + reach; ++it) {
+    for (; it != row.corners.end() && it->point.x() <= bend.x() + reach; ++it) {
       if ((it->beside(clearance) - bend).norm() <= tolerance) return &*it;
     }
   }

@@ -8,18 +8,8 @@
 namespace rpgnav {
 SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
     : m_map(&map), m_mobility(mobility), m_version(map.version()), m_cheapest(std::numeric_limits<double>::infinity()) {
+  readCosts();
   const std::int32_t width = map.width(), height = map.height();
-  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
-    m_cheapest = std::min(m_cheapest, double(map.terrain().cost(map.tiles()[std::size_t(i)], mobility)));
-  }
-  const TerrainTable& terrain = map.terrain();
-  for (int t = 0; t < terrain.terrainCount(); ++t) {
-    const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, mobility);
-    if (cost != TerrainTable::kImpassable && double(cost) != m_cheapest) m_uniformCost = false;
-  }
-  auto cheap = [&](Cell cell) {
-    return map.contains(cell) && double(map.cost(cell, mobility)) == m_cheapest && std::isfinite(m_cheapest);
-  };
   if (!map.layout().isHex()) {
     m_rowWords = (width + 63) / 64;
     m_columnWords = (height + 63) / 64;
@@ -28,38 +18,78 @@ SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
     m_passableRows = m_rows;
     m_passableColumns = m_columns;
     for (std::int32_t y = 0; y < height; ++y) {
-      for (std::int32_t x = 0; x < width; ++x) {
-        const std::size_t rowWord = std::size_t(y) * std::size_t(m_rowWords) + std::size_t(x >> 6);
-        const std::size_t columnWord = std::size_t(x) * std::size_t(m_columnWords) + std::size_t(y >> 6);
-        if (map.passable({x, y}, mobility)) {
-          m_passableRows[rowWord] |= std::uint64_t(1) << (x & 63);
-          m_passableColumns[columnWord] |= std::uint64_t(1) << (y & 63);
-        }
-        if (cheap({x, y})) {
-          m_rows[rowWord] |= std::uint64_t(1) << (x & 63);
-          m_columns[columnWord] |= std::uint64_t(1) << (y & 63);
-        }
-      }
-    }
-    const std::size_t stride = std::size_t(width) + 1;
-    m_notCheapestBefore.assign(stride * (std::size_t(height) + 1), 0);
-    for (std::int32_t y = 0; y < height; ++y) {
-      std::uint32_t row = 0;  // this row's tiles left of x + 1
-      for (std::int32_t x = 0; x < width; ++x) {
-        row += cheap({x, y}) ? 0 : 1;
-        const std::size_t at = std::size_t(y + 1) * stride + std::size_t(x + 1);
-        m_notCheapestBefore[at] = m_notCheapestBefore[at - stride] + row;
-      }
+      for (std::int32_t x = 0; x < width; ++x) readTile({x, y});
     }
   }
   m_openAround.assign(std::size_t(map.tileCount()), false);
-  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
-    const Cell cell = map.cellAt(i);
-    bool open = cheap(cell);
-    for (const NeighbourStep& step : map.layout().touching(cell)) {
-      open = open && cheap({cell.x + step.dx, cell.y + step.dy});
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) readOpenAround(map.cellAt(i));
+}
+
+void SegmentTester::readCosts() {
+  // The cheapest cost any terrain of the table has (not only those on the map now: so that tile
+  // edits never change it, and with it every tile's bit).
+  const TerrainTable& terrain = m_map->terrain();
+  m_cheapest = double(terrain.minCost(m_mobility));
+  m_uniformCost = true;
+  for (int t = 0; t < terrain.terrainCount(); ++t) {
+    const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, m_mobility);
+    if (cost != TerrainTable::kImpassable && double(cost) != m_cheapest) m_uniformCost = false;
+  }
+}
+
+namespace {
+
+void setBit(std::vector<std::uint64_t>& words, std::size_t word, std::int32_t bit, bool on) {
+  const std::uint64_t mask = std::uint64_t(1) << (bit & 63);
+  words[word] = on ? words[word] | mask : words[word] & ~mask;
+}
+
+}  // namespace
+
+void SegmentTester::readTile(Cell cell) {
+  const TileMap& map = *m_map;
+  const std::size_t rowWord = std::size_t(cell.y) * std::size_t(m_rowWords) + std::size_t(cell.x >> 6);
+  const std::size_t columnWord = std::size_t(cell.x) * std::size_t(m_columnWords) + std::size_t(cell.y >> 6);
+  const bool passable = map.passable(cell, m_mobility);
+  const bool cheap = passable && double(map.cost(cell, m_mobility)) == m_cheapest;
+  setBit(m_passableRows, rowWord, cell.x, passable);
+  setBit(m_passableColumns, columnWord, cell.y, passable);
+  setBit(m_rows, rowWord, cell.x, cheap);
+  setBit(m_columns, columnWord, cell.y, cheap);
+}
+
+void SegmentTester::readOpenAround(Cell cell) {
+  const TileMap& map = *m_map;
+  auto cheap = [&](Cell c) {
+    return map.contains(c) && double(map.cost(c, m_mobility)) == m_cheapest && std::isfinite(m_cheapest);
+  };
+  bool open = cheap(cell);
+  for (const NeighbourStep& step : map.layout().touching(cell)) {
+    open = open && cheap({cell.x + step.dx, cell.y + step.dy});
+  }
+  m_openAround[std::size_t(map.index(cell))] = open;
+}
+
+void SegmentTester::update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects, bool costsChanged) {
+  m_map = &map;
+  m_version = map.version();
+  if (costsChanged) {
+    *this = SegmentTester(map, m_mobility);
+    return;
+  }
+  for (const auto& [low, high] : rects) {
+    for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, map.height() - 1); ++y) {
+      for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, map.width() - 1); ++x) {
+        if (!m_rows.empty()) readTile({x, y});
+      }
     }
-    m_openAround[std::size_t(i)] = open;
+    // Open-around flags: the tiles and every tile touching them (one tile further on either side
+    // covers both layouts' touching tiles).
+    for (std::int32_t y = std::max(low.y - 1, 0); y <= std::min(high.y + 1, map.height() - 1); ++y) {
+      for (std::int32_t x = std::max(low.x - 1, 0); x <= std::min(high.x + 1, map.width() - 1); ++x) {
+        readOpenAround({x, y});
+      }
+    }
   }
 }
 

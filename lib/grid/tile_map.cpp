@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/grid/tile_map.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -69,18 +70,66 @@ std::optional<Cell> TileMap::tileAt(Vec2 world) const noexcept {
   return cell;
 }
 
-Status TileMap::setTerrain(Cell cell, TerrainId terrain) {
-  if (!contains(cell)) return Status::OutOfBounds;
+void TileMap::journal(const TileEdit& edit) {
+  if (m_journal.size() < kJournalLimit) {
+    m_journal.push_back(edit);
+  } else {
+    m_forgotten = std::max(m_forgotten, m_journal[m_journalStart].version);
+    m_journal[m_journalStart] = edit;
+    m_journalStart = (m_journalStart + 1) % kJournalLimit;
+  }
+}
+
+bool TileMap::editsSince(std::uint64_t version, std::vector<TileEdit>& out) const {
+  if (version >= m_version) return true;
+  // Entries of the versions up to m_forgotten may have been overwritten (a list edit's entries
+  // share one version).
+  if (version < m_forgotten) return false;
+  const std::size_t size = m_journal.size();
+  auto at = [&](std::size_t i) -> const TileEdit& { return m_journal[(m_journalStart + i) % size]; };
+  std::size_t first = 0, last = size;  // the first entry newer than `version`
+  while (first < last) {
+    const std::size_t middle = first + (last - first) / 2;
+    if (at(middle).version <= version) {
+      first = middle + 1;
+    } else {
+      last = middle;
+    }
+  }
+  for (std::size_t i = first; i < size; ++i) out.push_back(at(i));
+  return true;
+}
+
+Status TileMap::setTerrain(Cell cell, TerrainId terrain) { return setTerrain(cell, cell, terrain); }
+
+Status TileMap::setTerrain(Cell low, Cell high, TerrainId terrain) {
+  if (!contains(low) || !contains(high)) return Status::OutOfBounds;
+  if (!m_terrain.valid(terrain) || low.x > high.x || low.y > high.y) return Status::InvalidArgument;
+  for (std::int32_t y = low.y; y <= high.y; ++y) {
+    std::fill_n(m_tiles.begin() + std::ptrdiff_t(index({low.x, y})), high.x - low.x + 1, terrain);
+  }
+  journal({++m_version, low, high, false, terrain});
+  return Status::Ok;
+}
+
+Status TileMap::setTerrain(std::span<const Cell> cells, TerrainId terrain) {
   if (!m_terrain.valid(terrain)) return Status::InvalidArgument;
-  m_tiles[std::size_t(index(cell))] = terrain;
+  for (const Cell cell : cells) {
+    if (!contains(cell)) return Status::OutOfBounds;
+  }
+  if (cells.empty()) return Status::Ok;
   ++m_version;
+  for (const Cell cell : cells) {
+    m_tiles[std::size_t(index(cell))] = terrain;
+    journal({m_version, cell, cell, false, terrain});
+  }
   return Status::Ok;
 }
 
 Status TileMap::setTerrainCost(TerrainId terrain, MobilityId mobility, float cost) {
   const Status status = cost == TerrainTable::kImpassable ? m_terrain.clearCost(terrain, mobility)
                                                           : m_terrain.setCost(terrain, mobility, cost);
-  if (status == Status::Ok) ++m_version;
+  if (status == Status::Ok) journal({++m_version, Cell{0, 0}, Cell{0, 0}, true, terrain});
   return status;
 }
 

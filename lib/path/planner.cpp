@@ -40,15 +40,26 @@ bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 
 }  // namespace
 
-Planner::Planner(const World& world, PlannerSettings settings)
-    : m_world(&world),
+Planner::Planner(const NavData& data, PlannerSettings settings)
+    : m_world(&data.world()),
+      m_data(&data),
       m_settings(settings),
       m_doors(std::make_unique<detail::QueryDoors>()),
       m_microsPerTick(detail::microsPerTick()) {}
 
-Planner::Planner(const TileMap& map, PlannerSettings settings)
+Planner::Planner(const World& world, PlannerSettings settings, NavDataSettings data)
+    : m_world(&world),
+      m_ownData(std::make_unique<NavData>(world, data)),
+      m_data(m_ownData.get()),
+      m_settings(settings),
+      m_doors(std::make_unique<detail::QueryDoors>()),
+      m_microsPerTick(detail::microsPerTick()) {}
+
+Planner::Planner(const TileMap& map, PlannerSettings settings, NavDataSettings data)
     : m_ownWorld(std::make_unique<World>(map)),
       m_world(m_ownWorld.get()),
+      m_ownData(std::make_unique<NavData>(*m_ownWorld, data)),
+      m_data(m_ownData.get()),
       m_settings(settings),
       m_doors(std::make_unique<detail::QueryDoors>()),
       m_microsPerTick(detail::microsPerTick()) {}
@@ -78,37 +89,35 @@ Status Planner::fail(PathResult& out, Status status, const char* reason) {
   return status;
 }
 
-const Planner::MobilityData* Planner::dataFor(MobilityId mobility, float radius, const char*& reason) {
-  // Two search grids per mobility: one for characters narrow enough for every gap, one that
-  // closes the narrow hex gaps to wider ones (see SearchGridSettings::clearance).
-  const TileMap& map = m_world->map();
-  const float clearance = radius / map.layout().tileSize();
-  const bool wide = widerThanHalfHexEdge(map.layout(), radius);
-  const std::size_t slot = std::size_t(mobility.value) * 2 + (wide ? 1 : 0);
-  if (m_data.size() <= slot) m_data.resize(slot + 1);
-  std::optional<MobilityData>& data = m_data[slot];
-  if (!data || data->grid.mapVersion() != map.version() || data->doorLayoutVersion != m_world->doorLayoutVersion()) {
-    data.reset();
-    SearchGridSettings settings = m_settings.searchGrid;
-    settings.clearance = wide ? clearance : 0.0f;
-    // Every door is a gate of the grid, in door order, so gate i is door i.
-    std::vector<SearchGate> gates;
-    for (const Door& door : m_world->doors()) gates.push_back({door.a, door.b});
-    auto built = SearchGrid::build(map, mobility, settings, gates);
-    if (!built) {
-      m_lastError = "cannot build the search grid: " + built.error().message;
+const NavLayer* Planner::layerFor(MobilityId mobility, float radius, const char*& reason) {
+  if (m_ownData) {
+    // Its own data: prepared on first use, brought up to date after edits.
+    if (!m_ownData->current()) {
+      const NavUpdate updated = m_ownData->update();
+      if (updated.status != Status::Ok) {
+        m_lastError = "cannot update the navigation data: " + updated.reason;
+        reason = m_lastError.c_str();
+      }
+    }
+    if (m_ownData->prepare(mobility, radius) != Status::Ok) {
+      m_lastError = "cannot build the navigation data for this mobility (a terrain cost outside the search's range?)";
       reason = m_lastError.c_str();
       return nullptr;
     }
-    data.emplace(MobilityData{std::move(built.value()), SegmentTester(map, mobility), ConvexCorners(map, mobility),
-                              m_world->doorLayoutVersion()});
+    return m_ownData->layer(mobility, radius);
   }
-  return &*data;
+  if (!m_data->current()) {
+    reason = "the navigation data is older than the map or its doors: call NavData::update() between frames";
+    return nullptr;
+  }
+  const NavLayer* layer = m_data->layer(mobility, radius);
+  if (layer == nullptr) reason = "no navigation data for this mobility and size: NavData::prepare() it first";
+  return layer;
 }
 
 Status Planner::plan(const PathRequest& request, PathResult& out) { return beginPlan(request, out, 0); }
 
-const Planner::MobilityData* Planner::prepare(const PathRequest& request, PathResult& out) {
+const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
   out.stages = {};
   for (auto& snapshot : out.stagePoints) snapshot.clear();
   out.stageCosts.fill(std::numeric_limits<double>::quiet_NaN());
@@ -149,7 +158,7 @@ const Planner::MobilityData* Planner::prepare(const PathRequest& request, PathRe
     return failed(Status::GoalBlocked, "goal is closer than the radius to a blocked tile");
   }
   const char* dataReason = "";
-  const MobilityData* data = dataFor(request.mobility, request.radius, dataReason);
+  const NavLayer* data = layerFor(request.mobility, request.radius, dataReason);
   if (data == nullptr) return failed(Status::InvalidArgument, dataReason);
   m_doors->begin(*m_world, Traveller{request.character, request.mobility, request.radius});
   return data;
@@ -158,7 +167,7 @@ const Planner::MobilityData* Planner::prepare(const PathRequest& request, PathRe
 Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_t maxExpansions) {
   m_pending.active = false;
   m_escapeFrom.reset();
-  const MobilityData* data = prepare(asked, out);
+  const NavLayer* data = prepare(asked, out);
   if (data == nullptr) return out.status;
   const TileMap& map = m_world->map();
   const bool doors = !m_world->doors().empty();
@@ -186,7 +195,7 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
       request.start = layout.tileCenter(*map.tileAt(asked.start));
     }
   }
-  StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  StageContext context{map, request.mobility, request.radius, data->lines(), data->corners()};
   context.scratch = &m_scratch;
   m_lap = detail::ticksNow();
   m_straight = SegmentProbe{};
@@ -244,11 +253,11 @@ Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
 
 Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out) {
   const PathRequest& request = m_pending.request;
-  const MobilityData* data = m_pending.data;
+  const NavLayer* data = m_pending.data;
   const TileMap& map = m_world->map();
   const Layout& layout = map.layout();
   const bool doors = !m_world->doors().empty();
-  StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  StageContext context{map, request.mobility, request.radius, data->lines(), data->corners()};
   context.scratch = &m_scratch;
   {
     StageStats& stats = out.stats(PathStage::Search);
@@ -264,12 +273,12 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
       search.maxExpansions = maxExpansions;
       if (doors) search.gates = m_doors.get();
       if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
-        search.sightLines = &data->lines;
+        search.sightLines = &data->lines();
         search.radius = request.radius;
         search.startPoint = request.start;
         search.goalPoint = request.goal;
       }
-      status = m_search.findPath(data->grid, search, m_searchResult);
+      status = m_search.findPath(data->grid(), search, m_searchResult);
     }
     stats.expansions = m_searchResult.expanded;
     if (status == Status::BudgetExhausted) {
@@ -348,7 +357,7 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
 Status Planner::replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out) {
   m_pending.active = false;
   m_escapeFrom.reset();
-  const MobilityData* data = prepare(request, out);
+  const NavLayer* data = prepare(request, out);
   if (data == nullptr) return out.status;
   const std::vector<Vec2>& route = previous.route;
   if (!isSuccess(previous.status) || route.size() < 2) {
@@ -370,7 +379,7 @@ Status Planner::replanAlong(const PathRequest& request, const PathResult& previo
     if (route[i] != points.back()) points.push_back(route[i]);
   }
   const TileMap& map = m_world->map();
-  StageContext context{map, request.mobility, request.radius, data->lines, data->corners};
+  StageContext context{map, request.mobility, request.radius, data->lines(), data->corners()};
   context.scratch = &m_scratch;
   if (!m_world->doors().empty()) {
     Vec2 low = request.start, high = request.start;

@@ -89,15 +89,35 @@ struct ReplanScheduler::Character {
   double progressSince = 0.0;
 };
 
-ReplanScheduler::ReplanScheduler(const World& world, PlannerSettings planner, SchedulerSettings settings)
-    : m_world(&world), m_settings(settings), m_planner(world, [&] {
-        if (planner.detours.horizon == 0.0f) planner.detours.horizon = settings.detourHorizon;
-        return planner;
-      }()) {
+namespace {
+
+// The scheduler leads paths round entities only so far ahead, unless told otherwise.
+PlannerSettings withHorizon(PlannerSettings planner, const SchedulerSettings& settings) {
+  if (planner.detours.horizon == 0.0f) planner.detours.horizon = settings.detourHorizon;
+  return planner;
+}
+
+}  // namespace
+
+ReplanScheduler::ReplanScheduler(const World& world, PlannerSettings planner, SchedulerSettings settings,
+                                 NavDataSettings data)
+    : m_world(&world),
+      m_settings(settings),
+      m_ownData(std::make_unique<NavData>(world, data)),
+      m_data(m_ownData.get()),
+      m_planner(*m_data, withHorizon(planner, settings)) {
   if (!(m_settings.interval > 0.0) || !std::isfinite(m_settings.interval)) m_settings.interval = 1.0;
   m_seenMapVersion = world.mapVersion();
   m_seenTileVersion = world.map().version();
   for (const Door& door : world.doors()) m_seenDoors.push_back(door.state);
+}
+
+ReplanScheduler::ReplanScheduler(NavData& data, PlannerSettings planner, SchedulerSettings settings)
+    : m_world(&data.world()), m_settings(settings), m_data(&data), m_planner(data, withHorizon(planner, settings)) {
+  if (!(m_settings.interval > 0.0) || !std::isfinite(m_settings.interval)) m_settings.interval = 1.0;
+  m_seenMapVersion = m_world->mapVersion();
+  m_seenTileVersion = m_world->map().version();
+  for (const Door& door : m_world->doors()) m_seenDoors.push_back(door.state);
 }
 
 ReplanScheduler::~ReplanScheduler() = default;
@@ -122,6 +142,8 @@ Status ReplanScheduler::add(const CharacterSpec& spec) {
   if (!finite(spec.position) || (spec.goal.follow.value == 0 && !finite(spec.goal.point))) return Status::InvalidArgument;
   if (spec.goal.follow == spec.id) return Status::InvalidArgument;
   if (m_characters.size() >= kMaxCharacters) return Status::LimitExceeded;
+  // Its navigation data, built now (between frames) rather than by a plan or a worker's job.
+  if (const Status prepared = m_data->prepare(spec.mobility, spec.radius); prepared != Status::Ok) return prepared;
   auto character = std::make_unique<Character>();
   character->spec = spec;
   character->position = spec.position;
@@ -587,6 +609,7 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
   m_stats = {};
   if (!std::isfinite(now)) return;  // a time that is not a number plans nothing
   m_now = now;
+  if (!m_data->current()) m_data->update();
   notice(now);
   m_stats.noticeMicros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
   std::int64_t used = 0;  // expansions charged
@@ -712,6 +735,7 @@ void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<Pl
   if (!std::isfinite(now)) return;
   m_now = now;
   m_stats = {};
+  if (!m_data->current()) m_data->update();
   notice(now);
   while (jobs.size() < maxJobs) {
     Vec2 goal;

@@ -196,7 +196,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
   Node& start = m_nodes[std::size_t(m_start)];
   start = Node{m_startPieceUnits, -1, m_generation << 4};
-  m_landmarkCount = grid.landmarkCount();
+  m_landmarkCount = grid.landmarksUsable() ? grid.landmarkCount() : 0;
   if (m_landmarkCount > 0) {
     const std::uint32_t* goalDistances = grid.landmarkDistances(m_goal);
     std::copy(goalDistances, goalDistances + m_landmarkCount, m_goalLandmarks.begin());

@@ -4,12 +4,114 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <limits>
 #include <queue>
 #include <utility>
 #include <string>
 
 namespace rpgnav {
+
+namespace {
+
+// Steps of a layout as padded index offsets are not uniform on hex maps (they depend on the row
+// or column parity), so per-tile work goes through the layout's tables.
+constexpr std::int32_t kJumpDirections = 4;
+
+}  // namespace
+
+std::optional<Error> SearchGrid::readCosts(const TerrainTable& terrain) {
+  // One cost class per distinct cost, in terrain order (terrains with equal costs share a class,
+  // so a road and a floor of the same cost form one uniform area for jump points).
+  m_classOfTerrain.fill(0);
+  std::vector<float> classCost{0.0f};
+  for (int t = 0; t < terrain.terrainCount(); ++t) {
+    const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, m_mobility);
+    if (cost == TerrainTable::kImpassable) continue;
+    if (cost < kMinSearchCost || cost > kMaxSearchCost) {
+      return Error{Status::InvalidArgument, "terrain '" + terrain.terrainName(TerrainId{std::uint8_t(t)}) +
+                                                "' costs " + std::to_string(cost) + " for " +
+                                                terrain.mobilityName(m_mobility) + "; the search accepts 1/1024..1000"};
+    }
+    std::size_t c = 1;
+    while (c < classCost.size() && classCost[c] != cost) ++c;
+    if (c == classCost.size()) classCost.push_back(cost);
+    m_classOfTerrain[std::size_t(t)] = std::uint8_t(c);
+  }
+  m_halfStraight.fill(0);
+  m_halfDiagonal.fill(0);
+  m_classCost.fill(0.0f);
+  m_minHalfStraight = m_minHalfDiagonal = 0;
+  for (std::size_t c = 1; c < classCost.size(); ++c) {
+    m_classCost[c] = classCost[c];
+    m_halfStraight[c] = std::llround(0.5 * double(classCost[c]) * double(kCostScale));
+    m_halfDiagonal[c] = std::llround(0.5 * double(classCost[c]) * std::sqrt(2.0) * double(kCostScale));
+    if (c == 1 || m_halfStraight[c] < m_minHalfStraight) m_minHalfStraight = m_halfStraight[c];
+    if (c == 1 || m_halfDiagonal[c] < m_minHalfDiagonal) m_minHalfDiagonal = m_halfDiagonal[c];
+  }
+  return std::nullopt;
+}
+
+void SearchGrid::setClass(std::size_t paddedIndex, std::uint8_t costClass) {
+  std::uint8_t& slot = m_class[paddedIndex];
+  --m_tilesOfClass[slot];
+  ++m_tilesOfClass[costClass];
+  slot = costClass;
+}
+
+void SearchGrid::countClasses() {
+  m_costClasses = 0;
+  for (std::size_t c = 1; c < m_tilesOfClass.size(); ++c) m_costClasses += m_tilesOfClass[c] > 0 ? 1 : 0;
+}
+
+bool SearchGrid::touchesGate(Cell cell) const noexcept {
+  // An end of a gate, or a tile touching one.
+  auto isEnd = [&](Cell c) {
+    if (!contains(c)) return false;
+    const GateEnd key{padded(c), std::numeric_limits<std::int32_t>::min(), 0};
+    const auto it = std::lower_bound(m_gateEnds.begin(), m_gateEnds.end(), key);
+    return it != m_gateEnds.end() && it->from == key.from;
+  };
+  if (isEnd(cell)) return true;
+  for (const NeighbourStep& step : m_layout.touching(cell)) {
+    if (isEnd({cell.x + step.dx, cell.y + step.dy})) return true;
+  }
+  return false;
+}
+
+void SearchGrid::refreshTile(Cell cell) {
+  // Gates: both ends and every tile touching them are searched step by step (not uniform), so
+  // that no jump crosses a gate or passes its corners without asking the query about it.
+  const std::size_t index = std::size_t(padded(cell));
+  const bool nearGate = touchesGate(cell);
+  m_nearGate[index] = nearGate ? 1 : 0;
+  const std::uint8_t own = m_class[index];
+  bool uniform = own != 0 && !nearGate;
+  for (const NeighbourStep& step : m_layout.touching(cell)) {
+    if (!uniform) break;
+    const std::uint8_t other = m_class[std::size_t(padded({cell.x + step.dx, cell.y + step.dy}))];
+    uniform = other == 0 || other == own;
+  }
+  m_uniform[index] = uniform ? 1 : 0;
+}
+
+std::optional<Error> SearchGrid::readGates(const TileMap& map, std::span<const SearchGate> gates) {
+  std::vector<GateEnd> ends;
+  for (std::size_t i = 0; i < gates.size(); ++i) {
+    const SearchGate& gate = gates[i];
+    if (gate.removed) continue;
+    if (!map.contains(gate.a) || !map.contains(gate.b) || !map.layout().sharedEdge(gate.a, gate.b)) {
+      return Error{Status::InvalidArgument, "gate " + std::to_string(i) + " is not an edge between two map tiles"};
+    }
+    const std::int32_t a = padded(gate.a), b = padded(gate.b);
+    ends.push_back({a, b, std::int32_t(i)});
+    ends.push_back({b, a, std::int32_t(i)});
+  }
+  std::sort(ends.begin(), ends.end());
+  m_gateEnds = std::move(ends);
+  m_gates.assign(gates.begin(), gates.end());
+  return std::nullopt;
+}
 
 Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, const SearchGridSettings& settings,
                                      std::span<const SearchGate> gates) {
@@ -27,86 +129,135 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
   grid.m_height = map.height();
   grid.m_mobility = mobility;
   grid.m_mapVersion = map.version();
+  grid.m_settings = settings;
   grid.m_closesNarrowGaps = map.layout().isHex() && settings.clearance >= kHexHalfEdge;
-
-  // One cost class per distinct cost (terrains with equal costs share a class, so a road and a
-  // floor of the same cost form one uniform area for jump points).
-  std::array<std::uint8_t, 256> classOfTerrain{};
-  std::vector<float> classCost{0.0f};
-  for (int t = 0; t < terrain.terrainCount(); ++t) {
-    const float cost = terrain.cost(TerrainId{std::uint8_t(t)}, mobility);
-    if (cost == TerrainTable::kImpassable) continue;
-    if (cost < kMinSearchCost || cost > kMaxSearchCost) {
-      return Error{Status::InvalidArgument, "terrain '" + terrain.terrainName(TerrainId{std::uint8_t(t)}) +
-                                                "' costs " + std::to_string(cost) + " for " +
-                                                terrain.mobilityName(mobility) + "; the search accepts 1/1024..1000"};
-    }
-    std::size_t c = 1;
-    while (c < classCost.size() && classCost[c] != cost) ++c;
-    if (c == classCost.size()) classCost.push_back(cost);
-    classOfTerrain[std::size_t(t)] = std::uint8_t(c);
-  }
-  grid.m_minHalfStraight = grid.m_minHalfDiagonal = 0;
-  for (std::size_t c = 1; c < classCost.size(); ++c) {
-    grid.m_halfStraight[c] = std::llround(0.5 * double(classCost[c]) * double(kCostScale));
-    grid.m_halfDiagonal[c] = std::llround(0.5 * double(classCost[c]) * std::sqrt(2.0) * double(kCostScale));
-    if (c == 1 || grid.m_halfStraight[c] < grid.m_minHalfStraight) grid.m_minHalfStraight = grid.m_halfStraight[c];
-    if (c == 1 || grid.m_halfDiagonal[c] < grid.m_minHalfDiagonal) grid.m_minHalfDiagonal = grid.m_halfDiagonal[c];
-  }
+  if (auto error = grid.readCosts(terrain)) return *error;
+  if (auto error = grid.readGates(map, gates)) return *error;
 
   const std::int32_t pw = grid.paddedWidth();
   grid.m_class.assign(std::size_t(grid.paddedCount()), 0);
+  grid.m_tilesOfClass.fill(0);
+  grid.m_tilesOfClass[0] = std::uint32_t(grid.paddedCount());
+  for (std::int32_t y = 0; y < map.height(); ++y) {
+    for (std::int32_t x = 0; x < map.width(); ++x) {
+      grid.setClass(std::size_t((y + 1) * pw + x + 1), grid.m_classOfTerrain[map.terrainAt({x, y}).value]);
+    }
+  }
+  grid.countClasses();
   grid.m_uniform.assign(std::size_t(grid.paddedCount()), 0);
-  std::array<bool, 256> present{};
-  for (std::int32_t y = 0; y < map.height(); ++y) {
-    for (std::int32_t x = 0; x < map.width(); ++x) {
-      const std::uint8_t costClass = classOfTerrain[map.terrainAt({x, y}).value];
-      grid.m_class[std::size_t((y + 1) * pw + x + 1)] = costClass;
-      present[costClass] = true;
-    }
-  }
-  for (std::size_t c = 1; c < present.size(); ++c) grid.m_costClasses += present[c] ? 1 : 0;
-  for (std::int32_t y = 0; y < map.height(); ++y) {
-    for (std::int32_t x = 0; x < map.width(); ++x) {
-      const Cell cell{x, y};
-      const std::uint8_t own = grid.m_class[std::size_t(grid.padded(cell))];
-      if (own == 0) continue;
-      bool uniform = true;
-      for (const NeighbourStep& step : map.layout().touching(cell)) {
-        const std::uint8_t other = grid.m_class[std::size_t(grid.padded({x + step.dx, y + step.dy}))];
-        uniform = uniform && (other == 0 || other == own);
-      }
-      grid.m_uniform[std::size_t(grid.padded(cell))] = uniform ? 1 : 0;
-    }
-  }
-  // Gates: both ends and every tile touching them are searched step by step (not uniform), so
-  // that no jump crosses a gate or passes its corners without asking the query about it.
-  grid.m_gateCount = gates.size();
   grid.m_nearGate.assign(std::size_t(grid.paddedCount()), 0);
-  for (std::size_t i = 0; i < gates.size(); ++i) {
-    const SearchGate& gate = gates[i];
-    if (!map.contains(gate.a) || !map.contains(gate.b) || !map.layout().sharedEdge(gate.a, gate.b)) {
-      return Error{Status::InvalidArgument, "gate " + std::to_string(i) + " is not an edge between two map tiles"};
+  for (std::int32_t y = 0; y < map.height(); ++y) {
+    for (std::int32_t x = 0; x < map.width(); ++x) grid.refreshTile({x, y});
+  }
+  grid.m_regions = RegionMap::compute(map, mobility);
+  if (grid.hasJumps()) {
+    grid.m_jumps.assign(std::size_t(grid.paddedCount()) * kJumpDirections, -1);
+    for (int d = 0; d < kJumpDirections; ++d) {
+      const std::int32_t lines = d < 2 ? grid.m_height : grid.m_width;
+      for (std::int32_t line = 0; line < lines; ++line) grid.buildJumpLine(d, line);
     }
-    const std::int32_t a = grid.padded(gate.a), b = grid.padded(gate.b);
-    grid.m_gateEnds.push_back({a, b, std::int32_t(i)});
-    grid.m_gateEnds.push_back({b, a, std::int32_t(i)});
-    for (const Cell end : {gate.a, gate.b}) {
-      grid.m_nearGate[std::size_t(grid.padded(end))] = 1;
-      grid.m_uniform[std::size_t(grid.padded(end))] = 0;
-      for (const NeighbourStep& step : map.layout().touching(end)) {
-        const std::size_t near = std::size_t(grid.padded({end.x + step.dx, end.y + step.dy}));
-        grid.m_nearGate[near] = 1;
-        grid.m_uniform[near] = 0;
+  }
+  if (settings.landmarks > 0) grid.buildLandmarks();
+  return grid;
+}
+
+std::optional<Error> SearchGrid::update(const TileMap& map, std::span<const TileRect> rects, bool costsChanged) {
+  if (map.width() != m_width || map.height() != m_height || !(map.layout() == m_layout)) {
+    return Error{Status::InvalidArgument, "the map's size or layout is not the grid's"};
+  }
+  // The tiles whose class changed, and what that means: passability flips go to the regions, and
+  // a tile that became cheaper or passable makes the landmark distances overestimate.
+  std::vector<Cell> changed, flipped;
+  bool cheaper = false;
+  if (costsChanged) {
+    // Class numbering follows the terrain table; read it again and every tile with it, noting the
+    // tiles whose cost (not merely class number) changed.
+    const std::array<float, 256> oldClassCost = m_classCost;
+    if (auto error = readCosts(map.terrain())) return error;
+    for (std::int32_t y = 0; y < m_height; ++y) {
+      for (std::int32_t x = 0; x < m_width; ++x) {
+        const std::size_t index = std::size_t(padded({x, y}));
+        const std::uint8_t before = m_class[index], after = m_classOfTerrain[map.terrainAt({x, y}).value];
+        if (before == after && oldClassCost[before] == m_classCost[after]) continue;
+        const float was = oldClassCost[before], now = m_classCost[after];
+        setClass(index, after);
+        if (was == now) continue;  // renumbered only
+        changed.push_back({x, y});
+        if ((before == 0) != (after == 0)) flipped.push_back({x, y});
+        cheaper = cheaper || before == 0 || (after != 0 && now < was);
       }
     }
   }
-  std::sort(grid.m_gateEnds.begin(), grid.m_gateEnds.end());
-  grid.m_regions = RegionMap::compute(map, mobility);
+  for (const TileRect& rect : rects) {
+    for (std::int32_t y = std::max(rect.low.y, 0); y <= std::min(rect.high.y, m_height - 1); ++y) {
+      for (std::int32_t x = std::max(rect.low.x, 0); x <= std::min(rect.high.x, m_width - 1); ++x) {
+        const std::size_t index = std::size_t(padded({x, y}));
+        const std::uint8_t before = m_class[index], after = m_classOfTerrain[map.terrainAt({x, y}).value];
+        if (before == after) continue;
+        setClass(index, after);
+        changed.push_back({x, y});
+        if ((before == 0) != (after == 0)) flipped.push_back({x, y});
+        cheaper = cheaper || before == 0 || (after != 0 && m_classCost[after] < m_classCost[before]);
+      }
+    }
+  }
+  countClasses();
+  refreshAround(changed);
+  m_regions.update(map, flipped);
+  if (cheaper) m_landmarksStale = true;
+  m_mapVersion = map.version();
+  return std::nullopt;
+}
 
-  if (grid.m_layout.kind() == LayoutKind::Square && grid.m_layout.connectivity() == 8) grid.buildJumps();
-  if (settings.landmarks > 0) grid.buildLandmarks(settings.landmarks);
-  return grid;
+void SearchGrid::refreshAround(std::span<const Cell> cells) {
+  if (cells.empty()) return;
+  // Each changed tile's uniform flag depends on its neighbours, and theirs on it; jumps along a
+  // line depend on the flags and classes of that line and the two beside it.
+  std::vector<std::uint8_t> rows(std::size_t(m_height), 0), columns(std::size_t(m_width), 0);
+  for (const Cell cell : cells) {
+    refreshTile(cell);
+    for (const NeighbourStep& step : m_layout.touching(cell)) {
+      const Cell next{cell.x + step.dx, cell.y + step.dy};
+      if (contains(next)) refreshTile(next);
+    }
+    for (std::int32_t d = -1; d <= 1; ++d) {
+      if (cell.y + d >= 0 && cell.y + d < m_height) rows[std::size_t(cell.y + d)] = 1;
+      if (cell.x + d >= 0 && cell.x + d < m_width) columns[std::size_t(cell.x + d)] = 1;
+    }
+  }
+  if (!hasJumps()) return;
+  for (std::int32_t y = 0; y < m_height; ++y) {
+    if (rows[std::size_t(y)]) {
+      buildJumpLine(0, y);
+      buildJumpLine(1, y);
+    }
+  }
+  for (std::int32_t x = 0; x < m_width; ++x) {
+    if (columns[std::size_t(x)]) {
+      buildJumpLine(2, x);
+      buildJumpLine(3, x);
+    }
+  }
+}
+
+std::optional<Error> SearchGrid::setGates(const TileMap& map, std::span<const SearchGate> gates) {
+  // The tiles at the ends of gates that came, went or moved, and those touching them.
+  std::vector<Cell> ends;
+  for (std::size_t i = 0; i < std::max(gates.size(), m_gates.size()); ++i) {
+    const SearchGate none{{0, 0}, {0, 0}, true};
+    const SearchGate& before = i < m_gates.size() ? m_gates[i] : none;
+    const SearchGate& after = i < gates.size() ? gates[i] : none;
+    if (before.removed == after.removed && (before.removed || (before.a == after.a && before.b == after.b))) continue;
+    for (const SearchGate* gate : {&before, &after}) {
+      if (gate->removed) continue;
+      for (const Cell end : {gate->a, gate->b}) {
+        if (contains(end)) ends.push_back(end);
+      }
+    }
+  }
+  if (auto error = readGates(map, gates)) return error;
+  refreshAround(ends);
+  return std::nullopt;
 }
 
 std::int32_t SearchGrid::gateBetween(std::int32_t fromPadded, std::int32_t toPadded) const noexcept {
@@ -115,44 +266,42 @@ std::int32_t SearchGrid::gateBetween(std::int32_t fromPadded, std::int32_t toPad
   return it != m_gateEnds.end() && it->from == fromPadded && it->to == toPadded ? it->gate : -1;
 }
 
-void SearchGrid::buildJumps() {
-  // One pass per line and direction, walking against the direction so each tile's entry follows
-  // from its neighbour's: stop(p) says whether a jump arriving at p must stop there.
+bool SearchGrid::hasJumps() const noexcept {
+  return m_layout.kind() == LayoutKind::Square && m_layout.connectivity() == 8;
+}
+
+void SearchGrid::buildJumpLine(int direction, std::int32_t line) {
+  // One pass along the line, against the direction, so each tile's entry follows from its
+  // neighbour's: stops(p) says whether a jump arriving at p must stop there (not uniform,
+  // blocked, or a forced neighbour beside it). Directions: east, west, south, north.
   const std::int32_t pw = paddedWidth(), ph = m_height + 2;
-  m_jumps.assign(std::size_t(paddedCount()) * 4, -1);
   const std::uint8_t* cls = m_class.data();
   const std::uint8_t* uniform = m_uniform.data();
-  struct Direction {
-    std::int32_t step, side;  // index offsets: along the line, and to the side lines
+  const std::int32_t steps[kJumpDirections] = {1, -1, pw, -pw};
+  const std::int32_t sides[kJumpDirections] = {pw, pw, 1, 1};
+  const std::int32_t step = steps[direction], side = sides[direction];
+  auto stops = [&](std::int32_t p) {
+    return uniform[p] == 0 || (cls[p + side] != 0 && cls[p - step + side] == 0) ||
+           (cls[p - side] != 0 && cls[p - step - side] == 0);
   };
-  const Direction directions[4] = {{1, pw}, {-1, pw}, {pw, 1}, {-pw, 1}};
-  for (int d = 0; d < 4; ++d) {
-    const std::int32_t step = directions[d].step, side = directions[d].side;
-    auto stops = [&](std::int32_t p) {
-      return uniform[p] == 0 || (cls[p + side] != 0 && cls[p - step + side] == 0) ||
-             (cls[p - side] != 0 && cls[p - step - side] == 0);
-    };
-    // Each line is walked from its far end back towards its start.
-    const bool horizontal = d < 2;
-    const std::int32_t lines = horizontal ? ph : pw, length = horizontal ? pw : ph;
-    for (std::int32_t line = 1; line < lines - 1; ++line) {
-      for (std::int32_t k = length - 2; k >= 1; --k) {
-        const std::int32_t along = step > 0 ? k : length - 1 - k;
-        const std::int32_t t = horizontal ? line * pw + along : along * pw + line;
-        const std::int32_t next = t + step;
-        std::int16_t& entry = m_jumps[std::size_t(t) * 4 + std::size_t(d)];
-        if (cls[next] == 0) {
-          entry = -1;
-        } else if (stops(next)) {
-          entry = 1;
-        } else {
-          const std::int16_t after = m_jumps[std::size_t(next) * 4 + std::size_t(d)];
-          // Saturate: beyond 32767 tiles store kJumpFar ("no stop within 32767, look again").
-          entry = after == kJumpFar || after == 32767 || after == -32767 ? kJumpFar
-                  : after > 0                                            ? std::int16_t(after + 1)
-                                                                         : std::int16_t(after - 1);
-        }
-      }
+  const bool horizontal = direction < 2;
+  const std::int32_t length = horizontal ? pw : ph;
+  const std::int32_t paddedLine = line + 1;
+  for (std::int32_t k = length - 2; k >= 1; --k) {
+    const std::int32_t along = step > 0 ? k : length - 1 - k;
+    const std::int32_t t = horizontal ? paddedLine * pw + along : along * pw + paddedLine;
+    const std::int32_t next = t + step;
+    std::int16_t& entry = m_jumps[std::size_t(t) * kJumpDirections + std::size_t(direction)];
+    if (cls[next] == 0) {
+      entry = -1;
+    } else if (stops(next)) {
+      entry = 1;
+    } else {
+      const std::int16_t after = m_jumps[std::size_t(next) * kJumpDirections + std::size_t(direction)];
+      // Saturate: beyond 32767 tiles store kJumpFar ("no stop within 32767, look again").
+      entry = after == kJumpFar || after == 32767 || after == -32767 ? kJumpFar
+              : after > 0                                            ? std::int16_t(after + 1)
+                                                                     : std::int16_t(after - 1);
     }
   }
 }
@@ -187,47 +336,89 @@ void SearchGrid::sweep(std::int32_t source, std::vector<std::int64_t>& distance)
   }
 }
 
-void SearchGrid::buildLandmarks(int count) {
-  // Landmarks go into the largest region (they bound nothing elsewhere): the first is the tile
-  // farthest from that region's first tile, each next one the tile farthest from all chosen so
-  // far (farthest-point selection spreads them to the map's extremities, where they work best).
-  std::uint32_t largest = RegionMap::kNoRegion;
-  for (std::uint32_t r = 0; r < m_regions.regionCount(); ++r) {
-    if (largest == RegionMap::kNoRegion || m_regions.regionSize(r) > m_regions.regionSize(largest)) largest = r;
-  }
-  if (largest == RegionMap::kNoRegion) return;
-  std::int32_t seed = -1;
-  for (std::int32_t y = 0; y < m_height && seed < 0; ++y) {
-    for (std::int32_t x = 0; x < m_width && seed < 0; ++x) {
-      if (m_regions.regionOf({x, y}) == largest) seed = padded({x, y});
+void SearchGrid::buildLandmarks() { refreshLandmarks(std::numeric_limits<int>::max()); }
+
+std::size_t SearchGrid::memoryBytes() const noexcept {
+  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  return sizeof(*this) + bytes(m_class) + bytes(m_uniform) + bytes(m_nearGate) + bytes(m_gates) + bytes(m_gateEnds) +
+         bytes(m_jumps) + bytes(m_landmarks) + bytes(m_landmarkDistances) + m_regions.memoryBytes() +
+         bytes(m_refresh.nearest) + bytes(m_refresh.distance) + bytes(m_refresh.staged);
+}
+
+int SearchGrid::refreshLandmarks(int sweeps) {
+  if (landmarksCurrent()) return 0;
+  const int budget = sweeps;
+  LandmarkRefresh& r = m_refresh;
+  if (!r.active || r.version != m_mapVersion) {
+    // Start over: landmarks go into the largest region (they bound nothing elsewhere), ties to
+    // the region whose first tile comes first in row order, as a fresh build labels them; the
+    // first is the tile farthest from that region's first tile, each next one the tile farthest
+    // from all chosen so far (farthest-point selection spreads them to the map's extremities,
+    // where they work best).
+    r = LandmarkRefresh{};
+    r.active = true;
+    r.version = m_mapVersion;
+    std::vector<std::uint8_t> seen(m_regions.labelCount(), 0);
+    std::uint32_t bestSize = 0;
+    for (std::int32_t y = 0; y < m_height; ++y) {
+      for (std::int32_t x = 0; x < m_width; ++x) {
+        const std::uint32_t label = m_regions.regionOf({x, y});
+        if (label == RegionMap::kNoRegion || seen[label]) continue;
+        seen[label] = 1;
+        if (m_regions.regionSize(label) > bestSize) {
+          bestSize = m_regions.regionSize(label);
+          r.seed = padded({x, y});
+        }
+      }
     }
+    if (r.seed < 0) {  // nothing passable: no landmarks
+      r.active = false;
+      m_landmarkCount = 0;
+      m_landmarks.clear();
+      m_landmarkDistances.clear();
+      m_landmarksStale = false;
+      m_landmarkVersion = m_mapVersion;
+      return 0;
+    }
+    r.staged.assign(std::size_t(paddedCount()) * std::size_t(m_settings.landmarks), kLandmarkUnknown);
+    r.nearest.assign(std::size_t(paddedCount()), std::numeric_limits<std::int64_t>::max());
   }
-  m_landmarkCount = count;
-  m_landmarkDistances.assign(std::size_t(paddedCount()) * std::size_t(count), kLandmarkUnknown);
-  std::vector<std::int64_t> nearest(std::size_t(paddedCount()), std::numeric_limits<std::int64_t>::max());
-  std::vector<std::int64_t> distance;
-  sweep(seed, distance);
-  for (int k = 0; k < count; ++k) {
+  const int count = m_settings.landmarks;
+  for (; sweeps > 0 && r.active; --sweeps) {
+    if (r.picked.empty() && r.distance.empty()) {
+      sweep(r.seed, r.distance);
+      continue;
+    }
     // Pick the tile maximising the distance to the nearest chosen landmark (ties: lowest index).
-    std::int32_t pick = seed;
+    const std::size_t k = r.picked.size();
+    std::int32_t pick = r.seed;
     std::int64_t best = -1;
     for (std::int32_t i = 0; i < paddedCount(); ++i) {
-      const std::int64_t d = k == 0 ? distance[std::size_t(i)] : nearest[std::size_t(i)];
-      if (distance[std::size_t(i)] >= 0 && d > best) {
+      const std::int64_t d = k == 0 ? r.distance[std::size_t(i)] : r.nearest[std::size_t(i)];
+      if (r.distance[std::size_t(i)] >= 0 && d > best) {
         best = d;
         pick = i;
       }
     }
-    m_landmarks.push_back(cellOf(pick));
-    sweep(pick, distance);
+    r.picked.push_back(cellOf(pick));
+    sweep(pick, r.distance);
     for (std::int32_t i = 0; i < paddedCount(); ++i) {
-      const std::int64_t d = distance[std::size_t(i)];
+      const std::int64_t d = r.distance[std::size_t(i)];
       const std::int64_t q = d / kLandmarkQuantum;
-      m_landmarkDistances[std::size_t(i) * std::size_t(count) + std::size_t(k)] =
+      r.staged[std::size_t(i) * std::size_t(count) + k] =
           d < 0 || q >= std::int64_t(kLandmarkUnknown) ? kLandmarkUnknown : std::uint32_t(q);
-      if (d >= 0) nearest[std::size_t(i)] = std::min(nearest[std::size_t(i)], d);
+      if (d >= 0) r.nearest[std::size_t(i)] = std::min(r.nearest[std::size_t(i)], d);
+    }
+    if (int(r.picked.size()) == count) {
+      m_landmarkCount = count;
+      m_landmarks = std::move(r.picked);
+      m_landmarkDistances = std::move(r.staged);
+      m_landmarksStale = false;
+      m_landmarkVersion = r.version;
+      r = LandmarkRefresh{};
     }
   }
+  return budget - sweeps;
 }
 
 }  // namespace rpgnav

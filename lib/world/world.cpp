@@ -62,8 +62,26 @@ Result<DoorId> World::addDoor(const DoorSpec& spec) {
   return id;
 }
 
+Status World::removeDoor(DoorId id) {
+  if (id.value == 0 || id.value > m_doors.size() || m_doors[id.value - 1].removed) return Status::InvalidArgument;
+  Door& door = m_doors[id.value - 1];
+  m_doorByEdge.erase(edgeKey(door.a, door.b));
+  for (std::vector<std::uint32_t>& bucket : m_buckets) {
+    const auto found = std::find(bucket.begin(), bucket.end(), id.value);
+    if (found != bucket.end()) {
+      bucket.erase(found);
+      break;
+    }
+  }
+  door.removed = true;
+  door.state = DoorState::Open;
+  ++m_doorLayoutVersion;
+  ++m_doorChanges;
+  return Status::Ok;
+}
+
 Status World::setDoorState(DoorId id, DoorState state) {
-  if (id.value == 0 || id.value > m_doors.size()) return Status::InvalidArgument;
+  if (id.value == 0 || id.value > m_doors.size() || m_doors[id.value - 1].removed) return Status::InvalidArgument;
   Door& door = m_doors[id.value - 1];
   if (door.state != state) {
     door.state = state;

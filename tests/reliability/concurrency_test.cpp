@@ -7,6 +7,7 @@
 #include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/regions.hpp"
+#include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/search/search_context.hpp"
 #include "support/result_hash.hpp"
@@ -64,35 +65,53 @@ struct Scene {
 
 }  // namespace
 
-TEST_CASE("threads: planners on one shared world give the answers of one thread", "[reliability][threads]") {
+TEST_CASE("threads: planners on one shared world and navigation data give the answers of one thread",
+          "[reliability][threads]") {
+  // Four planners share one NavData (one copy of the navigation data for every thread); between
+  // rounds the world is edited and the data updated in place (between frames: no planner runs),
+  // and the threads' answers are again those of one thread, and of data built afresh.
   std::mt19937 random(41);
   for (const Layout& layout : {Layout::square(), Layout::hexPointy()}) {
-    const Scene scene(random, layout, 48, 40);
-    for (const bool anyAngle : {false, true}) {
-      PlannerSettings settings;
-      settings.anyAngleSearch = anyAngle;
-      // One thread first: the expected digests.
-      std::vector<std::uint64_t> expected;
-      {
-        Planner planner(scene.world, settings);
-        PathResult result;
-        for (const PathRequest& request : scene.requests) {
-          (void)planner.plan(request, result);
-          expected.push_back(test::digestOf(result));
+    Scene scene(random, layout, 48, 40);
+    NavData data(scene.world);
+    for (const float radius : {0.0f, 0.3f}) REQUIRE(data.prepare(TerrainTable::kWalk, radius) == Status::Ok);
+    for (int round = 0; round < 3; ++round) {
+      if (round > 0) {
+        // A building goes up, a wall comes down, a door is taken away.
+        const Cell low{std::uniform_int_distribution<int>(0, 40)(random), std::uniform_int_distribution<int>(0, 32)(random)};
+        REQUIRE(scene.map.setTerrain(low, {low.x + 6, low.y + 5}, TerrainId{1}) == Status::Ok);
+        REQUIRE(scene.map.setTerrain({std::uniform_int_distribution<int>(0, 47)(random), 3}, TerrainId{0}) == Status::Ok);
+        if (!scene.world.doors().empty() && !scene.world.doors()[std::size_t(round)].removed) {
+          REQUIRE(scene.world.removeDoor(scene.world.doors()[std::size_t(round)].id) == Status::Ok);
         }
+        REQUIRE(data.update().status == Status::Ok);
       }
-      std::vector<std::vector<std::uint64_t>> got(kThreads, std::vector<std::uint64_t>(expected.size()));
-      onThreads(scene.requests.size(), [&](int t, const std::vector<std::size_t>& order) {
-        Planner planner(scene.world, settings);  // each thread its own planner and result
-        PathResult result;
-        for (const std::size_t i : order) {
-          (void)planner.plan(scene.requests[i], result);
-          got[std::size_t(t)][i] = test::digestOf(result);
+      for (const bool anyAngle : {false, true}) {
+        PlannerSettings settings;
+        settings.anyAngleSearch = anyAngle;
+        // One thread first, on data built afresh: the expected digests.
+        std::vector<std::uint64_t> expected;
+        {
+          Planner planner(scene.world, settings);
+          PathResult result;
+          for (const PathRequest& request : scene.requests) {
+            (void)planner.plan(request, result);
+            expected.push_back(test::digestOf(result));
+          }
         }
-      });
-      for (int t = 0; t < kThreads; ++t) {
-        INFO(layoutName(layout.kind()) << (anyAngle ? " any-angle" : " 8-way") << " thread " << t);
-        CHECK(got[std::size_t(t)] == expected);
+        std::vector<std::vector<std::uint64_t>> got(kThreads, std::vector<std::uint64_t>(expected.size()));
+        onThreads(scene.requests.size(), [&](int t, const std::vector<std::size_t>& order) {
+          Planner planner(data, settings);  // each thread its own planner and result, one shared data
+          PathResult result;
+          for (const std::size_t i : order) {
+            (void)planner.plan(scene.requests[i], result);
+            got[std::size_t(t)][i] = test::digestOf(result);
+          }
+        });
+        for (int t = 0; t < kThreads; ++t) {
+          INFO(layoutName(layout.kind()) << (anyAngle ? " any-angle" : " 8-way") << " round " << round << " thread " << t);
+          CHECK(got[std::size_t(t)] == expected);
+        }
       }
     }
   }

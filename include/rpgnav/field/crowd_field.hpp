@@ -55,6 +55,11 @@ class CostField {
   /// Reads the map's tiles again (after edits); appends the tiles whose byte changed.
   /// InvalidArgument when the map's size or layout is not this field's.
   Status refresh(const TileMap& map, std::vector<Cell>& changed);
+  /// The same for the tiles of the rectangles low..high only (the tiles an edit named), or for
+  /// every tile when `all` (a terrain's cost changed).
+  Status refresh(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects, bool all, std::vector<Cell>& changed);
+  /// Bytes held.
+  std::size_t memoryBytes() const noexcept { return sizeof(*this) + m_bytes.capacity(); }
   /// Sets one tile's byte (a barricade the game puts up). InvalidArgument off the map or for 0.
   Status set(Cell cell, std::uint8_t cost);
 

@@ -13,6 +13,8 @@
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace rpgnav {
@@ -26,12 +28,21 @@ struct ConvexCorner {
   float reach;
   /// The point a path of the given clearance (world units) bends at to round this corner.
   Vec2 beside(float clearance) const noexcept { return point + outward * (reach * clearance); }
+  friend bool operator==(const ConvexCorner& a, const ConvexCorner& b) noexcept {
+    return a.point == b.point && a.outward == b.outward && a.reach == b.reach;
+  }
 };
 
 class ConvexCorners {
  public:
-  /// Snapshot of `map` for `mobility` (stale after an edit, like SegmentTester).
+  /// Snapshot of `map` for `mobility` (stale after an edit: update() it, like SegmentTester).
   ConvexCorners(const TileMap& map, MobilityId mobility);
+
+  /// Follows edits of the map in place, to equal an index built afresh: the tiles of the
+  /// rectangles low..high changed terrain. The corners of the blocked tiles in the rows from one
+  /// above to one below each rectangle are listed again (a tile's corners depend on its
+  /// neighbours); the rest of the index stays.
+  void update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects);
 
   /// Appends to `out` every corner that lies, or whose beside(clearance) point lies, inside the
   /// closed triangle a, b, c (within a rounding tolerance). Work is proportional to the rows of the
@@ -42,16 +53,28 @@ class ConvexCorners {
   /// bend the path already makes round a corner from any other point.
   const ConvexCorner* cornerAt(Vec2 bend, float clearance) const;
 
-  std::size_t size() const noexcept { return m_corners.size(); }
-  const std::vector<ConvexCorner>& all() const noexcept { return m_corners; }
+  std::size_t size() const noexcept;
+  /// Bytes held (the rows' capacities).
+  std::size_t memoryBytes() const noexcept;
+  /// Every corner, row by row of the blocked tiles they belong to, each row by x.
+  std::vector<ConvexCorner> all() const;
   std::uint64_t mapVersion() const noexcept { return m_version; }
 
  private:
+  // The corners of the blocked tiles of one tile row (-1 .. height: the ring outside the map
+  // counts), sorted by x, and the world y range they lie in.
+  struct Row {
+    std::vector<ConvexCorner> corners;
+    float low = 0.0f, high = 0.0f;
+  };
+  void listRow(const TileMap& map, std::int32_t y, Row& row) const;
+  // The rows (indices into m_rows) whose y range meets [low, high].
+  std::pair<std::size_t, std::size_t> rowsMeeting(double low, double high) const noexcept;
+
+  MobilityId m_mobility;
   std::uint64_t m_version;
-  float m_bucket;  // height of one index row, world units (one tile)
-  float m_top;     // world y of the first row
-  std::vector<ConvexCorner> m_corners;   // sorted by row, then x
-  std::vector<std::uint32_t> m_rowStart;  // corners of row r: [m_rowStart[r], m_rowStart[r+1])
+  float m_tileSize;
+  std::vector<Row> m_rows;  // tile row y at index y + 1
 };
 
 }  // namespace rpgnav

@@ -19,6 +19,8 @@
 
 #include <bit>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace rpgnav {
@@ -80,8 +82,14 @@ struct BitLines {
 class SegmentTester {
  public:
   /// Snapshot of `map` for `mobility`; the map must outlive the tester, and an edit to the map
-  /// (see TileMap::version) makes the tester stale: build a new one.
+  /// (see TileMap::version) makes the tester stale: update() it (or build a new one).
   SegmentTester(const TileMap& map, MobilityId mobility);
+
+  /// Follows edits of the map in place, to equal a tester built afresh: the tiles of the
+  /// rectangles low..high changed terrain (their bits, and the open-around flags of them and their
+  /// neighbours, are read again), and when `costsChanged` a terrain's cost changed (everything is
+  /// read again: the cheapest cost may have changed, and with it every tile's bit).
+  void update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects, bool costsChanged);
 
   /// Same answer as probeSegment(map, mobility, from, to, radius); when the fast test finds the
   /// segment clear, the cost is length × cheapestCost() (equal to the exact sum up to rounding);
@@ -106,28 +114,46 @@ class SegmentTester {
   }
 
   /// Square maps: true when every tile of the box low..high (inclusive, inside the map) is
-  /// passable at the cheapest cost: four look-ups in a summed-area table, whatever the box's
-  /// size. False for a box reaching outside the map, an empty box, and on hex maps.
+  /// passable at the cheapest cost: a run of bits per line of the box, along its longer side
+  /// (rows, or columns for a tall box), 64 tiles a word. False for a box reaching outside the
+  /// map, an empty box, and on hex maps.
   bool allCheapest(Cell low, Cell high) const noexcept {
-    if (m_notCheapestBefore.empty() || low.x < 0 || low.y < 0 || high.x >= m_map->width() || high.y >= m_map->height() ||
+    if (m_rows.empty() || low.x < 0 || low.y < 0 || high.x >= m_map->width() || high.y >= m_map->height() ||
         low.x > high.x || low.y > high.y) {
       return false;
     }
-    const std::size_t stride = std::size_t(m_map->width()) + 1;
-    const std::size_t top = std::size_t(low.y) * stride, bottom = std::size_t(high.y + 1) * stride;
-    const std::size_t left = std::size_t(low.x), right = std::size_t(high.x + 1);
-    // Unsigned wrap-around cancels: the sum is the box's count.
-    return m_notCheapestBefore[bottom + right] - m_notCheapestBefore[bottom + left] - m_notCheapestBefore[top + right] +
-               m_notCheapestBefore[top + left] ==
-           0;
+    if (high.x - low.x >= high.y - low.y) {
+      for (std::int32_t y = low.y; y <= high.y; ++y) {
+        if (!allBitsSet(m_rows.data() + std::size_t(y) * std::size_t(m_rowWords), low.x, high.x)) return false;
+      }
+      return true;
+    }
+    for (std::int32_t x = low.x; x <= high.x; ++x) {
+      if (!allBitsSet(m_columns.data() + std::size_t(x) * std::size_t(m_columnWords), low.y, high.y)) return false;
+    }
+    return true;
   }
 
-  /// The cheapest cost of any tile of the map for the mobility (infinity when none is passable).
+  /// The cheapest cost any terrain of the map's table has for the mobility (infinity when none is
+  /// passable): a lower bound of every tile's cost, unchanged by tile edits.
   double cheapestCost() const noexcept { return m_cheapest; }
   /// True when every terrain the mobility may enter costs cheapestCost() (no way round can then
   /// lead over dearer terrain).
   bool uniformCost() const noexcept { return m_uniformCost; }
   const TileMap& map() const noexcept { return *m_map; }
+  /// Same map size and mobility, the same bits, flags and cheapest cost: what a tester built
+  /// afresh must equal after update() (the map version is not compared).
+  friend bool operator==(const SegmentTester& a, const SegmentTester& b) noexcept {
+    return a.m_mobility == b.m_mobility && a.m_cheapest == b.m_cheapest && a.m_uniformCost == b.m_uniformCost &&
+           a.m_rowWords == b.m_rowWords && a.m_columnWords == b.m_columnWords && a.m_rows == b.m_rows &&
+           a.m_columns == b.m_columns && a.m_passableRows == b.m_passableRows &&
+           a.m_passableColumns == b.m_passableColumns && a.m_openAround == b.m_openAround;
+  }
+  /// Bytes held (arrays' capacities).
+  std::size_t memoryBytes() const noexcept {
+    return sizeof(*this) + (m_rows.capacity() + m_columns.capacity() + m_passableRows.capacity() +
+                            m_passableColumns.capacity()) * sizeof(std::uint64_t) + m_openAround.capacity() / 8;
+  }
   MobilityId mobility() const noexcept { return m_mobility; }
   std::uint64_t mapVersion() const noexcept { return m_version; }
 
@@ -155,10 +181,13 @@ class SegmentTester {
   std::vector<std::uint64_t> m_passableRows;  // bit x of row y: tile (x, y) passable at all
   std::vector<std::uint64_t> m_passableColumns;
   std::vector<bool> m_openAround;
-  // Squares: entry (x, y) of a (width + 1) × (height + 1) table counts the tiles left of x and
-  // above y that are not cheapest-passable (a summed-area table, 4 bytes a tile; the map has at
-  // most 2^26 tiles).
-  std::vector<std::uint32_t> m_notCheapestBefore;
+
+  // The cheapest cost and whether every passable terrain has it (from the terrain table).
+  void readCosts();
+  // The bits of one tile (squares).
+  void readTile(Cell cell);
+  // The open-around flag of one tile.
+  void readOpenAround(Cell cell);
 };
 
 }  // namespace rpgnav

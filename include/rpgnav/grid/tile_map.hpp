@@ -16,6 +16,16 @@
 
 namespace rpgnav {
 
+/// One entry of a map's edit journal: the tiles low..high (inclusive) were given new terrain, or,
+/// for a cost edit, terrain `terrain`'s cost changed for some mobility (every tile of it).
+struct TileEdit {
+  std::uint64_t version = 0;  ///< The map's version after the edit.
+  Cell low;
+  Cell high;
+  bool costEdit = false;
+  TerrainId terrain{0};  ///< Cost edits: the terrain.
+};
+
 /// A rectangular block of tiles (width × height, row-major) with a terrain per tile.
 ///
 /// Thread-safety: any number of threads may read a TileMap at once (queries only read it);
@@ -76,11 +86,25 @@ class TileMap {
 
   /// Changes one tile's terrain. OutOfBounds or InvalidArgument (unknown terrain) otherwise.
   Status setTerrain(Cell cell, TerrainId terrain);
+  /// Changes every tile of the rectangle low..high (inclusive; a building, a burnt bridge) in one
+  /// edit. OutOfBounds when a corner lies off the map, InvalidArgument for an unknown terrain or
+  /// low above or left of high.
+  Status setTerrain(Cell low, Cell high, TerrainId terrain);
+  /// Changes the listed tiles in one edit (each to `terrain`); checked as a whole first, so either
+  /// all change or none.
+  Status setTerrain(std::span<const Cell> cells, TerrainId terrain);
   /// Changes a terrain's cost for a mobility (kImpassable forbids it). Bumps the version.
   Status setTerrainCost(TerrainId terrain, MobilityId mobility, float cost);
 
   /// Incremented by every successful edit.
   std::uint64_t version() const noexcept { return m_version; }
+
+  /// The journal keeps this many recent edits (a rectangle or a list counts once per rectangle,
+  /// once per tile listed): what data built from the map reads to follow it in place.
+  static constexpr std::size_t kJournalLimit = std::size_t(1) << 16;
+  /// Appends to `out` the edits made after `version`, oldest first. False when the journal no
+  /// longer reaches back that far (more than kJournalLimit edits since): rebuild from scratch then.
+  bool editsSince(std::uint64_t version, std::vector<TileEdit>& out) const;
 
   /// Same layout, size, terrain table and tiles (the version is not compared).
   friend bool operator==(const TileMap& a, const TileMap& b) {
@@ -97,6 +121,12 @@ class TileMap {
   TerrainTable m_terrain;
   std::vector<TerrainId> m_tiles;
   std::uint64_t m_version = 0;
+  // The last kJournalLimit edits, a ring: m_journal[(m_journalStart + i) % kJournalLimit] for i
+  // below its size; versions increase along it.
+  std::vector<TileEdit> m_journal;
+  std::size_t m_journalStart = 0;
+  std::uint64_t m_forgotten = 0;  // the newest version whose entries may have been overwritten
+  void journal(const TileEdit& edit);
 };
 
 }  // namespace rpgnav

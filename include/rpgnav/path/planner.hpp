@@ -3,10 +3,10 @@
 /// @file
 /// Planner: runs the character pipeline for one query at a time.
 
+#include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/path.hpp"
 #include "rpgnav/path/stages.hpp"
 #include "rpgnav/search/search_context.hpp"
-#include "rpgnav/search/search_grid.hpp"
 #include "rpgnav/world/world.hpp"
 
 #include <array>
@@ -30,7 +30,6 @@ struct PlannerSettings {
   CornerRoutingSettings cornerRouting;
   DetourSettings detours;
   SmoothingSettings smoothing;
-  SearchGridSettings searchGrid;
   /// A path that stops at a door ends this far beyond the character's radius from the door's
   /// edge (at most at the tile's centre). [Units: tiles] [Limit: >= 0]
   float doorApproachGap = 0.1f;
@@ -53,9 +52,17 @@ struct PlannerSettings {
   bool enabledStage(PathStage stage) const noexcept { return enabled[std::size_t(stage)]; }
 };
 
-/// Plans paths on one map and its world (doors, entities, the game's hooks). Keeps the world
-/// (or map) by reference: it must outlive the planner. Builds the search grid for each mobility
-/// on first use, rebuilding it when the map's tiles change or doors are added.
+/// Plans paths on one map and its world (doors, entities, the game's hooks): the thin composition
+/// of the world's shared navigation data (NavData: search grids, line bitmaps, corners, per
+/// mobility and size class) and this planner's own scratch memory (the search's, every stage's:
+/// StageScratch), so that a warm query allocates nothing.
+///
+/// Two ways to make one. On shared data, `Planner(navData)`: one per thread, any number on one
+/// NavData, which the game keeps up to date between frames (NavData::update) and prepares for
+/// the mobilities and sizes it plans for; a planner on data older than the map refuses to plan
+/// (InvalidArgument) rather than read it half-edited. Or on a world alone, `Planner(world)`:
+/// the planner owns its NavData, prepares each mobility on first use and updates it itself at
+/// the start of a plan after edits (one thread; several such planners each hold a copy).
 ///
 /// Doors: the search asks the world's door policy about each door it reaches (once per door and
 /// query): Pass plans through at the policy's cost, Avoid makes the door a wall, Stop plans
@@ -64,13 +71,16 @@ struct PlannerSettings {
 /// Entities: stage 7 leads the path round the personal spaces of the entities the world's source
 /// reports (see detourStage).
 ///
-/// Thread-safety: one Planner per thread (it owns search scratch memory); several planners may
-/// read one world at once while nobody edits it.
+/// Thread-safety: one Planner per thread (it owns scratch memory); several planners may read one
+/// world and one NavData at once while nobody edits them.
 class Planner {
  public:
-  explicit Planner(const World& world, PlannerSettings settings = {});
+  /// On shared navigation data (kept by reference: it must outlive the planner).
+  explicit Planner(const NavData& data, PlannerSettings settings = {});
+  /// On a world, with navigation data of its own made with `data`.
+  explicit Planner(const World& world, PlannerSettings settings = {}, NavDataSettings data = {});
   /// A planner for a bare map: no doors, no entities.
-  explicit Planner(const TileMap& map, PlannerSettings settings = {});
+  explicit Planner(const TileMap& map, PlannerSettings settings = {}, NavDataSettings data = {});
   ~Planner();
   Planner(Planner&&) noexcept;
   Planner& operator=(Planner&&) noexcept;
@@ -109,19 +119,15 @@ class Planner {
   const PlannerSettings& settings() const noexcept { return m_settings; }
   PlannerSettings& settings() noexcept { return m_settings; }
   const World& world() const noexcept { return *m_world; }
+  /// The navigation data the planner reads (its own, or the shared one it was made with).
+  const NavData& navData() const noexcept { return *m_data; }
 
  private:
-  // What the planner keeps per mobility (and per narrow/wide character on hex maps).
-  struct MobilityData {
-    SearchGrid grid;
-    SegmentTester lines;
-    ConvexCorners corners;
-    std::uint64_t doorLayoutVersion;
-  };
-  const MobilityData* dataFor(MobilityId mobility, float radius, const char*& reason);
+  // The layer for a request (preparing and updating the planner's own data); nullptr with a reason.
+  const NavLayer* layerFor(MobilityId mobility, float radius, const char*& reason);
   Status fail(PathResult& out, Status status, const char* reason);
-  // The checks and set-up every plan starts with; nullptr (out holds the failure) or the data.
-  const MobilityData* prepare(const PathRequest& request, PathResult& out);
+  // The checks and set-up every plan starts with; nullptr (out holds the failure) or the layer.
+  const NavLayer* prepare(const PathRequest& request, PathResult& out);
   // Stage 2 (one slice) and everything after it.
   Status searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out);
   // With PlannerSettings::recordStages: the control points after a stage (and their cost).
@@ -135,8 +141,9 @@ class Planner {
 
   std::unique_ptr<World> m_ownWorld;  // for the bare-map constructor
   const World* m_world;
+  std::unique_ptr<NavData> m_ownData;  // for the world and map constructors
+  const NavData* m_data;
   PlannerSettings m_settings;
-  std::vector<std::optional<MobilityData>> m_data;  // per mobility, narrow and wide characters
   SearchContext m_search;
   std::string m_lastError;  // backs PathResult::reason for messages built at run time
   SearchResult m_searchResult;
@@ -157,7 +164,7 @@ class Planner {
     PathRequest request;           // as planned (from the tile centre when escaping a door)
     Vec2 askedStart = Vec2::Zero();  // as asked
     std::vector<EntityId> ignore;  // request.ignore points here
-    const MobilityData* data = nullptr;
+    const NavLayer* data = nullptr;
     std::uint64_t mapVersion = 0;  // the tiles' (TileMap::version)
     std::uint64_t doorLayoutVersion = 0;
   };

@@ -159,9 +159,9 @@ struct SchedulerStats {
 };
 
 /// One plan handed to a worker thread: run it with run(planner) on any thread with its own
-/// Planner for the same World made with the scheduler's settings
-/// (`Planner(world, scheduler.planner().settings())`: the scheduler sets the detour horizon),
-/// then give it back with acceptJobs().
+/// Planner on the scheduler's navigation data, made with the scheduler's settings
+/// (`Planner(scheduler.navData(), scheduler.planner().settings())`: the scheduler sets the detour
+/// horizon; the data is shared, not copied), then give it back with acceptJobs().
 struct PlanJob {
   EntityId character{0};
   PathRequest request;
@@ -180,8 +180,15 @@ struct PlanJob {
 
 class ReplanScheduler {
  public:
-  /// Keeps the world by reference: it must outlive the scheduler.
-  explicit ReplanScheduler(const World& world, PlannerSettings planner = {}, SchedulerSettings settings = {});
+  /// Keeps the world by reference: it must outlive the scheduler. The scheduler holds the world's
+  /// navigation data (made with `data`) and keeps it up to date: update() and collectDue() apply
+  /// the world's edits first (NavData::update).
+  explicit ReplanScheduler(const World& world, PlannerSettings planner = {}, SchedulerSettings settings = {},
+                           NavDataSettings data = {});
+  /// On the game's navigation data, shared with its other planners (kept by reference). The
+  /// scheduler prepares it for the characters it is given and brings it up to date at the start
+  /// of update() and collectDue() (so those run where the game may edit: between frames).
+  explicit ReplanScheduler(NavData& data, PlannerSettings planner = {}, SchedulerSettings settings = {});
   ~ReplanScheduler();
   ReplanScheduler(const ReplanScheduler&) = delete;
   ReplanScheduler& operator=(const ReplanScheduler&) = delete;
@@ -243,6 +250,8 @@ class ReplanScheduler {
   std::size_t size() const noexcept { return m_characters.size(); }
   const SchedulerSettings& settings() const noexcept { return m_settings; }
   Planner& planner() noexcept { return m_planner; }
+  /// The navigation data the scheduler's planner and its jobs' planners read.
+  const NavData& navData() const noexcept { return *m_data; }
 
  private:
   struct Character;
@@ -282,6 +291,8 @@ class ReplanScheduler {
 
   const World* m_world;
   SchedulerSettings m_settings;
+  std::unique_ptr<NavData> m_ownData;  // unless the game's is shared
+  NavData* m_data;
   Planner m_planner;
   std::vector<std::unique_ptr<Character>> m_characters;  // registration order, stable addresses
   std::vector<std::unique_ptr<Character>> m_retired;     // removed while their job was out

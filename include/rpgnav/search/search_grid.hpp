@@ -10,8 +10,9 @@
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <array>
-#include <span>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 namespace rpgnav {
@@ -58,6 +59,14 @@ struct SearchGridSettings {
 struct SearchGate {
   Cell a;
   Cell b;
+  /// A gate that is not there (a door taken away): its index stays taken.
+  bool removed = false;
+};
+
+/// The tiles low..high (inclusive) of a map.
+struct TileRect {
+  Cell low;
+  Cell high;
 };
 
 /// The search's read-only view of one map for one mobility. Build it once per map version and
@@ -77,6 +86,21 @@ class SearchGrid {
   static Result<SearchGrid> build(const TileMap& map, MobilityId mobility, const SearchGridSettings& settings = {},
                                   std::span<const SearchGate> gates = {});
 
+  /// Follows edits of `map` in place, to equal a grid built afresh (but for the landmarks, see
+  /// refreshLandmarks, and the region labels' numbering, see RegionMap::update): the tiles of
+  /// `rects` changed terrain, and, when `costsChanged`, a terrain's cost changed (every tile is
+  /// read again then, and only those whose cost changed are worked on). The work is the changed
+  /// tiles and their neighbours, the jump table's rows and columns through them (8-way squares),
+  /// and the regions they split or join. InvalidArgument when the map's size or layout is not the
+  /// grid's, or a cost is outside [kMinSearchCost, kMaxSearchCost] (the grid is then unusable:
+  /// build it again once the costs are valid).
+  std::optional<Error> update(const TileMap& map, std::span<const TileRect> rects, bool costsChanged);
+  /// Replaces the gates (doors added or taken away: same indices for the same doors, removed ones
+  /// flagged); the tiles round the gates that changed are worked on again.
+  std::optional<Error> setGates(const TileMap& map, std::span<const SearchGate> gates);
+  /// The settings the grid was built with.
+  const SearchGridSettings& settings() const noexcept { return m_settings; }
+
   const Layout& layout() const noexcept { return m_layout; }
   std::int32_t width() const noexcept { return m_width; }
   std::int32_t height() const noexcept { return m_height; }
@@ -95,7 +119,7 @@ class SearchGrid {
   bool closesNarrowGaps() const noexcept { return m_closesNarrowGaps; }
   /// True when every passable tile of the map costs the same for this mobility.
   bool uniformCost() const noexcept { return m_costClasses == 1; }
-  std::size_t gateCount() const noexcept { return m_gateCount; }
+  std::size_t gateCount() const noexcept { return m_gates.size(); }
 
   // --- Internal layout used by the search (padded, row-major, width + 2 per row). ---
   std::int32_t paddedWidth() const noexcept { return m_width + 2; }
@@ -142,6 +166,22 @@ class SearchGrid {
   static constexpr std::int64_t kLandmarkQuantum = std::int64_t(1) << 12;
   static constexpr std::uint32_t kLandmarkUnknown = 0xffffffffu;
   int landmarkCount() const noexcept { return m_landmarkCount; }
+  /// True when the search may use the landmark distances: there are some, and no edit since they
+  /// were computed made a tile cheaper or opened one (then they could overestimate: the search
+  /// ignores them, exact with the plain heuristic, until they are refreshed). Edits that only
+  /// close tiles or make them dearer keep them usable (lower bounds still), but a grid built
+  /// afresh would pick other landmarks: refresh them for results equal to a fresh build's.
+  bool landmarksUsable() const noexcept { return m_landmarkCount > 0 && !m_landmarksStale; }
+  /// True when the landmarks are those a fresh build of the map as it is now would have.
+  bool landmarksCurrent() const noexcept { return m_landmarkVersion == m_mapVersion || m_settings.landmarks == 0; }
+  /// Recomputes the landmarks as a fresh build would, in steps: at most `sweeps` Dijkstra sweeps
+  /// (each O(tiles log tiles)) per call, so that a game can spread the work over frames or hand
+  /// it to a job (the grid must not be searched meanwhile: it is edited). The old distances stay
+  /// in use while usable; the new ones take over when the last sweep is done. Edits in between
+  /// start it over. Returns the sweeps spent (0 when the landmarks are current already).
+  int refreshLandmarks(int sweeps);
+  /// Bytes held (arrays' capacities).
+  std::size_t memoryBytes() const noexcept;
   const std::uint32_t* landmarkDistances(std::int32_t paddedIndex) const noexcept {
     return m_landmarkDistances.data() + std::size_t(paddedIndex) * std::size_t(m_landmarkCount);
   }
@@ -154,12 +194,16 @@ class SearchGrid {
   std::int32_t m_height = 0;
   MobilityId m_mobility;
   std::uint64_t m_mapVersion = 0;
+  SearchGridSettings m_settings;
   std::vector<std::uint8_t> m_class;
   std::vector<std::uint8_t> m_uniform;
+  std::array<std::uint8_t, 256> m_classOfTerrain{};
+  std::array<float, 256> m_classCost{};
+  std::array<std::uint32_t, 256> m_tilesOfClass{};  // padded tiles of each class
   std::array<std::int64_t, 256> m_halfStraight{};
   std::array<std::int64_t, 256> m_halfDiagonal{};
   int m_costClasses = 0;
-  std::size_t m_gateCount = 0;
+  std::vector<SearchGate> m_gates;
   std::vector<std::uint8_t> m_nearGate;
   struct GateEnd {
     std::int32_t from, to, gate;  // padded tiles; both directions are listed
@@ -174,9 +218,32 @@ class SearchGrid {
   int m_landmarkCount = 0;
   std::vector<Cell> m_landmarks;
   std::vector<std::uint32_t> m_landmarkDistances;
+  bool m_landmarksStale = false;
+  std::uint64_t m_landmarkVersion = ~std::uint64_t(0);  // the map version the landmarks were computed on
+  // A refresh of the landmarks in progress (refreshLandmarks).
+  struct LandmarkRefresh {
+    bool active = false;
+    std::uint64_t version = 0;
+    std::int32_t seed = -1;
+    std::vector<std::int64_t> nearest, distance;
+    std::vector<Cell> picked;
+    std::vector<std::uint32_t> staged;
+  };
+  LandmarkRefresh m_refresh;
 
-  void buildJumps();
-  void buildLandmarks(int count);
+  // Reads the cost classes from the terrain table.
+  std::optional<Error> readCosts(const TerrainTable& terrain);
+  std::optional<Error> readGates(const TileMap& map, std::span<const SearchGate> gates);
+  void setClass(std::size_t paddedIndex, std::uint8_t costClass);
+  void countClasses();
+  bool touchesGate(Cell cell) const noexcept;
+  // A tile's nearGate and uniform flags, from its own and its neighbours' classes and the gates.
+  void refreshTile(Cell cell);
+  // The flags of the tiles and their neighbours, and the jump lines through them.
+  void refreshAround(std::span<const Cell> cells);
+  bool hasJumps() const noexcept;
+  void buildJumpLine(int direction, std::int32_t line);
+  void buildLandmarks();
   // Dijkstra over the padded grid from `source` (steps cost the same both ways: distances from it
   // and to it are equal); unreachable tiles get -1.
   void sweep(std::int32_t source, std::vector<std::int64_t>& distance) const;

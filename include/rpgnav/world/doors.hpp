@@ -28,6 +28,8 @@ struct Door {
   std::string key;               ///< Name of the key that unlocks it; empty for none.
   std::uint64_t gameData = 0;    ///< Anything the game attaches (an index into its own tables).
   std::array<Vec2, 2> edge{Vec2::Zero(), Vec2::Zero()};  ///< The edge's two corners, world units.
+  /// Taken away (World::removeDoor): its id stays taken, its edge is free, and it counts as open.
+  bool removed = false;
 };
 
 /// The character a question is about.

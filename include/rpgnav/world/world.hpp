@@ -35,6 +35,10 @@ class World {
   /// both on the map, do not share an edge, or the edge already has a door; LimitExceeded when
   /// the world has kMaxDoors already.
   Result<DoorId> addDoor(const DoorSpec& spec);
+  /// Takes a door away (a door smashed or bricked up): its edge is free again (another door may
+  /// be added there) and it is open from now on; its id is not reused (Door::removed).
+  /// InvalidArgument for an unknown or already removed door. Bumps doorLayoutVersion().
+  Status removeDoor(DoorId id);
   /// InvalidArgument for an unknown door. Bumps mapVersion() when the state changes.
   Status setDoorState(DoorId id, DoorState state);
   Status setDoorGameData(DoorId id, std::uint64_t data);
@@ -46,8 +50,8 @@ class World {
   /// Appends the doors whose edge may come within `reach` of the box [low, high] (a superset:
   /// callers test exactly). Cost: the coarse index cells the box covers.
   void doorsNear(Vec2 low, Vec2 high, float reach, std::vector<DoorId>& out) const;
-  /// Changes when doors are added (not when their state changes): search data built with the
-  /// doors' places must then be rebuilt.
+  /// Changes when doors are added or removed (not when their state changes): navigation data
+  /// built with the doors' places must then be updated (NavData::update).
   std::uint64_t doorLayoutVersion() const noexcept { return m_doorLayoutVersion; }
 
   /// The map's version as seen by anything caching paths: bumped by every tile edit and every

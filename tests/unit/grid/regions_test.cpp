@@ -117,3 +117,90 @@ TEST_CASE("regions of a large open map", "[grid]") {
   CHECK(regions.regionSize(0) == 2048u * 2048u);
   CHECK(regions.connected({0, 0}, {2047, 2047}));
 }
+
+namespace {
+
+// True when two labellings describe the same regions (a one-to-one map between their labels)
+// with the same sizes; `why` says where they differ.
+bool samePartition(const TileMap& map, const RegionMap& a, const RegionMap& b, std::string& why) {
+  std::unordered_map<std::uint32_t, std::uint32_t> forward, backward;
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    const Cell cell = map.cellAt(i);
+    const std::uint32_t la = a.regionOf(cell), lb = b.regionOf(cell);
+    if ((la == RegionMap::kNoRegion) != (lb == RegionMap::kNoRegion)) {
+      why = "passability differs at tile " + std::to_string(i);
+      return false;
+    }
+    if (la == RegionMap::kNoRegion) continue;
+    const auto [f, newF] = forward.emplace(la, lb);
+    const auto [g, newG] = backward.emplace(lb, la);
+    if (f->second != lb || g->second != la) {
+      why = "regions differ at tile " + std::to_string(i);
+      return false;
+    }
+    if (a.regionSize(la) != b.regionSize(lb)) {
+      why = "sizes differ at tile " + std::to_string(i);
+      return false;
+    }
+  }
+  if (a.regionCount() != b.regionCount()) {
+    why = "region counts differ: " + std::to_string(a.regionCount()) + " and " + std::to_string(b.regionCount());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("regions follow edits in place: the same regions as a fresh computation", "[grid][edits][property]") {
+  // Walls put up and taken down one by one, in rectangles and in lists, on random square (8- and
+  // 4-way) and hex maps; after each edit the updated labels describe exactly the regions a fresh
+  // computation finds, with the same sizes and count.
+  std::mt19937 random(41);
+  int edits = 0, splits = 0, joins = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat(),
+                                Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even)}) {
+    for (int trial = 0; trial < 12; ++trial) {
+      const int w = std::uniform_int_distribution<int>(1, 24)(random), h = std::uniform_int_distribution<int>(1, 24)(random);
+      TileMap map = test::randomMap(random, layout, w, h, 0.35);
+      RegionMap regions = RegionMap::compute(map, TerrainTable::kWalk);
+      for (int e = 0; e < 60; ++e) {
+        const TerrainId terrain{std::uint8_t(std::uniform_int_distribution<int>(0, 4)(random))};  // floor, wall, water...
+        const Cell a{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        std::vector<Cell> changed;
+        const int kind = e % 5;
+        if (kind == 3) {
+          const Cell b{std::min(w - 1, a.x + std::uniform_int_distribution<int>(0, 3)(random)),
+                       std::min(h - 1, a.y + std::uniform_int_distribution<int>(0, 3)(random))};
+          REQUIRE(map.setTerrain(a, b, terrain) == Status::Ok);
+          for (std::int32_t y = a.y; y <= b.y; ++y) {
+            for (std::int32_t x = a.x; x <= b.x; ++x) changed.push_back({x, y});
+          }
+        } else if (kind == 4) {
+          for (int k = 0; k < 4; ++k) {
+            changed.push_back({std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)});
+          }
+          REQUIRE(map.setTerrain(changed, terrain) == Status::Ok);
+        } else {
+          REQUIRE(map.setTerrain(a, terrain) == Status::Ok);
+          changed.push_back(a);
+        }
+        const std::uint32_t before = regions.regionCount();
+        regions.update(map, changed);
+        const RegionMap fresh = RegionMap::compute(map, TerrainTable::kWalk);
+        std::string why;
+        INFO(layoutName(layout.kind()) << " trial " << trial << " edit " << e);
+        const bool same = samePartition(map, regions, fresh, why);
+        INFO(why);
+        REQUIRE(same);
+        CHECK(regions.mapVersion() == map.version());
+        ++edits;
+        splits += regions.regionCount() > before ? 1 : 0;
+        joins += regions.regionCount() < before ? 1 : 0;
+      }
+    }
+  }
+  CHECK(edits == 5 * 12 * 60);
+  CHECK(splits > 200);
+  CHECK(joins > 200);
+}

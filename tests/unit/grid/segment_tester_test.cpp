@@ -161,7 +161,9 @@ TEST_CASE("SegmentTester::allCheapest answers for any box as a tile-by-tile look
       REQUIRE(tester.allCheapest(low, high) == expected);
       open += expected;
     }
-    if (std::isfinite(tester.cheapestCost())) CHECK(open > 0);
+    bool anyCheap = false;
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) anyCheap = anyCheap || cheap(map.cellAt(i));
+    if (anyCheap) CHECK(open > 0);
   }
   // Hex maps have no table: the answer is always "look at the tiles".
   const TileMap hex = test::randomMap(random, Layout::hexPointy(), 5, 5, 0.0, false);

@@ -220,7 +220,7 @@ TEST_CASE("scheduler: an expansion budget caps every update, and long searches g
           firstPlanFrame[event.character.value] = frame;
           // The path made in slices is the one a single plan() gives.
           const CharacterSpec& spec = specs[event.character.value - 1];
-          Planner fresh(world, scheduler.planner().settings());
+          Planner fresh(scheduler.navData(), scheduler.planner().settings());
           PathResult expected;
           PathRequest request{spec.position, spec.goal.point, spec.mobility, spec.radius};
           request.character = spec.id;
@@ -831,8 +831,8 @@ TEST_CASE("scheduler batches: jobs run on two threads give what they give run in
     REQUIRE(sequential.add(spec) == Status::Ok);
   }
   // Workers plan with the scheduler's own planner settings.
-  Planner workerA(world, threaded.planner().settings()), workerB(world, threaded.planner().settings());
-  Planner single(world, sequential.planner().settings());
+  Planner workerA(threaded.navData(), threaded.planner().settings()), workerB(threaded.navData(), threaded.planner().settings());
+  Planner single(sequential.navData(), sequential.planner().settings());
   std::vector<PlanJob> jobsT, jobsS;
   int jobs = 0, along = 0, events = 0;
   const double dt = 1.0 / 30.0;
@@ -980,7 +980,7 @@ TEST_CASE("scheduler: removing a character mid-search or mid-job is safe", "[sch
   scheduler.collectDue(now, 8, jobs);
   REQUIRE(jobs.size() == 1);
   CHECK(jobs[0].character == EntityId{3});
-  Planner worker(world, scheduler.planner().settings());
+  Planner worker(scheduler.navData(), scheduler.planner().settings());
   CHECK(jobs[0].run(worker) == Status::Ok);
   REQUIRE(scheduler.remove(EntityId{3}) == Status::Ok);
   scheduler.acceptJobs(now, jobs);
@@ -1071,7 +1071,7 @@ TEST_CASE("scheduler: jobs outlive their characters' removal and goal changes", 
   // Meanwhile the game re-goals one character and removes the other.
   REQUIRE(scheduler.setGoal(EntityId{1}, Goal::at(centre(17, 8))) == Status::Ok);
   REQUIRE(scheduler.remove(EntityId{2}) == Status::Ok);
-  Planner planner(world, scheduler.planner().settings());
+  Planner planner(scheduler.navData(), scheduler.planner().settings());
   for (PlanJob& job : jobs) job.run(planner);
   // The follower's job still ignores the entity it followed when it was handed out.
   CHECK(jobs[0].result.status == Status::Ok);

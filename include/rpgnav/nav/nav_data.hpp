@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// NavData: a world's navigation data — what every query reads, built once, shared by every
+/// thread, and kept up to date with the world's edits in place.
+
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/field/crowd_field.hpp"
+#include "rpgnav/grid/convex_corners.hpp"
+#include "rpgnav/grid/segment_tester.hpp"
+#include "rpgnav/search/search_grid.hpp"
+#include "rpgnav/world/world.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rpgnav {
+
+/// Characters that need data of their own. On hex maps a character at least half a hex edge
+/// wide (widerThanHalfHexEdge) cannot pass a gap one edge wide: its search grid closes such gaps.
+enum class SizeClass : std::uint8_t { Narrow, WideHex };
+SizeClass sizeClassOf(const Layout& layout, float radius) noexcept;
+
+/// What shapes navigation data. It is given when the data is built; other settings mean other
+/// data (build a new NavData).
+struct NavDataSettings {
+  /// Landmarks for the ALT heuristic on every layer (see SearchGridSettings::landmarks, and
+  /// NavData::refreshLandmarks for how they follow edits). [Limit: 0..16]
+  int landmarks = 0;
+};
+
+/// The data for one mobility and size class: the search grid (cost classes, jump tables, region
+/// labels, door gates, landmarks), the line bitmaps (SegmentTester), the convex corners, and the
+/// cost bytes crowd fields are built from.
+class NavLayer {
+ public:
+  MobilityId mobility() const noexcept { return m_grid.mobility(); }
+  SizeClass sizeClass() const noexcept { return m_size; }
+  const SearchGrid& grid() const noexcept { return m_grid; }
+  const SegmentTester& lines() const noexcept { return m_lines; }
+  const ConvexCorners& corners() const noexcept { return m_corners; }
+  /// The cost bytes for crowd fields (CrowdField and SectorFields copy them).
+  const CostField& costs() const noexcept { return m_costs; }
+  /// Bytes the layer holds (its arrays' capacities; the index rows' headers included).
+  std::size_t memoryBytes() const noexcept;
+
+ private:
+  friend class NavData;
+  NavLayer(SearchGrid grid, SegmentTester lines, ConvexCorners corners, CostField costs, SizeClass size)
+      : m_grid(std::move(grid)), m_lines(std::move(lines)), m_corners(std::move(corners)), m_costs(std::move(costs)),
+        m_size(size) {}
+  SearchGrid m_grid;
+  SegmentTester m_lines;
+  ConvexCorners m_corners;
+  CostField m_costs;
+  SizeClass m_size;
+};
+
+/// What NavData::update() did.
+struct NavUpdate {
+  Status status = Status::Ok;  ///< InvalidArgument when a terrain's cost left the search's range.
+  std::string reason;
+  std::size_t tileEdits = 0;   ///< Journal entries applied (rectangles, tiles listed, cost edits).
+  std::size_t tilesChanged = 0;  ///< Tiles whose terrain the edits named.
+  bool doorsChanged = false;   ///< Doors were added or taken away.
+  bool rebuilt = false;        ///< The journal no longer reached back: the layers were built afresh.
+  /// The tiles the edits named (rectangles' corners low..high), for the game's own caches (crowd
+  /// fields: CrowdField::syncWithMap).
+  std::vector<std::pair<Cell, Cell>> rects;
+  double micros = 0.0;         ///< Wall time of the call.
+};
+
+/// A world's navigation data: built explicitly per mobility and size class (prepare), read by any
+/// number of threads at once (Planner, ReplanScheduler jobs, crowd fields), and patched in place
+/// where the world changed (update) — never rebuilt for an edit (unless the map's journal no
+/// longer reaches back, TileMap::kJournalLimit edits ago).
+///
+/// The contract. Edits go to the TileMap (setTerrain on a tile, a rectangle or a list,
+/// setTerrainCost) and the World (addDoor, removeDoor); then update() brings the data up to date.
+/// update(), prepare() and refreshLandmarks() change the data: they must not overlap with
+/// queries — call them between frames, on one thread, when no planner is running. Queries read
+/// only. A query on data older than the map or the doors (current() false: an edit made and
+/// update() not yet called) does not read a torn state: the Planner refuses it (InvalidArgument)
+/// and a sliced plan starts again. Door states (open, closed, locked) are no part of the data:
+/// they change at any time between queries, without update(). Results after update() equal, bit
+/// for bit, those on data built afresh for the edited world (landmarks: once refreshed).
+class NavData {
+ public:
+  /// Keeps the world (and its map) by reference: they must outlive the data. Builds nothing yet.
+  explicit NavData(const World& world, NavDataSettings settings = {});
+  NavData(const NavData&) = delete;
+  NavData& operator=(const NavData&) = delete;
+
+  /// Builds the layer for `mobility` and characters of `radius` (world units) when it is not
+  /// there yet (after bringing the data up to date). InvalidArgument for an unknown mobility, a
+  /// radius out of [0, half a tile), a terrain cost the search cannot take, or bad settings.
+  Status prepare(MobilityId mobility, float radius = 0.0f);
+  /// The layer for a mobility and radius, or nullptr when it was not prepared (or its last update
+  /// failed).
+  const NavLayer* layer(MobilityId mobility, float radius) const noexcept;
+
+  /// Applies the map's and the world's edits since the last update to every layer, in place.
+  NavUpdate update();
+  /// True when the data reflects the map's tiles and costs and the world's doors as they are.
+  bool current() const noexcept;
+  /// The map version (TileMap::version) and door layout version the data reflects.
+  std::uint64_t mapVersion() const noexcept { return m_mapVersion; }
+  std::uint64_t doorLayoutVersion() const noexcept { return m_doorLayoutVersion; }
+
+  /// Landmarks after edits (NavDataSettings::landmarks): the search uses a layer's landmark
+  /// distances while they are lower bounds — an edit that makes a tile cheaper or opens one turns
+  /// them off (the search is exact without them, only slower) — and this recomputes them as a
+  /// fresh build would, at most `sweeps` Dijkstra sweeps per call over all layers (between
+  /// frames, or in a job while nothing plans). True when every layer's landmarks are current.
+  bool refreshLandmarks(int sweeps);
+
+  const World& world() const noexcept { return *m_world; }
+  const TileMap& map() const noexcept { return m_world->map(); }
+  const NavDataSettings& settings() const noexcept { return m_settings; }
+  /// Bytes held by every layer.
+  std::size_t memoryBytes() const noexcept;
+
+ private:
+  static std::size_t slot(MobilityId mobility, SizeClass size) noexcept {
+    return std::size_t(mobility.value) * 2 + std::size_t(size);
+  }
+  std::vector<SearchGate> gates() const;
+  Result<std::unique_ptr<NavLayer>> build(MobilityId mobility, SizeClass size) const;
+
+  const World* m_world;
+  NavDataSettings m_settings;
+  std::vector<std::unique_ptr<NavLayer>> m_layers;  // by slot()
+  std::uint64_t m_mapVersion;
+  std::uint64_t m_doorLayoutVersion;
+  std::vector<TileEdit> m_edits;  // update()'s scratch
+};
+
+}  // namespace rpgnav

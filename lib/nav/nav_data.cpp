@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/nav/nav_data.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace rpgnav {
+
+SizeClass sizeClassOf(const Layout& layout, float radius) noexcept {
+  return widerThanHalfHexEdge(layout, radius) ? SizeClass::WideHex : SizeClass::Narrow;
+}
+
+std::size_t NavLayer::memoryBytes() const noexcept {
+  return sizeof(*this) + m_grid.memoryBytes() + m_lines.memoryBytes() + m_corners.memoryBytes() + m_costs.memoryBytes();
+}
+
+NavData::NavData(const World& world, NavDataSettings settings)
+    : m_world(&world),
+      m_settings(settings),
+      m_mapVersion(world.map().version()),
+      m_doorLayoutVersion(world.doorLayoutVersion()) {}
+
+std::vector<SearchGate> NavData::gates() const {
+  // Every door is a gate of the grid, in door order, so gate i is door i (a door taken away
+  // keeps its index, as a gate that is not there).
+  std::vector<SearchGate> gates;
+  for (const Door& door : m_world->doors()) gates.push_back({door.a, door.b, door.removed});
+  return gates;
+}
+
+Result<std::unique_ptr<NavLayer>> NavData::build(MobilityId mobility, SizeClass size) const {
+  const TileMap& map = m_world->map();
+  SearchGridSettings search;
+  search.landmarks = m_settings.landmarks;
+  search.clearance = size == SizeClass::WideHex ? kHexHalfEdge : 0.0f;
+  const std::vector<SearchGate> doors = gates();
+  auto grid = SearchGrid::build(map, mobility, search, doors);
+  if (!grid) return grid.error();
+  auto costs = CostField::build(map, mobility);
+  if (!costs) return costs.error();
+  return std::unique_ptr<NavLayer>(new NavLayer(std::move(grid.value()), SegmentTester(map, mobility),
+                                                ConvexCorners(map, mobility), std::move(costs.value()), size));
+}
+
+Status NavData::prepare(MobilityId mobility, float radius) {
+  const TileMap& map = m_world->map();
+  if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
+  if (!std::isfinite(radius) || radius < 0.0f || radius >= 0.5f * map.layout().tileSize()) return Status::InvalidArgument;
+  if (m_settings.landmarks < 0 || m_settings.landmarks > 16) return Status::InvalidArgument;
+  if (!current()) update();
+  const std::size_t index = slot(mobility, sizeClassOf(map.layout(), radius));
+  if (m_layers.size() <= index) m_layers.resize(index + 1);
+  if (m_layers[index]) return Status::Ok;
+  auto built = build(mobility, sizeClassOf(map.layout(), radius));
+  if (!built) return built.status();
+  m_layers[index] = std::move(built.value());
+  return Status::Ok;
+}
+
+const NavLayer* NavData::layer(MobilityId mobility, float radius) const noexcept {
+  const std::size_t index = slot(mobility, sizeClassOf(m_world->map().layout(), radius));
+  return index < m_layers.size() ? m_layers[index].get() : nullptr;
+}
+
+bool NavData::current() const noexcept {
+  return m_mapVersion == m_world->map().version() && m_doorLayoutVersion == m_world->doorLayoutVersion();
+}
+
+NavUpdate NavData::update() {
+  const auto began = std::chrono::steady_clock::now();
+  NavUpdate result;
+  const TileMap& map = m_world->map();
+  m_edits.clear();
+  const bool journalled = map.editsSince(m_mapVersion, m_edits);
+  const bool doorsChanged = m_doorLayoutVersion != m_world->doorLayoutVersion();
+  result.doorsChanged = doorsChanged;
+  result.tileEdits = m_edits.size();
+  bool costsChanged = false;
+  std::vector<TileRect> rects;
+  for (const TileEdit& edit : m_edits) {
+    if (edit.costEdit) {
+      costsChanged = true;
+      continue;
+    }
+    rects.push_back({edit.low, edit.high});
+    result.rects.push_back({edit.low, edit.high});
+    result.tilesChanged += std::size_t(edit.high.x - edit.low.x + 1) * std::size_t(edit.high.y - edit.low.y + 1);
+  }
+  const std::vector<SearchGate> doors = doorsChanged ? gates() : std::vector<SearchGate>{};
+  for (std::size_t index = 0; index < m_layers.size(); ++index) {
+    std::unique_ptr<NavLayer>& layer = m_layers[index];
+    if (!layer) continue;
+    const MobilityId mobility{std::uint8_t(index / 2)};
+    const SizeClass size = SizeClass(index % 2);
+    if (!journalled) {
+      // The journal no longer reaches back so far: this layer is built afresh.
+      result.rebuilt = true;
+      auto built = build(mobility, size);
+      if (!built) {
+        result.status = built.status();
+        result.reason = built.error().message;
+        layer.reset();
+        continue;
+      }
+      layer = std::move(built.value());
+      continue;
+    }
+    if (!m_edits.empty()) {
+      if (auto error = layer->m_grid.update(map, rects, costsChanged)) {
+        result.status = error->status;
+        result.reason = error->message;
+        layer.reset();  // unusable until prepared again with valid costs
+        continue;
+      }
+      layer->m_lines.update(map, result.rects, costsChanged);
+      layer->m_corners.update(map, costsChanged ? std::vector<std::pair<Cell, Cell>>{{Cell{0, 0}, Cell{map.width() - 1, map.height() - 1}}}
+                                                : result.rects);
+      std::vector<Cell> changed;
+      layer->m_costs.refresh(map, costsChanged ? std::span<const std::pair<Cell, Cell>>() : result.rects, costsChanged, changed);
+    }
+    if (doorsChanged) {
+      if (auto error = layer->m_grid.setGates(map, doors)) {
+        result.status = error->status;
+        result.reason = error->message;
+        layer.reset();
+      }
+    }
+  }
+  m_mapVersion = map.version();
+  m_doorLayoutVersion = m_world->doorLayoutVersion();
+  result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count();
+  return result;
+}
+
+bool NavData::refreshLandmarks(int sweeps) {
+  bool done = true;
+  for (std::unique_ptr<NavLayer>& layer : m_layers) {
+    if (!layer) continue;
+    sweeps -= layer->m_grid.refreshLandmarks(std::max(sweeps, 0));
+    done = done && layer->m_grid.landmarksCurrent();
+  }
+  return done;
+}
+
+std::size_t NavData::memoryBytes() const noexcept {
+  std::size_t total = sizeof(*this);
+  for (const std::unique_ptr<NavLayer>& layer : m_layers) total += layer ? layer->memoryBytes() : 0;
+  return total;
+}
+
+}  // namespace rpgnav

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+// NavData: built explicitly, shared, and following a living world's edits in place — after every
+// edit the data equals data built afresh, and so do the planners' answers, bit for bit.
+#include <catch2/catch.hpp>
+
+#include "rpgnav/nav/nav_data.hpp"
+#include "rpgnav/path/planner.hpp"
+#include "support/allocation_counter.hpp"
+#include "support/nav_compare.hpp"
+#include "support/reference_search.hpp"
+#include "support/result_hash.hpp"
+#include "support/test_maps.hpp"
+
+#include <random>
+
+using namespace rpgnav;
+
+namespace {
+
+// The layers a test prepares: walkers narrow and (on hex maps) wide, and fliers.
+struct LayerKey {
+  MobilityId mobility;
+  float radius;
+};
+constexpr LayerKey kLayers[] = {{TerrainTable::kWalk, 0.0f}, {TerrainTable::kWalk, 0.35f}, {TerrainTable::kFly, 0.1f}};
+
+// One random edit of the world: a tile, a rectangle or a list of tiles to some terrain, a
+// terrain's cost, a door added, taken away or opened and closed. Returns what it was.
+std::string randomEdit(std::mt19937& random, TileMap& map, World& world) {
+  const int w = map.width(), h = map.height();
+  auto anyCell = [&] {
+    return Cell{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+  };
+  const TerrainId terrain{std::uint8_t(std::uniform_int_distribution<int>(0, 4)(random))};
+  switch (std::uniform_int_distribution<int>(0, 9)(random)) {
+    case 0:
+    case 1:
+    case 2: {
+      const Cell cell = anyCell();
+      REQUIRE(map.setTerrain(cell, terrain) == Status::Ok);
+      return "tile";
+    }
+    case 3:
+    case 4: {
+      const Cell low = anyCell();
+      const Cell high{std::min(w - 1, low.x + std::uniform_int_distribution<int>(0, 4)(random)),
+                      std::min(h - 1, low.y + std::uniform_int_distribution<int>(0, 4)(random))};
+      REQUIRE(map.setTerrain(low, high, terrain) == Status::Ok);
+      return "rectangle";
+    }
+    case 5: {
+      std::vector<Cell> cells;
+      for (int k = 0; k < 5; ++k) cells.push_back(anyCell());
+      REQUIRE(map.setTerrain(cells, terrain) == Status::Ok);
+      return "list";
+    }
+    case 6: {
+      // floor, swamp or hills for walkers or fliers: cheaper, dearer, or closed.
+      const TerrainId which{std::uint8_t(std::array<int, 3>{0, 3, 4}[std::size_t(std::uniform_int_distribution<int>(0, 2)(random))])};
+      const MobilityId mobility = random() % 2 == 0 ? TerrainTable::kWalk : TerrainTable::kFly;
+      const float cost = std::array<float, 5>{0.5f, 1.0f, 2.0f, 3.0f, TerrainTable::kImpassable}[std::size_t(random() % 5)];
+      REQUIRE(map.setTerrainCost(which, mobility, cost) == Status::Ok);
+      return "cost";
+    }
+    case 7: {
+      const Cell a = anyCell();
+      const auto moves = map.layout().moves(a);
+      const NeighbourStep& step = moves[std::size_t(random() % moves.size())];
+      const Cell b{a.x + step.dx, a.y + step.dy};
+      if (!step.sharesEdge || !map.contains(b)) return "none";
+      return world.addDoor({"", a, b, DoorState(random() % 3)}) ? "door added" : "none";  // (an edge with a door already)
+    }
+    case 8: {
+      if (world.doors().empty()) return "none";
+      const Door& door = world.doors()[std::size_t(random() % world.doors().size())];
+      if (door.removed) return "none";
+      REQUIRE(world.removeDoor(door.id) == Status::Ok);
+      return "door removed";
+    }
+    default: {
+      if (world.doors().empty()) return "none";
+      const Door& door = world.doors()[std::size_t(random() % world.doors().size())];
+      if (!door.removed) REQUIRE(world.setDoorState(door.id, DoorState(random() % 3)) == Status::Ok);
+      return "door state";
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("navigation data follows random edits in place, equal to data built afresh, and so do the paths",
+          "[nav][edits][property]") {
+  std::mt19937 random(24);
+  int edits = 0, paths = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat(),
+                                Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even),
+                                Layout::hexFlat(0.5f, Vec2(3.0f, 1.0f), HexStagger::Even)}) {
+    for (int trial = 0; trial < 6; ++trial) {
+      const int w = std::uniform_int_distribution<int>(3, 26)(random), h = std::uniform_int_distribution<int>(3, 26)(random);
+      TileMap map = test::randomMap(random, layout, w, h, 0.2);
+      World world(map);
+      for (int d = 0; d < w * h / 25; ++d) randomEdit(random, map, world);  // a few doors and changes first
+      NavData data(world);
+      for (const LayerKey& key : kLayers) REQUIRE(data.prepare(key.mobility, key.radius * layout.tileSize()) == Status::Ok);
+      for (int e = 0; e < 40; ++e) {
+        const std::string what = randomEdit(random, map, world);
+        INFO(layoutName(layout.kind()) << " trial " << trial << " edit " << e << ": " << what);
+        const bool unchangedData = what == "none" || what == "door state";
+        if (!unchangedData) CHECK_FALSE(data.current());
+        const NavUpdate update = data.update();
+        REQUIRE(update.status == Status::Ok);
+        REQUIRE(data.current());
+        CHECK_FALSE(update.rebuilt);
+        NavData fresh(world);
+        for (const LayerKey& key : kLayers) {
+          REQUIRE(fresh.prepare(key.mobility, key.radius * layout.tileSize()) == Status::Ok);
+          const NavLayer* patched = data.layer(key.mobility, key.radius * layout.tileSize());
+          REQUIRE(patched != nullptr);
+          const std::string difference =
+              test::layerDifference(*patched, *fresh.layer(key.mobility, key.radius * layout.tileSize()), false);
+          INFO("layer " << int(key.mobility.value) << " radius " << key.radius << ": " << difference);
+          REQUIRE(difference.empty());
+        }
+        // The planners' answers: bit for bit those on fresh data.
+        Planner onPatched(data), onFresh(fresh);
+        PathResult a, b;
+        for (int q = 0; q < 4; ++q) {
+          const Cell s{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+          const Cell g{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+          const LayerKey& key = kLayers[std::size_t(q % 3)];
+          const PathRequest request{layout.tileCenter(s), layout.tileCenter(g), key.mobility, key.radius * layout.tileSize()};
+          onPatched.plan(request, a);
+          onFresh.plan(request, b);
+          CHECK(test::digestOf(a) == test::digestOf(b));
+          paths += isSuccess(a.status) ? 1 : 0;
+        }
+        ++edits;
+      }
+    }
+  }
+  CHECK(edits == 6 * 6 * 40);
+  CHECK(paths > 1000);
+}
+
+TEST_CASE("navigation data: the contract with queries, the journal's reach and bad costs", "[nav][edits]") {
+  TileMap map = test::mapFromAscii(Layout::square(), {
+                                                         "..........",
+                                                         "..........",
+                                                         "..........",
+                                                     });
+  World world(map);
+  NavData data(world);
+  // Not prepared: a planner on it says so.
+  Planner planner(data);
+  PathResult result;
+  const PathRequest request{Vec2(0.5f, 1.5f), Vec2(9.5f, 1.5f)};
+  CHECK(planner.plan(request, result) == Status::InvalidArgument);
+  CHECK(std::string(result.reason).find("prepare") != std::string::npos);
+  REQUIRE(data.prepare(TerrainTable::kWalk) == Status::Ok);
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  // An edit not yet applied: the planner refuses rather than read data older than the map.
+  REQUIRE(map.setTerrain({5, 0}, {5, 2}, TerrainId{1}) == Status::Ok);
+  CHECK_FALSE(data.current());
+  CHECK(planner.plan(request, result) == Status::InvalidArgument);
+  CHECK(std::string(result.reason).find("update") != std::string::npos);
+  const NavUpdate update = data.update();
+  CHECK(update.tilesChanged == 3);
+  CHECK(update.tileEdits == 1);
+  CHECK(planner.plan(request, result) == Status::NoPath);  // the wall cuts the map in two
+  // A door added without an update: refused too; door states need none.
+  const DoorId door = world.addDoor({"gate", {5, 1}, {6, 1}, DoorState::Open}).value();
+  CHECK(planner.plan(request, result) == Status::InvalidArgument);
+  CHECK(data.update().doorsChanged);
+  REQUIRE(map.setTerrain({5, 1}, TerrainId{0}) == Status::Ok);
+  data.update();
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  REQUIRE(world.setDoorState(door, DoorState::Closed) == Status::Ok);
+  CHECK(data.current());
+  CHECK(planner.plan(request, result) == Status::StoppedAtDoor);
+
+  // More edits than the journal keeps: the data is built afresh, and equal to fresh data.
+  for (std::size_t i = 0; i <= TileMap::kJournalLimit; ++i) {
+    REQUIRE(map.setTerrain({int(i % 10), int(i % 3)}, TerrainId{std::uint8_t(i % 7 == 0 ? 1 : 0)}) == Status::Ok);
+  }
+  const NavUpdate rebuilt = data.update();
+  CHECK(rebuilt.rebuilt);
+  NavData fresh(world);
+  REQUIRE(fresh.prepare(TerrainTable::kWalk) == Status::Ok);
+  CHECK(test::layerDifference(*data.layer(TerrainTable::kWalk, 0.0f), *fresh.layer(TerrainTable::kWalk, 0.0f), true).empty());
+
+  // A cost the search cannot take: the update says so and the layer is gone until prepared again.
+  REQUIRE(map.setTerrainCost(TerrainId{0}, TerrainTable::kWalk, 5000.0f) == Status::Ok);
+  const NavUpdate bad = data.update();
+  CHECK(bad.status == Status::InvalidArgument);
+  CHECK(bad.reason.find("floor") != std::string::npos);
+  CHECK(data.layer(TerrainTable::kWalk, 0.0f) == nullptr);
+  CHECK(planner.plan(request, result) == Status::InvalidArgument);
+  REQUIRE(map.setTerrainCost(TerrainId{0}, TerrainTable::kWalk, 1.0f) == Status::Ok);
+  data.update();
+  REQUIRE(data.prepare(TerrainTable::kWalk) == Status::Ok);
+  CHECK(isSuccess(planner.plan(request, result)));
+  // Bad preparations.
+  CHECK(data.prepare(MobilityId{7}) == Status::InvalidArgument);
+  CHECK(data.prepare(TerrainTable::kWalk, 0.5f) == Status::InvalidArgument);
+  CHECK(data.prepare(TerrainTable::kWalk, std::numeric_limits<float>::quiet_NaN()) == Status::InvalidArgument);
+}
+
+TEST_CASE("landmarks after edits: never a wrong search, and refreshed in steps to what a fresh build has",
+          "[nav][edits][landmarks]") {
+  std::mt19937 random(7);
+  int checked = 0, offWhileStale = 0;
+  for (const Layout& layout : {Layout::square(), Layout::hexFlat()}) {
+    TileMap map = test::randomMap(random, layout, 30, 24, 0.15);
+    World world(map);
+    NavDataSettings settings;
+    settings.landmarks = 4;
+    NavData data(world, settings);
+    REQUIRE(data.prepare(TerrainTable::kWalk) == Status::Ok);
+    const NavLayer& layer = *data.layer(TerrainTable::kWalk, 0.0f);
+    REQUIRE(layer.grid().landmarksUsable());
+    for (int round = 0; round < 12; ++round) {
+      randomEdit(random, map, world);
+      data.update();
+      offWhileStale += layer.grid().landmarksUsable() ? 0 : 1;
+      // Whatever state the landmarks are in, every search is optimal: its cost is a plain
+      // Dijkstra's (with the landmarks' rounding as the only slack it is allowed: none).
+      for (int q = 0; q < 20; ++q) {
+        const Cell s{std::uniform_int_distribution<int>(0, 29)(random), std::uniform_int_distribution<int>(0, 23)(random)};
+        const Cell g{std::uniform_int_distribution<int>(0, 29)(random), std::uniform_int_distribution<int>(0, 23)(random)};
+        SearchContext context;
+        SearchResult result;
+        SearchRequest request{s, g};
+        context.findPath(layer.grid(), request, result);
+        const std::vector<std::int64_t> reference = test::dijkstraCosts(map, TerrainTable::kWalk, s);
+        if (!map.passable(s, TerrainTable::kWalk) || !map.passable(g, TerrainTable::kWalk)) continue;
+        const std::int64_t expected = reference[std::size_t(map.index(g))];
+        INFO(layoutName(layout.kind()) << " round " << round << " query " << q);
+        if (expected < 0) {
+          CHECK(result.status == Status::NoPath);
+        } else {
+          REQUIRE(result.status == Status::Ok);
+          CHECK(result.costUnits == expected);
+          ++checked;
+        }
+      }
+      // Refreshed a sweep at a time: in use again once done, and then the same as a fresh build.
+      int calls = 0;
+      while (!data.refreshLandmarks(1)) ++calls;
+      CHECK(calls <= 5);
+      CHECK(layer.grid().landmarksUsable());
+      NavData fresh(world, settings);
+      REQUIRE(fresh.prepare(TerrainTable::kWalk) == Status::Ok);
+      CHECK(test::gridDifference(layer.grid(), fresh.layer(TerrainTable::kWalk, 0.0f)->grid(), true).empty());
+    }
+  }
+  CHECK(checked > 200);
+  CHECK(offWhileStale > 0);
+}
+
+TEST_CASE("planners on shared navigation data allocate nothing once warm", "[nav][memory]") {
+  std::mt19937 random(3);
+  const TileMap map = test::randomMap(random, Layout::square(), 40, 40, 0.2);
+  World world(map);
+  NavData data(world);
+  REQUIRE(data.prepare(TerrainTable::kWalk, 0.2f) == Status::Ok);
+  Planner planner(data);
+  PathResult result;
+  std::vector<PathRequest> requests;
+  for (int q = 0; q < 30; ++q) {
+    const Cell s{std::uniform_int_distribution<int>(0, 39)(random), std::uniform_int_distribution<int>(0, 39)(random)};
+    const Cell g{std::uniform_int_distribution<int>(0, 39)(random), std::uniform_int_distribution<int>(0, 39)(random)};
+    requests.push_back({map.layout().tileCenter(s), map.layout().tileCenter(g), TerrainTable::kWalk, 0.2f});
+  }
+  for (int warm = 0; warm < 2; ++warm) {
+    for (const PathRequest& request : requests) planner.plan(request, result);
+  }
+  const std::size_t before = test::allocationCount();
+  for (const PathRequest& request : requests) planner.plan(request, result);
+  CHECK(test::allocationCount() == before);
+}
