@@ -49,26 +49,15 @@ ConvexCorners::ConvexCorners(const TileMap& map, MobilityId mobility)
   for (std::int32_t y = -1; y <= map.height(); ++y) listRow(map, y, m_rows[std::size_t(y + 1)]);
 }
 
-void ConvexCorners::listRow(const TileMap& map, std::int32_t y, Row& row) const {
+void ConvexCorners::listTiles(const TileMap& map, std::int32_t y, std::int32_t x0, std::int32_t x1,
+                              std::vector<Listed>& out) const {
   const Layout& layout = map.layout();
   const MobilityId mobility = m_mobility;
   const float cornerReach = layout.isHex() ? 1.15470054f : 1.41421356f;  // 1 / sin(half the interior angle)
-  row.corners.clear();
-  // The row's y range: every tile corner of the row (shifted columns of flat hexes included).
+  const std::size_t begin = out.size();
   std::array<Eigen::Vector2d, 6> corners;
-  double low = std::numeric_limits<double>::infinity(), high = -low;
-  for (std::int32_t x = 0; x <= 1; ++x) {
-    const int count = layout.localCorners({x, y}, corners);
-    for (int k = 0; k < count; ++k) {
-      const double world = double(layout.origin().y()) + corners[std::size_t(k)].y() * double(layout.tileSize());
-      low = std::min(low, world);
-      high = std::max(high, world);
-    }
-  }
-  row.low = float(low);
-  row.high = float(high);
-  // Every blocked tile of the row next to passable ground (the ring outside the map too).
-  for (std::int32_t x = -1; x <= map.width(); ++x) {
+  // Every blocked tile next to passable ground (the ring outside the map too).
+  for (std::int32_t x = std::max(x0, -1); x <= std::min(x1, map.width()); ++x) {
     const Cell tile{x, y};
     if (map.passable(tile, mobility)) continue;
     bool nearOpen = false;
@@ -101,7 +90,7 @@ void ConvexCorners::listRow(const TileMap& map, std::int32_t y, Row& row) const 
       if (!convex) continue;
       const Vec2 point = layout.toWorld(v);
       if (!pinch) {
-        row.corners.push_back({point, (v - centre).normalized().cast<float>(), cornerReach});
+        out.push_back({{point, (v - centre).normalized().cast<float>(), cornerReach}, x});
         continue;
       }
       // Two blocked squares meet at v only diagonally: a path rounds one of them through one
@@ -110,12 +99,54 @@ void ConvexCorners::listRow(const TileMap& map, std::int32_t y, Row& row) const 
       if (diagonal < tile) continue;
       for (int e = 0; e < edgeCount; ++e) {
         const Point toward = (layout.localCenter(edgeNeighbours[std::size_t(e)]) - v).normalized();
-        row.corners.push_back({point, toward.cast<float>(), cornerReach});
+        out.push_back({{point, toward.cast<float>(), cornerReach}, x});
       }
     }
   }
-  std::stable_sort(row.corners.begin(), row.corners.end(),
-                   [](const ConvexCorner& p, const ConvexCorner& q) { return p.point.x() < q.point.x(); });
+  // Listed tile by tile, so sorting by x keeping that order is the row's order.
+  std::stable_sort(out.begin() + std::ptrdiff_t(begin), out.end(),
+                   [](const Listed& p, const Listed& q) { return p.corner.point.x() < q.corner.point.x(); });
+}
+
+void ConvexCorners::listRow(const TileMap& map, std::int32_t y, Row& row) const {
+  const Layout& layout = map.layout();
+  // The row's y range: every tile corner of the row (shifted columns of flat hexes included).
+  std::array<Eigen::Vector2d, 6> corners;
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  for (std::int32_t x = 0; x <= 1; ++x) {
+    const int count = layout.localCorners({x, y}, corners);
+    for (int k = 0; k < count; ++k) {
+      const double world = double(layout.origin().y()) + corners[std::size_t(k)].y() * double(layout.tileSize());
+      low = std::min(low, world);
+      high = std::max(high, world);
+    }
+  }
+  row.low = float(low);
+  row.high = float(high);
+  std::vector<Listed> listed;
+  listTiles(map, y, -1, map.width(), listed);
+  row.corners.clear();
+  row.tiles.clear();
+  for (const Listed& entry : listed) {
+    row.corners.push_back(entry.corner);
+    row.tiles.push_back(entry.tile);
+  }
+}
+
+void ConvexCorners::relistTiles(const TileMap& map, std::int32_t y, std::int32_t x0, std::int32_t x1, Row& row) const {
+  std::vector<Listed> fresh, kept;
+  listTiles(map, y, x0, x1, fresh);
+  for (std::size_t i = 0; i < row.corners.size(); ++i) {
+    if (row.tiles[i] < x0 || row.tiles[i] > x1) kept.push_back({row.corners[i], row.tiles[i]});
+  }
+  std::vector<Listed> merged(kept.size() + fresh.size());
+  std::merge(kept.begin(), kept.end(), fresh.begin(), fresh.end(), merged.begin(), before);
+  row.corners.clear();
+  row.tiles.clear();
+  for (const Listed& entry : merged) {
+    row.corners.push_back(entry.corner);
+    row.tiles.push_back(entry.tile);
+  }
 }
 
 void ConvexCorners::update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects) {
@@ -124,12 +155,10 @@ void ConvexCorners::update(const TileMap& map, std::span<const std::pair<Cell, C
     *this = ConvexCorners(map, m_mobility);
     return;
   }
-  std::vector<std::uint8_t> dirty(m_rows.size(), 0);
   for (const auto& [low, high] : rects) {
-    for (std::int32_t y = std::max(low.y - 1, -1); y <= std::min(high.y + 1, map.height()); ++y) dirty[std::size_t(y + 1)] = 1;
-  }
-  for (std::size_t r = 0; r < m_rows.size(); ++r) {
-    if (dirty[r]) listRow(map, std::int32_t(r) - 1, m_rows[r]);
+    for (std::int32_t y = std::max(low.y - 1, -1); y <= std::min(high.y + 1, map.height()); ++y) {
+      relistTiles(map, y, low.x - 1, high.x + 1, m_rows[std::size_t(y + 1)]);
+    }
   }
 }
 
@@ -141,7 +170,7 @@ std::size_t ConvexCorners::size() const noexcept {
 
 std::size_t ConvexCorners::memoryBytes() const noexcept {
   std::size_t total = sizeof(*this) + m_rows.capacity() * sizeof(Row);
-  for (const Row& row : m_rows) total += row.corners.capacity() * sizeof(ConvexCorner);
+  for (const Row& row : m_rows) total += row.corners.capacity() * sizeof(ConvexCorner) + row.tiles.capacity() * sizeof(std::int32_t);
   return total;
 }
 

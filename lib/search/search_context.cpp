@@ -80,6 +80,27 @@ Cell nearestReachable(const SearchGrid& grid, std::uint32_t region, Cell goal) {
 
 }  // namespace
 
+SearchContext::Node& SearchContext::add(std::int32_t index, std::size_t at) {
+  std::size_t& laneUsed = m_laneUsed[std::uint32_t(index) & 3];
+  if (8 * (laneUsed + 1) > m_slots.size()) {
+    // The lane is half full: twice the slots, this search's nodes placed again (the others are
+    // stale).
+    std::vector<Slot> old(m_slots.size() * 2, Slot{0, Node{0, 0, 0}});
+    old.swap(m_slots);
+    m_hashShift -= 1;
+    for (const Slot& slot : old) {
+      if ((slot.key >> 32) != m_generation) continue;
+      std::size_t to = slotOf(std::int32_t(std::uint32_t(slot.key)));
+      while ((m_slots[to].key >> 32) == m_generation) to = (to + 4) & (m_slots.size() - 1);
+      m_slots[to] = slot;
+    }
+    return node(index);
+  }
+  ++laneUsed;
+  m_slots[at] = Slot{(std::uint64_t(m_generation) << 32) | std::uint32_t(index), Node{0, 0, 0}};
+  return m_slots[at].node;
+}
+
 void SearchContext::finish(Status status, const char* reason, SearchResult& out) {
   m_suspended = false;
   out.status = status;
@@ -180,9 +201,15 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_goalPieceUnits = 0;
   }
   m_grid = &grid;
-  if (m_nodes.size() < std::size_t(grid.paddedCount())) m_nodes.resize(std::size_t(grid.paddedCount()), Node{});
-  if (++m_generation == kGenerationLimit) {  // wrapped: old stamps could alias, so clear them
-    for (Node& node : m_nodes) node.stamp = 0;
+  if (m_slots.empty()) {
+    m_slots.assign(std::size_t(1) << 10, Slot{0, Node{0, 0, 0}});
+    m_hashShift = 32 - 8;  // 2^8 groups of four slots
+  }
+  // A new generation empties the node table at once (a slot and a node are this search's when
+  // they hold it).
+  m_laneUsed = {};
+  if (++m_generation == kGenerationLimit) {  // wrapped: old keys and stamps could alias
+    std::fill(m_slots.begin(), m_slots.end(), Slot{0, Node{0, 0, 0}});
     m_generation = 1;
   }
   m_heap.clear();
@@ -194,7 +221,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   // Jump points prune by the 8-way metric's symmetries, which any-angle costs do not have: with
   // them the route could only turn at jump points and often keeps the octile's wrong side.
   m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
-  Node& start = m_nodes[std::size_t(m_start)];
+  Node& start = node(m_start);
   start = Node{m_startPieceUnits, -1, m_generation << 4};
   m_landmarkCount = grid.landmarksUsable() ? grid.landmarkCount() : 0;
   if (m_landmarkCount > 0) {
@@ -225,11 +252,12 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
       return out.status;
     }
     const HeapEntry top = heapPop();
-    Node& popped = m_nodes[std::size_t(top.node)];
+    Node& popped = node(top.node);
     // Improvements push a fresh entry instead of moving the old one (no position bookkeeping
     // in the node array, so sifting touches only the heap); skip the outdated copies here.
     if ((popped.stamp & kClosedBit) != 0 || top.g != popped.g) continue;
     popped.stamp |= kClosedBit;
+    const Node expanded = popped;  // (a copy: expanding adds nodes, which may move the table)
     if (top.node == m_goal) {
       buildPath(out);
       finish(m_partial ? Status::PartialPath : Status::Ok, m_partial ? "goal unreachable; path to the nearest reachable tile" : "", out);
@@ -239,9 +267,9 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
     ++expandedHere;
     // Tiles at gates are expanded step by step, each step asking the gate rule.
     if (m_jumpPoints && m_grid->nearGate()[top.node] == 0) {
-      expandJumpPoint(top.node);
+      expandJumpPoint(top.node, expanded);
     } else {
-      expandAll(top.node);
+      expandAll(top.node, expanded.g);
     }
   }
   finish(Status::NoPath, "no path", out);
@@ -298,7 +326,7 @@ Vec2 SearchContext::pointOf(std::int32_t index) const noexcept {
 
 void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx,
                           std::int32_t dy) {
-  Node& node = m_nodes[std::size_t(index)];
+  Node& node = this->node(index);
   const std::uint32_t fresh = (m_generation << 4) | kDirectionCode[(dx + 1) * 3 + dy + 1];
   const bool seen = (node.stamp >> 4) == m_generation;
   bool direct = false;  // any-angle: the goal reached by a straight line to the goal point
@@ -309,12 +337,12 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
     // drops a needless vertex).
     if (seen && (node.stamp & kClosedBit) != 0) return;
     if (index == m_goal) g += m_goalPieceUnits;
-    std::int32_t origin = m_nodes[std::size_t(parent)].parent;
+    std::int32_t origin = this->node(parent).parent;
     Vec2 from = m_startPoint;
     std::int64_t gFrom = 0;
     if (origin >= 0) {
       from = pointOf(origin);
-      gFrom = m_nodes[std::size_t(origin)].g;
+      gFrom = this->node(origin).g;
     } else {
       origin = kFromStartPoint;
     }
@@ -346,13 +374,12 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
   heapPush({g + heuristic(cell, index), g, index});
 }
 
-void SearchContext::expandAll(std::int32_t index) {
+void SearchContext::expandAll(std::int32_t index, std::int64_t g) {
   const SearchGrid& grid = *m_grid;
   const std::uint8_t* cls = grid.classes();
   const std::int32_t pw = grid.paddedWidth();
   const Cell cell = grid.cellOf(index);
   const auto moves = grid.layout().moves(cell);
-  const std::int64_t g = m_nodes[std::size_t(index)].g;
   const bool closeGaps = grid.closesNarrowGaps();
   const bool gated = m_gates != nullptr && grid.nearGate()[index] != 0;
   // A step runs centre to centre, half in each tile (see kCostScale).
@@ -452,7 +479,7 @@ std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::in
   }
 }
 
-void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t dx, std::int32_t dy) {
+void SearchContext::jumpDiagonal(std::int32_t index, std::int64_t gIndex, std::int32_t dx, std::int32_t dy) {
   // Walks the diagonal; at every diagonal tile the two straight jumps it would make are run at
   // once and their jump points become successors of `index` directly ("diagonal first, then
   // straight", Harabor & Grastien 2014), so the diagonal tiles themselves are never queued.
@@ -465,7 +492,7 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t dx, std::int32
   // k diagonal steps cost half a step in the jump point's own tile and the rest in that class.
   const std::uint8_t costClass = cls[index + dx + vertical];
   const std::int64_t diagonalCost = 2 * grid.halfDiagonal(costClass), straightCost = 2 * grid.halfStraight(costClass);
-  const std::int64_t g = m_nodes[std::size_t(index)].g + grid.halfDiagonal(cls[index]) - grid.halfDiagonal(costClass);
+  const std::int64_t g = gIndex + grid.halfDiagonal(cls[index]) - grid.halfDiagonal(costClass);
   std::int32_t n = index, x = index % pw, y = index / pw;
   for (std::int64_t k = 1;; ++k) {
     if (cls[n + dx] == 0 || cls[n + vertical] == 0) return;  // no corner cutting
@@ -486,11 +513,10 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t dx, std::int32
   }
 }
 
-void SearchContext::expandJumpPoint(std::int32_t index) {
+void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
   const SearchGrid& grid = *m_grid;
   const std::uint8_t* cls = grid.classes();
   const std::int32_t pw = grid.paddedWidth();
-  const Node node = m_nodes[std::size_t(index)];
   const std::int32_t x = index % pw, y = index / pw;
 
   // Directions to search from this node, as (dx, dy) pairs.
@@ -501,10 +527,10 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
     directions[count][1] = dy;
     ++count;
   };
-  if (node.parent < 0 || grid.uniform()[index] == 0) {
+  if (here.parent < 0 || grid.uniform()[index] == 0) {
     for (const NeighbourStep& step : grid.layout().moves({0, 0})) add(step.dx, step.dy);
   } else {
-    const std::int32_t dx = kCodeDx[node.stamp & 7], dy = kCodeDy[node.stamp & 7];
+    const std::int32_t dx = kCodeDx[here.stamp & 7], dy = kCodeDy[here.stamp & 7];
     if (dx != 0 && dy != 0) {
       add(dx, 0);
       add(0, dy);
@@ -534,7 +560,7 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
     const std::uint8_t costClass = cls[next];
     if (costClass == 0) continue;
     if (dx != 0 && dy != 0) {
-      jumpDiagonal(index, dx, dy);
+      jumpDiagonal(index, here.g, dx, dy);
       continue;
     }
     std::int32_t steps = 0;
@@ -542,7 +568,7 @@ void SearchContext::expandJumpPoint(std::int32_t index) {
     if (target < 0) continue;
     // Every tile the jump enters has the first one's class (see jumpDiagonal).
     const std::int64_t cost = grid.halfStraight(cls[index]) + (2 * steps - 1) * grid.halfStraight(costClass);
-    relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, node.g + cost, index, dx, dy);
+    relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, here.g + cost, index, dx, dy);
   }
 }
 
@@ -561,8 +587,8 @@ void SearchContext::buildPath(SearchResult& out) const {
   const bool hex = grid.layout().isHex();
   std::size_t total = 1;
   std::int64_t straight = 0, diagonal = 0;
-  for (std::int32_t i = m_goal; m_nodes[std::size_t(i)].parent >= 0; i = m_nodes[std::size_t(i)].parent) {
-    const Cell a = grid.cellOf(m_nodes[std::size_t(i)].parent), b = grid.cellOf(i);
+  for (std::int32_t i = m_goal; nodeAt(i).parent >= 0; i = nodeAt(i).parent) {
+    const Cell a = grid.cellOf(nodeAt(i).parent), b = grid.cellOf(i);
     const std::int32_t ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
     total += std::size_t(std::max(ax, ay));
     const std::int32_t diagonalSteps = hex ? 0 : std::min(ax, ay);
@@ -571,10 +597,10 @@ void SearchContext::buildPath(SearchResult& out) const {
   }
   out.path.resize(total);
   std::size_t write = total;
-  for (std::int32_t i = m_goal;; i = m_nodes[std::size_t(i)].parent) {
+  for (std::int32_t i = m_goal;; i = nodeAt(i).parent) {
     Cell b = grid.cellOf(i);
     out.path[--write] = b;
-    const std::int32_t parent = m_nodes[std::size_t(i)].parent;
+    const std::int32_t parent = nodeAt(i).parent;
     if (parent < 0) break;
     const Cell a = grid.cellOf(parent);
     if (hex) continue;
@@ -591,7 +617,7 @@ void SearchContext::buildPath(SearchResult& out) const {
     }
   }
   out.reached = m_goalCell;
-  out.costUnits = m_nodes[std::size_t(m_goal)].g;
+  out.costUnits = nodeAt(m_goal).g;
   out.cost = double(out.costUnits) / double(kCostScale);
   out.length = double(straight) + double(diagonal) * std::sqrt(2.0);
 }
@@ -626,11 +652,11 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
   std::vector<Vec2>& route = out.vertices;
   route.assign(1, m_startPoint);
   std::size_t first = route.size();
-  for (std::int32_t i = m_nodes[std::size_t(m_goal)].parent; i >= 0; i = m_nodes[std::size_t(i)].parent) {
+  for (std::int32_t i = nodeAt(m_goal).parent; i >= 0; i = nodeAt(i).parent) {
     route.push_back(pointOf(i));
   }
   std::reverse(route.begin() + std::ptrdiff_t(first), route.end());
-  out.costUnits = m_nodes[std::size_t(m_goal)].g;
+  out.costUnits = nodeAt(m_goal).g;
   if (m_start == m_goal) {
     // One tile: through its centre (both pieces probed in findPath), or straight across.
     out.costUnits = m_startPieceUnits + m_goalPieceUnits;

@@ -213,7 +213,15 @@ void SearchGrid::refreshAround(std::span<const Cell> cells) {
   if (cells.empty()) return;
   // Each changed tile's uniform flag depends on its neighbours, and theirs on it; jumps along a
   // line depend on the flags and classes of that line and the two beside it.
-  std::vector<std::uint8_t> rows(std::size_t(m_height), 0), columns(std::size_t(m_width), 0);
+  // Per row and column, the span of positions whose tiles or flags changed (the changed tiles and
+  // their neighbours): the jump entries there and before them along each direction may change.
+  constexpr std::int32_t kNone = std::numeric_limits<std::int32_t>::max();
+  std::vector<std::pair<std::int32_t, std::int32_t>> rows(std::size_t(m_height), {kNone, -1}),
+      columns(std::size_t(m_width), {kNone, -1});
+  auto widen = [](std::pair<std::int32_t, std::int32_t>& span, std::int32_t low, std::int32_t high) {
+    span.first = std::min(span.first, low);
+    span.second = std::max(span.second, high);
+  };
   for (const Cell cell : cells) {
     refreshTile(cell);
     for (const NeighbourStep& step : m_layout.touching(cell)) {
@@ -221,22 +229,22 @@ void SearchGrid::refreshAround(std::span<const Cell> cells) {
       if (contains(next)) refreshTile(next);
     }
     for (std::int32_t d = -1; d <= 1; ++d) {
-      if (cell.y + d >= 0 && cell.y + d < m_height) rows[std::size_t(cell.y + d)] = 1;
-      if (cell.x + d >= 0 && cell.x + d < m_width) columns[std::size_t(cell.x + d)] = 1;
+      if (cell.y + d >= 0 && cell.y + d < m_height) widen(rows[std::size_t(cell.y + d)], cell.x - 1, cell.x + 1);
+      if (cell.x + d >= 0 && cell.x + d < m_width) widen(columns[std::size_t(cell.x + d)], cell.y - 1, cell.y + 1);
     }
   }
   if (!hasJumps()) return;
   for (std::int32_t y = 0; y < m_height; ++y) {
-    if (rows[std::size_t(y)]) {
-      buildJumpLine(0, y);
-      buildJumpLine(1, y);
-    }
+    const auto [first, last] = rows[std::size_t(y)];
+    if (first > last) continue;
+    buildJumpLine(0, y, first, last);
+    buildJumpLine(1, y, first, last);
   }
   for (std::int32_t x = 0; x < m_width; ++x) {
-    if (columns[std::size_t(x)]) {
-      buildJumpLine(2, x);
-      buildJumpLine(3, x);
-    }
+    const auto [first, last] = columns[std::size_t(x)];
+    if (first > last) continue;
+    buildJumpLine(2, x, first, last);
+    buildJumpLine(3, x, first, last);
   }
 }
 
@@ -270,7 +278,7 @@ bool SearchGrid::hasJumps() const noexcept {
   return m_layout.kind() == LayoutKind::Square && m_layout.connectivity() == 8;
 }
 
-void SearchGrid::buildJumpLine(int direction, std::int32_t line) {
+void SearchGrid::buildJumpLine(int direction, std::int32_t line, std::int32_t first, std::int32_t last) {
   // One pass along the line, against the direction, so each tile's entry follows from its
   // neighbour's: stops(p) says whether a jump arriving at p must stop there (not uniform,
   // blocked, or a forced neighbour beside it). Directions: east, west, south, north.
@@ -287,11 +295,22 @@ void SearchGrid::buildJumpLine(int direction, std::int32_t line) {
   const bool horizontal = direction < 2;
   const std::int32_t length = horizontal ? pw : ph;
   const std::int32_t paddedLine = line + 1;
-  for (std::int32_t k = length - 2; k >= 1; --k) {
+  // k runs against the direction (each entry follows from the one ahead of it). An entry reads the
+  // tile ahead and the tiles beside itself and ahead, so the changed span [first, last] (padded:
+  // +1) reaches the entries from one before it to its end; earlier ones change only through the
+  // chain, which stops changing where an entry comes out as it was.
+  std::int32_t top = length - 2, bottom = 1;
+  if (first != std::numeric_limits<std::int32_t>::min()) {
+    const std::int32_t a = first + 1 - 1, b = last + 1;  // padded, one before the span
+    top = std::min(top, step > 0 ? b : length - 1 - a);
+    bottom = std::max(bottom, step > 0 ? a : length - 1 - b);
+  }
+  for (std::int32_t k = top; k >= 1; --k) {
     const std::int32_t along = step > 0 ? k : length - 1 - k;
     const std::int32_t t = horizontal ? paddedLine * pw + along : along * pw + paddedLine;
     const std::int32_t next = t + step;
     std::int16_t& entry = m_jumps[std::size_t(t) * kJumpDirections + std::size_t(direction)];
+    const std::int16_t was = entry;
     if (cls[next] == 0) {
       entry = -1;
     } else if (stops(next)) {
@@ -303,6 +322,7 @@ void SearchGrid::buildJumpLine(int direction, std::int32_t line) {
               : after > 0                                            ? std::int16_t(after + 1)
                                                                      : std::int16_t(after - 1);
     }
+    if (k < bottom && entry == was) break;
   }
 }
 

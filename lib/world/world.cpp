@@ -107,10 +107,14 @@ const Door* World::doorBetween(Cell a, Cell b) const noexcept {
 }
 
 const Door* World::findDoor(std::string_view name) const noexcept {
+  // A door taken away keeps its name, and a new one may take it again: the door in place wins.
+  const Door* found = nullptr;
   for (const Door& door : m_doors) {
-    if (door.name == name) return &door;
+    if (door.name != name) continue;
+    if (!door.removed) return &door;
+    if (found == nullptr) found = &door;
   }
-  return nullptr;
+  return found;
 }
 
 void World::doorsNear(Vec2 low, Vec2 high, float reach, std::vector<DoorId>& out) const {

@@ -15,5 +15,6 @@ int scenCommand(Arguments args);
 int pathCommand(Arguments args);
 int simCommand(Arguments args);
 int fieldCommand(Arguments args);
+int replayCommand(Arguments args);
 
 }  // namespace rpgnav::tool

@@ -24,6 +24,9 @@ constexpr const char* kUsage =
     "                    shared crowd field); cost per frame, events, digest, trails\n"
     "  field MAP --goal X,Y [--goal X,Y ...] [--mobility NAME] [--danger FILE] [--factor F] [--svg FILE]\n"
     "                    a crowd field towards the goals: build time, reachable tiles, digest, picture\n"
+    "  replay MAP SCRIPT|- [--json] [--verify]\n"
+    "                    world events in order (tile, rect, cost and door edits) and the paths planned\n"
+    "                    between them on navigation data updated in place: each plan, edit_us, plan_us\n"
     "  demo [--maps DIR] [--svg FILE]\n"
     "                    walk through the bundled sample dungeon\n"
     "  help              this text\n";
@@ -40,6 +43,7 @@ constexpr Command kCommands[] = {
     {"path", &rpgnav::tool::pathCommand},
     {"sim", &rpgnav::tool::simCommand},
     {"field", &rpgnav::tool::fieldCommand},
+    {"replay", &rpgnav::tool::replayCommand},
 };
 
 }  // namespace

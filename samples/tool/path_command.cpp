@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // rpgnav path MAP --from X,Y --to X,Y | --queries FILE : runs the character pipeline.
 #include "commands.hpp"
+#include "path_json.hpp"
 
 #include "rpgnav/debug/svg.hpp"
 #include "rpgnav/io/rpgmap.hpp"
@@ -32,92 +33,6 @@ bool parsePoint(std::string_view text, Vec2& out) {
   if (x.empty() || y.empty() || *endX != '\0' || *endY != '\0') return false;
   out = Vec2(fx, fy);
   return true;
-}
-
-// Shortest float text that reads back to the same value; JSON has no NaN, so non-finite -> null.
-std::string number(double value) {
-  if (!std::isfinite(value)) return "null";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", value);
-  return buffer;
-}
-
-// Names for the entities of a run: the map's own by id (1, 2, ...), then the --entities file's
-// as FILE:LINE.
-using EntityNames = std::vector<std::string>;
-
-std::string jsonString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string pointJson(Vec2 p) { return "[" + number(p.x()) + "," + number(p.y()) + "]"; }
-
-std::string json(const PathResult& result, const World& world, const EntityNames& names) {
-  std::string out = "{\"status\":\"" + std::string(toString(result.status)) + "\"";
-  out += ",\"reason\":\"" + std::string(result.reason) + "\"";
-  if (result.status == Status::StoppedAtDoor) {
-    out += ",\"door\":" + jsonString(world.door(result.door)->name) + ",\"stop_point\":" + pointJson(result.stopPoint);
-  }
-  if (result.status == Status::BlockedByEntity) {
-    const std::uint32_t id = result.blocker.value;
-    out += ",\"blocker\":{\"id\":" + std::to_string(id) +
-           ",\"name\":" + jsonString(id >= 1 && id <= names.size() ? names[id - 1] : "") + "}";
-    out += ",\"stop_point\":" + pointJson(result.stopPoint);
-  }
-  out += ",\"detours\":[";
-  for (std::size_t i = 0; i < result.detours.size(); ++i) {
-    const PathDetour& detour = result.detours[i];
-    const std::uint32_t id = detour.around.value;
-    out += (i ? ",{" : "{") + std::string("\"around\":") + std::to_string(id) +
-           ",\"name\":" + jsonString(id >= 1 && id <= names.size() ? names[id - 1] : "") +
-           ",\"group\":" + std::to_string(detour.groupSize) + ",\"points\":[";
-    for (std::int32_t k = 0; k < detour.count; ++k) {
-      out += (k ? "," : "") + pointJson(result.controlPoints[std::size_t(detour.first + k)]);
-    }
-    out += "]}";
-  }
-  out += "]";
-  out += ",\"astar_length\":" + number(result.searchLength);
-  // The invariants, checkable by anyone (README, "One cost model"): the search's tiles, the cost
-  // of the polyline through their centres with the start and goal legs, and the path's cost
-  // after each stage that ran; null where nothing was measured.
-  out += ",\"astar_tiles\":[";
-  for (std::size_t i = 0; i < result.tilePath.size(); ++i) {
-    out += (i ? ",[" : "[") + std::to_string(result.tilePath[i].x) + "," + std::to_string(result.tilePath[i].y) + "]";
-  }
-  out += "],\"astar_cost\":" + number(result.searchCost);
-  out += ",\"stage_costs\":{";
-  bool firstCost = true;
-  for (int s = 0; s < kPathStageCount; ++s) {
-    const double cost = result.stageCosts[std::size_t(s)];
-    if (!result.stages[std::size_t(s)].ran || std::isnan(cost)) continue;
-    out += (firstCost ? "\"" : ",\"") + std::string(pathStageName(PathStage(s))) + "\":" + number(cost);
-    firstCost = false;
-  }
-  out += "}";
-  out += ",\"length\":" + number(result.length);
-  out += ",\"cost\":" + number(result.cost);
-  out += ",\"control_points\":[";
-  for (std::size_t i = 0; i < result.controlPoints.size(); ++i) {
-    out += (i ? ",[" : "[") + number(result.controlPoints[i].x()) + "," + number(result.controlPoints[i].y()) + "]";
-  }
-  out += "],\"smoothed_length\":" + number(result.smoothed.length()) + ",\"smoothed\":[";
-  std::vector<Vec2> smoothed;
-  result.smoothed.sample(0.01 * double(world.map().layout().tileSize()), smoothed);
-  for (std::size_t i = 0; i < smoothed.size(); ++i) out += (i ? "," : "") + pointJson(smoothed[i]);
-  out += "],\"tiles\":" + std::to_string(result.tilePath.size());
-  out += ",\"stages\":{";
-  for (int s = 0; s < kPathStageCount; ++s) {
-    const StageStats& stats = result.stages[std::size_t(s)];
-    out += (s ? ",\"" : "\"") + std::string(pathStageName(PathStage(s))) + "\":" + number(stats.ran ? stats.micros : 0.0);
-  }
-  out += "}}";
-  return out;
 }
 
 void text(const PathResult& result, const World& world, const EntityNames& names) {
@@ -259,7 +174,7 @@ int pathCommand(Arguments args) {
   auto run = [&](Vec2 a, Vec2 b) {
     planner.plan(PathRequest{a, b, *mobility, radius}, result);
     if (asJson || !queries.empty()) {
-      std::puts(json(result, world, names).c_str());
+      std::puts(pathJson(result, world, names).c_str());
     } else {
       text(result, world, names);
     }

@@ -39,9 +39,9 @@ class ConvexCorners {
   ConvexCorners(const TileMap& map, MobilityId mobility);
 
   /// Follows edits of the map in place, to equal an index built afresh: the tiles of the
-  /// rectangles low..high changed terrain. The corners of the blocked tiles in the rows from one
-  /// above to one below each rectangle are listed again (a tile's corners depend on its
-  /// neighbours); the rest of the index stays.
+  /// rectangles low..high changed terrain. The corners of the tiles from one above, left, right
+  /// and below each rectangle are listed again (a tile's corners depend on its neighbours) and
+  /// merged into their rows; the rest of the index stays.
   void update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects);
 
   /// Appends to `out` every corner that lies, or whose beside(clearance) point lies, inside the
@@ -65,9 +65,23 @@ class ConvexCorners {
   // counts), sorted by x, and the world y range they lie in.
   struct Row {
     std::vector<ConvexCorner> corners;
+    std::vector<std::int32_t> tiles;  // the x of the tile each corner belongs to
     float low = 0.0f, high = 0.0f;
   };
+  // A corner and its tile's x, as listed.
+  struct Listed {
+    ConvexCorner corner;
+    std::int32_t tile;
+  };
+  // The row's order: by x, then by tile (the order tiles are listed in), then as listed.
+  static bool before(const Listed& a, const Listed& b) noexcept {
+    return a.corner.point.x() < b.corner.point.x() || (a.corner.point.x() == b.corner.point.x() && a.tile < b.tile);
+  }
+  // Appends the corners of tiles x0..x1 of row y, in the row's order.
+  void listTiles(const TileMap& map, std::int32_t y, std::int32_t x0, std::int32_t x1, std::vector<Listed>& out) const;
   void listRow(const TileMap& map, std::int32_t y, Row& row) const;
+  // Lists tiles x0..x1 of a row again, keeping the others' corners.
+  void relistTiles(const TileMap& map, std::int32_t y, std::int32_t x0, std::int32_t x1, Row& row) const;
   // The rows (indices into m_rows) whose y range meets [low, high].
   std::pair<std::size_t, std::size_t> rowsMeeting(double low, double high) const noexcept;
 

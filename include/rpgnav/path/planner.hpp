@@ -121,6 +121,9 @@ class Planner {
   const World& world() const noexcept { return *m_world; }
   /// The navigation data the planner reads (its own, or the shared one it was made with).
   const NavData& navData() const noexcept { return *m_data; }
+  /// The planner's own data (made by the world and map constructors), to refresh its landmarks
+  /// after edits (NavData::refreshLandmarks) between plans; nullptr on shared data.
+  NavData* ownNavData() noexcept { return m_ownData.get(); }
 
  private:
   // The layer for a request (preparing and updating the planner's own data); nullptr with a reason.

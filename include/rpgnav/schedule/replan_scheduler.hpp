@@ -252,6 +252,9 @@ class ReplanScheduler {
   Planner& planner() noexcept { return m_planner; }
   /// The navigation data the scheduler's planner and its jobs' planners read.
   const NavData& navData() const noexcept { return *m_data; }
+  /// The same, to refresh its landmarks after edits (NavData::refreshLandmarks) between updates,
+  /// while no job runs.
+  NavData& navData() noexcept { return *m_data; }
 
  private:
   struct Character;

@@ -114,8 +114,10 @@ struct SearchResult {
   std::int64_t expanded = 0;
 };
 
-/// Scratch memory and state for A* searches. Reusable: after the first query on a grid of a given
-/// size, queries allocate nothing (node arrays are reset with a generation counter, not cleared).
+/// Scratch memory and state for A* searches. Reusable: once warm, queries allocate nothing. The
+/// nodes a search touches live in a hash table keyed by tile, so a context holds memory for what
+/// its searches reach, not for the whole map: one per thread costs a few percent of the map's
+/// shared navigation data.
 ///
 /// Thread-safety: one SearchContext per thread. A context may search any SearchGrid; grids are
 /// shared read-only. A suspended (BudgetExhausted) search keeps a pointer to its grid, which must
@@ -130,6 +132,11 @@ class SearchContext {
   SearchContext& operator=(const SearchContext&) = delete;
   SearchContext(SearchContext&&) noexcept = default;
   SearchContext& operator=(SearchContext&&) noexcept = default;
+
+  /// Bytes held (arrays' capacities): the node table and the open list.
+  std::size_t memoryBytes() const noexcept {
+    return sizeof(*this) + m_slots.capacity() * sizeof(Slot) + m_heap.capacity() * sizeof(HeapEntry);
+  }
 
   /// Runs a query (or its first slice); the status is also in out.status.
   /// Statuses: Ok, PartialPath, NoPath, StartBlocked, GoalBlocked, OutOfBounds, BudgetExhausted.
@@ -151,6 +158,42 @@ class SearchContext {
   };
   static constexpr std::uint32_t kClosedBit = 8;
   static constexpr std::uint32_t kGenerationLimit = 1u << 28;
+  // The nodes a search touches, in an open-addressing hash table keyed by padded tile index:
+  // memory for what searches reach, not for the map. Four tiles in a row hash together to four
+  // neighbouring slots (each in its own lane: index mod 4), so a node's row neighbours share its
+  // cache line as in a flat array; collisions step four slots on (linear probing per lane). A
+  // slot belongs to this search when its key holds the search's generation, so a new search
+  // empties the table at once. The table doubles when one lane is half full (lanes fill unevenly:
+  // a search down one column of a map whose padded width is a multiple of four uses a single
+  // lane), so a probe always ends; a warm context stops growing.
+  struct Slot {
+    std::uint64_t key;  // generation << 32 | padded index
+    Node node;
+  };
+  // The node of a padded tile, added on first touch in this search (adding may grow the table:
+  // hold no reference to a node across a call that can touch a new tile).
+  Node& node(std::int32_t index) {
+    const std::uint64_t want = (std::uint64_t(m_generation) << 32) | std::uint32_t(index);
+    std::size_t at = slotOf(index);
+    while (true) {
+      Slot& slot = m_slots[at];
+      if (slot.key == want) return slot.node;
+      if ((slot.key >> 32) != m_generation) [[likely]] return add(index, at);
+      at = (at + 4) & (m_slots.size() - 1);
+    }
+  }
+  // The first slot a tile's probe looks at.
+  std::size_t slotOf(std::int32_t index) const noexcept {
+    return (std::size_t(((std::uint32_t(index) >> 2) * 0x9E3779B1u) >> m_hashShift) << 2) | (std::uint32_t(index) & 3);
+  }
+  Node& add(std::int32_t index, std::size_t at);
+  // A node this search has touched.
+  const Node& nodeAt(std::int32_t index) const {
+    const std::uint64_t want = (std::uint64_t(m_generation) << 32) | std::uint32_t(index);
+    std::size_t at = slotOf(index);
+    while (m_slots[at].key != want) at = (at + 4) & (m_slots.size() - 1);
+    return m_slots[at].node;
+  }
   struct HeapEntry {
     std::int64_t f;
     std::int64_t g;
@@ -158,7 +201,7 @@ class SearchContext {
   };
 
   Status run(std::int64_t maxExpansions, SearchResult& out);
-  void expandAll(std::int32_t node);
+  void expandAll(std::int32_t node, std::int64_t g);
   // For a step from padded tile `from` to its neighbour `to` (a square diagonal when `a` and `b`,
   // the two orthogonal neighbours it passes, are >= 0): false when a gate forbids it, else adds
   // the gates' costs to `cost`.
@@ -166,7 +209,7 @@ class SearchContext {
   // True when a gate sits on the edge between padded tiles a and b and is a wall for this query
   // wherever it is not crossed (GateCrossing::solid).
   bool solidGate(std::int32_t a, std::int32_t b) const;
-  void expandJumpPoint(std::int32_t node);
+  void expandJumpPoint(std::int32_t node, Node here);
   void relax(std::int32_t node, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
   // A straight jump from padded coordinates (x, y) in direction (dx, dy): the padded index of
@@ -174,7 +217,7 @@ class SearchContext {
   // the jump points it finds directly.
   std::int32_t jumpStraight(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
                             std::int32_t& steps) const noexcept;
-  void jumpDiagonal(std::int32_t node, std::int32_t dx, std::int32_t dy);
+  void jumpDiagonal(std::int32_t node, std::int64_t g, std::int32_t dx, std::int32_t dy);
   void finish(Status status, const char* reason, SearchResult& out);
   void buildPath(SearchResult& out) const;
   void buildAnyAnglePath(SearchResult& out) const;
@@ -188,7 +231,9 @@ class SearchContext {
   HeapEntry heapPop();
 
   const SearchGrid* m_grid = nullptr;
-  std::vector<Node> m_nodes;
+  std::vector<Slot> m_slots;   // a power of two of them
+  std::uint32_t m_hashShift = 32;  // 32 - log2(slots / 4)
+  std::array<std::size_t, 4> m_laneUsed{};  // slots of this search, per lane
   std::vector<HeapEntry> m_heap;
   std::uint32_t m_generation = 0;
   std::int32_t m_start = 0;

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -242,7 +243,12 @@ class SearchGrid {
   // The flags of the tiles and their neighbours, and the jump lines through them.
   void refreshAround(std::span<const Cell> cells);
   bool hasJumps() const noexcept;
-  void buildJumpLine(int direction, std::int32_t line);
+  // The jump entries of one row (directions 0, 1) or column (2, 3). With a range of positions
+  // along the line (x for rows, y for columns) where tiles, flags or neighbours changed, only the
+  // entries that can depend on them are recomputed: from just past the range back against the
+  // direction, until an entry before the range comes out as it was.
+  void buildJumpLine(int direction, std::int32_t line, std::int32_t first = std::numeric_limits<std::int32_t>::min(),
+                     std::int32_t last = std::numeric_limits<std::int32_t>::max());
   void buildLandmarks();
   // Dijkstra over the padded grid from `source` (steps cost the same both ways: distances from it
   // and to it are equal); unreachable tiles get -1.

@@ -46,6 +46,7 @@ class World {
   std::span<const Door> doors() const noexcept { return m_doors; }
   /// The door on the edge between two tiles (either order), or nullptr.
   const Door* doorBetween(Cell a, Cell b) const noexcept;
+  /// The door of that name (the one in place when a removed door had the name too), or nullptr.
   const Door* findDoor(std::string_view name) const noexcept;
   /// Appends the doors whose edge may come within `reach` of the box [low, high] (a superset:
   /// callers test exactly). Cost: the coarse index cells the box covers.

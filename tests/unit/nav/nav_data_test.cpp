@@ -5,6 +5,7 @@
 
 #include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/planner.hpp"
+#include "rpgnav/schedule/replan_scheduler.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/nav_compare.hpp"
 #include "support/reference_search.hpp"
@@ -255,6 +256,52 @@ TEST_CASE("landmarks after edits: never a wrong search, and refreshed in steps t
   }
   CHECK(checked > 200);
   CHECK(offWhileStale > 0);
+}
+
+TEST_CASE("landmarks of data a planner or a scheduler owns: off after an opening, refreshed through the owner",
+          "[nav][edits][landmarks]") {
+  std::mt19937 random(11);
+  TileMap map = test::randomMap(random, Layout::square(), 32, 32, 0.25);
+  World world(map);
+  NavDataSettings settings;
+  settings.landmarks = 3;
+  Planner planner(world, {}, settings);
+  ReplanScheduler scheduler(world, {}, {}, settings);
+  Planner onShared(scheduler.navData());
+  CHECK(onShared.ownNavData() == nullptr);
+  REQUIRE(planner.ownNavData() != nullptr);
+  NavData& schedulerData = scheduler.navData();
+  REQUIRE(schedulerData.prepare(TerrainTable::kWalk) == Status::Ok);
+
+  std::vector<Cell> open, walls;
+  for (std::int32_t y = 0; y < 32; ++y) {
+    for (std::int32_t x = 0; x < 32; ++x) (map.passable({x, y}, TerrainTable::kWalk) ? open : walls).push_back({x, y});
+  }
+  REQUIRE(open.size() > 2);
+  REQUIRE(!walls.empty());
+  const PathRequest request{map.layout().tileCenter(open.front()), map.layout().tileCenter(open.back()), TerrainTable::kWalk, 0.0f};
+  PathResult result;
+  planner.plan(request, result);  // prepares the planner's own walk layer
+  const NavLayer* own = planner.navData().layer(TerrainTable::kWalk, 0.0f);
+  REQUIRE(own != nullptr);
+  REQUIRE(own->grid().landmarksUsable());
+
+  REQUIRE(map.setTerrain(walls.front(), map.terrainAt(open.front())) == Status::Ok);  // a wall smashed
+  planner.plan(request, result);  // the planner updates its own data: landmarks off, search exact
+  CHECK(planner.navData().current());
+  CHECK_FALSE(own->grid().landmarksUsable());
+  CHECK(schedulerData.update().tilesChanged == 1);
+  CHECK_FALSE(schedulerData.layer(TerrainTable::kWalk, 0.0f)->grid().landmarksUsable());
+
+  // Refreshed through each owner, both equal what a fresh build has.
+  CHECK(planner.ownNavData()->refreshLandmarks(100));
+  CHECK(schedulerData.refreshLandmarks(100));
+  NavData fresh(world, settings);
+  REQUIRE(fresh.prepare(TerrainTable::kWalk) == Status::Ok);
+  const SearchGrid& expected = fresh.layer(TerrainTable::kWalk, 0.0f)->grid();
+  CHECK(own->grid().landmarksUsable());
+  CHECK(test::gridDifference(own->grid(), expected, true).empty());
+  CHECK(test::gridDifference(schedulerData.layer(TerrainTable::kWalk, 0.0f)->grid(), expected, true).empty());
 }
 
 TEST_CASE("planners on shared navigation data allocate nothing once warm", "[nav][memory]") {

@@ -142,6 +142,17 @@ TEST_CASE("world doors: places, states, versions and look-ups", "[world]") {
   CHECK(world.setDoorGameData(*door, 1234) == Status::Ok);
   CHECK(world.door(*door)->gameData == 1234);
   CHECK(world.door(DoorId{5}) == nullptr);
+  // Taken away, the door keeps its name; a new door of that name is the one found.
+  CHECK(world.removeDoor(*door) == Status::Ok);
+  CHECK(world.doorLayoutVersion() == layout + 1);
+  CHECK(world.findDoor("gate") == world.door(*door));
+  CHECK(world.findDoor("gate")->removed);
+  CHECK(world.removeDoor(*door) == Status::InvalidArgument);
+  auto again = world.addDoor({"gate", {1, 1}, {2, 1}, DoorState::Closed, ""});
+  REQUIRE(again.ok());
+  CHECK(*again != *door);
+  CHECK(world.findDoor("gate") == world.door(*again));
+  CHECK_FALSE(world.findDoor("gate")->removed);
 }
 
 TEST_CASE("doorsNear reports every door near a box on square and hex maps", "[world][property]") {
