@@ -80,25 +80,23 @@ Cell nearestReachable(const SearchGrid& grid, std::uint32_t region, Cell goal) {
 
 }  // namespace
 
-SearchContext::Node& SearchContext::add(std::int32_t index, std::size_t at) {
-  std::size_t& laneUsed = m_laneUsed[std::uint32_t(index) & 3];
-  if (8 * (laneUsed + 1) > m_slots.size()) {
-    // The lane is half full: twice the slots, this search's nodes placed again (the others are
-    // stale).
-    std::vector<Slot> old(m_slots.size() * 2, Slot{0, Node{0, 0, 0}});
-    old.swap(m_slots);
-    m_hashShift -= 1;
-    for (const Slot& slot : old) {
-      if ((slot.key >> 32) != m_generation) continue;
-      std::size_t to = slotOf(std::int32_t(std::uint32_t(slot.key)));
-      while ((m_slots[to].key >> 32) == m_generation) to = (to + 4) & (m_slots.size() - 1);
-      m_slots[to] = slot;
-    }
+SearchContext::Node& SearchContext::newCompactNode(std::uint32_t slot, std::int32_t index) {
+  if (m_compactFilled.size() == kCompactLimit) {
+    moveToArray();
     return node(index);
   }
-  ++laneUsed;
-  m_slots[at] = Slot{(std::uint64_t(m_generation) << 32) | std::uint32_t(index), Node{0, 0, 0}};
-  return m_slots[at].node;
+  m_compactKeys[slot] = std::uint32_t(index) + 1;
+  m_compactFilled.push_back(std::uint16_t(slot));
+  return m_compactNodes[slot] = Node{0, 0, 0};
+}
+
+void SearchContext::moveToArray() {
+  // New nodes are unseen (stamp 0); those left by earlier searches are unseen by their stamps.
+  if (m_nodes.size() < std::size_t(m_grid->paddedCount())) m_nodes.resize(std::size_t(m_grid->paddedCount()), Node{0, 0, 0});
+  m_inArray = true;
+  for (const std::uint16_t slot : m_compactFilled) {
+    m_nodes[std::size_t(m_compactKeys[slot] - 1)] = m_compactNodes[slot];
+  }
 }
 
 void SearchContext::finish(Status status, const char* reason, SearchResult& out) {
@@ -201,15 +199,18 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_goalPieceUnits = 0;
   }
   m_grid = &grid;
-  if (m_slots.empty()) {
-    m_slots.assign(std::size_t(1) << 10, Slot{0, Node{0, 0, 0}});
-    m_hashShift = 32 - 8;  // 2^8 groups of four slots
+  // The compact table is emptied of the last search's slots; a new generation makes every node
+  // in the array unseen.
+  if (m_compactKeys.empty()) {
+    m_compactKeys.assign(kCompactSlots, 0u);
+    m_compactNodes.resize(kCompactSlots);
+    m_compactFilled.reserve(kCompactLimit);
   }
-  // A new generation empties the node table at once (a slot and a node are this search's when
-  // they hold it).
-  m_laneUsed = {};
-  if (++m_generation == kGenerationLimit) {  // wrapped: old keys and stamps could alias
-    std::fill(m_slots.begin(), m_slots.end(), Slot{0, Node{0, 0, 0}});
+  for (const std::uint16_t slot : m_compactFilled) m_compactKeys[slot] = 0;
+  m_compactFilled.clear();
+  m_inArray = false;
+  if (++m_generation == kGenerationLimit) {  // wrapped: old stamps could alias
+    std::fill(m_nodes.begin(), m_nodes.end(), Node{0, 0, 0});
     m_generation = 1;
   }
   m_heap.clear();
@@ -221,6 +222,9 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   // Jump points prune by the 8-way metric's symmetries, which any-angle costs do not have: with
   // them the route could only turn at jump points and often keeps the octile's wrong side.
   m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
+  // Jump points on a map of one cost touch a few scattered tiles; other searches touch whole
+  // areas, which the array holds better than the table from the start.
+  if (!(m_jumpPoints && grid.uniformCost())) moveToArray();
   Node& start = node(m_start);
   start = Node{m_startPieceUnits, -1, m_generation << 4};
   m_landmarkCount = grid.landmarksUsable() ? grid.landmarkCount() : 0;
@@ -228,7 +232,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     const std::uint32_t* goalDistances = grid.landmarkDistances(m_goal);
     std::copy(goalDistances, goalDistances + m_landmarkCount, m_goalLandmarks.begin());
   }
-  heapPush({m_startPieceUnits + heuristic(request.start, m_start), m_startPieceUnits, m_start});
+  heapPush({m_startPieceUnits + heuristic(request.start, m_start), m_startPieceUnits, m_start, slotOf(start)});
   return run(request.maxExpansions, out);
 }
 
@@ -252,7 +256,7 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
       return out.status;
     }
     const HeapEntry top = heapPop();
-    Node& popped = node(top.node);
+    Node& popped = m_inArray ? m_nodes[std::size_t(top.node)] : m_compactNodes[top.slot];
     // Improvements push a fresh entry instead of moving the old one (no position bookkeeping
     // in the node array, so sifting touches only the heap); skip the outdated copies here.
     if ((popped.stamp & kClosedBit) != 0 || top.g != popped.g) continue;
@@ -361,7 +365,7 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
   if (!seen) {
     node = Node{g, parent, fresh};
     if (index == m_goal) m_goalDirect = direct;
-    heapPush({g + heuristic(cell, index), g, index});
+    heapPush({g + heuristic(cell, index), g, index, slotOf(node)});
     return;
   }
   // A closed node can improve only under the landmark heuristic, whose rounding may break
@@ -371,7 +375,7 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
   node.parent = parent;
   node.stamp = fresh;
   if (index == m_goal) m_goalDirect = direct;
-  heapPush({g + heuristic(cell, index), g, index});
+  heapPush({g + heuristic(cell, index), g, index, slotOf(node)});
 }
 
 void SearchContext::expandAll(std::int32_t index, std::int64_t g) {
@@ -718,13 +722,15 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
   out.length = length / double(layout.tileSize());
 }
 
-// --- Binary min-heap of open entries, ordered by heapLess. ---
+// --- Four-ary min-heap of open entries, ordered by heapLess (a total order, so the pop order and
+// every result are the same as with any other heap). Four children per entry halve the depth a
+// pop sifts through against a binary heap; the children sit side by side in memory.
 
 void SearchContext::heapPush(HeapEntry entry) {
   m_heap.push_back(entry);
   std::size_t position = m_heap.size() - 1;
   while (position > 0) {
-    const std::size_t parent = (position - 1) / 2;
+    const std::size_t parent = (position - 1) / 4;
     const HeapEntry& above = m_heap[parent];
     if (!heapLess(entry.f, entry.g, entry.node, above.f, above.g, above.node)) break;
     m_heap[position] = above;
@@ -741,11 +747,15 @@ SearchContext::HeapEntry SearchContext::heapPop() {
   if (size == 0) return top;
   std::size_t position = 0;
   while (true) {
-    std::size_t child = 2 * position + 1;
-    if (child >= size) break;
-    if (child + 1 < size && heapLess(m_heap[child + 1].f, m_heap[child + 1].g, m_heap[child + 1].node,
-                                     m_heap[child].f, m_heap[child].g, m_heap[child].node)) {
-      ++child;
+    const std::size_t first = 4 * position + 1;
+    if (first >= size) break;
+    std::size_t child = first;
+    const std::size_t end = std::min(first + 4, size);
+    for (std::size_t other = first + 1; other < end; ++other) {
+      if (heapLess(m_heap[other].f, m_heap[other].g, m_heap[other].node, m_heap[child].f, m_heap[child].g,
+                   m_heap[child].node)) {
+        child = other;
+      }
     }
     const HeapEntry& below = m_heap[child];
     if (!heapLess(below.f, below.g, below.node, last.f, last.g, last.node)) break;

@@ -196,6 +196,16 @@ bool runMap(const std::string& dir, const std::string& name, int queryCount, int
     std::printf("  one more planner, warm: %.2f MB = %.2f%% of the shared data (limit 5%%)\n", double(held) / 1e6,
                 100.0 * double(held) / double(data.memoryBytes()));
   }
+  {
+    // Of which the search alone (its node pages, page table and open list).
+    SearchContext search;
+    SearchResult found;
+    const SearchGrid& grid = data.layer(walk, 0.0f)->grid();
+    for (const PathRequest& request : requests) {
+      search.findPath(grid, SearchRequest{*map.tileAt(request.start), *map.tileAt(request.goal)}, found);
+    }
+    std::printf("  of which a search context: %.2f MB\n", double(search.memoryBytes()) / 1e6);
+  }
 
   // Landmarks (8) after a tile is opened: off at once, then refreshed a sweep per call.
   {

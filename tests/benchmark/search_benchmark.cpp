@@ -4,7 +4,10 @@
 // points), and on the hex sample map with its terrain costs.
 //
 // usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]
-//                                [--only uniform|weighted|hex] [--no-jump-points]
+//                                [--only uniform|weighted|hex] [--map NAME] [--every K]
+//                                [--no-jump-points]
+// --map keeps the Moving AI maps whose name contains NAME; --every K runs every K-th scenario
+// line (for quick side-by-side runs of two builds).
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/search/search_context.hpp"
@@ -143,6 +146,8 @@ int main(int argc, char** argv) {
   std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
   int repeat = 3, landmarkCount = 8;
   std::string only = "all";
+  std::string mapFilter;  // --map: names containing it
+  int every = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--movingai" && i + 1 < argc) {
@@ -151,6 +156,10 @@ int main(int argc, char** argv) {
       maps = argv[++i];
     } else if (arg == "--only" && i + 1 < argc) {
       only = argv[++i];
+    } else if (arg == "--map" && i + 1 < argc) {
+      mapFilter = argv[++i];
+    } else if (arg == "--every" && i + 1 < argc) {
+      every = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--no-jump-points") {
       g_jumpPoints = false;
     } else if (arg == "--landmarks" && i + 1 < argc) {
@@ -159,7 +168,8 @@ int main(int argc, char** argv) {
       repeat = std::max(1, std::atoi(argv[++i]));
     } else {
       std::fprintf(stderr, "usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]\n"
-                   "                              [--only uniform|weighted|hex] [--no-jump-points]\n");
+                   "                              [--only uniform|weighted|hex] [--map NAME] [--every K]\n"
+                   "                              [--no-jump-points]\n");
       return 2;
     }
   }
@@ -174,6 +184,7 @@ int main(int argc, char** argv) {
   } else {
     for (const char* name : uniformMaps) {
       if (only != "all" && only != "uniform") break;
+      if (std::string(name).find(mapFilter) == std::string::npos) continue;
       auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
       auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
       if (!map || !scenario) {
@@ -182,18 +193,22 @@ int main(int argc, char** argv) {
       }
       const SearchGrid grid = SearchGrid::build(*map, TerrainTable::kWalk).value();
       std::vector<Query> queries;
-      for (const ScenarioEntry& entry : *scenario) queries.push_back({entry.start, entry.goal, entry.optimalLength, entry.tolerance()});
+      for (std::size_t k = 0; k < scenario->size(); k += std::size_t(every)) {
+        const ScenarioEntry& entry = (*scenario)[k];
+        queries.push_back({entry.start, entry.goal, entry.optimalLength, entry.tolerance()});
+      }
       const Figures figures = run(grid, queries, repeat, false);
       failures += int(figures.mismatches);
       print(name, figures);
     }
     for (const char* name : weightedMaps) {
       if (only != "all" && only != "weighted") break;
+      if (std::string(name).find(mapFilter) == std::string::npos) continue;
       auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
       auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
       const TileMap weighted = withCostPatches(*map, 2026);
       std::vector<Query> queries;
-      for (const ScenarioEntry& entry : *scenario) queries.push_back({entry.start, entry.goal});
+      for (std::size_t k = 0; k < scenario->size(); k += std::size_t(every)) queries.push_back({(*scenario)[k].start, (*scenario)[k].goal});
       for (int landmarks : {0, landmarkCount}) {
         SearchGridSettings settings;
         settings.landmarks = landmarks;

@@ -115,9 +115,11 @@ struct SearchResult {
 };
 
 /// Scratch memory and state for A* searches. Reusable: once warm, queries allocate nothing. The
-/// nodes a search touches live in a hash table keyed by tile, so a context holds memory for what
-/// its searches reach, not for the whole map: one per thread costs a few percent of the map's
-/// shared navigation data.
+/// nodes of a jump point search on a map of one cost live in a small table (4,096 slots, 80 KB:
+/// enough for most such searches), so a thread that runs only those holds a few percent of the
+/// map's shared navigation data. A search that outgrows the table, and every other search
+/// (weighted maps, hexes, 4-way, any-angle), uses an array of a node per tile (16 bytes a tile),
+/// made on first need and kept.
 ///
 /// Thread-safety: one SearchContext per thread. A context may search any SearchGrid; grids are
 /// shared read-only. A suspended (BudgetExhausted) search keeps a pointer to its grid, which must
@@ -133,9 +135,12 @@ class SearchContext {
   SearchContext(SearchContext&&) noexcept = default;
   SearchContext& operator=(SearchContext&&) noexcept = default;
 
-  /// Bytes held (arrays' capacities): the node table and the open list.
+  /// Bytes held (arrays' capacities): the node table, the node array and the open list.
   std::size_t memoryBytes() const noexcept {
-    return sizeof(*this) + m_slots.capacity() * sizeof(Slot) + m_heap.capacity() * sizeof(HeapEntry);
+    return sizeof(*this) + m_compactKeys.capacity() * sizeof(std::uint32_t) +
+           m_compactNodes.capacity() * sizeof(Node) + m_compactFilled.capacity() * sizeof(std::uint16_t) +
+           m_nodes.capacity() * sizeof(Node) +
+           m_heap.capacity() * sizeof(HeapEntry);
   }
 
   /// Runs a query (or its first slice); the status is also in out.status.
@@ -144,6 +149,9 @@ class SearchContext {
   /// Continues a search that returned BudgetExhausted with a fresh budget (0 = unlimited).
   /// InvalidArgument when there is no suspended search.
   Status resume(std::int64_t maxExpansions, SearchResult& out);
+  /// True when the last search kept its nodes in the compact table (a jump point search on a map
+  /// of one cost that touched few tiles); false when they went to the node array (see the class).
+  bool nodesInTable() const noexcept { return !m_inArray; }
   /// True while a search is suspended on its budget.
   bool suspended() const noexcept { return m_suspended; }
 
@@ -158,47 +166,57 @@ class SearchContext {
   };
   static constexpr std::uint32_t kClosedBit = 8;
   static constexpr std::uint32_t kGenerationLimit = 1u << 28;
-  // The nodes a search touches, in an open-addressing hash table keyed by padded tile index:
-  // memory for what searches reach, not for the map. Four tiles in a row hash together to four
-  // neighbouring slots (each in its own lane: index mod 4), so a node's row neighbours share its
-  // cache line as in a flat array; collisions step four slots on (linear probing per lane). A
-  // slot belongs to this search when its key holds the search's generation, so a new search
-  // empties the table at once. The table doubles when one lane is half full (lanes fill unevenly:
-  // a search down one column of a map whose padded width is a multiple of four uses a single
-  // lane), so a probe always ends; a warm context stops growing.
-  struct Slot {
-    std::uint64_t key;  // generation << 32 | padded index
-    Node node;
-  };
-  // The node of a padded tile, added on first touch in this search (adding may grow the table:
-  // hold no reference to a node across a call that can touch a new tile).
+
+  // Where a search keeps its nodes. Jump point searches on a map of one cost touch few,
+  // scattered tiles (on the Moving AI city and Dragon Age maps at most about 1,300 per search, a
+  // tile in a few hundred); other searches touch whole areas. So such a search starts in a small
+  // open-addressed table that a thread's searches share, and moves its nodes to an array of a
+  // node per tile when it fills half of it; other searches use the array from the start. (Pages
+  // of tiles handed out on first touch instead of the array held less memory for large searches
+  // but made them 7-40% slower on weighted maps and hexes: the extra lookup and the scattered
+  // pages cost more cache misses than the array's rows.)
+  //
+  // The table: kCompactSlots keys (padded index + 1, 0 for a free slot) beside their nodes,
+  // linear probing; the slots a search filled are listed so the next one frees just those.
+  static constexpr std::uint32_t kCompactBits = 12;
+  static constexpr std::uint32_t kCompactSlots = 1u << kCompactBits;
+  static constexpr std::uint32_t kCompactLimit = kCompactSlots / 2;  // probes stay short
+
+  static std::uint32_t compactHome(std::int32_t index) noexcept {
+    return (std::uint32_t(index) * 0x9E3779B1u) >> (32 - kCompactBits);  // Fibonacci hashing
+  }
+  // The node of a padded tile, made (unseen: stamp 0) on first touch. Touching a new tile may
+  // move every node (the search moves to the array): hold no reference to a node across a call
+  // that can touch a new tile.
   Node& node(std::int32_t index) {
-    const std::uint64_t want = (std::uint64_t(m_generation) << 32) | std::uint32_t(index);
-    std::size_t at = slotOf(index);
-    while (true) {
-      Slot& slot = m_slots[at];
-      if (slot.key == want) return slot.node;
-      if ((slot.key >> 32) != m_generation) [[likely]] return add(index, at);
-      at = (at + 4) & (m_slots.size() - 1);
+    if (m_inArray) return m_nodes[std::size_t(index)];
+    const std::uint32_t key = std::uint32_t(index) + 1;
+    for (std::uint32_t slot = compactHome(index);; slot = (slot + 1) & (kCompactSlots - 1)) {
+      const std::uint32_t found = m_compactKeys[slot];
+      if (found == key) return m_compactNodes[slot];
+      if (found == 0) return newCompactNode(slot, index);
     }
   }
-  // The first slot a tile's probe looks at.
-  std::size_t slotOf(std::int32_t index) const noexcept {
-    return (std::size_t(((std::uint32_t(index) >> 2) * 0x9E3779B1u) >> m_hashShift) << 2) | (std::uint32_t(index) & 3);
-  }
-  Node& add(std::int32_t index, std::size_t at);
+  Node& newCompactNode(std::uint32_t slot, std::int32_t index);
+  void moveToArray();
   // A node this search has touched.
   const Node& nodeAt(std::int32_t index) const {
-    const std::uint64_t want = (std::uint64_t(m_generation) << 32) | std::uint32_t(index);
-    std::size_t at = slotOf(index);
-    while (m_slots[at].key != want) at = (at + 4) & (m_slots.size() - 1);
-    return m_slots[at].node;
+    if (m_inArray) return m_nodes[std::size_t(index)];
+    std::uint32_t slot = compactHome(index);
+    while (m_compactKeys[slot] != std::uint32_t(index) + 1) slot = (slot + 1) & (kCompactSlots - 1);
+    return m_compactNodes[slot];
   }
   struct HeapEntry {
     std::int64_t f;
     std::int64_t g;
     std::int32_t node;
+    std::uint32_t slot;  // the node's compact-table slot while the search is in the table
   };
+  // The compact-table slot of a node in the table (0 once the search is in the array): a heap
+  // entry carries it, so popping needs no second probe.
+  std::uint32_t slotOf(const Node& n) const noexcept {
+    return m_inArray ? 0 : std::uint32_t(&n - m_compactNodes.data());
+  }
 
   Status run(std::int64_t maxExpansions, SearchResult& out);
   void expandAll(std::int32_t node, std::int64_t g);
@@ -210,7 +228,7 @@ class SearchContext {
   // wherever it is not crossed (GateCrossing::solid).
   bool solidGate(std::int32_t a, std::int32_t b) const;
   void expandJumpPoint(std::int32_t node, Node here);
-  void relax(std::int32_t node, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
+  void relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
   // A straight jump from padded coordinates (x, y) in direction (dx, dy): the padded index of
   // the jump point reached (steps = tiles travelled) or -1. A diagonal jump from a node relaxes
@@ -231,9 +249,11 @@ class SearchContext {
   HeapEntry heapPop();
 
   const SearchGrid* m_grid = nullptr;
-  std::vector<Slot> m_slots;   // a power of two of them
-  std::uint32_t m_hashShift = 32;  // 32 - log2(slots / 4)
-  std::array<std::size_t, 4> m_laneUsed{};  // slots of this search, per lane
+  std::vector<std::uint32_t> m_compactKeys;    // kCompactSlots
+  std::vector<Node> m_compactNodes;            // kCompactSlots
+  std::vector<std::uint16_t> m_compactFilled;  // the slots this search filled
+  bool m_inArray = false;                      // this search keeps its nodes in m_nodes
+  std::vector<Node> m_nodes;                   // a node per padded tile, once a search needed it
   std::vector<HeapEntry> m_heap;
   std::uint32_t m_generation = 0;
   std::int32_t m_start = 0;

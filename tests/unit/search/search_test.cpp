@@ -8,6 +8,7 @@
 #include "support/reference_search.hpp"
 #include "support/test_maps.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -279,6 +280,87 @@ TEST_CASE("A* equals Dijkstra on random weighted square and hex maps", "[search]
     }
   }
   CHECK(queries > 5000);
+}
+
+TEST_CASE("searches that outgrow the compact node table go on in the node array, exact and reusable",
+          "[search][property]") {
+  // Jump point searches on maps of one cost start in a table of a few thousand nodes and move to
+  // the node array when they fill half of it (2,048 nodes); other searches use the array from
+  // the start. One context runs small and large searches of both kinds in turn, whole and in
+  // slices whose budget runs out on either side of the move; all must be what Dijkstra says.
+  std::mt19937 random(31);
+  int moved = 0, small = 0, weighted = 0;
+  for (const Layout& layout : test::allLayouts()) {
+    const int w = 240, h = 200;
+    const TileMap uniform = test::randomMap(random, layout, w, h, 0.3, false);
+    const TileMap costly = blobMap(random, layout, w / 2, h / 2);
+    const bool jumpsHere = layout.kind() == LayoutKind::Square && layout.connectivity() == 8;
+    SearchContext context;
+    SearchResult result;
+    for (int q = 0; q < (jumpsHere ? 80 : 25); ++q) {
+      const TileMap& map = q % 5 == 4 ? costly : uniform;
+      const SearchGrid grid = gridFor(map);
+      Cell start, goal;
+      do {
+        start = {std::uniform_int_distribution<int>(0, map.width() - 1)(random),
+                 std::uniform_int_distribution<int>(0, map.height() - 1)(random)};
+      } while (!map.passable(start, TerrainTable::kWalk));
+      const int reach = q % 3 == 0 ? 5 : map.width();  // near goals stay in the table
+      goal = {std::clamp(start.x + std::uniform_int_distribution<int>(-reach, reach)(random), 0, map.width() - 1),
+              std::clamp(start.y + std::uniform_int_distribution<int>(-reach, reach)(random), 0, map.height() - 1)};
+      const std::int64_t expected = test::dijkstraCosts(map, TerrainTable::kWalk, start)[std::size_t(map.index(goal))];
+      SearchRequest request;
+      request.start = start;
+      request.goal = goal;
+      request.jumpPoints = q % 7 != 6;
+      request.maxExpansions = q % 4 == 1 ? 1500 : 0;
+      Status status = context.findPath(grid, request, result);
+      while (status == Status::BudgetExhausted) status = context.resume(1500, result);
+      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, query " << q);
+      if (expected < 0) {
+        CHECK_FALSE(isSuccess(status));
+        continue;
+      }
+      REQUIRE(status == Status::Ok);
+      CHECK(result.costUnits == expected);
+      CHECK(test::pathCost(map, TerrainTable::kWalk, result.path) == expected);
+      CHECK(result.path.front() == start);
+      CHECK(result.path.back() == goal);
+      if (&map == &costly) {
+        ++weighted;
+        CHECK_FALSE(context.nodesInTable());
+      } else if (jumpsHere && request.jumpPoints) {
+        (context.nodesInTable() ? small : moved) += 1;
+      } else {
+        CHECK_FALSE(context.nodesInTable());
+      }
+    }
+  }
+  CHECK(moved >= 5);
+  CHECK(small >= 5);
+  CHECK(weighted >= 10);
+}
+
+TEST_CASE("a search context holds a node per tile only once a search needs it", "[search]") {
+  // A 1000 x 1000 map, open but for a wall across it with a gap at one end: the node array takes
+  // 16 MB, the compact table 80 KB.
+  TileMap map = TileMap::create(Layout::square(), 1000, 1000, test::testTerrain(), TerrainId{0}).value();
+  map.setTerrain(Cell{500, 0}, Cell{500, 980}, TerrainId{1});
+  const SearchGrid grid = gridFor(map);
+  SearchContext context;
+  SearchResult result;
+  SearchRequest request;
+  request.start = {3, 5};
+  request.goal = {990, 970};
+  REQUIRE(context.findPath(grid, request, result) == Status::Ok);  // jump points: a handful of nodes
+  CHECK(context.nodesInTable());
+  CHECK(context.memoryBytes() < 120'000);
+  request.goal = {990, 5};  // round the wall with every neighbour: a large area
+  request.jumpPoints = false;
+  REQUIRE(context.findPath(grid, request, result) == Status::Ok);
+  CHECK_FALSE(context.nodesInTable());
+  CHECK(result.expanded > 10'000);
+  CHECK(context.memoryBytes() >= 1002u * 1002u * 16u);  // a node per padded tile
 }
 
 TEST_CASE("jump points prune open areas and give the same paths", "[search]") {
