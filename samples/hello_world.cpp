@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Hello, rpgnav: load a sample map, register an entity and a door callback, plan one path and
-// print it. The program to copy first. Run: build/samples/rpgnav_hello [MAP.rpgmap]
+// Hello, rpgnav: load the sample dungeon, register an entity and the game's door callbacks, plan
+// a path, print it and walk it, then plan one that stops at a door. The program to copy first:
+// it needs nothing but rpgnav (README, "A first program").
+//
+// Run: hello PATH/TO/dungeon.rpgmap   (installed with rpgnav under PREFIX/share/rpgnav/maps/,
+// in the source tree under samples/maps/)
 #include <rpgnav/rpgnav.hpp>
 
 #include <cstdio>
@@ -36,7 +40,11 @@ class Narrator final : public rpgnav::DoorListener {
 
 int main(int argc, char** argv) {
   // 1. The map: terrain, doors and entities from a .rpgmap file (or a Moving AI .map, a Tiled map).
-  const char* file = argc > 1 ? argv[1] : RPGNAV_HELLO_MAP;
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s PATH/TO/dungeon.rpgmap\n", argv[0]);
+    return 2;
+  }
+  const char* file = argv[1];
   auto document = rpgnav::readMapFile(file);
   if (!document) {
     std::fprintf(stderr, "%s\n", document.error().message.c_str());  // "file:line:column: ..."
@@ -61,12 +69,13 @@ int main(int argc, char** argv) {
   // 3. One planner per thread, one result reused for every plan.
   rpgnav::Planner planner(world);
   rpgnav::PathResult path;
-  const rpgnav::PathRequest request{
-      rpgnav::Vec2(4.5f, 9.5f),   // the stairs up, world units (tile (4, 9) has its centre here)
-      rpgnav::Vec2(51.5f, 4.5f),  // inside the locked library
-      rpgnav::TerrainTable::kWalk,
-      0.3f,                       // the hero's radius, in tiles
-      rpgnav::EntityId{1000}};    // the hero (never an obstacle to itself)
+  // Requests are plain structs with a default for every field: set the ones you need.
+  rpgnav::PathRequest request;
+  request.start = rpgnav::Vec2(4.5f, 9.5f);   // the stairs up, world units (tile (4, 9) has its centre here)
+  request.goal = rpgnav::Vec2(51.5f, 4.5f);   // inside the locked library
+  request.mobility = rpgnav::TerrainTable::kWalk;
+  request.radius = 0.3f;                      // the hero's radius, in tiles
+  request.character = rpgnav::EntityId{1000}; // the hero (never an obstacle to itself)
   const rpgnav::Status status = planner.plan(request, path);
   if (!rpgnav::isSuccess(status)) {
     std::printf("no path: %s (%s)\n", std::string(rpgnav::toString(status)).c_str(), path.reason);
@@ -87,8 +96,8 @@ int main(int argc, char** argv) {
   std::printf("walked in %d frames (%.1f s)\n", frames, frames / 60.0);
 
   // 5. Into the crypt: the closed doors on the way stop the path, and the narrator hears of it.
-  const rpgnav::Status crypt =
-      planner.plan({rpgnav::Vec2(4.5f, 9.5f), rpgnav::Vec2(23.5f, 20.5f), rpgnav::TerrainTable::kWalk, 0.3f}, path);
+  request.goal = rpgnav::Vec2(23.5f, 20.5f);
+  const rpgnav::Status crypt = planner.plan(request, path);
   std::printf("to the crypt: %s, stop at (%.2f, %.2f)\n", std::string(rpgnav::toString(crypt)).c_str(),
               path.stopPoint.x(), path.stopPoint.y());
   return 0;

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/debug/svg.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <utility>
 
 namespace rpgnav {
 namespace {
+
+using Kind = SvgLegendEntry::Kind;
 
 std::string number(double value) {
   char buffer[32];
@@ -16,9 +24,36 @@ std::string number(double value) {
   return text == "-0" ? "0" : text;
 }
 
+// Labels come from callers and map files: keep them from breaking the document.
+std::string escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string points(std::span<const Vec2> line) {
+  std::string out;
+  for (std::size_t i = 0; i < line.size(); ++i) out += (i ? " " : "") + number(line[i].x()) + "," + number(line[i].y());
+  return out;
+}
+
+std::string polygonOf(const TilePolygon& polygon) {
+  return points(std::span<const Vec2>(polygon.corners.data(), std::size_t(polygon.count)));
+}
+
 bool contains(std::string_view name, std::string_view word) { return name.find(word) != std::string_view::npos; }
 
-// A colour a reader recognises for common terrain names; neutral tones otherwise.
+// A colour a reader recognises for common terrain names; neutral tones otherwise. Chosen to keep
+// kTerrainContrast from each other where they usually meet (floor and road, grass and forest,
+// ford and deep water); SvgPicture moves any that still come too close.
 std::string terrainColour(const TerrainTable& table, TerrainId id, MobilityId mobility) {
   const std::string& name = table.terrainName(id);
   if (!table.passable(id, mobility)) {
@@ -27,26 +62,327 @@ std::string terrainColour(const TerrainTable& table, TerrainId id, MobilityId mo
     return "#3a3a3a";
   }
   if (contains(name, "water") || contains(name, "ford")) return "#8fb8e6";
-  if (contains(name, "bridge")) return "#b08a5a";
-  if (contains(name, "road") || contains(name, "cobble") || contains(name, "market")) return "#cfc8b8";
+  if (contains(name, "bridge")) return "#9a7245";
+  if (contains(name, "road") || contains(name, "cobble") || contains(name, "market")) return "#b8b1a0";
   if (contains(name, "forest") || contains(name, "tree")) return "#6f9e5b";
   if (contains(name, "grass")) return "#b8d69a";
-  if (contains(name, "swamp")) return "#8a9a5b";
-  if (contains(name, "hill")) return "#c9b07a";
+  if (contains(name, "garden")) return "#e8c8d8";
+  if (contains(name, "swamp")) return "#5f8a78";
+  if (contains(name, "hill")) return "#d8bc7c";
   if (contains(name, "mountain")) return "#9a8c7a";
-  if (contains(name, "rubble")) return "#b3a48f";
+  if (contains(name, "rubble")) return "#a89a84";
   if (contains(name, "pit")) return "#5c4a3a";
   // Unknown passable terrain: lighter for cheaper.
   const float cost = table.cost(id, mobility);
-  return cost <= 1.0f ? "#efe8d8" : cost <= 2.0f ? "#ddd0b0" : "#c4b08a";
+  return cost <= 1.0f ? "#f2ecdf" : cost <= 2.0f ? "#ddd0b0" : "#c4b08a";
+}
+
+// Where a terrain's own colour comes too close to another's: light tones that stay behind the
+// overlays.
+constexpr std::array<std::string_view, 12> kTerrainPalette = {"#e0d0f0", "#d0f0e0", "#f0d0c0", "#c0d8f0",
+                                                              "#e8e0a0", "#d8c0a8", "#a8c8b8", "#c8a8c8",
+                                                              "#b8b8e0", "#f0c8a0", "#a0b8a0", "#d0a0a0"};
+// Where an overlay's colour comes too close to an entry already in the legend: saturated
+// colours, far from the terrain tones and from each other (no yellow or magenta, so that start
+// and goal markers drawn after a replaced overlay still keep theirs).
+constexpr std::array<std::string_view, 20> kMarkPalette = {
+    "#0050ff", "#00a0a0", "#8b4513", "#000080", "#ff7f0e", "#006400", "#00c0ff", "#ff4500", "#9acd32", "#4b0082",
+    "#ff1493", "#808000", "#800000", "#00ff7f", "#d2691e", "#2f4f4f", "#b8860b", "#ba55d3", "#40e0d0", "#a52a2a"};
+
+// The colours a replacement is chosen from: the palette, then a spread of hues at a few
+// saturations and brightnesses (pale ones for terrain), so a crowded legend still finds one.
+const std::vector<std::string>& candidateColours(bool terrain) {
+  auto build = [](std::span<const std::string_view> palette, std::initializer_list<std::pair<double, double>> tones,
+                  int hueStep) {
+    std::vector<std::string> out(palette.begin(), palette.end());
+    for (const auto& [saturation, value] : tones) {
+      for (int hue = 0; hue < 360; hue += hueStep) {
+        const double c = value * saturation, h = hue / 60.0, x = c * (1.0 - std::abs(std::fmod(h, 2.0) - 1.0));
+        const int sector = hue / 60;
+        const double r = sector == 0 || sector == 5 ? c : sector == 1 || sector == 4 ? x : 0.0;
+        const double g = sector == 1 || sector == 2 ? c : sector == 0 || sector == 3 ? x : 0.0;
+        const double b = sector == 3 || sector == 4 ? c : sector == 2 || sector == 5 ? x : 0.0;
+        const double m = value - c;
+        char colour[8];
+        std::snprintf(colour, sizeof colour, "#%02x%02x%02x", int(std::lround((r + m) * 255)),
+                      int(std::lround((g + m) * 255)), int(std::lround((b + m) * 255)));
+        out.emplace_back(colour);
+      }
+    }
+    return out;
+  };
+  static const std::vector<std::string> marks = build(kMarkPalette, {{1.0, 1.0}, {1.0, 0.55}, {0.55, 0.95}, {1.0, 0.3}}, 15);
+  static const std::vector<std::string> tones = build(kTerrainPalette, {{0.25, 0.95}, {0.35, 0.8}, {0.2, 0.65}}, 30);
+  return terrain ? tones : marks;
+}
+
+constexpr std::string_view kOutline = "#202020";  // the dark edge of start and goal markers
+
+struct Lab {
+  double l, a, b;
+};
+
+// The channels of a #rrggbb colour.
+bool toRgb(std::string_view colour, std::array<int, 3>& out) {
+  if (colour.size() != 7 || colour[0] != '#') return false;
+  for (std::size_t i = 0; i < 3; ++i) {
+    out[i] = 0;
+    for (std::size_t k = 1 + 2 * i; k < 3 + 2 * i; ++k) {
+      const char c = colour[k];
+      const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      if (digit < 0) return false;
+      out[i] = out[i] * 16 + digit;
+    }
+  }
+  return true;
+}
+
+bool toLab(std::string_view colour, Lab& out) {
+  std::array<int, 3> rgb{};
+  if (!toRgb(colour, rgb)) return false;
+  double linear[3];
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double v = rgb[i] / 255.0;
+    linear[i] = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  }
+  // sRGB to XYZ (D65), then to CIELAB.
+  const double x = (0.4124 * linear[0] + 0.3576 * linear[1] + 0.1805 * linear[2]) / 0.95047;
+  const double y = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  const double z = (0.0193 * linear[0] + 0.1192 * linear[1] + 0.9505 * linear[2]) / 1.08883;
+  auto f = [](double t) { return t > 216.0 / 24389.0 ? std::cbrt(t) : (24389.0 / 27.0 * t + 16.0) / 116.0; };
+  out = {116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))};
+  return true;
+}
+
+// Legend entries name their kind in the document, for readers and checks.
+const char* kindName(Kind kind) {
+  switch (kind) {
+    case Kind::Terrain: return "terrain";
+    case Kind::Tiles: return "tiles";
+    case Kind::Line: return "line";
+    case Kind::Route: return "route";
+    case Kind::Trail: return "trail";
+    case Kind::Door: return "door";
+    case Kind::Entity: return "entity";
+    case Kind::Ring: return "ring";
+    case Kind::Start: return "start";
+    case Kind::Goal: return "goal";
+    case Kind::Gradient: return "gradient";
+    case Kind::Arrow: return "arrow";
+  }
+  return "mark";
+}
+
+// Glyphs shared by the picture and its legend, so the legend shows exactly what the map shows.
+std::string startGlyph(Vec2 at, double radius, double outline, std::string_view colour) {
+  return "<circle class=\"start\" cx=\"" + number(at.x()) + "\" cy=\"" + number(at.y()) + "\" r=\"" + number(radius) +
+         "\" fill=\"" + std::string(colour) + "\" stroke=\"" + std::string(kOutline) +
+         "\" stroke-width=\"" + number(outline) + "\"/>\n";
+}
+
+std::string goalGlyph(Vec2 at, double radius, double width, std::string_view goalColour) {
+  const std::string cx = number(at.x()), cy = number(at.y()), r = number(radius), colour(goalColour);
+  // A dark ring under the coloured one keeps it visible on light and dark ground alike.
+  return "<g class=\"goal\"><circle cx=\"" + cx + "\" cy=\"" + cy + "\" r=\"" + r + "\" fill=\"" + colour +
+         "\" fill-opacity=\"0.2\" stroke=\"" + std::string(kOutline) + "\" stroke-width=\"" + number(width * 1.8) +
+         "\"/><circle cx=\"" + cx + "\" cy=\"" + cy + "\" r=\"" + r + "\" fill=\"none\" stroke=\"" + colour +
+         "\" stroke-width=\"" + number(width) + "\"/><circle cx=\"" + cx + "\" cy=\"" + cy + "\" r=\"" +
+         number(std::max(width, radius * 0.25)) + "\" fill=\"" + colour + "\" stroke=\"" + std::string(kOutline) +
+         "\" stroke-width=\"" + number(width * 0.4) + "\"/></g>\n";
+}
+
+std::string ringGlyph(Vec2 at, double radius, double width, std::string_view colour) {
+  return "<circle cx=\"" + number(at.x()) + "\" cy=\"" + number(at.y()) + "\" r=\"" + number(radius) +
+         "\" fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" + number(width) + "\"/>\n";
+}
+
+std::string entityGlyph(Vec2 at, double radius, double width, std::string_view colour, bool flat) {
+  return "<circle cx=\"" + number(at.x()) + "\" cy=\"" + number(at.y()) + "\" r=\"" + number(radius) + "\" fill=\"" +
+         (flat ? "none" : std::string(colour)) + "\" fill-opacity=\"0.5\" stroke=\"" + std::string(colour) +
+         "\" stroke-width=\"" + number(width) + "\"" +
+         (flat ? " stroke-dasharray=\"" + number(width * 3.75) + "," + number(width * 2.5) + "\"" : "") + "/>\n";
+}
+
+std::string doorGlyph(Vec2 a, Vec2 b, double width, std::string_view colour) {
+  return "<line x1=\"" + number(a.x()) + "\" y1=\"" + number(a.y()) + "\" x2=\"" + number(b.x()) + "\" y2=\"" +
+         number(b.y()) + "\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" + number(width) +
+         "\" stroke-linecap=\"round\"/>\n";
+}
+
+std::string arrowGlyph(Vec2 from, Vec2 tip, double width, std::string_view colour) {
+  const Vec2 along = tip - from;
+  const float length = along.norm();
+  if (length <= 0.0f) return {};
+  const Vec2 flow = along / length, side(-flow.y(), flow.x());
+  const float head = float(width) * 4.0f;
+  const Vec2 left = tip - flow * head + side * (head * 0.5f), right = tip - flow * head - side * (head * 0.5f);
+  return "<line x1=\"" + number(from.x()) + "\" y1=\"" + number(from.y()) + "\" x2=\"" + number(tip.x()) + "\" y2=\"" +
+         number(tip.y()) + "\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" + number(width) + "\"/>\n" +
+         "<polygon points=\"" + number(tip.x()) + "," + number(tip.y()) + " " + number(left.x()) + "," +
+         number(left.y()) + " " + number(right.x()) + "," + number(right.y()) + "\" fill=\"" + std::string(colour) +
+         "\"/>\n";
+}
+
+// A line of a class over an optional band (the body's width) of the same colour.
+std::string bandedLine(std::span<const Vec2> line, std::string_view cls, std::string_view colour, double width,
+                       double band, double bandOpacity) {
+  std::string out;
+  const std::string common = "fill=\"none\" stroke=\"" + std::string(colour) +
+                             "\" stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"" + points(line) + "\"/>\n";
+  if (band > 0.0) {
+    out += "<polyline class=\"" + std::string(cls) + "-band\" stroke-opacity=\"" + number(bandOpacity) +
+           "\" stroke-width=\"" + number(band) + "\" " + common;
+  }
+  out += "<polyline class=\"" + std::string(cls) + "\" stroke-width=\"" + number(width) + "\" " + common;
+  return out;
+}
+
+// Douglas-Peucker: the points of `line` a polyline within `tolerance` of it needs (trails are
+// sampled densely so that no chord cuts a corner; most of their points lie on straight runs).
+std::vector<Vec2> simplified(const std::vector<Vec2>& line, float tolerance) {
+  if (line.size() <= 2) return line;
+  std::vector<bool> keep(line.size(), false);
+  keep.front() = keep.back() = true;
+  std::vector<std::pair<std::size_t, std::size_t>> pending{{0, line.size() - 1}};
+  while (!pending.empty()) {
+    const auto [first, last] = pending.back();
+    pending.pop_back();
+    const Vec2 a = line[first], ab = line[last] - a;
+    const float length = ab.norm();
+    float farthest = -1.0f;
+    std::size_t at = first;
+    for (std::size_t i = first + 1; i < last; ++i) {
+      const Vec2 ap = line[i] - a;
+      const float distance = length > 0.0f ? std::abs(ab.x() * ap.y() - ab.y() * ap.x()) / length : ap.norm();
+      if (distance > farthest) farthest = distance, at = i;
+    }
+    if (farthest > tolerance) {
+      keep[at] = true;
+      pending.push_back({first, at});
+      pending.push_back({at, last});
+    }
+  }
+  std::vector<Vec2> out;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (keep[i]) out.push_back(line[i]);
+  }
+  return out;
+}
+
+// A label that says what a mark shows of the body (radius in tiles); none for no label.
+std::string bodyLabel(std::string_view label, std::string_view what, float radius, float tile) {
+  if (label.empty() || radius <= 0.0f) return std::string(label);
+  return std::string(label) + " (" + std::string(what) + ", radius " + number(radius / tile) + ")";
 }
 
 }  // namespace
+
+double SvgPicture::colourDistance(std::string_view a, std::string_view b) {
+  Lab x{}, y{};
+  if (!toLab(a, x) || !toLab(b, y)) return std::numeric_limits<double>::infinity();
+  return std::sqrt((x.l - y.l) * (x.l - y.l) + (x.a - y.a) * (x.a - y.a) + (x.b - y.b) * (x.b - y.b));
+}
+
+std::string SvgPicture::distinctColour(std::string_view wanted, Kind kind) const {
+  const bool terrain = kind == Kind::Terrain;
+  // The smallest difference from the legend's entries: terrain against terrain may be closer.
+  auto margin = [&](std::string_view colour) {
+    double smallest = std::numeric_limits<double>::infinity();
+    for (const SvgLegendEntry& entry : m_legend) {
+      const double needed = terrain && entry.kind == Kind::Terrain ? kTerrainContrast : kMarkContrast;
+      smallest = std::min(smallest, colourDistance(colour, entry.colour) - needed);
+    }
+    return smallest;
+  };
+  if (margin(wanted) >= 0.0) return std::string(wanted);
+  // A replacement must be plainly different, not just past the line: the candidate nearest the
+  // colour asked for among those half as far again from every entry; else among those far
+  // enough; else the one farthest from them all. Replacements keep clear of the start and goal
+  // colours too, so that markers drawn later keep theirs.
+  auto room = [&](std::string_view colour) {
+    return terrain ? margin(colour)
+                   : std::min({margin(colour), colourDistance(colour, kStartColour) - kMarkContrast,
+                               colourDistance(colour, kGoalColour) - kMarkContrast});
+  };
+  std::string_view best, widest;
+  double widestRoom = -std::numeric_limits<double>::infinity();
+  const double plain = 0.5 * (terrain ? kTerrainContrast : kMarkContrast);
+  for (const double needed : {plain, 0.0}) {
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (const std::string& candidate : candidateColours(terrain)) {
+      const double space = room(candidate);
+      if (space >= needed && colourDistance(candidate, wanted) < bestDistance) {
+        bestDistance = colourDistance(candidate, wanted);
+        best = candidate;
+      }
+      if (space > widestRoom) widestRoom = space, widest = candidate;
+    }
+    if (!best.empty()) break;
+  }
+  return std::string(best.empty() ? widest : best);
+}
+
+std::string SvgPicture::mark(SvgLegendEntry wanted) {
+  if (wanted.label.empty()) {
+    const auto replaced = m_replaced.find(wanted.colour);
+    return replaced != m_replaced.end() ? replaced->second : wanted.colour;
+  }
+  for (const SvgLegendEntry& entry : m_legend) {
+    if (entry.kind == wanted.kind && entry.label == wanted.label) return entry.colour;
+  }
+  const std::string drawn = distinctColour(wanted.colour, wanted.kind);
+  if (drawn != wanted.colour) m_replaced.emplace(wanted.colour, drawn);
+  wanted.colour = drawn;
+  m_legend.push_back(std::move(wanted));
+  return drawn;
+}
+
+float SvgPicture::markerRadius(float radius) const {
+  // A body is drawn at its size unless that would hide it; a point has none, so it gets a glyph
+  // large enough to find.
+  return radius > 0.0f ? std::max(radius, 2.5f / m_scale) : 4.0f / m_scale;
+}
 
 SvgPicture::SvgPicture(const TileMap& map, MobilityId mobility, float pixelsPerTile)
     : m_map(map), m_scale(pixelsPerTile / map.layout().tileSize()) {
   const Layout& layout = map.layout();
   const TerrainTable& terrain = map.terrain();
+  // The legend names each terrain colour present: terrains that ask for the same colour share an
+  // entry; one too close to an earlier entry takes a tone of its own.
+  std::vector<bool> present(std::size_t(terrain.terrainCount()), false);
+  for (const TerrainId id : map.tiles()) present[id.value] = true;
+  std::vector<std::string> colours(present.size());
+  std::vector<std::string> wanted;  // per legend entry so far
+  std::vector<std::vector<TerrainId>> members;
+  for (std::uint32_t value = 0; value < present.size(); ++value) {
+    if (!present[value]) continue;
+    const TerrainId id{std::uint8_t(value)};
+    const std::string own = terrainColour(terrain, id, mobility);
+    const auto same = std::find(wanted.begin(), wanted.end(), own);
+    if (same != wanted.end()) {
+      members[std::size_t(same - wanted.begin())].push_back(id);
+      colours[value] = m_legend[std::size_t(same - wanted.begin())].colour;
+      continue;
+    }
+    colours[value] = distinctColour(own, Kind::Terrain);
+    wanted.push_back(own);
+    members.push_back({id});
+    m_legend.push_back({Kind::Terrain, colours[value], {}, false, false, {}});
+  }
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    std::string label;
+    for (const TerrainId id : members[i]) label += (label.empty() ? "" : ", ") + terrain.terrainName(id);
+    const float cost = terrain.cost(members[i].front(), mobility);
+    const bool sameCost = std::all_of(members[i].begin(), members[i].end(),
+                                      [&](TerrainId id) { return terrain.cost(id, mobility) == cost; });
+    if (!terrain.passable(members[i].front(), mobility)) {
+      label += " (impassable for " + terrain.mobilityName(mobility) + ")";
+    } else if (sameCost) {
+      label += " (cost " + number(cost) + ")";
+    }
+    m_legend[i].label = label;
+  }
+
   if (layout.kind() == LayoutKind::Square) {
     const float size = layout.tileSize();
     for (std::int32_t y = 0; y < map.height(); ++y) {
@@ -57,148 +393,167 @@ SvgPicture::SvgPicture(const TileMap& map, MobilityId mobility, float pixelsPerT
         while (end < map.width() && map.terrainAt({end, y}) == id) ++end;
         const Vec2 corner = layout.tilePolygon({x, y}).corners[0];
         m_body += "<rect x=\"" + number(corner.x()) + "\" y=\"" + number(corner.y()) + "\" width=\"" +
-                  number(size * float(end - x)) + "\" height=\"" + number(size) + "\" fill=\"" +
-                  terrainColour(terrain, id, mobility) + "\" shape-rendering=\"crispEdges\"/>\n";
+                  number(size * float(end - x)) + "\" height=\"" + number(size) + "\" fill=\"" + colours[id.value] +
+                  "\" shape-rendering=\"crispEdges\"/>\n";
         x = end;
       }
     }
   } else {
     for (std::int32_t y = 0; y < map.height(); ++y) {
       for (std::int32_t x = 0; x < map.width(); ++x) {
-        const TilePolygon polygon = layout.tilePolygon({x, y});
-        m_body += "<polygon points=\"";
-        for (int i = 0; i < polygon.count; ++i) {
-          m_body += (i ? " " : "") + number(polygon.corners[std::size_t(i)].x()) + "," +
-                    number(polygon.corners[std::size_t(i)].y());
-        }
-        m_body += "\" fill=\"" + terrainColour(terrain, map.terrainAt({x, y}), mobility) +
-                  "\" stroke=\"#00000022\" stroke-width=\"" + number(0.02 * layout.tileSize()) + "\"/>\n";
+        m_body += "<polygon points=\"" + polygonOf(layout.tilePolygon({x, y})) + "\" fill=\"" +
+                  colours[map.terrainAt({x, y}).value] + "\" stroke=\"#00000022\" stroke-width=\"" +
+                  number(0.02 * layout.tileSize()) + "\"/>\n";
       }
     }
   }
 }
 
 void SvgPicture::tiles(const std::vector<Cell>& cells, std::string_view colour, std::string_view label) {
+  const std::string drawn = mark({Kind::Tiles, std::string(colour), std::string(label)});
   const float width = 0.06f * m_map.layout().tileSize();
   for (const Cell& cell : cells) {
-    const TilePolygon polygon = m_map.layout().tilePolygon(cell);
-    m_body += "<polygon points=\"";
-    for (int i = 0; i < polygon.count; ++i) {
-      m_body += (i ? " " : "") + number(polygon.corners[std::size_t(i)].x()) + "," +
-                number(polygon.corners[std::size_t(i)].y());
-    }
-    m_body += "\" fill=\"" + std::string(colour) + "\" fill-opacity=\"0.25\" stroke=\"" + std::string(colour) +
-              "\" stroke-width=\"" + number(width) + "\"/>\n";
+    m_body += "<polygon points=\"" + polygonOf(m_map.layout().tilePolygon(cell)) + "\" fill=\"" + drawn +
+              "\" fill-opacity=\"0.25\" stroke=\"" + drawn + "\" stroke-width=\"" + number(width) + "\"/>\n";
   }
-  if (!label.empty()) m_legend.emplace_back(colour, label);
 }
 
-void SvgPicture::polyline(const std::vector<Vec2>& points, std::string_view colour, float width, bool dashed,
+void SvgPicture::polyline(const std::vector<Vec2>& line, std::string_view colour, float width, bool dashed,
                           std::string_view label) {
-  if (points.empty()) return;
+  if (line.empty()) return;
+  const std::string drawn = mark({Kind::Line, std::string(colour), std::string(label), dashed});
   const float tile = m_map.layout().tileSize();
-  m_body += "<polyline fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" +
-            number(width * tile) + "\" stroke-linejoin=\"round\"";
+  m_body += "<polyline fill=\"none\" stroke=\"" + drawn + "\" stroke-width=\"" + number(width * tile) +
+            "\" stroke-linejoin=\"round\"";
   if (dashed) m_body += " stroke-dasharray=\"" + number(0.3 * tile) + "," + number(0.2 * tile) + "\"";
-  m_body += " points=\"";
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    m_body += (i ? " " : "") + number(points[i].x()) + "," + number(points[i].y());
-  }
-  m_body += "\"/>\n";
-  for (const Vec2& p : points) {
+  m_body += " points=\"" + points(line) + "\"/>\n";
+  for (const Vec2& p : line) {
     m_body += "<circle cx=\"" + number(p.x()) + "\" cy=\"" + number(p.y()) + "\" r=\"" + number(width * 1.6 * tile) +
-              "\" fill=\"" + std::string(colour) + "\"/>\n";
+              "\" fill=\"" + drawn + "\"/>\n";
   }
-  if (!label.empty()) m_legend.emplace_back(colour, label);
 }
 
-void SvgPicture::curve(const std::vector<Vec2>& points, std::string_view colour, float width, std::string_view label) {
-  if (points.empty()) return;
+void SvgPicture::curve(const std::vector<Vec2>& line, std::string_view colour, float width, std::string_view label) {
+  if (line.empty()) return;
+  const std::string drawn = mark({Kind::Line, std::string(colour), std::string(label)});
+  m_body += bandedLine(line, "curve", drawn, width * m_map.layout().tileSize(), 0.0, 0.0);
+}
+
+void SvgPicture::route(const SmoothPath& path, float radius, std::string_view colour, std::string_view label,
+                       std::span<const Vec2> controlPoints) {
+  if (path.empty()) return;
   const float tile = m_map.layout().tileSize();
-  m_body += "<polyline fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" + number(width * tile) +
-            "\" stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"";
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    m_body += (i ? " " : "") + number(points[i].x()) + "," + number(points[i].y());
+  const std::string drawn =
+      mark({Kind::Route, std::string(colour), bodyLabel(label, "band: the body's width", radius, tile), false, radius > 0.0f});
+  std::vector<Vec2> line;
+  path.sample(0.01 * double(tile), line);
+  m_body += bandedLine(line, "route", drawn, 0.09 * tile, 2.0 * radius, 0.25);
+  for (const Vec2& p : controlPoints) {
+    m_body += "<circle class=\"control-point\" cx=\"" + number(p.x()) + "\" cy=\"" + number(p.y()) + "\" r=\"" +
+              number(0.08 * tile) + "\" fill=\"" + drawn + "\" stroke=\"white\" stroke-width=\"" + number(0.03 * tile) +
+              "\"/>\n";
   }
-  m_body += "\"/>\n";
-  if (!label.empty()) m_legend.emplace_back(colour, label);
 }
 
-void SvgPicture::world(const World& world) {
-  const Layout& layout = m_map.layout();
-  for (const Door& door : world.doors()) {
-    if (door.removed) continue;
-    const char* colour = door.state == DoorState::Open ? "#3cb043" : door.state == DoorState::Closed ? "#e0a010" : "#d02020";
-    m_body += "<line x1=\"" + number(door.edge[0].x()) + "\" y1=\"" + number(door.edge[0].y()) + "\" x2=\"" +
-              number(door.edge[1].x()) + "\" y2=\"" + number(door.edge[1].y()) + "\" stroke=\"" + colour +
-              "\" stroke-width=\"" + number(0.25 * layout.tileSize()) + "\" stroke-linecap=\"round\"/>\n";
+void SvgPicture::trail(const std::vector<Vec2>& line, float radius, std::string_view colour, std::string_view label,
+                       bool markEnds) {
+  if (line.empty()) return;
+  const float tile = m_map.layout().tileSize();
+  const std::string drawn =
+      mark({Kind::Trail, std::string(colour), bodyLabel(label, "band: the body's width", radius, tile), false, radius > 0.0f});
+  // A fifth of the body's width: thin enough to see where in a corridor it went.
+  const double width = radius > 0.0f ? std::min(0.4 * radius, 0.1 * tile) : 0.08 * tile;
+  m_body += bandedLine(simplified(line, 0.02f * tile), "trail", drawn, width, 2.0 * radius, 0.12);
+  if (markEnds) {
+    start(line.front(), radius, "start of a trail");
+    goal(line.back(), radius, "end of the run");
   }
-  if (!world.doors().empty()) {
-    m_legend.emplace_back("#3cb043", "door open");
-    m_legend.emplace_back("#e0a010", "door closed");
-    m_legend.emplace_back("#d02020", "door locked");
+}
+
+void SvgPicture::start(Vec2 point, float radius, std::string_view label) {
+  const float tile = m_map.layout().tileSize();
+  const std::string colour = mark({Kind::Start, std::string(kStartColour), bodyLabel(label, "the body", radius, tile)});
+  m_body += startGlyph(point, markerRadius(radius), 0.04 * tile, colour);
+}
+
+void SvgPicture::goal(Vec2 point, float radius, std::string_view label) {
+  const float tile = m_map.layout().tileSize();
+  const std::string colour = mark({Kind::Goal, std::string(kGoalColour), bodyLabel(label, "the body", radius, tile)});
+  m_body += goalGlyph(point, markerRadius(radius), 0.05 * tile, colour);
+}
+
+void SvgPicture::world(const World& world, bool movingEntities) {
+  const float tile = m_map.layout().tileSize();
+  constexpr std::array<std::string_view, 3> kDoorColours = {"#3cb043", "#e0a010", "#d02020"};
+  constexpr std::array<std::string_view, 3> kDoorLabels = {"door open", "door closed", "door locked"};
+  auto stateIndex = [](DoorState state) { return state == DoorState::Open ? 0 : state == DoorState::Closed ? 1 : 2; };
+  std::array<bool, 3> present{};
+  for (const Door& door : world.doors()) {
+    if (!door.removed) present[std::size_t(stateIndex(door.state))] = true;
+  }
+  std::array<std::string, 3> colours;
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (present[i]) colours[i] = mark({Kind::Door, std::string(kDoorColours[i]), std::string(kDoorLabels[i])});
+  }
+  for (const Door& door : world.doors()) {
+    if (!door.removed) m_body += doorGlyph(door.edge[0], door.edge[1], 0.25 * tile, colours[std::size_t(stateIndex(door.state))]);
   }
   bool moving = false, other = false;
   for (const Entity& entity : world.entities().all()) {
     const bool isMoving = (entity.flags & kEntityMoving) != 0;
-    moving = moving || isMoving;
+    moving = moving || (isMoving && movingEntities);
     other = other || !isMoving;
-    const char* colour = isMoving ? "#e377c2" : "#7a4f9a";
-    m_body += "<circle cx=\"" + number(entity.position.x()) + "\" cy=\"" + number(entity.position.y()) + "\" r=\"" +
-              number(entity.radius) + "\" fill=\"" + (entity.flat() ? "none" : colour) + "\" fill-opacity=\"0.5\"" +
-              " stroke=\"" + colour + "\" stroke-width=\"" + number(0.04 * layout.tileSize()) + "\"" +
-              (entity.flat() ? " stroke-dasharray=\"0.15,0.1\"" : "") + "/>\n";
   }
-  if (other) m_legend.emplace_back("#7a4f9a", "entities (dashed: flat)");
-  if (moving) m_legend.emplace_back("#e377c2", "moving entities");
+  const std::string still = other ? mark({Kind::Entity, "#7a4f9a", "entities (dashed: flat)", true}) : std::string();
+  const std::string walking = moving ? mark({Kind::Entity, "#e377c2", "moving entities"}) : std::string();
+  for (const Entity& entity : world.entities().all()) {
+    const bool isMoving = (entity.flags & kEntityMoving) != 0;
+    if (isMoving && !movingEntities) continue;
+    m_body += entityGlyph(entity.position, entity.radius, 0.04 * tile, isMoving ? walking : still, entity.flat());
+  }
 }
 
 void SvgPicture::field(const CrowdField& field, int arrowEvery) {
   const Layout& layout = m_map.layout();
   const float tile = layout.tileSize();
+  constexpr std::string_view kFar = "#8c0000";
+  const std::string near = mark({Kind::Gradient, "#f0dc3c", "distance to the goals (near to far)", false, false, std::string(kFar)});
+  const std::string arrows =
+      arrowEvery > 0 ? mark({Kind::Arrow, "#000080", "flow direction (every " + std::to_string(arrowEvery) + " tiles)"})
+                     : std::string();
   std::int64_t farthest = 1;
   for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
     const std::int64_t d = field.distance(m_map.cellAt(i));
     if (d != CrowdField::kUnreachable) farthest = std::max(farthest, d);
   }
+  std::array<int, 3> from{}, to{};
+  toRgb(near, from);
+  toRgb(kFar, to);
   for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
     const Cell cell = m_map.cellAt(i);
     const std::int64_t d = field.distance(cell);
     if (d == CrowdField::kUnreachable) continue;
     // Yellow (near) to dark red (far).
     const double t = double(d) / double(farthest);
+    const auto channel = [&](std::size_t k) { return int(std::lround(from[k] + (to[k] - from[k]) * t)); };
     char colour[16];
-    std::snprintf(colour, sizeof colour, "#%02x%02x%02x", int(250 - 110 * t), int(220 * (1.0 - t)), int(60 * (1.0 - t)));
-    const TilePolygon polygon = layout.tilePolygon(cell);
-    m_body += "<polygon points=\"";
-    for (int k = 0; k < polygon.count; ++k) {
-      m_body += (k ? " " : "") + number(polygon.corners[std::size_t(k)].x()) + "," + number(polygon.corners[std::size_t(k)].y());
-    }
-    m_body += "\" fill=\"" + std::string(colour) + "\" fill-opacity=\"0.55\" stroke=\"none\"/>\n";
+    std::snprintf(colour, sizeof colour, "#%02x%02x%02x", channel(0), channel(1), channel(2));
+    m_body += "<polygon points=\"" + polygonOf(layout.tilePolygon(cell)) + "\" fill=\"" + colour +
+              "\" fill-opacity=\"0.55\" stroke=\"none\"/>\n";
     if (arrowEvery > 0 && (cell.x % arrowEvery) == 0 && (cell.y % arrowEvery) == 0) {
       const Vec2 flow = field.flow(cell);
       if (flow != Vec2::Zero()) {
         const Vec2 centre = layout.tileCenter(cell);
-        const Vec2 tip = centre + flow * (0.4f * tile * float(arrowEvery));
-        const Vec2 side(-flow.y(), flow.x());
-        const Vec2 left = tip - flow * (0.25f * tile) + side * (0.12f * tile), right = tip - flow * (0.25f * tile) - side * (0.12f * tile);
-        m_body += "<line x1=\"" + number(centre.x()) + "\" y1=\"" + number(centre.y()) + "\" x2=\"" + number(tip.x()) +
-                  "\" y2=\"" + number(tip.y()) + "\" stroke=\"#202020\" stroke-width=\"" + number(0.06 * tile) + "\"/>\n";
-        m_body += "<polygon points=\"" + number(tip.x()) + "," + number(tip.y()) + " " + number(left.x()) + "," +
-                  number(left.y()) + " " + number(right.x()) + "," + number(right.y()) + "\" fill=\"#202020\"/>\n";
+        m_body += arrowGlyph(centre, centre + flow * (0.4f * tile * float(arrowEvery)), 0.06 * tile, arrows);
       }
     }
   }
-  for (const Cell goal : field.goals()) marker(layout.tileCenter(goal), "#1f77b4", "");
-  m_legend.emplace_back("#f0dc3c", "distance to the goal (yellow near, red far)");
-  m_legend.emplace_back("#1f77b4", "goal");
+  for (const Cell goalTile : field.goals()) goal(layout.tileCenter(goalTile), 0.0f, "goal");
 }
 
 void SvgPicture::marker(Vec2 point, std::string_view colour, std::string_view label) {
   const float tile = m_map.layout().tileSize();
-  m_body += "<circle cx=\"" + number(point.x()) + "\" cy=\"" + number(point.y()) + "\" r=\"" + number(0.3 * tile) +
-            "\" fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"" + number(0.08 * tile) + "\"/>\n";
-  if (!label.empty()) m_legend.emplace_back(colour, label);
+  m_body += ringGlyph(point, 0.3 * tile, 0.08 * tile, mark({Kind::Ring, std::string(colour), std::string(label)}));
 }
 
 Status SvgPicture::save(const std::filesystem::path& path) const {
@@ -222,23 +577,111 @@ std::string SvgPicture::str() const {
     }
   }
   const float tile = m_map.layout().tileSize();
-  const float legendHeight = tile * (1.2f * float(m_legend.size()) + 0.6f);
-  const float width = maxX - minX, height = maxY - minY + legendHeight;
+  // The scale bar and legend are sized in pixels (u = 12 pixels), so they read the same on a
+  // 50-tile map drawn at 12 pixels a tile and a 512-tile map drawn at 3.
+  const float u = 12.0f / m_scale, font = 0.9f * u, rowHeight = 1.2f * u;
+  // As many columns (filled top to bottom) as fit the map's width, each as wide as its longest
+  // label (about half a font size per character).
+  const float mapWidth = maxX - minX;
+  std::size_t rows = std::max<std::size_t>(1, m_legend.size());
+  std::vector<float> columnX{0.0f};  // where each column starts; the last entry is the total
+  for (std::size_t columns = m_legend.size(); columns >= 1; --columns) {
+    rows = (m_legend.size() + columns - 1) / columns;
+    columnX.assign(1, 0.0f);
+    for (std::size_t first = 0; first < m_legend.size(); first += rows) {
+      float widest = 0.0f;
+      for (std::size_t i = first; i < std::min(first + rows, m_legend.size()); ++i) {
+        widest = std::max(widest, 3.0f * u + 0.52f * font * float(m_legend[i].label.size()));
+      }
+      columnX.push_back(columnX.back() + widest);
+    }
+    if (columnX.back() <= mapWidth) break;
+  }
+  const float width = std::max(mapWidth, columnX.back() + 0.4f * u);
+  const float legendTop = maxY + 2.2f * u;
+  const float height = legendTop - minY + float(rows) * rowHeight + 0.4f * u;
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"" + number(minX) + " " + number(minY) + " " +
                     number(width) + " " + number(height) + "\" width=\"" + number(width * m_scale) +
                     "\" height=\"" + number(height * m_scale) + "\">\n";
   out += "<rect x=\"" + number(minX) + "\" y=\"" + number(minY) + "\" width=\"" + number(width) + "\" height=\"" +
          number(height) + "\" fill=\"white\"/>\n";
   out += m_body;
-  float y = maxY + tile * 1.0f;
-  for (const auto& [colour, label] : m_legend) {
-    out += "<rect x=\"" + number(minX + 0.3f * tile) + "\" y=\"" + number(y - 0.6f * tile) + "\" width=\"" +
-           number(tile) + "\" height=\"" + number(0.6f * tile) + "\" fill=\"" + colour + "\"/>\n";
-    out += "<text x=\"" + number(minX + 1.6f * tile) + "\" y=\"" + number(y) + "\" font-size=\"" + number(0.9f * tile) +
-           "\" font-family=\"sans-serif\">" + label + "</text>\n";
-    y += 1.2f * tile;
+  auto text = [&](float x, float centre, std::string_view label) {
+    return "<text x=\"" + number(x) + "\" y=\"" + number(centre + 0.33f * font) + "\" font-size=\"" + number(font) +
+           "\" font-family=\"sans-serif\">" + escaped(label) + "</text>\n";
+  };
+
+  // Scale bar: a round number of tiles near an eighth of the map's width, in tile-long (or
+  // fifth-long) black and white pieces so tiles can be counted.
+  const double mapTiles = double(mapWidth) / double(tile);
+  int tiles = 1;
+  for (const int candidate : {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000}) {
+    if (candidate <= std::max(1.0, mapTiles / 8.0)) tiles = candidate;
   }
-  out += "</svg>\n";
+  const int pieces = tiles <= 10 ? tiles : 5;
+  const float barY = maxY + 0.6f * u, barHeight = 0.35f * u, pieceWidth = float(tiles) * tile / float(pieces);
+  out += "<g class=\"scale-bar\">\n";
+  for (int i = 0; i < pieces; ++i) {
+    out += "<rect x=\"" + number(minX + 0.4f * u + float(i) * pieceWidth) + "\" y=\"" + number(barY) + "\" width=\"" +
+           number(pieceWidth) + "\" height=\"" + number(barHeight) + "\" fill=\"" + (i % 2 ? "white" : "black") +
+           "\" stroke=\"black\" stroke-width=\"" + number(0.05f * u) + "\"/>\n";
+  }
+  out += text(minX + 0.9f * u + float(tiles) * tile, barY + 0.5f * barHeight,
+              std::to_string(tiles) + (tiles == 1 ? " tile" : " tiles") +
+                  (m_map.layout().kind() == LayoutKind::Square ? "" : " (hex centre to centre)"));
+  out += "</g>\n<g class=\"legend\">\n";
+
+  // Legend, column by column: each entry draws its mark as the map does.
+  for (std::size_t i = 0; i < m_legend.size(); ++i) {
+    const SvgLegendEntry& entry = m_legend[i];
+    const float x = minX + 0.4f * u + columnX[i / rows];
+    const float y = legendTop + float(i % rows) * rowHeight + 0.5f * rowHeight;
+    const Vec2 left(x, y), right(x + 1.8f * u, y), middle(x + 0.9f * u, y);
+    const std::string& c = entry.colour;
+    out += "<g class=\"legend-entry\" data-kind=\"" + std::string(kindName(entry.kind)) + "\" data-colour=\"" + c + "\">\n";
+    switch (entry.kind) {
+      case Kind::Terrain:
+        out += "<rect x=\"" + number(x) + "\" y=\"" + number(y - 0.35f * u) + "\" width=\"" + number(1.8f * u) +
+               "\" height=\"" + number(0.7f * u) + "\" fill=\"" + c + "\" stroke=\"#00000040\" stroke-width=\"" +
+               number(0.04f * u) + "\"/>\n";
+        break;
+      case Kind::Tiles:
+        out += "<rect x=\"" + number(x + 0.5f * u) + "\" y=\"" + number(y - 0.4f * u) + "\" width=\"" + number(0.8f * u) +
+               "\" height=\"" + number(0.8f * u) + "\" fill=\"" + c + "\" fill-opacity=\"0.25\" stroke=\"" + c +
+               "\" stroke-width=\"" + number(0.06f * u) + "\"/>\n";
+        break;
+      case Kind::Line:
+        out += "<line x1=\"" + number(left.x()) + "\" y1=\"" + number(y) + "\" x2=\"" + number(right.x()) + "\" y2=\"" +
+               number(y) + "\" stroke=\"" + c + "\" stroke-width=\"" + number(0.12f * u) + "\"" +
+               (entry.dashed ? " stroke-dasharray=\"" + number(0.3f * u) + "," + number(0.2f * u) + "\"" : "") + "/>\n";
+        break;
+      case Kind::Route:
+      case Kind::Trail: {
+        const std::array<Vec2, 2> line{left, right};
+        out += bandedLine(line, "legend", c, (entry.kind == Kind::Route ? 0.12f : 0.06f) * u,
+                          entry.band ? 0.6f * u : 0.0f, entry.kind == Kind::Route ? 0.25 : 0.12);
+        break;
+      }
+      case Kind::Door: out += doorGlyph(left + Vec2(0.3f * u, 0.0f), right - Vec2(0.3f * u, 0.0f), 0.3f * u, c); break;
+      case Kind::Entity:
+        // A solid and, for an entry that says so, a dashed (flat) one.
+        out += entityGlyph(left + Vec2(0.4f * u, 0.0f), 0.35f * u, 0.06f * u, c, false);
+        if (entry.dashed) out += entityGlyph(right - Vec2(0.4f * u, 0.0f), 0.35f * u, 0.06f * u, c, true);
+        break;
+      case Kind::Ring: out += ringGlyph(middle, 0.3f * u, 0.08f * u, c); break;
+      case Kind::Start: out += startGlyph(middle, 0.35f * u, 0.06f * u, c); break;
+      case Kind::Goal: out += goalGlyph(middle, 0.35f * u, 0.08f * u, c); break;
+      case Kind::Gradient:
+        out += "<linearGradient id=\"legend-gradient-" + std::to_string(i) + "\"><stop offset=\"0\" stop-color=\"" + c +
+               "\"/><stop offset=\"1\" stop-color=\"" + entry.colourTo + "\"/></linearGradient>\n<rect x=\"" +
+               number(x) + "\" y=\"" + number(y - 0.35f * u) + "\" width=\"" + number(1.8f * u) + "\" height=\"" +
+               number(0.7f * u) + "\" fill=\"url(#legend-gradient-" + std::to_string(i) + ")\" fill-opacity=\"0.8\"/>\n";
+        break;
+      case Kind::Arrow: out += arrowGlyph(left + Vec2(0.2f * u, 0.0f), right, 0.08f * u, c); break;
+    }
+    out += text(x + 2.2f * u, y, entry.label) + "</g>\n";
+  }
+  out += "</g>\n</svg>\n";
   return out;
 }
 

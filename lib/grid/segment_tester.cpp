@@ -180,6 +180,98 @@ bool SegmentTester::cheaplyClear(Vec2 from, Vec2 to, float radius) const {
   return classify(from, to, radius, true, blocker) == Verdict::Clear;
 }
 
+namespace {
+
+// Squared distance from the segment a→b to the unit square of tile (x, y), in tile units: zero
+// when they meet.
+double squaredDistanceToTile(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double x, double y) {
+  const Eigen::Vector2d low(x, y), high(x + 1.0, y + 1.0);
+  // Where the segment's line is inside the square (Liang-Barsky): a meeting is distance zero.
+  const Eigen::Vector2d d = b - a;
+  double t0 = 0.0, t1 = 1.0;
+  bool meets = true;
+  for (int axis = 0; axis < 2 && meets; ++axis) {
+    if (d[axis] == 0.0) {
+      meets = a[axis] >= low[axis] && a[axis] <= high[axis];
+    } else {
+      double u0 = (low[axis] - a[axis]) / d[axis], u1 = (high[axis] - a[axis]) / d[axis];
+      if (u0 > u1) std::swap(u0, u1);
+      t0 = std::max(t0, u0);
+      t1 = std::min(t1, u1);
+      meets = t0 <= t1;
+    }
+  }
+  if (meets) return 0.0;
+  // Apart: the nearest pair is an end of the segment and the square, or a corner and the segment.
+  auto pointToSquare = [&](const Eigen::Vector2d& p) { return (low - p).cwiseMax(p - high).cwiseMax(0.0).squaredNorm(); };
+  double best = std::min(pointToSquare(a), pointToSquare(b));
+  const double length2 = d.squaredNorm();
+  for (const Eigen::Vector2d& corner : {low, high, Eigen::Vector2d(low.x(), high.y()), Eigen::Vector2d(high.x(), low.y())}) {
+    const double t = length2 > 0.0 ? std::clamp((corner - a).dot(d) / length2, 0.0, 1.0) : 0.0;
+    best = std::min(best, (a + d * t - corner).squaredNorm());
+  }
+  return best;
+}
+
+}  // namespace
+
+bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
+  if (m_rows.empty()) return probeSegment(*m_map, m_mobility, from, to, clearance).clear;
+  const Layout& layout = m_map->layout();
+  Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
+  if (!a.allFinite() || !b.allFinite() || !std::isfinite(clearance)) return false;
+  const double pad = double(clearance) / double(layout.tileSize());
+  // Along the axis the segment advances along least (few lines, long runs of bits); u along a
+  // line, v across.
+  const bool column = std::abs(b.x() - a.x()) < std::abs(b.y() - a.y());
+  if (column) {
+    a = Eigen::Vector2d(a.y(), a.x());
+    b = Eigen::Vector2d(b.y(), b.x());
+  }
+  const BitLines passable = column ? BitLines{m_passableColumns.data(), m_columnWords, m_map->width(), m_map->height()}
+                                   : BitLines{m_passableRows.data(), m_rowWords, m_map->height(), m_map->width()};
+  const double pad2 = pad * pad;
+  auto near = [&](std::int32_t line, std::int32_t k) { return squaredDistanceToTile(a, b, double(k), double(line)) < pad2; };
+  const double du = b.x() - a.x(), dv = b.y() - a.y();
+  const double vLow = std::min(a.y(), b.y()) - pad, vHigh = std::max(a.y(), b.y()) + pad;
+  const auto firstLine = std::int32_t(std::floor(vLow)), lastLine = std::int32_t(std::floor(vHigh));
+  for (std::int32_t line = firstLine; line <= lastLine; ++line) {
+    // The segment's u-range on the line's band grown by pad, grown by pad again: every tile of
+    // the line that can come within pad of it.
+    double t0 = 0.0, t1 = 1.0;
+    if (dv != 0.0) {
+      t0 = (double(line) - pad - a.y()) / dv;
+      t1 = (double(line) + 1.0 + pad - a.y()) / dv;
+      if (t0 > t1) std::swap(t0, t1);
+      t0 = std::max(t0, 0.0);
+      t1 = std::min(t1, 1.0);
+    }
+    if (t0 > t1) continue;
+    const double u0 = a.x() + du * t0, u1 = a.x() + du * t1;
+    const auto first = std::int32_t(std::floor(std::min(u0, u1) - pad)), last = std::int32_t(std::floor(std::max(u0, u1) + pad));
+    if (line < 0 || line >= passable.count) {
+      // A line off the map: every tile on it counts as blocked.
+      for (std::int32_t k = first; k <= last; ++k) {
+        if (near(line, k)) return false;
+      }
+      continue;
+    }
+    // Off the map at either end of the line, then the impassable tiles on it.
+    for (std::int32_t k = first; k <= last && k < 0; ++k) {
+      if (near(line, k)) return false;
+    }
+    for (std::int32_t k = std::max(first, passable.length); k <= last; ++k) {
+      if (near(line, k)) return false;
+    }
+    const std::int32_t to = std::min(last, passable.length - 1);
+    for (std::int32_t k = passable.nextNotCheapest(line, std::max(first, 0), to); k <= to;
+         k = passable.nextNotCheapest(line, k + 1, to)) {
+      if (near(line, k)) return false;
+    }
+  }
+  return true;
+}
+
 SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
   SegmentProbe result;
   switch (classify(from, to, radius, false, result.blocker)) {

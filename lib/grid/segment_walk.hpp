@@ -75,6 +75,12 @@ inline TileSet locate(const Layout& layout, const Vec2d& p, double tolerance) {
   const Cell nearest = layout.tileAtLocal(p);
   set.cells[set.count++] = nearest;
   const double nearestDistance = (layout.localCenter(nearest) - p).squaredNorm();
+  // A point ρ from its tile's centre is at least 0.5 - ρ beyond every bisector (hex centres are 1
+  // apart): well inside the inscribed circle no neighbour is within the tolerance, and the six
+  // distances below (the bulk of a hex probe's time) need not be computed. The 1e-6 covers
+  // rounding.
+  const double inner = 0.5 - tolerance - 1e-6;
+  if (inner > 0.0 && nearestDistance < inner * inner) return set;
   for (const NeighbourStep& step : layout.touching(nearest)) {
     const Cell other{nearest.x + step.dx, nearest.y + step.dy};
     // Signed distance of p beyond the bisector of the two centres.

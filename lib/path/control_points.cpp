@@ -2,6 +2,7 @@
 // Stage 3: one control point per tile of the A* path.
 #include "rpgnav/path/stages.hpp"
 
+#include "path/comfort.hpp"
 #include "path/legs.hpp"
 
 #include <algorithm>
@@ -89,6 +90,11 @@ struct Buffers : detail::ScratchSlot {
 void exitPoints(const StageContext& context, bool enabled, const std::vector<Cell>& tiles,
                 const std::vector<Anchor>& safe, std::vector<Vec2>& out, StageStats& stats) {
   const Layout& layout = context.map.layout();
+  const detail::Comfort comfort(context, safe.front().point, safe.back().point);
+  // True when previous → via → next keeps the full comfort from walls.
+  auto comfortable = [&](Vec2 previous, Vec2 via, Vec2 next) {
+    return comfort.probe(previous, via, 0, stats.probes).clear && comfort.probe(via, next, 0, stats.probes).clear;
+  };
   out.clear();
   out.push_back(safe.front().point);
   const Point goalLocal = layout.toLocal(safe.back().point);
@@ -110,9 +116,22 @@ void exitPoints(const StageContext& context, bool enabled, const std::vector<Cel
           const double viaCentre = double((point - previous).norm() + (next - point).norm());
           if (detail::noWorse(viaExit, viaCentre)) point = candidate;
         } else {
-          stats.probes += 2;
-          const SegmentProbe in = context.probe(previous, candidate);
-          const SegmentProbe on = in.clear ? context.probe(candidate, next) : SegmentProbe{};
+          // With comfort the exit's way must keep it, unless the route point's way does not
+          // either: then, as without comfort, the radius. (Later stages pull the path tight at the
+          // comfort, or judge it not worth its length: see corner routing.)
+          SegmentProbe in, on;
+          if (comfort.active()) {
+            const detail::Comfort::Judged inJudged = comfort.judge(previous, candidate, 0, stats.probes);
+            const detail::Comfort::Judged onJudged =
+                inJudged.probe.clear ? comfort.judge(candidate, next, 0, stats.probes) : detail::Comfort::Judged{};
+            in = inJudged.probe;
+            on = onJudged.probe;
+            if (!(inJudged.comfortable && onJudged.comfortable) && comfortable(previous, point, next)) in.clear = false;
+          } else {
+            stats.probes += 2;
+            in = context.probe(previous, candidate);
+            on = in.clear ? context.probe(candidate, next) : SegmentProbe{};
+          }
           const detail::Leg viaExit{in.cost + on.cost, in.length + on.length};
           if (!in.clear || !on.clear) {
             // the route's point stays

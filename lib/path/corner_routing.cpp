@@ -2,6 +2,7 @@
 // Stage 5: pull the path tight round the blocked corners that stop straightening.
 #include "rpgnav/path/stages.hpp"
 
+#include "path/comfort.hpp"
 #include "path/legs.hpp"
 
 #include <algorithm>
@@ -62,11 +63,9 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     stats.pointsOut = stats.pointsIn;
     return;
   }
-  const float clearance = context.radius + settings.margin * context.map.layout().tileSize();
-  auto probe = [&](Vec2 a, Vec2 b) {
-    ++stats.probes;
-    return context.probe(a, b);
-  };
+  const float margin = settings.margin * context.map.layout().tileSize();
+  const detail::Comfort comfort(context, points.front(), points.back());
+  auto probe = [&](Vec2 a, Vec2 b, int level) { return comfort.probe(a, b, level, stats.probes); };
   // Scratch (`out` copied back into `points`, so neither buffer changes hands): nothing is
   // allocated once warm.
   StageScratch fallback;
@@ -76,50 +75,42 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
   std::vector<Candidate>& candidates = buffers.candidates;
   std::vector<Candidate>& hull = buffers.hull;
   std::vector<Vec2>& chain = buffers.chain;
-  out.assign(1, points.front());
-  // Each inner point b, between a (the last point kept) and c: every blocked corner inside the
-  // triangle a-b-c lies between the path and the straight line a→c, and the path must keep it on
-  // that side; the shortest such way bends at the corners on the hull (each `clearance` out from
-  // its corner). It replaces b when every new segment is clear and it is neither dearer nor
-  // longer. With no corner inside, the hull is the straight line a→c.
-  for (std::size_t i = 1; i + 1 < points.size(); ++i) {
-    const Vec2 a = out.back(), b = points[i], c = points[i + 1];
+  // What to do with b at one level of comfort (keeping that level's clearance from walls).
+  enum class Way { Drop, Keep, Chain, Tighter };
+  double chainLength = 0.0;  // the length of the way round the corners route() last measured
+  // Every blocked corner inside the triangle a-b-c lies between the path and the straight line
+  // a→c, and the path must keep it on that side; the shortest such way bends at the corners on
+  // the hull (each `bend` out from its corner). It replaces b (Chain, in `chain`) when every new
+  // segment is clear and it is neither dearer nor longer; Tighter when it is not, so that a less
+  // comfortable level may try. With no corner inside, the hull is the straight line a→c.
+  auto route = [&](Vec2 a, Vec2 b, Vec2 c, double length, double side, int level) {
+    const float bend = comfort.clearance(level) + margin;
+    if (context.cheaplyClearWith(a, c, comfort.clearance(level))) return Way::Drop;  // b is not needed at all
     const Point axis = (c - a).cast<double>();
-    const double length = axis.norm();
-    const double side = cross(axis, (b - a).cast<double>());
-    if (length == 0.0 || side == 0.0) {  // b on the line a→c (or a = c): nothing to bend round
-      out.push_back(b);
-      continue;
-    }
-    if (context.cheaplyClear(a, c)) continue;  // b is not needed at all
-    if (const ConvexCorner* corner = context.corners.cornerAt(b, clearance)) {
+    if (const ConvexCorner* corner = context.corners.cornerAt(b, bend)) {
       // b already bends round a corner; if that corner pokes into the triangle, its blocked
       // tile lies between the path and a→c and b is where the tight path bends.
       const Point v = (corner->point - a).cast<double>();
       if (cross(axis, v) * side > 0.0 && cross((b - a).cast<double>(), v) * side < 0.0 &&
           cross((c - b).cast<double>(), (corner->point - b).cast<double>()) * side < 0.0) {
-        out.push_back(b);
-        continue;
+        return Way::Keep;
       }
     }
     const Point u = axis / length, w = side > 0.0 ? Point(-u.y(), u.x()) : Point(u.y(), -u.x());
     const double tolerance = 1e-7 * std::max(1.0, length);
     corners.clear();
     candidates.clear();
-    context.corners.inTriangle(a, b, c, clearance, corners);
+    context.corners.inTriangle(a, b, c, bend, corners);
     for (const ConvexCorner& corner : corners) {
-      const Vec2 bend = corner.beside(clearance);
-      const Point offset = (bend - a).cast<double>();
+      const Vec2 beside = corner.beside(bend);
+      const Point offset = (beside - a).cast<double>();
       const Point frame(offset.dot(u), offset.dot(w));
-      if (frame.y() <= tolerance || (bend - c).norm() <= tolerance) continue;
-      candidates.push_back({frame, bend});
+      if (frame.y() <= tolerance || (beside - c).norm() <= tolerance) continue;
+      candidates.push_back({frame, beside});
     }
     chain.clear();
     hullChain(length, candidates, hull, chain);
-    if (chain.size() == 1 && (chain[0] - b).norm() <= tolerance) {
-      out.push_back(b);
-      continue;
-    }
+    if (chain.size() == 1 && (chain[0] - b).norm() <= tolerance) return Way::Keep;
     // Measure the new way; while every piece costs the cheapest per unit length, so does the
     // whole, and (being shorter) it is no dearer than the old way: no need to probe that.
     detail::Leg candidate;
@@ -127,7 +118,7 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     Vec2 from = a;
     chain.push_back(c);
     for (const Vec2& to : chain) {
-      const SegmentProbe piece = probe(from, to);
+      const SegmentProbe piece = probe(from, to, level);
       clear = piece.clear;
       if (!clear) break;
       cheap = cheap && detail::atCheapestCost(piece.cost, piece.length, context.lines.cheapestCost());
@@ -140,12 +131,60 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     if (clear && cheap) {
       better = detail::noWorse(candidate.length, double((b - a).norm() + (c - b).norm()));
     } else if (clear) {
-      const SegmentProbe ab = probe(a, b), bc = probe(b, c);
+      const SegmentProbe ab = probe(a, b, comfort.tight()), bc = probe(b, c, comfort.tight());
       better = !ab.clear || !bc.clear || detail::noWorse(candidate, {ab.cost + bc.cost, ab.length + bc.length});
     }
-    if (better) {
+    chainLength = candidate.length;
+    return better ? Way::Chain : Way::Tighter;
+  };
+  out.assign(1, points.front());
+  // Each inner point b, between a (the last point kept) and c, tried at each level of comfort in
+  // turn: a way round the corners at a level is taken when it is clear there and no worse. A less
+  // comfortable level is tried only while the way through b does not keep the level above, or
+  // keeping it is not worth the length (see detail::kWorth: measured against the tight way round
+  // the same corners): else b itself is the more comfortable way. So where a passage is too
+  // narrow for the whole comfort the path comes closer, as far as it must and no further than the
+  // radius, and comfort never sends it on a long way round.
+  for (std::size_t i = 1; i + 1 < points.size(); ++i) {
+    const Vec2 a = out.back(), b = points[i], c = points[i + 1];
+    const Point axis = (c - a).cast<double>();
+    const double length = axis.norm();
+    const double side = cross(axis, (b - a).cast<double>());
+    if (length == 0.0 || side == 0.0) {  // b on the line a→c (or a = c): nothing to bend round
+      out.push_back(b);
+      continue;
+    }
+    // The level the way through b keeps (its two segments keep the radius: the path is valid),
+    // and whether it is worth keeping against the tight way: both measured once, when asked.
+    int through = -1, worth = -1;
+    auto throughLevel = [&] {
+      if (through < 0) through = std::max(comfort.levelOf(a, b, stats.probes), comfort.levelOf(b, c, stats.probes));
+      return through;
+    };
+    auto worthKeeping = [&] {
+      if (worth < 0) {
+        const double via = double((b - a).norm() + (c - b).norm());
+        // No tight way is shorter than the straight line a→c: often that settles it.
+        worth = comfort.worth(via, length) ? 1 : 0;
+        if (worth == 0) {
+          const Way tight = route(a, b, c, length, side, comfort.tight());
+          const double tightLength = tight == Way::Drop ? length : tight == Way::Chain ? chainLength : HUGE_VAL;
+          worth = comfort.worth(via, tightLength) ? 1 : 0;
+        }
+      }
+      return worth == 1;
+    };
+    Way way = Way::Tighter;
+    for (int level = 0; level < comfort.levels() && way == Way::Tighter; ++level) {
+      if (level > 0 && throughLevel() < level && worthKeeping()) {
+        way = Way::Keep;
+      } else {
+        way = route(a, b, c, length, side, level);
+      }
+    }
+    if (way == Way::Chain) {
       out.insert(out.end(), chain.begin(), chain.end());
-    } else {
+    } else if (way != Way::Drop) {
       out.push_back(b);
     }
   }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/path/planner.hpp"
 
-#include "core/tick_clock.hpp"
 #include "path/legs.hpp"
 #include "path/query_doors.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -15,16 +15,14 @@ namespace {
 
 // Times one stage into its stats with one clock read: a stage begins where the previous one
 // ended (`lap`, set when a plan, a resumed search or a replan begins), so the few steps between
-// two stages count to the later one and the stages' times add up to the plan's. The clock is the
-// tick counter (see tick_clock.hpp): with steady_clock, the reads were 20-25 ns each, a twentieth
-// of a short plan.
+// two stages count to the later one and the stages' times add up to the plan's. steady_clock:
+// monotonic and the same on every platform (a read costs about 20 ns, once per stage).
 class StageTimer {
  public:
-  StageTimer(StageStats& stats, std::uint64_t& lap, double microsPerTick)
-      : m_stats(stats), m_lap(lap), m_microsPerTick(microsPerTick) {}
+  StageTimer(StageStats& stats, std::chrono::steady_clock::time_point& lap) : m_stats(stats), m_lap(lap) {}
   ~StageTimer() {
-    const std::uint64_t now = detail::ticksNow();
-    m_stats.micros += detail::microsBetween(m_lap, now, m_microsPerTick);
+    const auto now = std::chrono::steady_clock::now();
+    m_stats.micros += std::chrono::duration<double, std::micro>(now - m_lap).count();
     m_lap = now;
   }
   StageTimer(const StageTimer&) = delete;
@@ -32,11 +30,15 @@ class StageTimer {
 
  private:
   StageStats& m_stats;
-  std::uint64_t& m_lap;
-  double m_microsPerTick;
+  std::chrono::steady_clock::time_point& m_lap;
 };
 
 bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
+
+// With comfort a path's price per unit length (cost / length) may exceed that of the path without
+// comfort by this share (see refine): enough for a bend pushed off a corner onto a sliver of the
+// neighbouring terrain, never a way over dearer ground.
+constexpr double kComfortTerrainShare = 0.01;
 
 }  // namespace
 
@@ -44,16 +46,14 @@ Planner::Planner(const NavData& data, PlannerSettings settings)
     : m_world(&data.world()),
       m_data(&data),
       m_settings(settings),
-      m_doors(std::make_unique<detail::QueryDoors>()),
-      m_microsPerTick(detail::microsPerTick()) {}
+      m_doors(std::make_unique<detail::QueryDoors>()) {}
 
 Planner::Planner(const World& world, PlannerSettings settings, NavDataSettings data)
     : m_world(&world),
       m_ownData(std::make_unique<NavData>(world, data)),
       m_data(m_ownData.get()),
       m_settings(settings),
-      m_doors(std::make_unique<detail::QueryDoors>()),
-      m_microsPerTick(detail::microsPerTick()) {}
+      m_doors(std::make_unique<detail::QueryDoors>()) {}
 
 Planner::Planner(const TileMap& map, PlannerSettings settings, NavDataSettings data)
     : m_ownWorld(std::make_unique<World>(map)),
@@ -61,8 +61,7 @@ Planner::Planner(const TileMap& map, PlannerSettings settings, NavDataSettings d
       m_ownData(std::make_unique<NavData>(*m_ownWorld, data)),
       m_data(m_ownData.get()),
       m_settings(settings),
-      m_doors(std::make_unique<detail::QueryDoors>()),
-      m_microsPerTick(detail::microsPerTick()) {}
+      m_doors(std::make_unique<detail::QueryDoors>()) {}
 
 Planner::~Planner() = default;
 Planner::Planner(Planner&&) noexcept = default;
@@ -143,6 +142,10 @@ const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
   if (!std::isfinite(request.radius) || request.radius < 0.0f || request.radius >= 0.5f * layout.tileSize()) {
     return failed(Status::InvalidArgument, "radius must be at least 0 and under half a tile");
   }
+  const float comfort = request.comfort.value_or(m_settings.comfort * layout.tileSize());
+  if (!std::isfinite(comfort) || comfort < 0.0f) {
+    return failed(Status::InvalidArgument, "comfort must be a finite distance of at least 0 (world units)");
+  }
   const auto startTile = map.tileAt(request.start), goalTile = map.tileAt(request.goal);
   if (!startTile) return failed(Status::OutOfBounds, "start lies outside the map");
   if (!goalTile) return failed(Status::OutOfBounds, "goal lies outside the map");
@@ -195,15 +198,14 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
       request.start = layout.tileCenter(*map.tileAt(asked.start));
     }
   }
-  StageContext context{map, request.mobility, request.radius, data->lines(), data->corners()};
-  context.scratch = &m_scratch;
-  m_lap = detail::ticksNow();
+  StageContext context = stageContext(request, *data);
+  m_lap = std::chrono::steady_clock::now();
   m_straight = SegmentProbe{};
   if (m_settings.enabledStage(PathStage::StraightLine)) {
     bool straight = false;
     {
       StageStats& stats = out.stats(PathStage::StraightLine);
-      StageTimer timer(stats, m_lap, m_microsPerTick);
+      StageTimer timer(stats, m_lap);
       // A door with a price is a wall here too: a way round it might be cheaper.
       if (doors) {
         m_doors->barriersNear(request.start.cwiseMin(request.goal), request.start.cwiseMax(request.goal),
@@ -247,7 +249,7 @@ Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
     again.ignore = ignore;
     return beginPlan(again, out, maxExpansions);
   }
-  m_lap = detail::ticksNow();
+  m_lap = std::chrono::steady_clock::now();
   return searchAndFinish(maxExpansions, true, out);
 }
 
@@ -257,11 +259,10 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
   const TileMap& map = m_world->map();
   const Layout& layout = map.layout();
   const bool doors = !m_world->doors().empty();
-  StageContext context{map, request.mobility, request.radius, data->lines(), data->corners()};
-  context.scratch = &m_scratch;
+  StageContext context = stageContext(request, *data);
   {
     StageStats& stats = out.stats(PathStage::Search);
-    StageTimer timer(stats, m_lap, m_microsPerTick);
+    StageTimer timer(stats, m_lap);
     stats.ran = true;
     Status status = Status::Ok;
     if (resume) {
@@ -378,9 +379,7 @@ Status Planner::replanAlong(const PathRequest& request, const PathResult& previo
   for (std::size_t i = nearest + 1; i < route.size(); ++i) {
     if (route[i] != points.back()) points.push_back(route[i]);
   }
-  const TileMap& map = m_world->map();
-  StageContext context{map, request.mobility, request.radius, data->lines(), data->corners()};
-  context.scratch = &m_scratch;
+  StageContext context = stageContext(request, *data);
   if (!m_world->doors().empty()) {
     Vec2 low = request.start, high = request.start;
     for (const Vec2& p : points) {
@@ -404,41 +403,85 @@ Status Planner::replanAlong(const PathRequest& request, const PathResult& previo
     out.door = previous.door;
     out.stopPoint = previous.stopPoint;
   }
-  m_lap = detail::ticksNow();
+  m_lap = std::chrono::steady_clock::now();
   return finish(context, request, out);
 }
 
+StageContext Planner::stageContext(const PathRequest& request, const NavLayer& data) {
+  StageContext context{m_world->map(), request.mobility, request.radius, data.lines(), data.corners()};
+  context.scratch = &m_scratch;
+  context.comfort = request.comfort.value_or(m_settings.comfort * m_world->map().layout().tileSize());
+  return context;
+}
+
 double Planner::refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out) {
-  std::vector<Vec2>& points = out.controlPoints;
+  const bool records = m_settings.recordStages;
+  const auto comfortable = refineOnce(context, request, goal, out.controlPoints, records, out);
+  if (!comfortable) return std::numeric_limits<double>::infinity();
+  const auto [cost, length] = *comfortable;
+  if (context.comfort <= 0.0f) return cost;
+  // Comfort pays in length, not in terrain: the path's price per unit length may exceed that of
+  // the path without comfort by at most kComfortTerrainShare, and comfort never makes the path
+  // dearer than a clear straight segment the search was asked to beat (see searchAndFinish).
+  // Otherwise the path without comfort is the answer. A path that runs over the cheapest
+  // terrain alone keeps the first rule whatever the other costs, so on maps of one cost the
+  // stages never run twice.
+  const double share = 1.0 + kComfortTerrainShare;
+  const bool straightCheaper = m_straight.clear && out.door.value == 0 && m_straight.cost <= cost;
+  if (cost <= share * length * context.lines.cheapestCost() && !straightCheaper) return cost;
+  StageContext taut = context;
+  taut.comfort = 0.0f;
+  const std::array<StageStats, kPathStageCount> counted = out.stages;
+  const auto without = refineOnce(taut, request, goal, m_tautPoints, false, out);
+  if (!without) return cost;
+  if (!straightCheaper && cost * without->second <= share * without->first * length) {
+    // The point counts describe the path returned (probes and times count both runs).
+    for (std::size_t s = 0; s < counted.size(); ++s) {
+      out.stages[s].pointsIn = counted[s].pointsIn;
+      out.stages[s].pointsOut = counted[s].pointsOut;
+    }
+    return cost;
+  }
+  out.controlPoints.swap(m_tautPoints);
+  // The recorded stages describe the path returned.
+  if (records) (void)refineOnce(taut, request, goal, out.controlPoints, true, out);
+  return without->first;
+}
+
+std::optional<std::pair<double, double>> Planner::refineOnce(const StageContext& context, const PathRequest& request,
+                                                             Vec2 goal, std::vector<Vec2>& points, bool records,
+                                                             PathResult& out) {
+  // Records are of out.controlPoints: only a run into them records.
+  records = records && &points == &out.controlPoints;
   {
     StageStats& stats = out.stats(PathStage::ControlPoints);
-    StageTimer timer(stats, m_lap, m_microsPerTick);
+    StageTimer timer(stats, m_lap);
     ControlPointSettings settings = m_settings.controlPoints;
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
     controlPointStage(context, settings, out.tilePath, m_searchResult.through, m_searchResult.vertices,
                       m_searchResult.vertexTiles, request.start, goal, points, stats,
-                      m_settings.recordStages ? &out.stagePoints[std::size_t(PathStage::Search)] : nullptr);
+                      records ? &out.stagePoints[std::size_t(PathStage::Search)] : nullptr);
   }
-  if (m_settings.recordStages) {
+  if (records) {
     out.searchCost = polylineCost(context, out.stagePoints[std::size_t(PathStage::Search)]);
     out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
   }
-  record(out, PathStage::ControlPoints, context);
+  if (records) record(out, PathStage::ControlPoints, context);
   if (m_settings.enabledStage(PathStage::StraightenForward)) {
     StageStats& stats = out.stats(PathStage::StraightenForward);
-    StageTimer timer(stats, m_lap, m_microsPerTick);
+    StageTimer timer(stats, m_lap);
     straightenStage(context, m_settings.straighten, false, points, stats);
   }
-  record(out, PathStage::StraightenForward, context);
+  if (records) record(out, PathStage::StraightenForward, context);
   if (m_settings.enabledStage(PathStage::CornerRouting)) {
     StageStats& stats = out.stats(PathStage::CornerRouting);
-    StageTimer timer(stats, m_lap, m_microsPerTick);
+    StageTimer timer(stats, m_lap);
     cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
   }
-  record(out, PathStage::CornerRouting, context);
+  if (records) record(out, PathStage::CornerRouting, context);
   if (m_settings.enabledStage(PathStage::StraightenBackward)) {
     StageStats& stats = out.stats(PathStage::StraightenBackward);
-    StageTimer timer(stats, m_lap, m_microsPerTick);
+    StageTimer timer(stats, m_lap);
     straightenStage(context, m_settings.straighten, true, points, stats);
     if (m_settings.enabledStage(PathStage::CornerRouting)) {
       // Corners routed from one end can let the other end's corners be routed in turn (a bend
@@ -454,8 +497,9 @@ double Planner::refine(const StageContext& context, const PathRequest& request, 
       }
     }
   }
-  record(out, PathStage::StraightenBackward, context);
-  return polylineCost(context, points);
+  if (records) record(out, PathStage::StraightenBackward, context);
+  std::int32_t probes = 0;
+  return measurePolyline(context, points, probes);
 }
 
 Status Planner::finish(const StageContext& context, const PathRequest& request, PathResult& out) {
@@ -474,7 +518,7 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
   DetourOutcome outcome;
   if (m_settings.enabledStage(PathStage::Detours)) {
     StageStats& stats = out.stats(PathStage::Detours);
-    StageTimer timer(stats, m_lap, m_microsPerTick);
+    StageTimer timer(stats, m_lap);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     detourStage(after, m_settings.detours, entities, points, out.detours, outcome, stats);
   }
@@ -491,7 +535,7 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
   record(out, PathStage::Detours, after);
   if (m_settings.enabledStage(PathStage::Smoothing)) {
     StageStats& stats = out.stats(PathStage::Smoothing);
-    StageTimer timer(stats, m_lap, m_microsPerTick);
+    StageTimer timer(stats, m_lap);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     SmoothingSettings smoothing = m_settings.smoothing;
     smoothing.entityHorizon = m_settings.detours.horizon;

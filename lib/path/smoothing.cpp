@@ -2,6 +2,7 @@
 // Stage 8: a Catmull-Rom curve through the control points that provably keeps every rule.
 #include "rpgnav/path/stages.hpp"
 
+#include "path/comfort.hpp"
 #include "path/legs.hpp"
 
 #include <algorithm>
@@ -204,10 +205,12 @@ class SpanChecker {
     m_uniformCost = context.uniformCost();
   }
 
-  // True when the whole curve of `span` keeps the rules (entities only when `withEntities`);
-  // `spread` is at least span.spread() (the caller often knows a bound without computing it).
-  bool valid(const CubicSpan& span, double spread, bool withEntities) {
+  // True when the whole curve of `span` keeps the rules (entities only when `withEntities`),
+  // keeping `clearance` (the radius, or more with comfort) from walls; `spread` is at least
+  // span.spread() (the caller often knows a bound without computing it).
+  bool valid(const CubicSpan& span, double spread, bool withEntities, float clearance) {
     const Vec2 a = span.p[0], b = span.p[3];
+    m_clearance = clearance;
     m_limit = m_context.lines.cheapestCost();
     if (!m_uniformCost) {
       ++m_stats.probes;
@@ -228,6 +231,15 @@ class SpanChecker {
   bool pieceValid(const CubicSpan& piece, double spread, int depth) {
     if (hullValid(piece, spread)) return true;
     if (depth >= 12 || (piece.p[3] - piece.p[0]).norm() + spread <= m_minSize) return false;
+    // With comfort, a point of the curve closer to a wall than the clearance fails the span at
+    // once (the hull of every piece holding it would): the usual failure, found without
+    // splitting the hull a dozen times.
+    if (depth == 0 && m_clearance > m_context.radius) {
+      for (const double t : {0.5, 0.25, 0.75}) {
+        const Vec2 point = piece.at(t);
+        if (!m_context.keeps(point, point, m_clearance)) return false;
+      }
+    }
     const auto halves = piece.split();
     return pieceValid(halves[0], halves[0].spread(), depth + 1) && pieceValid(halves[1], halves[1].spread(), depth + 1);
   }
@@ -237,15 +249,16 @@ class SpanChecker {
     ++m_stats.probes;
     m_piece = &piece;
     m_hullMade = false;
-    const double radius = double(m_context.radius);
-    const double keep = std::max(radius, m_touch);
+    // Entities' spaces are kept at the radius; walls (blocked tiles, doors) at the clearance.
+    const double keepFromEntities = std::max(double(m_context.radius), m_touch);
+    const double keep = std::max(double(m_clearance), m_touch);
     for (const Entity& entity : m_local) {
       const Point centre = entity.position.cast<double>();
-      if (ringDistance(hull(), Ring(&centre, 1)) < double(entity.radius) + keep) return false;
+      if (ringDistance(hull(), Ring(&centre, 1)) < double(entity.radius) + keepFromEntities) return false;
     }
     for (const Barrier& barrier : m_context.barriers) {
       const std::array<Point, 2> wall{barrier.a.cast<double>(), barrier.b.cast<double>()};
-      if (ringDistance(hull(), wall) < std::max(keep, barrierClearance(barrier, m_context.radius))) return false;
+      if (ringDistance(hull(), wall) < std::max(keep, barrierClearance(barrier, m_clearance))) return false;
     }
     // The tiles the hull, grown by the radius, may reach: the hull's box is its points' box.
     const Vec2 lowF = piece.p[0].cwiseMin(piece.p[1]).cwiseMin(piece.p[2].cwiseMin(piece.p[3]));
@@ -373,6 +386,7 @@ class SpanChecker {
   double m_touch = 0.0;
   double m_minSize = 0.0;
   double m_limit = 0.0;
+  float m_clearance = 0.0f;  // kept from walls by the span being checked
   bool m_uniformCost = true;
   // The entities near the chord, and those of them that block (the stage's scratch).
   std::vector<Entity>& m_found;
@@ -457,6 +471,11 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     spans.push_back(span);
     segment[i].spread = spread;
   }
+  // With comfort, a curve keeps from walls the clearance its straight segment keeps (up to the
+  // radius + comfort): it never brings the path closer to a wall than the control points do.
+  // Most curves keep the whole comfort; the segment's own clearance is measured only for those
+  // that do not.
+  const detail::Comfort comfort(context, points.front(), points.back(), false);
   for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
     const CubicSpan span = spans[i];
     const double spread = segment[i].spread;
@@ -465,9 +484,17 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     // A span bulging less than float rounding (three points in a line) is the segment itself.
     bool curved = false;
     if (spread * spread > 1e-12 * (p[i + 1] - p[i]).squaredNorm()) {
+      int level = -1;  // the segment's level of comfort, once measured
       for (const double scale : {1.0, 0.5, 0.25}) {
         const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
-        if (checker.valid(candidate, scale == 1.0 ? spread : candidate.spread(), entityHorizon <= 0.0 || along <= entityHorizon)) {
+        const double candidateSpread = scale == 1.0 ? spread : candidate.spread();
+        const bool withEntities = entityHorizon <= 0.0 || along <= entityHorizon;
+        bool valid = checker.valid(candidate, candidateSpread, withEntities, comfort.clearance(0));
+        if (!valid && comfort.active()) {
+          if (level < 0) level = comfort.levelOf(spans[i].p[0], spans[i].p[3], stats.probes);
+          if (level > 0) valid = checker.valid(candidate, candidateSpread, withEntities, comfort.clearance(level));
+        }
+        if (valid) {
           if (scale != 1.0) ++stats.repairs;
           spans[i] = candidate;
           curved = true;

@@ -2,6 +2,7 @@
 // Stages 4 and 6: straightening ("string pulling") of the control polyline.
 #include "rpgnav/path/stages.hpp"
 
+#include "path/comfort.hpp"
 #include "path/legs.hpp"
 
 #include <algorithm>
@@ -55,23 +56,33 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
     }
     return prefixCost[to] - prefixCost[from];
   };
-  auto sees = [&](std::size_t from, std::size_t to) {
+  const detail::Comfort comfort(context, points.empty() ? Vec2::Zero() : points.front(),
+                                points.empty() ? Vec2::Zero() : points.back());
+  // What an anchor sees of a point: nothing (no clear and cheap enough segment even at the
+  // radius), a segment that keeps the radius but not the level's clearance, or a segment that
+  // keeps that too.
+  enum class Sight { None, Tight, Seen };
+  auto sees = [&](std::size_t from, std::size_t to, int level) {
     const Vec2 a = points[from], b = points[to];
-    if (maxLength > 0.0 && double((b - a).norm()) > maxLength) return false;
-    ++stats.probes;
-    const SegmentProbe direct = context.probe(a, b);
-    if (!direct.clear) return false;
+    if (maxLength > 0.0 && double((b - a).norm()) > maxLength) return Sight::None;
+    const detail::Comfort::Judged direct = comfort.judge(a, b, level, stats.probes);
+    if (!direct.probe.clear) return Sight::None;
     // At the cheapest cost the straight segment is never dearer than the polyline it replaces.
-    if (detail::atCheapestCost(direct.cost, direct.length, context.lines.cheapestCost())) return true;
-    return detail::noWorse(direct.cost, costBetween(from, to));
+    if (!detail::atCheapestCost(direct.probe.cost, direct.probe.length, context.lines.cheapestCost()) &&
+        !detail::noWorse(direct.probe.cost, costBetween(from, to))) {
+      return Sight::None;
+    }
+    return direct.comfortable ? Sight::Seen : Sight::Tight;
   };
-  out.clear();
-  if (!points.empty()) out.push_back(points[0]);
-  std::size_t anchor = 0;
-  while (anchor + 1 < points.size()) {
+  // The farthest point seen at `level`; `over` receives what the anchor sees of the point after
+  // next (the first probe).
+  auto farthest = [&](std::size_t anchor, int level, Sight& over) {
     std::size_t good = anchor + 1, bad = points.size();
+    over = Sight::None;
     for (std::size_t jump = 1; good + jump < points.size(); jump *= 2) {
-      if (!sees(anchor, good + jump)) {
+      const Sight sight = sees(anchor, good + jump, level);
+      if (jump == 1) over = sight;
+      if (sight != Sight::Seen) {
         bad = good + jump;
         break;
       }
@@ -79,11 +90,28 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
     }
     while (bad - good > 1) {
       const std::size_t middle = good + (bad - good) / 2;
-      if (sees(anchor, middle)) {
+      if (sees(anchor, middle, level) == Sight::Seen) {
         good = middle;
       } else {
         bad = middle;
       }
+    }
+    return good;
+  };
+  out.clear();
+  if (!points.empty()) out.push_back(points[0]);
+  std::size_t anchor = 0;
+  while (anchor + 1 < points.size()) {
+    // The most comfortable shortcut first. With none, the next point stays when the way to it
+    // keeps the comfort (corner routing then pulls it tight at the comfort, or decides it is not
+    // worth it); when it does not, the shortcuts may come as close to walls as that way does
+    // (never closer than the radius): no shortcut is less comfortable than the segment it starts
+    // by replacing. (Without comfort the first level is the radius itself.)
+    Sight over = Sight::None;
+    std::size_t good = farthest(anchor, 0, over);
+    if (good == anchor + 1 && over == Sight::Tight) {
+      const int level = comfort.levelOf(points[anchor], points[anchor + 1], stats.probes);
+      if (level > 0) good = farthest(anchor, level, over);
     }
     out.push_back(points[good]);
     anchor = good;

@@ -3,6 +3,7 @@
 // The rpgnav tool's subcommands. Each returns the process exit code; errors go to stderr.
 
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace rpgnav::tool {
@@ -16,5 +17,9 @@ int pathCommand(Arguments args);
 int simCommand(Arguments args);
 int fieldCommand(Arguments args);
 int replayCommand(Arguments args);
+
+/// Where the bundled sample maps are: PREFIX/share/rpgnav/maps for an installed tool, else the
+/// source tree's samples/maps.
+std::string sampleMapsDir();
 
 }  // namespace rpgnav::tool

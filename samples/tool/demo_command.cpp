@@ -5,6 +5,7 @@
 // guard who stands in its way, stopping at a locked door until the game picks the lock, and
 // walking over rugs.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "rpgnav/debug/svg.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
@@ -86,17 +87,11 @@ void printLeg(const char* title, const PathResult& leg, const World& world, cons
 }  // namespace
 
 int demoCommand(Arguments args) {
-  std::string mapsDir = RPGNAV_SAMPLE_MAPS_DIR, svgPath;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--maps" && i + 1 < args.size()) {
-      mapsDir = std::string(args[++i]);
-    } else if (args[i] == "--svg" && i + 1 < args.size()) {
-      svgPath = std::string(args[++i]);
-    } else {
-      std::fputs("usage: rpgnav demo [--maps DIR] [--svg FILE]\n", stderr);
-      return 2;
-    }
-  }
+  std::string mapsDir = sampleMapsDir(), svgPath;
+  CommandLine commandLine("rpgnav demo", "usage: rpgnav demo [--maps DIR] [--svg FILE]\n");
+  commandLine.option("--maps", mapsDir);
+  commandLine.option("--svg", svgPath);
+  if (const auto exit = commandLine.parse(args)) return *exit;
   const std::string path = mapsDir + "/dungeon.rpgmap";
   auto document = readMapFile(path);
   if (!document) {
@@ -190,11 +185,15 @@ int demoCommand(Arguments args) {
     ok = ok && second.status == Status::Ok;
   }
   if (!svgPath.empty()) {
+    // The curves the hero walks (not their control points) with its body's width, and its body
+    // where it sets out, where the lock stops it and at the chest.
     SvgPicture picture(map, walk);
     picture.world(world);
-    picture.polyline(first.controlPoints, "#d62728", 0.09f, false, "leg 1: to the locked door");
-    picture.polyline(second.controlPoints, "#1f77b4", 0.09f, false, "leg 2: after picking the lock");
-    picture.marker(first.stopPoint, "#e0a010", "stops at the locked door");
+    picture.route(first.smoothed, walkRequest.radius, "#0050ff", "leg 1: to the locked door", first.controlPoints);
+    picture.route(second.smoothed, walkRequest.radius, "#00a0a0", "leg 2: after picking the lock", second.controlPoints);
+    picture.marker(first.stopPoint, "#8b4513", "stops at the locked door");
+    picture.start(map.layout().tileCenter(eye), walkRequest.radius);
+    picture.goal(chest, walkRequest.radius);
     if (picture.save(svgPath) != Status::Ok) return std::fprintf(stderr, "rpgnav demo: cannot write %s\n", svgPath.c_str()), 1;
   }
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // rpgnav field MAP --goal X,Y: builds a crowd field towards a goal and reports on it.
 #include "commands.hpp"
+#include "describe.hpp"
+#include "options.hpp"
 
 #include "rpgnav/debug/svg.hpp"
 #include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -19,53 +20,28 @@ constexpr const char* kUsage =
     "usage: rpgnav field MAP --goal X,Y [--goal X,Y ...] [--mobility NAME] [--danger FILE] [--factor F] [--svg FILE]\n"
     "  --danger FILE: one tile per line, 'x y danger' (0-255; # starts a comment)\n";
 
-bool parseCell(std::string_view text, Cell& out) {
-  const std::size_t comma = text.find(',');
-  if (comma == std::string_view::npos) return false;
-  const std::string_view x = text.substr(0, comma), y = text.substr(comma + 1);
-  auto [endX, errorX] = std::from_chars(x.data(), x.data() + x.size(), out.x);
-  auto [endY, errorY] = std::from_chars(y.data(), y.data() + y.size(), out.y);
-  return errorX == std::errc() && errorY == std::errc() && endX == x.data() + x.size() && endY == y.data() + y.size();
-}
-
 }  // namespace
 
 int fieldCommand(Arguments args) {
   std::string mapPath, dangerPath, svgPath, mobilityName = "walk";
   std::vector<Cell> goals;
   int factor = 0;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const bool hasValue = i + 1 < args.size();
-    bool ok = true;
-    if (arg == "--goal" && hasValue) {
-      Cell goal;
-      ok = parseCell(args[++i], goal);
-      goals.push_back(goal);
-    } else if (arg == "--danger" && hasValue) {
-      dangerPath = std::string(args[++i]);
-    } else if (arg == "--factor" && hasValue) {
-      const std::string_view value = args[++i];
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), factor);
-      ok = error == std::errc() && end == value.data() + value.size() && factor >= 0 && factor <= 255;
-    } else if (arg == "--mobility" && hasValue) {
-      mobilityName = std::string(args[++i]);
-    } else if (arg == "--svg" && hasValue) {
-      svgPath = std::string(args[++i]);
-    } else if (!arg.starts_with("--") && mapPath.empty()) {
-      mapPath = std::string(arg);
-    } else {
-      ok = false;
-    }
-    if (!ok) {
-      std::fprintf(stderr, "rpgnav field: bad argument '%.*s'\n%s", int(arg.size()), arg.data(), kUsage);
-      return 2;
-    }
-  }
-  if (mapPath.empty() || goals.empty()) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  CommandLine commandLine("rpgnav field", kUsage);
+  commandLine.positional("MAP", mapPath);
+  commandLine.option("--goal", "X,Y in tiles (whole numbers)", [&](std::string_view value) {
+    Cell goal;
+    if (!readCell(value, goal)) return false;
+    goals.push_back(goal);
+    return true;
+  });
+  commandLine.option("--danger", dangerPath);
+  commandLine.option("--factor", "a whole number from 0 to 255", [&](std::string_view value) {
+    return readNumber(value, factor) && factor >= 0 && factor <= 255;
+  });
+  commandLine.option("--mobility", mobilityName);
+  commandLine.option("--svg", svgPath);
+  if (const auto exit = commandLine.parse(args)) return *exit;
+  if (goals.empty()) return commandLine.usageError("missing --goal X,Y");
   auto document = readMapFile(mapPath);
   if (!document) {
     std::fprintf(stderr, "rpgnav field: %s\n", document.error().message.c_str());
@@ -74,12 +50,15 @@ int fieldCommand(Arguments args) {
   const TileMap& map = document->map;
   const auto mobility = map.terrain().findMobility(mobilityName);
   if (!mobility) {
-    std::fprintf(stderr, "rpgnav field: unknown mobility '%s'\n", mobilityName.c_str());
+    std::fprintf(stderr, "rpgnav field: unknown mobility '%s' (the map has %s)\n", mobilityName.c_str(),
+                 mobilityList(map.terrain()).c_str());
     return 1;
   }
   for (const Cell goal : goals) {
     if (!map.contains(goal)) {
-      std::fprintf(stderr, "rpgnav field: goal %d,%d lies outside the %dx%d map\n", goal.x, goal.y, map.width(), map.height());
+      // Field goals are tiles, so the extent is in tiles too (path's points are world units).
+      std::fprintf(stderr, "rpgnav field: goal tile (%d, %d) is outside the map: tiles x in [0, %d), y in [0, %d)\n",
+                   goal.x, goal.y, map.width(), map.height());
       return 1;
     }
   }

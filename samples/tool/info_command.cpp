@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // rpgnav info MAP: what a map holds and how it falls apart into regions per mobility.
 #include "commands.hpp"
+#include "describe.hpp"
+#include "options.hpp"
 
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/io/rpgmap.hpp"
@@ -13,11 +15,10 @@
 namespace rpgnav::tool {
 
 int infoCommand(Arguments args) {
-  if (args.size() != 1) {
-    std::fputs("usage: rpgnav info MAP\n", stderr);
-    return 2;
-  }
-  const std::string path(args[0]);
+  std::string path;
+  CommandLine commandLine("rpgnav info", "usage: rpgnav info MAP\n");
+  commandLine.positional("MAP", path);
+  if (const auto exit = commandLine.parse(args)) return *exit;
   auto document = readMapFile(path);
   if (!document) {
     std::fprintf(stderr, "rpgnav info: %s\n", document.error().message.c_str());
@@ -32,6 +33,8 @@ int infoCommand(Arguments args) {
   std::printf("\nsize: %d x %d tiles (%d tiles), tile size %g, origin (%g, %g)\n", map.width(), map.height(),
               map.tileCount(), double(map.layout().tileSize()), double(map.layout().origin().x()),
               double(map.layout().origin().y()));
+  // Which points lie on the map: what `path --from/--to` and entity files may use.
+  std::printf("extent: %s\n", extentText(map).c_str());
 
   std::vector<std::int64_t> histogram(std::size_t(terrain.terrainCount()), 0);
   for (TerrainId id : map.tiles()) ++histogram[id.value];
@@ -48,9 +51,10 @@ int infoCommand(Arguments args) {
       costs += " " + terrain.mobilityName(mobility) + "=" + cost;
     }
     const char symbol = terrain.terrainSymbol(id);
-    std::printf("  %c %-16s %8lld tiles %5.1f%% %s\n", symbol ? symbol : '?', terrain.terrainName(id).c_str(),
-                static_cast<long long>(histogram[std::size_t(t)]),
-                100.0 * double(histogram[std::size_t(t)]) / map.tileCount(), costs.empty() ? " impassable" : costs.c_str());
+    const auto count = std::uint64_t(histogram[std::size_t(t)]);
+    std::printf("  %c %-16s %8llu %-5s %5.1f%% %s\n", symbol ? symbol : '?', terrain.terrainName(id).c_str(),
+                static_cast<unsigned long long>(count), noun(count, "tile").c_str(),
+                100.0 * double(count) / map.tileCount(), costs.empty() ? " impassable" : costs.c_str());
   }
 
   std::puts("regions:");
@@ -64,11 +68,15 @@ int infoCommand(Arguments args) {
       passable += regions.regionSize(r);
     }
     std::sort(sizes.rbegin(), sizes.rend());
-    std::printf("  %-8s %6u regions, %8llu passable tiles", terrain.mobilityName(mobility).c_str(),
-                regions.regionCount(), static_cast<unsigned long long>(passable));
-    if (!sizes.empty()) {
-      std::printf(", largest");
-      for (std::size_t i = 0; i < std::min<std::size_t>(3, sizes.size()); ++i) std::printf(" %u", sizes[i]);
+    std::printf("  %-8s %6u %-8s %8llu passable %s", terrain.mobilityName(mobility).c_str(), regions.regionCount(),
+                (noun(regions.regionCount(), "region") + ",").c_str(), static_cast<unsigned long long>(passable),
+                noun(passable, "tile").c_str());
+    // With one region its size is the passable count already.
+    if (sizes.size() > 1) {
+      std::printf(", largest regions:");
+      for (std::size_t i = 0; i < std::min<std::size_t>(3, sizes.size()); ++i) {
+        std::printf("%s %s", i == 0 ? "" : ",", countOf(sizes[i], "tile").c_str());
+      }
     }
     std::puts("");
   }

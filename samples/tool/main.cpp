@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // rpgnav: command-line tool over the rpgnav library.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include <cstdio>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,7 +16,7 @@ constexpr const char* kUsage =
     "commands (MAP: .rpgmap, Moving AI .map, or Tiled .tmx/.tmj):\n"
     "  info MAP          layout, size, terrain histogram and costs, connected regions, doors and entities\n"
     "  path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
-    "           [--svg FILE] [--any-angle] [--entities FILE]\n"
+    "           [--comfort C] [--svg FILE] [--any-angle] [--entities FILE]\n"
     "                    the character pipeline: control points, lengths, costs, stage timings, picture\n"
     "  scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline] [--any-angle]\n"
     "                    A* on Moving AI scenario lines; exit 1 on any mismatch with the optimum\n"
@@ -29,7 +31,10 @@ constexpr const char* kUsage =
     "                    between them on navigation data updated in place: each plan, edit_us, plan_us\n"
     "  demo [--maps DIR] [--svg FILE]\n"
     "                    walk through the bundled sample dungeon\n"
-    "  help              this text\n";
+    "  version           the tool's version (also --version)\n"
+    "  help              this text (COMMAND --help: that command's usage)\n"
+    "\n"
+    "exit codes: 0 done, 1 failed (a bad file, no path, a mismatch), 2 a wrong command line\n";
 
 struct Command {
   std::string_view name;
@@ -49,18 +54,29 @@ constexpr Command kCommands[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
+  using rpgnav::tool::kExitUsage;
   std::vector<std::string_view> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::fputs(kUsage, stderr);
-    return 2;
+    return kExitUsage;
   }
   if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::fputs(kUsage, stdout);
     return 0;
   }
+  if (args[0] == "version" || args[0] == "--version") {
+    std::puts("rpgnav " RPGNAV_VERSION);
+    return 0;
+  }
+  std::vector<std::string_view> names{"help", "version"};
   for (const Command& command : kCommands) {
     if (command.name == args[0]) return command.run(rpgnav::tool::Arguments(args).subspan(1));
+    names.push_back(command.name);
   }
-  std::fprintf(stderr, "rpgnav: unknown command '%.*s'\n\n%s", int(args[0].size()), args[0].data(), kUsage);
-  return 2;
+  std::string message = "unknown command '" + std::string(args[0]) + "'";
+  if (const auto meant = rpgnav::tool::closestName(args[0], names)) {
+    message += " (did you mean '" + std::string(*meant) + "'?)";
+  }
+  std::fprintf(stderr, "rpgnav: %s\n\n%s", message.c_str(), kUsage);
+  return kExitUsage;
 }

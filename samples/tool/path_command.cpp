@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // rpgnav path MAP --from X,Y --to X,Y | --queries FILE : runs the character pipeline.
 #include "commands.hpp"
+#include "describe.hpp"
+#include "options.hpp"
 #include "path_json.hpp"
 
 #include "rpgnav/debug/svg.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/path/planner.hpp"
 
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -20,20 +21,10 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
-    "                       [--svg FILE] [--any-angle] [--entities FILE]\n"
+    "                       [--comfort C] [--svg FILE] [--any-angle] [--entities FILE]\n"
+    "  --comfort C: keep C world units more than the radius from walls where there is room (default a\n"
+    "    quarter tile; 0: pulled taut at the radius)\n"
     "  --entities FILE: one entity per line, 'x y radius [flat|static|moving ...]' (# starts a comment)\n";
-
-bool parsePoint(std::string_view text, Vec2& out) {
-  const std::size_t comma = text.find(',');
-  if (comma == std::string_view::npos) return false;
-  const std::string x(text.substr(0, comma)), y(text.substr(comma + 1));
-  char* endX = nullptr;
-  char* endY = nullptr;
-  const float fx = std::strtof(x.c_str(), &endX), fy = std::strtof(y.c_str(), &endY);
-  if (x.empty() || y.empty() || *endX != '\0' || *endY != '\0') return false;
-  out = Vec2(fx, fy);
-  return true;
-}
 
 void text(const PathResult& result, const World& world, const EntityNames& names) {
   std::printf("status %s%s%s\n", std::string(toString(result.status)).c_str(), *result.reason ? ": " : "", result.reason);
@@ -96,8 +87,8 @@ bool readEntities(const std::string& path, World& world, EntityNames& names) {
     const EntityId id{std::uint32_t(names.size() + 1)};
     if (world.entities().add({id, Vec2(x, y), radius, flags == 0 ? std::uint8_t(kEntityStatic) : flags}) != Status::Ok ||
         !world.map().tileAt(Vec2(x, y))) {
-      std::fprintf(stderr, "rpgnav path: %s:%d: expected a position on the map and a radius of 0 or more\n",
-                   path.c_str(), number);
+      std::fprintf(stderr, "rpgnav path: %s:%d: expected a position on the map (%s) and a radius of 0 or more\n",
+                   path.c_str(), number, extentText(world.map()).c_str());
       return false;
     }
     names.push_back(path + ":" + std::to_string(number));
@@ -112,43 +103,29 @@ int pathCommand(Arguments args) {
   Vec2 from(0.0f, 0.0f), to(0.0f, 0.0f);
   bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false;
   float radius = 0.0f;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const bool hasValue = i + 1 < args.size();
-    if (arg == "--from" && hasValue) {
-      haveFrom = parsePoint(args[++i], from);
-      if (!haveFrom) return std::fprintf(stderr, "rpgnav path: --from needs X,Y\n"), 2;
-    } else if (arg == "--to" && hasValue) {
-      haveTo = parsePoint(args[++i], to);
-      if (!haveTo) return std::fprintf(stderr, "rpgnav path: --to needs X,Y\n"), 2;
-    } else if (arg == "--queries" && hasValue) {
-      queries = std::string(args[++i]);
-    } else if (arg == "--mobility" && hasValue) {
-      mobilityName = std::string(args[++i]);
-    } else if (arg == "--radius" && hasValue) {
-      const std::string value(args[++i]);
-      char* end = nullptr;
-      radius = std::strtof(value.c_str(), &end);
-      if (value.empty() || *end != '\0') return std::fprintf(stderr, "rpgnav path: --radius needs a number\n"), 2;
-    } else if (arg == "--entities" && hasValue) {
-      entitiesPath = std::string(args[++i]);
-    } else if (arg == "--svg" && hasValue) {
-      svgPath = std::string(args[++i]);
-    } else if (arg == "--json") {
-      asJson = true;
-    } else if (arg == "--any-angle") {
-      anyAngle = true;
-    } else if (mapPath.empty() && !arg.empty() && arg[0] != '-') {
-      mapPath = std::string(arg);
-    } else {
-      std::fputs(kUsage, stderr);
-      return 2;
-    }
+  std::optional<float> comfort;  // unset: the planner's default
+  CommandLine commandLine("rpgnav path", kUsage);
+  commandLine.positional("MAP", mapPath);
+  commandLine.option("--from", "X,Y in world units",
+                     [&](std::string_view value) { return haveFrom = readPoint(value, from); });
+  commandLine.option("--to", "X,Y in world units",
+                     [&](std::string_view value) { return haveTo = readPoint(value, to); });
+  commandLine.option("--queries", queries);
+  commandLine.option("--mobility", mobilityName);
+  commandLine.option("--radius", "a number of world units",
+                     [&](std::string_view value) { return readNumber(value, radius); });
+  commandLine.option("--comfort", "a number of world units",
+                     [&](std::string_view value) { return readNumber(value, comfort.emplace()); });
+  commandLine.option("--entities", entitiesPath);
+  commandLine.option("--svg", svgPath);
+  commandLine.flag("--json", asJson);
+  commandLine.flag("--any-angle", anyAngle);
+  if (const auto exit = commandLine.parse(args)) return *exit;
+  if (!queries.empty() && (haveFrom || haveTo)) {
+    return commandLine.usageError("--queries takes its points from the file: leave out --from and --to");
   }
-  if (mapPath.empty() || (queries.empty() && (!haveFrom || !haveTo))) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  if (queries.empty() && !haveFrom) return commandLine.usageError("missing --from X,Y (or --queries FILE)");
+  if (queries.empty() && !haveTo) return commandLine.usageError("missing --to X,Y");
   auto document = readMapFile(mapPath);
   if (!document) {
     std::fprintf(stderr, "rpgnav path: %s\n", document.error().message.c_str());
@@ -156,7 +133,8 @@ int pathCommand(Arguments args) {
   }
   const auto mobility = document->map.terrain().findMobility(mobilityName);
   if (!mobility) {
-    std::fprintf(stderr, "rpgnav path: unknown mobility '%s'\n", mobilityName.c_str());
+    std::fprintf(stderr, "rpgnav path: unknown mobility '%s' (the map has %s)\n", mobilityName.c_str(),
+                 mobilityList(document->map.terrain()).c_str());
     return 1;
   }
   World world(document->map);
@@ -171,8 +149,8 @@ int pathCommand(Arguments args) {
   settings.anyAngleSearch = anyAngle;
   Planner planner(world, settings);
   PathResult result;
-  auto run = [&](Vec2 a, Vec2 b) {
-    planner.plan(PathRequest{a, b, *mobility, radius}, result);
+  auto run = [&](const PathRequest& request) {
+    planner.plan(request, result);
     if (asJson || !queries.empty()) {
       std::puts(pathJson(result, world, names).c_str());
     } else {
@@ -181,11 +159,18 @@ int pathCommand(Arguments args) {
     return isSuccess(result.status);
   };
   if (queries.empty()) {
-    const bool found = run(from, to);
+    const PathRequest request{from, to, *mobility, radius, EntityId{0}, {}, comfort};
+    const bool found = run(request);
+    // One query's failure is the answer the user is waiting for: say where the trouble lies.
+    // (A batch's JSON lines carry the status and reason; its stderr is left for bad lines.)
+    if (const std::string why = explainPlanFailure(result, request, document->map); !why.empty()) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "rpgnav path: %s\n", why.c_str());
+    }
     if (!svgPath.empty()) {
       SvgPicture picture(document->map, *mobility);
       picture.world(world);
-      picture.tiles(result.tilePath, "#1f77b4", "A* tiles");
+      picture.tiles(result.tilePath, "#00ffff", "A* tiles");
       picture.polyline(result.stagePoints[std::size_t(PathStage::ControlPoints)], "#7f7f7f", 0.05f, true,
                        "control points (stage 3)");
       picture.polyline(result.stagePoints[std::size_t(PathStage::StraightenForward)], "#17becf", 0.06f, true,
@@ -195,11 +180,11 @@ int pathCommand(Arguments args) {
       picture.polyline(result.stagePoints[std::size_t(PathStage::StraightenBackward)], "#2ca02c", 0.08f, true,
                        "straightened from the goal (6)");
       picture.polyline(result.controlPoints, "#d62728", 0.06f, true, "control points (7: detours)");
-      std::vector<Vec2> curve;
-      result.smoothed.sample(0.01 * double(document->map.layout().tileSize()), curve);
-      picture.curve(curve, "#9400d3", 0.09f, "smoothed path (8)");
+      picture.route(result.smoothed, radius, "#9400d3", "smoothed path (8)");
       if (result.status == Status::StoppedAtDoor) picture.marker(result.stopPoint, "#e0a010", "stops at a door");
       if (result.status == Status::BlockedByEntity) picture.marker(result.stopPoint, "#e377c2", "blocked by an entity");
+      picture.start(from, radius);
+      picture.goal(to, radius);
       if (picture.save(svgPath) != Status::Ok) return std::fprintf(stderr, "rpgnav path: cannot write %s\n", svgPath.c_str()), 1;
     }
     return found ? 0 : 1;
@@ -225,7 +210,7 @@ int pathCommand(Arguments args) {
       ++bad;
       continue;
     }
-    run(Vec2(sx, sy), Vec2(gx, gy));
+    run(PathRequest{Vec2(sx, sy), Vec2(gx, gy), *mobility, radius, EntityId{0}, {}, comfort});
   }
   return bad == 0 ? 0 : 1;
 }

@@ -4,6 +4,7 @@
 // between them on shared navigation data kept up to date in place — a game's session, or the bug
 // report that became a test.
 #include "commands.hpp"
+#include "options.hpp"
 #include "path_json.hpp"
 
 #include "rpgnav/io/rpgmap.hpp"
@@ -283,24 +284,12 @@ class Replay {
 int replayCommand(Arguments args) {
   std::string mapPath, scriptPath;
   bool asJson = false, verify = false;
-  for (const std::string_view arg : args) {
-    if (arg == "--json") {
-      asJson = true;
-    } else if (arg == "--verify") {
-      verify = true;
-    } else if (mapPath.empty() && !arg.empty() && arg[0] != '-') {
-      mapPath = std::string(arg);
-    } else if (scriptPath.empty() && !arg.empty() && (arg[0] != '-' || arg == "-")) {
-      scriptPath = std::string(arg);
-    } else {
-      std::fputs(kUsage, stderr);
-      return 2;
-    }
-  }
-  if (mapPath.empty() || scriptPath.empty()) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  CommandLine commandLine("rpgnav replay", kUsage);
+  commandLine.positional("MAP", mapPath);
+  commandLine.positional("SCRIPT", scriptPath);  // "-": standard input
+  commandLine.flag("--json", asJson);
+  commandLine.flag("--verify", verify);
+  if (const auto exit = commandLine.parse(args)) return *exit;
   auto document = readMapFile(mapPath);
   if (!document) {
     std::fprintf(stderr, "rpgnav replay: %s\n", document.error().message.c_str());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // rpgnav scen MAP SCEN: runs Moving AI scenario lines through A* and compares with the optimum.
 #include "commands.hpp"
+#include "describe.hpp"
+#include "options.hpp"
 
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
@@ -11,7 +13,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -21,46 +22,27 @@ int scenCommand(Arguments args) {
   constexpr const char* kUsage =
       "usage: rpgnav scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n"
       "                            [--any-angle]\n";
-  std::vector<std::string_view> positional;
+  std::string mapPath, scenPath;
   long long limit = -1;
-  bool csv = false, jumpPoints = true, pipeline = false, anyAngle = false;
+  bool csv = false, noJumpPoints = false, pipeline = false, anyAngle = false;
   std::string mobilityName = "walk";
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--csv") {
-      csv = true;
-    } else if (args[i] == "--pipeline") {
-      pipeline = true;
-    } else if (args[i] == "--any-angle") {
-      anyAngle = true;  // the pipeline's search (the scenario's own A* check stays 8-way)
-    } else if (args[i] == "--no-jump-points") {
-      jumpPoints = false;
-    } else if (args[i] == "--limit" && i + 1 < args.size()) {
-      const std::string value(args[++i]);
-      char* end = nullptr;
-      limit = std::strtoll(value.c_str(), &end, 10);
-      if (end == value.c_str() || *end != '\0' || limit < 0) {
-        std::fprintf(stderr, "rpgnav scen: --limit needs a whole number, got '%s'\n", value.c_str());
-        return 2;
-      }
-    } else if (args[i] == "--mobility" && i + 1 < args.size()) {
-      mobilityName = std::string(args[++i]);
-    } else if (!args[i].empty() && args[i][0] == '-') {
-      std::fputs(kUsage, stderr);
-      return 2;
-    } else {
-      positional.push_back(args[i]);
-    }
-  }
-  if (positional.size() != 2) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
-  auto document = readMapFile(std::string(positional[0]));
+  CommandLine commandLine("rpgnav scen", kUsage);
+  commandLine.positional("MAP", mapPath);
+  commandLine.positional("SCEN", scenPath);
+  commandLine.option("--limit", "a whole number, 0 or more",
+                     [&](std::string_view value) { return readNumber(value, limit) && limit >= 0; });
+  commandLine.option("--mobility", mobilityName);
+  commandLine.flag("--csv", csv);
+  commandLine.flag("--no-jump-points", noJumpPoints);
+  commandLine.flag("--pipeline", pipeline);
+  commandLine.flag("--any-angle", anyAngle);  // the pipeline's search (the scenario's own A* check stays 8-way)
+  if (const auto exit = commandLine.parse(args)) return *exit;
+  auto document = readMapFile(mapPath);
   if (!document) {
     std::fprintf(stderr, "rpgnav scen: %s\n", document.error().message.c_str());
     return 1;
   }
-  auto scenario = readScenario(std::string(positional[1]));
+  auto scenario = readScenario(scenPath);
   if (!scenario) {
     std::fprintf(stderr, "rpgnav scen: %s\n", scenario.error().message.c_str());
     return 1;
@@ -68,7 +50,8 @@ int scenCommand(Arguments args) {
   const TileMap& map = document->map;
   const auto mobility = map.terrain().findMobility(mobilityName);
   if (!mobility) {
-    std::fprintf(stderr, "rpgnav scen: unknown mobility '%s'\n", mobilityName.c_str());
+    std::fprintf(stderr, "rpgnav scen: unknown mobility '%s' (the map has %s)\n", mobilityName.c_str(),
+                 mobilityList(map.terrain()).c_str());
     return 1;
   }
   auto grid = SearchGrid::build(map, *mobility);
@@ -95,14 +78,14 @@ int scenCommand(Arguments args) {
     const ScenarioEntry& entry = (*scenario)[i];
     if (entry.mapWidth != map.width() || entry.mapHeight != map.height()) {
       std::fprintf(stderr, "rpgnav scen: %s line %d is for a %dx%d map, this map is %dx%d\n",
-                   std::string(positional[1]).c_str(), entry.lineNumber, entry.mapWidth, entry.mapHeight, map.width(),
+                   scenPath.c_str(), entry.lineNumber, entry.mapWidth, entry.mapHeight, map.width(),
                    map.height());
       return 1;
     }
     SearchRequest request;
     request.start = entry.start;
     request.goal = entry.goal;
-    request.jumpPoints = jumpPoints;
+    request.jumpPoints = !noJumpPoints;
     const auto begin = std::chrono::steady_clock::now();
     context.findPath(*grid, request, result);
     const auto end = std::chrono::steady_clock::now();
@@ -151,7 +134,7 @@ int scenCommand(Arguments args) {
     return values.empty() ? 0.0 : total / double(values.size());
   };
   std::printf("%s: %zu queries, %lld mismatches (%lld without a path), mean %.2f us, median %.2f us\n",
-              std::string(positional[1]).c_str(), count, mismatches, failures, mean(micros), median(micros));
+              scenPath.c_str(), count, mismatches, failures, mean(micros), median(micros));
   if (pipeline) {
     std::printf("pipeline: mean %.2f us, median %.2f us per query; stages after A*: mean %.2f us, median %.2f us\n",
                 mean(totalMicros), median(totalMicros), mean(afterSearchMicros), median(afterSearchMicros));

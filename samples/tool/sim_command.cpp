@@ -2,12 +2,12 @@
 // rpgnav sim MAP: characters wander between random goals under the ReplanScheduler; prints what
 // the scheduler costs per frame and what happened.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "simulation.hpp"
 #include "rpgnav/debug/svg.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 
-#include <charconv>
 #include <cstdio>
 #include <string>
 
@@ -21,12 +21,6 @@ constexpr const char* kUsage =
     "  state now and then; the scheduler replans each character about once a second within the budget\n"
     "  (default 400 us of wall time per frame); radius (default 0.25) in tiles, speed (default 3) in tiles per second\n"
     "  --horde: instead, N monsters chase one wandering target along a shared crowd field while walls come and go\n";
-
-template <class T>
-bool parseNumber(std::string_view text, T& out) {
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return error == std::errc() && end == text.data() + text.size();
-}
 
 // The horde mode: a crowd field shared by every monster.
 int hordeRun(const std::string& mapPath, const TileMap& map, const sample::SimulationOptions& options,
@@ -47,12 +41,16 @@ int hordeRun(const std::string& mapPath, const TileMap& map, const sample::Simul
   std::printf("monster-frames within a tile of the target: %lld\n", (long long)report->caught);
   std::printf("digest %016llx\n", (unsigned long long)report->digest);
   if (!svgPath.empty()) {
+    // Monsters are points stepping from tile centre to tile centre: thin trails in one colour,
+    // each start marked; over them the target's run, start and end.
     SvgPicture picture(map, TerrainTable::kWalk, map.width() > 200 ? 3.0f : 12.0f);
-    static const char* kColours[] = {"#d62728", "#ff7f0e", "#8c564b", "#e377c2"};
     for (std::size_t i = 0; i + 1 < report->trails.size(); ++i) {
-      picture.curve(report->trails[i], kColours[i % 4], 0.8f, i == 0 ? "monsters (every 0.25 s)" : "");
+      picture.trail(report->trails[i], 0.0f, "#800000", i == 0 ? "monsters" : "", false);
     }
-    if (!report->trails.empty()) picture.curve(report->trails.back(), "#1f77b4", 2.0f, "the target");
+    for (std::size_t i = 0; i + 1 < report->trails.size(); ++i) {
+      if (!report->trails[i].empty()) picture.start(report->trails[i].front(), 0.0f, "start of a trail");
+    }
+    if (!report->trails.empty()) picture.trail(report->trails.back(), 0.0f, "#0050ff", "the target");
     if (picture.save(svgPath) != Status::Ok) {
       std::fprintf(stderr, "rpgnav sim: cannot write %s\n", svgPath.c_str());
       return 1;
@@ -67,47 +65,38 @@ int simCommand(Arguments args) {
   std::string mapPath, svgPath;
   sample::SimulationOptions options;
   bool horde = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const bool hasValue = i + 1 < args.size();
-    bool ok = true;
-    if (arg == "--characters" && hasValue) {
-      ok = parseNumber(args[++i], options.characters) && options.characters >= 0 && options.characters <= 100000;
-    } else if (arg == "--seconds" && hasValue) {
-      ok = parseNumber(args[++i], options.seconds) && options.seconds >= 0.0 && options.seconds <= 3600.0;
-    } else if (arg == "--fps" && hasValue) {
-      ok = parseNumber(args[++i], options.fps) && options.fps >= 1.0 && options.fps <= 1000.0;
-    } else if (arg == "--seed" && hasValue) {
-      ok = parseNumber(args[++i], options.seed);
-    } else if (arg == "--budget-us" && hasValue) {
-      ok = parseNumber(args[++i], options.budget.micros) && options.budget.micros >= 0.0 && options.budget.micros <= 1e7;
-      options.budget.expansions = 0;
-    } else if (arg == "--budget-expansions" && hasValue) {
-      ok = parseNumber(args[++i], options.budget.expansions) && options.budget.expansions >= 0;
-      options.budget.micros = 0.0;
-    } else if (arg == "--radius" && hasValue) {
-      ok = parseNumber(args[++i], options.radius) && options.radius >= 0.0f && options.radius < 0.5f;
-    } else if (arg == "--speed" && hasValue) {
-      ok = parseNumber(args[++i], options.speed) && options.speed > 0.0f && options.speed <= 100.0f;
-    } else if (arg == "--horde") {
-      horde = true;
-    } else if (arg == "--svg" && hasValue) {
-      svgPath = std::string(args[++i]);
-    } else if (!arg.starts_with("--") && mapPath.empty()) {
-      mapPath = std::string(arg);
-    } else {
-      ok = false;
-    }
-    if (!ok) {
-      const std::string shown = std::string(arg) + (args[i] != arg ? " " + std::string(args[i]) : "");
-      std::fprintf(stderr, "rpgnav sim: bad argument '%s'\n%s", shown.c_str(), kUsage);
-      return 2;
-    }
-  }
-  if (mapPath.empty()) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  CommandLine commandLine("rpgnav sim", kUsage);
+  commandLine.positional("MAP", mapPath);
+  // Each reader checks the range too: a value outside it would make the run meaningless or endless.
+  commandLine.option("--characters", "a whole number from 0 to 100000", [&](std::string_view value) {
+    return readNumber(value, options.characters) && options.characters >= 0 && options.characters <= 100000;
+  });
+  commandLine.option("--seconds", "a number of seconds from 0 to 3600", [&](std::string_view value) {
+    return readNumber(value, options.seconds) && options.seconds >= 0.0 && options.seconds <= 3600.0;
+  });
+  commandLine.option("--fps", "a number of frames per second from 1 to 1000", [&](std::string_view value) {
+    return readNumber(value, options.fps) && options.fps >= 1.0 && options.fps <= 1000.0;
+  });
+  commandLine.option("--seed", "a whole number from 0 to 4294967295",
+                     [&](std::string_view value) { return readNumber(value, options.seed); });
+  // The two budgets exclude each other: the last one given counts.
+  commandLine.option("--budget-us", "a number of microseconds from 0 to 10000000", [&](std::string_view value) {
+    options.budget.expansions = 0;
+    return readNumber(value, options.budget.micros) && options.budget.micros >= 0.0 && options.budget.micros <= 1e7;
+  });
+  commandLine.option("--budget-expansions", "a whole number, 0 or more", [&](std::string_view value) {
+    options.budget.micros = 0.0;
+    return readNumber(value, options.budget.expansions) && options.budget.expansions >= 0;
+  });
+  commandLine.option("--radius", "a number of tiles, at least 0 and under 0.5", [&](std::string_view value) {
+    return readNumber(value, options.radius) && options.radius >= 0.0f && options.radius < 0.5f;
+  });
+  commandLine.option("--speed", "a number of tiles per second, above 0 and at most 100", [&](std::string_view value) {
+    return readNumber(value, options.speed) && options.speed > 0.0f && options.speed <= 100.0f;
+  });
+  commandLine.flag("--horde", horde);
+  commandLine.option("--svg", svgPath);
+  if (const auto exit = commandLine.parse(args)) return *exit;
   auto document = readMapFile(mapPath);
   if (!document) {
     std::fprintf(stderr, "rpgnav sim: %s\n", document.error().message.c_str());
@@ -118,7 +107,9 @@ int simCommand(Arguments args) {
     std::fprintf(stderr, "rpgnav sim: the map's doors or entities are invalid\n");
     return 1;
   }
-  if (!svgPath.empty()) options.trailEvery = 0.25;
+  // Trail points close enough that no chord between them cuts a wall's corner (0.15 tiles at
+  // the default speed); the picture drops those on straight runs.
+  if (!svgPath.empty()) options.trailEvery = 0.05;
   if (horde) return hordeRun(mapPath, world.map(), options, svgPath);
   auto report = sample::runSimulation(world, options);
   if (!report) {
@@ -149,11 +140,12 @@ int simCommand(Arguments args) {
               (long long)report->gaveUp, options.giveUpAfter);
   std::printf("digest %016llx\n", (unsigned long long)report->digest);
   if (!svgPath.empty()) {
+    // The characters are the world's moving entities: their trails end at their bodies.
     SvgPicture picture(map, TerrainTable::kWalk, map.width() > 200 ? 3.0f : 12.0f);
-    picture.world(world);
-    static const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+    picture.world(world, false);
+    static const char* kColours[] = {"#0050ff", "#00a0a0", "#8b4513", "#000080", "#ff1493", "#9acd32", "#4b0082", "#00c0ff"};
     for (std::size_t i = 0; i < report->trails.size(); ++i) {
-      picture.curve(report->trails[i], kColours[i % 8], 1.2f, i == 0 ? "trails (every 0.25 s)" : "");
+      picture.trail(report->trails[i], options.radius, kColours[i % 8], i == 0 ? "trails (one colour per character)" : "");
     }
     if (picture.save(svgPath) != Status::Ok) {
       std::fprintf(stderr, "rpgnav sim: cannot write %s\n", svgPath.c_str());

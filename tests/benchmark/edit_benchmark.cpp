@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Edits in a living world: what one tile edit, a 10x10 rectangle and the plan after them cost on
 // shared navigation data updated in place, and what one more planner thread costs in memory next
-// to the data it shares. See the README ("A living world") for the recorded figures.
+// to the data it shares. See tests/benchmark/README.md for the recorded figures.
 //
 // usage: rpgnav_edit_benchmark [--movingai DIR] [--queries N] [--rects N] [--seed K]
 //

@@ -2,10 +2,16 @@
 // The character pipeline: path quality against optimal any-angle lengths (Anya/Polyanya, from
 // anyangle_reference.csv), and the time the stages after A* add, on Moving AI maps. Quality is
 // measured with both searches (8-way A* with jump points, the default, and any-angle Theta*);
-// speed with the default search, or with Theta* under --any-angle (slow: minutes).
+// speed with the default search, or with Theta* under --any-angle (slow: minutes). Every planner
+// uses PlannerSettings' default comfort unless --comfort gives another (in tiles; 0: paths pulled
+// taut at the radius, whose lengths the quality rows compare with the optimum).
 //
-// usage: rpgnav_pipeline_benchmark [--movingai DIR] [--any-angle]
+// A fourth table times the stages on the sample maps (square and hex, with terrain costs), which
+// need no Moving AI data.
+//
+// usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--any-angle] [--comfort TILES]
 #include "rpgnav/io/moving_ai.hpp"
+#include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/path/planner.hpp"
 
 #include <algorithm>
@@ -14,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -60,25 +67,68 @@ std::vector<Reference> readReference(const std::filesystem::path& csv, const std
   return rows;
 }
 
+// The sample maps (--maps): 1,000 queries between random tile centres of one region each,
+// radius 0.2, every stage on, the map's own terrain costs (no doors or entities): the medians of
+// the search's time, of stages 3-6 together and of stage 8, from the planner's stage times.
+void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& base) {
+  std::printf("\nsample maps, radius 0.2, 1000 random queries, all stages: median microseconds per query\n");
+  std::printf("%-20s %7s %10s %12s %10s\n", "map", "queries", "search_us", "stages_3-6", "smoothing");
+  for (const char* name : {"dungeon", "town", "wilderness"}) {
+    auto loaded = readRpgMap(maps / (std::string(name) + ".rpgmap"));
+    if (!loaded) {
+      std::printf("%-20s (%s)\n", name, loaded.error().message.c_str());
+      continue;
+    }
+    const TileMap& map = loaded->map;
+    Planner planner(map, base);
+    PathResult result;
+    std::mt19937 random(3);
+    std::uniform_int_distribution<std::int32_t> x(0, map.width() - 1), y(0, map.height() - 1);
+    std::vector<double> search, refine, smoothing;
+    for (int tries = 0; search.size() < 1000 && tries < 100000; ++tries) {
+      const Cell a{x(random), y(random)}, b{x(random), y(random)};
+      const PathRequest request{map.layout().tileCenter(a), map.layout().tileCenter(b), TerrainTable::kWalk, 0.2f};
+      if (planner.plan(request, result) != Status::Ok || !result.stats(PathStage::Search).ran) continue;
+      search.push_back(result.stats(PathStage::Search).micros);
+      double rest = 0;
+      for (int s = int(PathStage::ControlPoints); s <= int(PathStage::StraightenBackward); ++s) {
+        rest += result.stages[std::size_t(s)].micros;
+      }
+      refine.push_back(rest);
+      smoothing.push_back(result.stats(PathStage::Smoothing).micros);
+    }
+    std::printf("%-20s %7zu %10.1f %12.1f %10.1f\n", (std::string(name) + (map.layout().isHex() ? " (hex)" : "")).c_str(),
+                search.size(), median(search), median(refine), median(smoothing));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR;
+  std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
   bool anyAngleSpeed = false;
+  PlannerSettings base;  // every planner's settings, before each section's own
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--movingai" && i + 1 < argc) {
       movingAi = argv[++i];
+    } else if (std::string(argv[i]) == "--maps" && i + 1 < argc) {
+      maps = argv[++i];
     } else if (std::string(argv[i]) == "--any-angle") {
       anyAngleSpeed = true;
+    } else if (std::string(argv[i]) == "--comfort" && i + 1 < argc) {
+      base.comfort = std::stof(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--any-angle]\n");
+      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--any-angle] [--comfort TILES]\n");
       return 2;
     }
   }
+  std::printf("comfort %.3g tiles\n", double(base.comfort));
+  sampleMapSpeed(maps, base);
   if (!std::filesystem::is_directory(movingAi / "anyangle")) {
     std::printf("(Moving AI data not found under %s: skipped)\n", movingAi.string().c_str());
     return 0;
   }
+  std::printf("\n");
   std::printf("quality, radius 0: excess of the final length over the optimal any-angle length\n");
   std::printf("%-7s %-16s %7s %7s %10s %10s %10s\n", "search", "map", "queries", "failed", "mean_%", "max_%",
               "search_%");
@@ -88,7 +138,7 @@ int main(int argc, char** argv) {
     auto map = readMovingAiMap(movingAi / "anyangle" / (std::string(name) + ".map"));
     if (!map) return std::fprintf(stderr, "%s\n", map.error().message.c_str()), 1;
     const auto rows = readReference(movingAi / "anyangle" / "anyangle_reference.csv", name);
-    PlannerSettings settings;
+    PlannerSettings settings = base;
     settings.anyAngleSearch = anyAngle;
     Planner planner(*map, settings);
     PathResult result;
@@ -116,7 +166,7 @@ int main(int argc, char** argv) {
     auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
     auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
     if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
-    PlannerSettings settings;
+    PlannerSettings settings = base;
     settings.enabled[std::size_t(PathStage::StraightLine)] = false;  // always search: compare stages with A*
     settings.anyAngleSearch = anyAngleSpeed;
     Planner planner(*map, settings);
@@ -163,9 +213,9 @@ int main(int argc, char** argv) {
     auto map = readMovingAiMap(path);
     auto scenario = readScenario(path.string() + ".scen");
     if (!map || !scenario) continue;
-    PlannerSettings unsmoothedSettings;
+    PlannerSettings unsmoothedSettings = base;
     unsmoothedSettings.enabled[std::size_t(PathStage::Smoothing)] = false;
-    Planner smoothedPlanner(*map), unsmoothedPlanner(*map, unsmoothedSettings);
+    Planner smoothedPlanner(*map, base), unsmoothedPlanner(*map, unsmoothedSettings);
     PathResult result, unsmoothedResult;  // each planner's own, reused as a game would
     std::vector<double> smoothed, unsmoothed, smoothing;
     std::vector<Vec2> curve;
@@ -221,7 +271,7 @@ int main(int argc, char** argv) {
   // until every one has arrived, as a game moves a crowd.
   if (auto map = readMovingAiMap(movingAi / "dao" / "brc202d.map")) {
     if (auto scenario = readScenario(movingAi / "dao" / "brc202d.map.scen")) {
-      Planner planner(*map);
+      Planner planner(*map, base);
       std::vector<PathResult> paths;
       for (std::size_t k = scenario->size() > 500 ? scenario->size() - 500 : 0; k < scenario->size(); ++k) {
         const ScenarioEntry& entry = (*scenario)[k];

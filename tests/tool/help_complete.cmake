@@ -1,16 +1,19 @@
-# `rpgnav help` names every option some command parses: each "--name" literal in the command
-# sources must appear in the help text. Run with -DEXE=... -DSOURCES=dir.
+# `rpgnav help` names every option some command parses: each option a command declares
+# (commandLine.flag("--name", ...) or commandLine.option("--name", ...)) must appear in the help
+# text. Run with -DEXE=... -DSOURCES=dir.
 execute_process(COMMAND ${EXE} help OUTPUT_VARIABLE help RESULT_VARIABLE code)
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "rpgnav help exited with ${code}")
 endif()
 file(GLOB sources ${SOURCES}/*_command.cpp)
 set(missing "")
+set(count 0)
 foreach(source ${sources})
   file(READ ${source} text)
-  string(REGEX MATCHALL "== \"--[a-z-]+\"" options "${text}")
+  string(REGEX MATCHALL "\\.(flag|option)\\(\"--[a-z-]+\"" options "${text}")
   foreach(option ${options})
-    string(REGEX REPLACE "== \"(--[a-z-]+)\"" "\\1" option "${option}")
+    string(REGEX REPLACE "\\.(flag|option)\\(\"(--[a-z-]+)\"" "\\2" option "${option}")
+    math(EXPR count "${count} + 1")
     string(FIND "${help}" "${option}" at)
     if(at EQUAL -1)
       list(APPEND missing ${option})
@@ -20,3 +23,9 @@ endforeach()
 if(missing)
   message(FATAL_ERROR "rpgnav help does not mention: ${missing}")
 endif()
+# Guards the pattern above: if the commands declared their options some other way, it would
+# find none and pass without checking anything.
+if(count LESS 25)
+  message(FATAL_ERROR "found only ${count} option declarations in ${SOURCES}: has the way commands declare options changed?")
+endif()
+message(STATUS "rpgnav help names all ${count} declared options")

@@ -1,13 +1,84 @@
-# Runs `EXE path MAP --from FROM --to TO --svg OUT` and checks the picture: an SVG document with
-# the map's tiles, the final path and its legend.
-execute_process(COMMAND ${EXE} path ${MAP} --from ${FROM} --to ${TO} --radius 0.2 --svg ${OUT}
-                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# Runs `EXE ARGS` (ARGS write the picture OUT) and checks that the picture reads on its own: an
+# SVG document with a scale bar and a legend whose entries' colours all differ (the library's unit
+# test checks how far apart they are), naming every terrain of MAP (an .rpgmap: the names of its
+# [legend] section). Optional:
+#   EXPECT    regular expressions the document must match (e.g. class="start")
+#   DIAMETER  the character's diameter in tiles: trails and their bands are drawn no wider
+#   ROUTE     ON: every route polyline (the smoothed curve) has more points than the picture has
+#             control-point dots, so the curve is drawn and not the polyline through its points
+execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT code EQUAL 0)
-  message(FATAL_ERROR "rpgnav path --svg failed (${code}): ${out}${err}")
+  message(FATAL_ERROR "rpgnav ${ARGS} failed (${code}): ${out}${err}")
 endif()
 file(READ ${OUT} svg)
-foreach(expected "<svg xmlns=\"http://www.w3.org/2000/svg\"" "<polyline" "smoothed path \\(8\\)" "A\\* tiles" "</svg>")
+foreach(expected "^<svg xmlns=\"http://www.w3.org/2000/svg\"" "<g class=\"scale-bar\">" "[0-9]+ tiles?[ <]"
+                 "<g class=\"legend\">" "</svg>\n$" ${EXPECT})
   if(NOT svg MATCHES "${expected}")
     message(FATAL_ERROR "${OUT} lacks ${expected}")
   endif()
 endforeach()
+
+# Legend colours: pairwise different.
+string(REGEX MATCHALL "data-colour=\"#[0-9a-f]+\"" colours "${svg}")
+list(LENGTH colours entries)
+set(unique ${colours})
+list(REMOVE_DUPLICATES unique)
+list(LENGTH unique different)
+if(entries LESS 2 OR NOT entries EQUAL different)
+  message(FATAL_ERROR "${OUT}: ${entries} legend entries but ${different} colours: ${colours}")
+endif()
+
+# Every terrain of the map named by a terrain entry of the legend.
+string(REGEX MATCHALL "data-kind=\"terrain\"[^\n]*\n[^\n]*\n<text[^>]*>[^<]*<" terrainEntries "${svg}")
+string(REGEX REPLACE "data-kind=\"terrain\"[^\n]*\n[^\n]*\n<text[^>]*>([^<]*)<" "\\1" terrainLabels "${terrainEntries}")
+file(STRINGS ${MAP} lines)
+set(inLegend OFF)
+set(named 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^\\[")
+    set(inLegend OFF)
+    if(line STREQUAL "[legend]")
+      set(inLegend ON)
+    endif()
+  elseif(inLegend AND line MATCHES "^[^; ]+[ \t]+([A-Za-z0-9_]+)")
+    set(name ${CMAKE_MATCH_1})
+    math(EXPR named "${named} + 1")
+    # Names are listed "a, b (cost 1)": one whole name between separators.
+    if(NOT ";${terrainLabels}" MATCHES "(;|, )${name}( \\(|,|;|$)")
+      message(FATAL_ERROR "${OUT}: terrain '${name}' of ${MAP} not in the legend (${terrainLabels})")
+    endif()
+  endif()
+endforeach()
+if(named EQUAL 0)
+  message(FATAL_ERROR "no terrain names read from ${MAP}")
+endif()
+
+if(DEFINED DIAMETER)
+  string(REGEX MATCHALL "class=\"trail(-band)?\"[^>]* stroke-width=\"[0-9.]+\"" trails "${svg}")
+  if(NOT trails)
+    message(FATAL_ERROR "${OUT} has no trails")
+  endif()
+  foreach(trail IN LISTS trails)
+    string(REGEX REPLACE ".*stroke-width=\"([0-9.]+)\"" "\\1" width "${trail}")
+    if(width GREATER DIAMETER)
+      message(FATAL_ERROR "${OUT}: a trail ${width} tiles wide, wider than the character (${DIAMETER})")
+    endif()
+  endforeach()
+endif()
+
+if(ROUTE)
+  string(REGEX MATCHALL "class=\"control-point\"" dots "${svg}")
+  list(LENGTH dots dotCount)
+  string(REGEX MATCHALL "<polyline class=\"route\"[^>]* points=\"[^\"]*\"" routes "${svg}")
+  if(NOT routes)
+    message(FATAL_ERROR "${OUT} has no route")
+  endif()
+  foreach(route IN LISTS routes)
+    string(REGEX REPLACE ".* points=\"([^\"]*)\"" "\\1" points "${route}")
+    string(REGEX MATCHALL "[^ ]+" points "${points}")
+    list(LENGTH points count)
+    if(NOT count GREATER dotCount)
+      message(FATAL_ERROR "${OUT}: a route of ${count} points for ${dotCount} control points: not the smoothed curve")
+    endif()
+  endforeach()
+endif()

@@ -38,6 +38,14 @@ struct PathRequest {
   /// Further entities that are no obstacle in this query (the party leader being followed).
   /// Read during plan() only.
   std::span<const EntityId> ignore;
+  /// Comfort: how much further than the radius the path keeps from walls (tiles the mobility
+  /// cannot enter, doors that are walls, the map's edge) where there is room, in world units. A
+  /// soft preference: where a passage is narrower the path comes closer, down to the radius, and
+  /// the margin never makes a goal unreachable nor the path dearer than the search's route or a
+  /// clear straight segment (see the README's pipeline). Unset: PlannerSettings::comfort.
+  /// 0: paths are pulled taut against walls at the radius. [Limit: finite, >= 0; radius + comfort
+  /// counts up to 0.49 tiles]
+  std::optional<float> comfort;
 };
 
 /// The pipeline's stages, in order.
@@ -199,6 +207,9 @@ struct StageContext {
   const BarrierSource* barrierSource = nullptr;
   /// The stages' reusable buffers (nullptr: each call makes its own, allocating).
   StageScratch* scratch = nullptr;
+  /// The distance beyond the radius the stages try to keep from walls where there is room
+  /// (PathRequest::comfort, world units; 0: none). Every path still keeps the radius itself.
+  float comfort = 0.0f;
   /// A stage's buffers of type T: from `scratch`, or from `fallback` when there is none.
   template <class T>
   T& buffers(detail::ScratchUse use, StageScratch& fallback) const {
@@ -206,22 +217,11 @@ struct StageContext {
   }
   /// probeSegment for this character, through the tester's fast path; a segment meeting a
   /// barrier is not clear.
-  SegmentProbe probe(Vec2 from, Vec2 to) const {
-    SegmentProbe result = lines.probe(from, to, radius);
-    if (result.clear && blockedByBarrier(from, to)) result.clear = false;
-    return result;
-  }
-  /// probe() for a wider character (radius under half a tile).
+  SegmentProbe probe(Vec2 from, Vec2 to) const { return probeWith(from, to, radius); }
+  /// probe() for a wider character, or at a wider clearance (under half a tile).
   SegmentProbe probeWith(Vec2 from, Vec2 to, float wider) const {
     SegmentProbe result = lines.probe(from, to, wider);
-    if (result.clear) {
-      for (const Barrier& barrier : barriers) {
-        if (meetsBarrier(barrier, from, to, wider)) {
-          result.clear = false;
-          break;
-        }
-      }
-    }
+    if (result.clear && blockedByBarrier(from, to, wider)) result.clear = false;
     return result;
   }
   /// True when every tile the mobility may enter costs the same (no detour or curve can then
@@ -229,15 +229,23 @@ struct StageContext {
   bool uniformCost() const noexcept { return lines.uniformCost(); }
   /// The highest cost of the tiles a clear segment crosses (its probe given).
   double dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const;
-  /// SegmentTester::cheaplyClear, and no barrier in the way.
-  bool cheaplyClear(Vec2 from, Vec2 to) const {
-    return lines.cheaplyClear(from, to, radius) && !blockedByBarrier(from, to);
+  /// SegmentTester::cheaplyClear, and no barrier in the way (at the radius, or at a wider
+  /// clearance).
+  bool cheaplyClear(Vec2 from, Vec2 to) const { return cheaplyClearWith(from, to, radius); }
+  bool cheaplyClearWith(Vec2 from, Vec2 to, float clearance) const {
+    return lines.cheaplyClear(from, to, clearance) && !blockedByBarrier(from, to, clearance);
+  }
+  /// True when the segment keeps `clearance` from walls: tiles the mobility cannot enter, the
+  /// map's edge and barriers (SegmentTester::keeps; whatever the passable tiles cost).
+  bool keeps(Vec2 from, Vec2 to, float clearance) const {
+    return lines.keeps(from, to, clearance) && !blockedByBarrier(from, to, clearance);
   }
   /// SegmentTester::openAround, and no barrier at or next to the tile.
   bool openAround(Cell cell) const;
-  bool blockedByBarrier(Vec2 from, Vec2 to) const noexcept {
+  bool blockedByBarrier(Vec2 from, Vec2 to) const noexcept { return blockedByBarrier(from, to, radius); }
+  bool blockedByBarrier(Vec2 from, Vec2 to, float clearance) const noexcept {
     for (const Barrier& barrier : barriers) {
-      if (meetsBarrier(barrier, from, to, radius)) return true;
+      if (meetsBarrier(barrier, from, to, clearance)) return true;
     }
     return false;
   }

@@ -10,10 +10,12 @@
 #include "rpgnav/world/world.hpp"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rpgnav {
@@ -33,6 +35,12 @@ struct PlannerSettings {
   /// A path that stops at a door ends this far beyond the character's radius from the door's
   /// edge (at most at the tile's centre). [Units: tiles] [Limit: >= 0]
   float doorApproachGap = 0.1f;
+  /// Comfort for requests that do not set PathRequest::comfort: how much further than the radius
+  /// paths keep from walls where there is room (see PathRequest::comfort). A quarter tile looks
+  /// natural in the sample maps: bends clear a corner by a visible gap, a character crosses a
+  /// two-tile bridge well inside its railings, and a one-tile door is still passed down its
+  /// middle. 0 gives paths pulled taut at the radius. [Units: tiles] [Limit: finite, >= 0]
+  float comfort = 0.25f;
   /// Stage 2 as an any-angle search (Theta*, see SearchRequest::sightLines) instead of 8-way
   /// A* with jump points. The stages after the search pull the route tight round the obstacles
   /// it passes but never move it to an obstacle's other side; the 8-way metric sometimes picks
@@ -136,9 +144,16 @@ class Planner {
   // With PlannerSettings::recordStages: the control points after a stage (and their cost).
   void record(PathResult& out, PathStage stage) const;
   void record(PathResult& out, PathStage stage, const StageContext& context) const;
+  // The stages' context for a request (its comfort resolved against the settings).
+  StageContext stageContext(const PathRequest& request, const NavLayer& data);
   // Stages 3-6 on the search's tile path, from start to goal (the goal may be a door's approach
-  // point); returns the cost of the result, infinity when no polyline keeps the radius.
+  // point), with comfort and, where comfort would cost terrain (see the README), without;
+  // returns the cost of the result, infinity when no polyline keeps the radius.
   double refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out);
+  // Stages 3-6 once, into `points` (recorded in `out` when `record`); the cost and length of the
+  // result, nothing when a segment does not keep the radius.
+  std::optional<std::pair<double, double>> refineOnce(const StageContext& context, const PathRequest& request, Vec2 goal,
+                                                      std::vector<Vec2>& points, bool records, PathResult& out);
   // Stage 7 and the final measurements and status.
   Status finish(const StageContext& context, const PathRequest& request, PathResult& out);
 
@@ -153,9 +168,9 @@ class Planner {
   std::unique_ptr<detail::QueryDoors> m_doors;
   std::vector<Barrier> m_barriers;
   std::vector<Barrier> m_finalBarriers;  // the doors near the path after detours (stages 7-8)
-  std::uint64_t m_lap = 0;  // tick count where the next stage's time begins (see StageTimer)
-  double m_microsPerTick;  // the tick counter's rate, measured once per process (first planner)
+  std::chrono::steady_clock::time_point m_lap;  // where the next stage's time begins (see StageTimer)
   std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
+  std::vector<Vec2> m_tautPoints;  // refine's path without comfort, when it needs one (reused)
   StageScratch m_scratch;  // every stage's buffers
   SegmentProbe m_straight;  // stage 1's probe of the straight segment (clear = false when none)
   // Where the character stands when a door was closed on it (see beginPlan); the plan runs from

@@ -6,6 +6,18 @@
 /// raises the path's weighted cost, never enters a tile the mobility forbids, and never brings
 /// the path closer than the character's radius to a blocked tile (each change is checked with
 /// probeSegment before it is made).
+///
+/// Comfort (StageContext::comfort, from PathRequest::comfort): stages 3 to 6 and 8 prefer changes
+/// that keep radius + comfort from walls, trying a few levels of clearance in turn — radius +
+/// comfort, + half of it, + a quarter (for a comfort of a tenth of a tile or more), then the
+/// radius alone; radius + comfort counts up to 0.49 tiles. A change at a level is made only when
+/// it keeps that level's clearance and, as always, is neither dearer nor longer than what it
+/// replaces; a less comfortable level is tried only where the path does not keep the one above
+/// already. So a path keeps the comfort where there is room and comes closer, down to the radius,
+/// where a passage is narrower; it never fails for comfort, and every invariant above still holds.
+/// An end of the path (start, goal, door stop) standing closer to a wall than a level's clearance
+/// is forgiven within twice that clearance of it. With comfort 0 every stage runs exactly as it
+/// did before comfort existed.
 
 #include "rpgnav/path/path.hpp"
 #include "rpgnav/path/smooth_path.hpp"
@@ -39,6 +51,8 @@ bool straightLineStage(const StageContext& context, const StraightLineSettings& 
 /// touches a blocked tile or a closed door: so the fallback polyline keeps the radius by
 /// construction. `safe`, when given, receives the polyline the result is measured against (the
 /// fallback; after the any-angle search, the route's vertices): the result never costs more.
+/// With comfort an exit point is taken only when its way keeps the comfort, or when the route
+/// point's way does not keep it either.
 struct ControlPointSettings {
   /// Use exit points toward the goal; false gives plain tile centres.
   bool exitPoints = true;
@@ -49,7 +63,10 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
                        StageStats& stats, std::vector<Vec2>* safe = nullptr);
 
 /// Stages 4 and 6: drop every control point whose two neighbours see each other at no extra
-/// cost, walking from the start (or, reversed, from the goal).
+/// cost, walking from the start (or, reversed, from the goal). With comfort, "see" means at
+/// radius + comfort first; where no point ahead is seen so and the segment to the next point does
+/// not keep the comfort either, at the clearance that segment keeps (so no shortcut is less
+/// comfortable than the segment it starts by replacing).
 struct StraightenSettings {
   /// Never merge points into a segment longer than this many tiles (caps the cost of one probe
   /// on huge open maps); 0 = no cap. [Units: tiles] [Limit: >= 0]
@@ -64,10 +81,13 @@ void straightenStage(const StageContext& context, const StraightenSettings& sett
 /// ones on their convex hull, each at the point beside its corner that keeps the radius (see
 /// ConvexCorners). That way replaces b when all of it is clear and it is neither dearer nor
 /// longer. Repeated with straightening (stage 6), this pulls the path taut: every bend on a
-/// blocked corner it wraps round.
+/// blocked corner it wraps round. With comfort the bends stand radius + comfort (and the margin)
+/// off the corners, or at the most comfortable level at which the way round is clear; a less
+/// comfortable level replaces b only where b's own way does not keep the level above, or keeping
+/// it would be more than twice the comfort longer than the tight way round the same corners.
 struct CornerRoutingSettings {
-  /// Extra distance beyond the radius, so floating-point rounding never brings the path closer
-  /// than the radius. [Units: tiles] [Limit: > 0]
+  /// Extra distance beyond the clearance a bend keeps (the radius, or more with comfort), so
+  /// floating-point rounding never brings the path closer than that. [Units: tiles] [Limit: > 0]
   float margin = 1e-3f;
   /// In stage 6, corner routing and straightening alternate direction for at most this many
   /// rounds, stopping early when a round changes nothing. [Limit: >= 0]
@@ -137,7 +157,10 @@ void detourStage(const StageContext& context, const DetourSettings& settings, co
 /// tightened towards its segment (handles halved, then quartered) and finally replaced by the
 /// straight segment, which the earlier stages made valid;
 /// each such repair counts in the stage's `repairs`. The curve passes through every control
-/// point, so door stops and blocked ends are kept exactly.
+/// point, so door stops and blocked ends are kept exactly. With comfort a span keeps from walls
+/// (blocked tiles and doors, not entities) the clearance its straight segment keeps, up to
+/// radius + comfort: the curve never brings the path closer to a wall than the control points
+/// do.
 struct SmoothingSettings {
   /// Knot spacing exponent: 0.5 centripetal (the default), 0 uniform, 1 chordal. [Limit: 0..1]
   float alpha = 0.5f;

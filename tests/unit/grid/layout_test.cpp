@@ -187,6 +187,29 @@ TEST_CASE("tileAt finds the nearest centre, ties to the larger row then column",
       REQUIRE(found == best);
     }
   }
+  // Points just inside and outside a tile's inscribed circle (where tileAtLocal stops comparing
+  // with the neighbours), near the origin and far out: the nearest of the tile and its six
+  // neighbours, ties to the larger row then column.
+  for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat(1.0f, Vec2::Zero(), HexStagger::Even)}) {
+    std::uniform_real_distribution<double> angle(0.0, 6.283185307179586), scale(1.0 - 1e-5, 1.0 + 1e-5);
+    std::uniform_int_distribution<std::int32_t> index(-(1 << 20), 1 << 20);
+    for (int i = 0; i < 20000; ++i) {
+      const Cell home = i % 2 == 0 ? Cell{index(random) % 50, index(random) % 50} : Cell{index(random), index(random)};
+      const double a = angle(random), rho = 0.5 * scale(random);
+      const Eigen::Vector2d local = layout.localCenter(home) + rho * Eigen::Vector2d(std::cos(a), std::sin(a));
+      Cell best = home;
+      double bestDistance = (layout.localCenter(home) - local).squaredNorm();
+      for (const NeighbourStep& step : layout.touching(home)) {
+        const Cell other{home.x + step.dx, home.y + step.dy};
+        const double d = (layout.localCenter(other) - local).squaredNorm();
+        if (d < bestDistance || (d == bestDistance && best < other)) {
+          best = other;
+          bestDistance = d;
+        }
+      }
+      REQUIRE(layout.tileAtLocal(local) == best);
+    }
+  }
   // Exact border points.
   const Layout pointy = Layout::hexPointy();
   // The vertical edge between (0,0) and (1,0) at x = 1: the larger column wins.

@@ -621,10 +621,7 @@ TEST_CASE("Moving AI: bad scenarios name the file, line and column", "[io]") {
 
 TEST_CASE("Moving AI: every benchmark map and scenario parses and agrees", "[io]") {
   const auto root = test::movingAiDir();
-  if (!root) {
-    WARN("Moving AI benchmark folder not found; skipping");
-    return;
-  }
+  if (!root) RPGNAV_SKIP_TEST("no Moving AI benchmark folder at " RPGNAV_MOVINGAI_DIR " (set RPGNAV_MOVINGAI_DIR)");
   std::vector<std::filesystem::path> maps;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(*root)) {
     if (entry.is_regular_file() && entry.path().extension() == ".map") maps.push_back(entry.path());

@@ -311,7 +311,7 @@ TEST_CASE("Tiled: the README's walk through the sample dungeon's doors", "[io][t
     REQUIRE(door != nullptr);
     const Vec2 middle = (door->edge[0] + door->edge[1]) * 0.5f;
     std::vector<Vec2> curve;
-    path.smoothed.sample(0.05, curve);
+    path.smoothed.sampleEvery(0.05, curve);
     float nearest = 1e9f;
     for (const Vec2& p : curve) nearest = std::min(nearest, (p - middle).norm());
     CHECK(nearest < 0.5f);

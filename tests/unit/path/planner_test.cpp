@@ -63,13 +63,25 @@ TEST_CASE("planner: bends round a wall corner", "[path]") {
                                                            });
   Planner planner(map);
   PathResult result;
-  REQUIRE(planner.plan({Vec2(0.5f, 0.5f), Vec2(0.5f, 2.5f)}, result) == Status::Ok);
+  PathRequest request{Vec2(0.5f, 0.5f), Vec2(0.5f, 2.5f)};
+  request.comfort = 0.0f;
+  REQUIRE(planner.plan(request, result) == Status::Ok);
   // Round the wall's end at (4,1)-(4,2): two corner points, one radius-margin outside.
   REQUIRE(result.controlPoints.size() == 4);
   CHECK(result.controlPoints[1].x() == Approx(4.0).margin(0.01));
   CHECK(result.controlPoints[1].y() == Approx(1.0).margin(0.01));
   CHECK(result.controlPoints[2].x() == Approx(4.0).margin(0.01));
   CHECK(result.controlPoints[2].y() == Approx(2.0).margin(0.01));
+  CHECK(result.length < result.searchLength);
+  // With the default comfort (a quarter tile) they stand a quarter tile (and the margin) off
+  // both edges meeting at each corner.
+  request.comfort.reset();
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  REQUIRE(result.controlPoints.size() == 4);
+  CHECK(result.controlPoints[1].x() == Approx(4.251).margin(1e-4));
+  CHECK(result.controlPoints[1].y() == Approx(0.749).margin(1e-4));
+  CHECK(result.controlPoints[2].x() == Approx(4.251).margin(1e-4));
+  CHECK(result.controlPoints[2].y() == Approx(2.251).margin(1e-4));
   CHECK(result.length < result.searchLength);
   // With a radius the corner points move out by it.
   REQUIRE(planner.plan({Vec2(0.5f, 0.5f), Vec2(0.5f, 2.5f), MobilityId{0}, 0.3f}, result) == Status::Ok);

@@ -162,6 +162,7 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
     PlannerSettings settings;
     settings.anyAngleSearch = anyAngle;
     settings.recordStages = true;
+    settings.comfort = 0.0f;  // taut paths: the optimum is pulled tight against the corners
     Planner planner(map, settings);
     PathResult result;
     std::uniform_real_distribution<float> x(0.0f, 16.0f), y(0.0f, 14.0f);

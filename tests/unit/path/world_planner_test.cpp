@@ -486,8 +486,9 @@ TEST_CASE("a warm planner allocates nothing: every stage reuses its memory", "[p
 TEST_CASE("stage times are each counted once: they add up to no more than plan() takes", "[path][entities]") {
   // A straight path (stage 1 answers) past thousands of entities that come within 0.05 of the
   // character but leave room: stage 7 looks at every one.
-  // Timed as part of stage 1 as well, it would make the sum exceed the time around plan(). (The
-  // stages' tick counter and steady_clock are read at slightly different moments: 50 ns slack.)
+  // Timed as part of stage 1 as well, it would make the sum exceed the time around plan(). The
+  // stages read the same steady_clock as this test, each from where the last one ended, so the
+  // sum lies inside the interval measured here whatever the machine's load (no timing limit).
   const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(2), Layout::square(), 64, 9, 0.0, false);
   World world(map);
   std::uint32_t id = 1;
@@ -511,40 +512,6 @@ TEST_CASE("stage times are each counted once: they add up to no more than plan()
       sum += stats.micros;
     }
     INFO("stages " << sum << " us, plan() " << wall << " us, of which detours " << result.stats(PathStage::Detours).micros);
-    CHECK(sum <= wall * 1.001 + 0.05);
+    CHECK(sum <= wall * 1.000001 + 0.001);  // (rounding of the durations to double)
   }
-}
-
-TEST_CASE("stage times are in microseconds: on a long search they add up to nearly what plan() takes", "[path]") {
-  // The stages are timed with a tick counter whose rate is measured once against steady_clock (to
-  // a few parts in 10,000). A search across a large maze takes milliseconds and the rest of plan()
-  // microseconds, so the stages' sum must come within a few percent of the time around plan(): a
-  // rate wrong by far (ticks taken for nanoseconds, or not converted) would land far off.
-  std::mt19937 random(11);
-  for (int attempt = 0; attempt < 10; ++attempt) {
-    const TileMap map = test::randomMap(random, Layout::square(), 300, 300, 0.25, false);
-    std::optional<Cell> start, goal;
-    for (std::int32_t i = 0; i < 300 && !(start && goal); ++i) {
-      if (!start && map.passable({i, i}, TerrainTable::kWalk)) start = Cell{i, i};
-      if (!goal && map.passable({299 - i, 299 - i}, TerrainTable::kWalk)) goal = Cell{299 - i, 299 - i};
-    }
-    REQUIRE((start && goal));
-    Planner planner(map);
-    PathResult result;
-    const PathRequest request{map.layout().tileCenter(*start), map.layout().tileCenter(*goal), TerrainTable::kWalk, 0.2f};
-    // The first plan also builds the planner's data for the mobility (outside every stage).
-    if (planner.plan(request, result) != Status::Ok) continue;  // walled apart: another map
-    const auto begin = std::chrono::steady_clock::now();
-    const Status status = planner.plan(request, result);
-    const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
-    REQUIRE(status == Status::Ok);
-    REQUIRE(result.stats(PathStage::Search).expansions > 10000);
-    double sum = 0.0;
-    for (const StageStats& stats : result.stages) sum += stats.micros;
-    INFO("stages " << sum << " us, plan() " << wall << " us");
-    CHECK(sum <= wall * 1.001 + 0.05);
-    CHECK(sum >= wall * 0.95);
-    return;
-  }
-  FAIL("no connected maze in ten tries");
 }

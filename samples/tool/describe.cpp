@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "describe.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace rpgnav::tool {
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// The extent of the tiles in world units grows with each tile's corners.
+void include(WorldBox& box, const TilePolygon& polygon) {
+  for (int i = 0; i < polygon.count; ++i) {
+    box.min = box.min.cwiseMin(polygon.corners[std::size_t(i)]);
+    box.max = box.max.cwiseMax(polygon.corners[std::size_t(i)]);
+  }
+}
+
+// What keeps a point that lies on the map from being a plan's start or goal.
+std::string explainBlocked(std::string_view role, Vec2 point, const PathResult& result, const PathRequest& request,
+                           const TileMap& map) {
+  const std::string where = std::string(role) + " " + pointText(point);
+  const auto tile = map.tileAt(point);
+  if (!tile) return where + " is outside the map";  // not what the planner said, but true
+  const TerrainTable& terrain = map.terrain();
+  const std::string& mobility = terrain.mobilityName(request.mobility);
+  const std::string inTile = where + " is in tile (" + std::to_string(tile->x) + ", " + std::to_string(tile->y) +
+                             "), " + terrain.terrainName(map.terrainAt(*tile));
+  if (!map.passable(*tile, request.mobility)) return inTile + ", which " + mobility + " cannot enter";
+  // The tile is open: the character's size is the trouble (a blocked tile or a closed door
+  // nearer than its radius); the planner's reason says which.
+  return inTile + ", which " + mobility + " can enter, but a radius of " + number(request.radius) +
+         " does not fit there (" + result.reason + ")";
+}
+
+}  // namespace
+
+std::string noun(std::uint64_t count, std::string_view one, std::string_view many) {
+  if (count == 1) return std::string(one);
+  return many.empty() ? std::string(one) + "s" : std::string(many);
+}
+
+std::string countOf(std::uint64_t count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + noun(count, one, many);
+}
+
+std::string pointText(Vec2 point) { return "(" + number(point.x()) + ", " + number(point.y()) + ")"; }
+
+WorldBox worldExtent(const TileMap& map) {
+  constexpr float kFar = std::numeric_limits<float>::max();
+  WorldBox box{Vec2(kFar, kFar), Vec2(-kFar, -kFar)};
+  // The outermost corners belong to the tiles of the first and last rows and columns, on square
+  // and hex layouts alike: those are enough, even on a map with millions of tiles.
+  const Layout& layout = map.layout();
+  for (std::int32_t x = 0; x < map.width(); ++x) {
+    include(box, layout.tilePolygon(Cell{x, 0}));
+    include(box, layout.tilePolygon(Cell{x, map.height() - 1}));
+  }
+  for (std::int32_t y = 0; y < map.height(); ++y) {
+    include(box, layout.tilePolygon(Cell{0, y}));
+    include(box, layout.tilePolygon(Cell{map.width() - 1, y}));
+  }
+  return box;
+}
+
+std::string extentText(const TileMap& map) {
+  const WorldBox box = worldExtent(map);
+  std::string text = "world x in [" + number(box.min.x()) + ", " + number(box.max.x()) + "), y in [" +
+                     number(box.min.y()) + ", " + number(box.max.y()) + ")";
+  if (map.layout().isHex()) text += " (the box round its hex tiles: near its rim some points lie outside every tile)";
+  return text;
+}
+
+std::string mobilityList(const TerrainTable& terrain) {
+  std::string list;
+  for (int m = 0; m < terrain.mobilityCount(); ++m) {
+    list += (m == 0 ? "" : ", ") + terrain.mobilityName(MobilityId{std::uint8_t(m)});
+  }
+  return list;
+}
+
+std::string explainPlanFailure(const PathResult& result, const PathRequest& request, const TileMap& map) {
+  switch (result.status) {
+    case Status::OutOfBounds: {
+      // The planner names only the first point off the map; both may be.
+      const bool startOff = !map.tileAt(request.start), goalOff = !map.tileAt(request.goal);
+      if (!startOff && !goalOff) return {};
+      const std::string start = "start " + pointText(request.start), goal = "goal " + pointText(request.goal);
+      const std::string which =
+          startOff && goalOff ? start + " and " + goal + " are" : (startOff ? start : goal) + " is";
+      return which + " outside the map: " + extentText(map);
+    }
+    case Status::StartBlocked: return explainBlocked("start", request.start, result, request, map);
+    case Status::GoalBlocked: return explainBlocked("goal", request.goal, result, request, map);
+    default: return {};
+  }
+}
+
+}  // namespace rpgnav::tool
