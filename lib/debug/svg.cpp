@@ -563,19 +563,8 @@ Status SvgPicture::save(const std::filesystem::path& path) const {
 }
 
 std::string SvgPicture::str() const {
-  // Extent: the union of all tile polygons.
-  float minX = 1e30f, minY = 1e30f, maxX = -1e30f, maxY = -1e30f;
-  for (Cell c : {Cell{0, 0}, Cell{m_map.width() - 1, 0}, Cell{0, m_map.height() - 1},
-                 Cell{m_map.width() - 1, m_map.height() - 1}, Cell{0, 1}, Cell{1, 0},
-                 Cell{m_map.width() - 1, std::max(0, m_map.height() - 2)}, Cell{std::max(0, m_map.width() - 2), m_map.height() - 1}}) {
-    const TilePolygon polygon = m_map.layout().tilePolygon(c);
-    for (int i = 0; i < polygon.count; ++i) {
-      minX = std::min(minX, polygon.corners[std::size_t(i)].x());
-      minY = std::min(minY, polygon.corners[std::size_t(i)].y());
-      maxX = std::max(maxX, polygon.corners[std::size_t(i)].x());
-      maxY = std::max(maxY, polygon.corners[std::size_t(i)].y());
-    }
-  }
+  const TileMap::WorldBox extent = m_map.worldBox();
+  const float minX = extent.min.x(), minY = extent.min.y(), maxX = extent.max.x(), maxY = extent.max.y();
   const float tile = m_map.layout().tileSize();
   // The scale bar and legend are sized in pixels (u = 12 pixels), so they read the same on a
   // 50-tile map drawn at 12 pixels a tile and a 512-tile map drawn at 3.

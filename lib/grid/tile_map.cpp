@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace rpgnav {
@@ -58,6 +59,22 @@ bool TileMap::canStep(Cell from, const NeighbourStep& step, MobilityId mobility)
   const NeighbourStep& a = table[std::size_t(step.requiresA)];
   const NeighbourStep& b = table[std::size_t(step.requiresB)];
   return passable({from.x + a.dx, from.y + a.dy}, mobility) && passable({from.x + b.dx, from.y + b.dy}, mobility);
+}
+
+TileMap::WorldBox TileMap::worldBox() const noexcept {
+  // The outermost corners belong to the first and last two rows and columns' end tiles (on hex
+  // layouts one of each pair is shifted half a tile), whatever the map's size.
+  WorldBox box{Vec2::Constant(std::numeric_limits<float>::max()), Vec2::Constant(std::numeric_limits<float>::lowest())};
+  const std::int32_t right = m_width - 1, bottom = m_height - 1;
+  for (const Cell cell : {Cell{0, 0}, Cell{right, 0}, Cell{0, bottom}, Cell{right, bottom}, Cell{0, std::min(1, bottom)},
+                          Cell{std::min(1, right), 0}, Cell{right, std::max(0, bottom - 1)}, Cell{std::max(0, right - 1), bottom}}) {
+    const TilePolygon polygon = m_layout.tilePolygon(cell);
+    for (int i = 0; i < polygon.count; ++i) {
+      box.min = box.min.cwiseMin(polygon.corners[std::size_t(i)]);
+      box.max = box.max.cwiseMax(polygon.corners[std::size_t(i)]);
+    }
+  }
+  return box;
 }
 
 std::optional<Cell> TileMap::tileAt(Vec2 world) const noexcept {

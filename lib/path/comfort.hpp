@@ -70,18 +70,8 @@ class Comfort {
   /// radius is not looked at. Counts the checks made in `probes`.
   bool keeps(Vec2 a, Vec2 b, int level, std::int32_t& probes) const {
     if (level >= tight()) return true;
-    const float keep = clearance(level);
     ++probes;
-    if (m_context.keeps(a, b, keep)) return true;
-    const bool forgiveA = forgiven(a, keep, level, probes), forgiveB = forgiven(b, keep, level, probes);
-    if (!forgiveA && !forgiveB) return false;
-    const Eigen::Vector2d from = a.cast<double>(), d = b.cast<double>() - from;
-    const double cut = double(kForgiven * keep) / d.norm();
-    const double t0 = forgiveA ? cut : 0.0, t1 = forgiveB ? 1.0 - cut : 1.0;
-    if (!(t0 < t1)) return true;
-    ++probes;
-    const Eigen::Vector2d p0 = from + d * t0, p1 = from + d * t1;
-    return m_context.keeps(p0.cast<float>(), p1.cast<float>(), keep);
+    return m_context.keeps(a, b, clearance(level)) || keepsBesideEnds(a, b, level, probes);
   }
 
   /// The segment's probe at the radius (StageContext::probe: clear, cost, length), and whether
@@ -91,25 +81,21 @@ class Comfort {
     bool comfortable = false;
   };
   Judged judge(Vec2 a, Vec2 b, int level, std::int32_t& probes) const {
-    // On hex maps every probe walks the tiles, and most segments keep the level's clearance: one
-    // probe at that clearance then answers both questions (clear at a wider clearance is clear at
-    // the radius, and a segment's cost and length do not depend on the clearance). It saved a
-    // third of stages 3-6 on the hex sample map (rpgnav_pipeline_benchmark); on squares, where
-    // keeps() reads bitmaps, it cost a fifth more.
-    if (m_hex && active() && level < tight() && (a != m_probed[0] || b != m_probed[1])) {
-      ++probes;
-      const SegmentProbe wide = m_context.probeWith(a, b, clearance(level));
-      if (wide.clear) return {wide, true};
-    }
     // A segment judged at one level is often judged again at the next: its probe at the radius
     // is kept for that (with comfort only, so that without it every probe is made as before).
-    if (!active() || a != m_probed[0] || b != m_probed[1]) {
-      ++probes;
-      m_probe = m_context.probe(a, b);
-      m_probed = {a, b};
+    if (active() && a == m_probed[0] && b == m_probed[1]) return {m_probe, m_probe.clear && keeps(a, b, level, probes)};
+    ++probes;
+    Judged judged;
+    if (level < tight()) {
+      bool whole = false;
+      judged.probe = m_context.probeKeeping(a, b, clearance(level), whole);
+      judged.comfortable = judged.probe.clear && (whole || keepsBesideEnds(a, b, level, probes));
+    } else {
+      judged.probe = m_context.probe(a, b);
+      judged.comfortable = judged.probe.clear;
     }
-    Judged judged{m_probe};
-    judged.comfortable = judged.probe.clear && keeps(a, b, level, probes);
+    m_probe = judged.probe;
+    m_probed = {a, b};
     return judged;
   }
   /// judge() as one probe: clear only when it keeps the level too.
@@ -135,6 +121,22 @@ class Comfort {
   }
 
  private:
+  // keeps() for a segment that does not keep the level's clearance all along: true when it does
+  // away from an end of the path that itself stands closer than that to a wall (within kForgiven
+  // × the clearance of that end).
+  bool keepsBesideEnds(Vec2 a, Vec2 b, int level, std::int32_t& probes) const {
+    const float keep = clearance(level);
+    const bool forgiveA = forgiven(a, keep, level, probes), forgiveB = forgiven(b, keep, level, probes);
+    if (!forgiveA && !forgiveB) return false;
+    const Eigen::Vector2d from = a.cast<double>(), d = b.cast<double>() - from;
+    const double cut = double(kForgiven * keep) / d.norm();
+    const double t0 = forgiveA ? cut : 0.0, t1 = forgiveB ? 1.0 - cut : 1.0;
+    if (!(t0 < t1)) return true;
+    ++probes;
+    const Eigen::Vector2d p0 = from + d * t0, p1 = from + d * t1;
+    return m_context.keeps(p0.cast<float>(), p1.cast<float>(), keep);
+  }
+
   // An end of the path standing closer than `keep` (a level's clearance) to a wall; each end is
   // looked at once per level.
   bool forgiven(Vec2 p, float keep, int level, std::int32_t& probes) const {
@@ -150,7 +152,6 @@ class Comfort {
   const StageContext& m_context;
   Vec2 m_first, m_last;
   bool m_forgiveEnds;
-  bool m_hex = m_context.map.layout().isHex();
   int m_levels = 1;
   std::array<float, 4> m_clearance{};
   // Whether each end stands closer than each level's clearance: -1 not yet known.

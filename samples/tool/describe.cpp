@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <limits>
 
 namespace rpgnav::tool {
 namespace {
@@ -12,14 +11,6 @@ std::string number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);
   return text;
-}
-
-// The extent of the tiles in world units grows with each tile's corners.
-void include(WorldBox& box, const TilePolygon& polygon) {
-  for (int i = 0; i < polygon.count; ++i) {
-    box.min = box.min.cwiseMin(polygon.corners[std::size_t(i)]);
-    box.max = box.max.cwiseMax(polygon.corners[std::size_t(i)]);
-  }
 }
 
 // What keeps a point that lies on the map from being a plan's start or goal.
@@ -52,25 +43,8 @@ std::string countOf(std::uint64_t count, std::string_view one, std::string_view 
 
 std::string pointText(Vec2 point) { return "(" + number(point.x()) + ", " + number(point.y()) + ")"; }
 
-WorldBox worldExtent(const TileMap& map) {
-  constexpr float kFar = std::numeric_limits<float>::max();
-  WorldBox box{Vec2(kFar, kFar), Vec2(-kFar, -kFar)};
-  // The outermost corners belong to the tiles of the first and last rows and columns, on square
-  // and hex layouts alike: those are enough, even on a map with millions of tiles.
-  const Layout& layout = map.layout();
-  for (std::int32_t x = 0; x < map.width(); ++x) {
-    include(box, layout.tilePolygon(Cell{x, 0}));
-    include(box, layout.tilePolygon(Cell{x, map.height() - 1}));
-  }
-  for (std::int32_t y = 0; y < map.height(); ++y) {
-    include(box, layout.tilePolygon(Cell{0, y}));
-    include(box, layout.tilePolygon(Cell{map.width() - 1, y}));
-  }
-  return box;
-}
-
 std::string extentText(const TileMap& map) {
-  const WorldBox box = worldExtent(map);
+  const TileMap::WorldBox box = map.worldBox();
   std::string text = "world x in [" + number(box.min.x()) + ", " + number(box.max.x()) + "), y in [" +
                      number(box.min.y()) + ", " + number(box.max.y()) + ")";
   if (map.layout().isHex()) text += " (the box round its hex tiles: near its rim some points lie outside every tile)";

@@ -20,13 +20,6 @@ std::string countOf(std::uint64_t count, std::string_view one, std::string_view 
 // "(3.5, 4.5)", in the shortest form printf's %g gives.
 std::string pointText(Vec2 point);
 
-// The box round every tile of the map, in world units.
-struct WorldBox {
-  Vec2 min;
-  Vec2 max;
-};
-WorldBox worldExtent(const TileMap& map);
-
 // "world x in [0, 56), y in [0, 44)": where points lie on the map. On hex maps the box's rim
 // cuts through the zigzag of the outer hexes, and the text says so.
 std::string extentText(const TileMap& map);

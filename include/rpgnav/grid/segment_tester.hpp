@@ -108,6 +108,12 @@ class SegmentTester {
   /// probeSegment at that radius.
   bool keeps(Vec2 from, Vec2 to, float clearance) const;
 
+  /// probe(from, to, radius), and in `keepsClearance` whether the segment also keeps(clearance)
+  /// (false when it is not clear), in as few passes as the layout allows: on hex maps, where
+  /// both are walks over the tiles, one walk at `clearance` answers both for a segment that keeps
+  /// it (a segment's cost and length do not depend on the radius it is probed with).
+  SegmentProbe probeKeeping(Vec2 from, Vec2 to, float radius, float clearance, bool& keepsClearance) const;
+
   /// True when the tile and every tile touching it are inside the map and passable at the
   /// cheapest cost: any segment inside this tile is then clear for every radius under half a
   /// tile, and costs its length × cheapestCost().

@@ -54,6 +54,14 @@ class TileMap {
   std::int32_t tileCount() const noexcept { return m_width * m_height; }
   const TerrainTable& terrain() const noexcept { return m_terrain; }
 
+  /// The box round every tile's polygon, in world units (on hex maps, near the box's rim some
+  /// points lie outside every tile).
+  struct WorldBox {
+    Vec2 min;
+    Vec2 max;
+  };
+  WorldBox worldBox() const noexcept;
+
   bool contains(Cell cell) const noexcept {
     return cell.x >= 0 && cell.y >= 0 && cell.x < m_width && cell.y < m_height;
   }

@@ -240,6 +240,14 @@ struct StageContext {
   bool keeps(Vec2 from, Vec2 to, float clearance) const {
     return lines.keeps(from, to, clearance) && !blockedByBarrier(from, to, clearance);
   }
+  /// probe(), and in `keepsClearance` whether the segment also keeps(clearance) (false when it
+  /// is not clear), in as few passes as the layout allows (SegmentTester::probeKeeping).
+  SegmentProbe probeKeeping(Vec2 from, Vec2 to, float clearance, bool& keepsClearance) const {
+    SegmentProbe result = lines.probeKeeping(from, to, radius, clearance, keepsClearance);
+    if (result.clear && blockedByBarrier(from, to)) result.clear = false;
+    keepsClearance = result.clear && keepsClearance && !blockedByBarrier(from, to, clearance);
+    return result;
+  }
   /// SegmentTester::openAround, and no barrier at or next to the tile.
   bool openAround(Cell cell) const;
   bool blockedByBarrier(Vec2 from, Vec2 to) const noexcept { return blockedByBarrier(from, to, radius); }
