@@ -125,6 +125,10 @@ class CrowdField {
   /// weight is (256 - factor) × cost byte + factor × danger. Changes every weight: a rebuild.
   void setDangerFactor(std::uint8_t factor);
   std::uint8_t dangerFactor() const noexcept { return m_factor; }
+  /// A tile's danger: every layer's value added up, clamped to 255 (0 off the map).
+  std::uint8_t danger(Cell cell) const noexcept {
+    return m_costs.contains(cell) ? m_dangerSum[std::size_t(cell.y) * std::size_t(m_costs.width()) + std::size_t(cell.x)] : 0;
+  }
 
   /// Recomputes everything from the goals (what the incremental edits are checked against).
   void rebuild();
