@@ -211,78 +211,45 @@ Status CrowdField::addGoal(Cell goal) {
     setGoals(goals);
     return Status::Ok;
   }
-  const std::size_t tile = padded(goal);
-  if (m_weight[tile] == 0 || isGoal(tile)) return Status::Ok;
-  m_goals.push_back(goal);
-  m_goalMark[tile] = 1;
-  m_touched.clear();
-  m_recording = true;
-  if (m_distance[tile] != 0) {
-    m_distance[tile] = 0;
-    m_touched.push_back(std::uint32_t(tile));
-    m_seeds.assign(1, std::uint32_t(tile));
-    propagate();
-  }
-  m_recording = false;
-  m_touched.push_back(std::uint32_t(tile));
-  refreshDirections();
+  const auto added = std::uint32_t(padded(goal));
+  update({}, {}, std::span(&added, 1));
   return Status::Ok;
 }
 
 Status CrowdField::removeGoal(Cell goal) {
   if (!m_costs.contains(goal)) return Status::InvalidArgument;
-  const std::size_t tile = padded(goal);
-  const auto listed = std::find(m_goals.begin(), m_goals.end(), goal);
-  if (!isGoal(tile) || listed == m_goals.end()) return Status::Ok;
-  m_goalMark[tile] = 0;
-  m_goals.erase(listed);
-  m_touched.clear();
-  m_affected.assign(1, std::uint32_t(tile));
-  repairIncrease();
-  m_touched.push_back(std::uint32_t(tile));
-  refreshDirections();
+  const auto removed = std::uint32_t(padded(goal));
+  update({}, std::span(&removed, 1), {});
   return Status::Ok;
 }
 
 Status CrowdField::moveGoal(Cell from, Cell to) {
   if (!m_costs.contains(from) || !m_costs.contains(to)) return Status::InvalidArgument;
   if (from == to) return Status::Ok;
-  const std::size_t source = padded(from), target = padded(to);
-  // The one goal steps to a neighbour: every old route, followed by that step, is a route to the
-  // new goal, so the old distances plus the step's cost are upper bounds; the new goal then
-  // improves them outward until nobody improves (exact: a Dijkstra from the new goal over labels
-  // that are true route costs). Otherwise: add the new goal, then repair the old one's dependents.
-  const std::vector<Move>& moves = movesOf(source);
-  const auto step = std::find_if(moves.begin(), moves.end(), [&](const Move& move) {
-    return std::ptrdiff_t(source) + move.offset == std::ptrdiff_t(target);
-  });
-  const bool legal = step != moves.end() && canMove(source, std::size_t(step - moves.begin()));
-  if (m_goals.size() != 1 || m_goals.front() != from || !legal) {
+  if (!m_sources.empty()) {
     addGoal(to);
     return removeGoal(from);
   }
-  const std::int64_t extra = step->length * m_weight[target];
-  for (std::int64_t& d : m_distance) {
-    if (d != kUnreachable) d += extra;
-  }
-  m_goalMark[source] = 0;
-  m_goalMark[target] = 1;
-  m_goals.front() = to;
-  m_touched.clear();
-  m_distance[target] = 0;
-  m_seeds.assign(1, std::uint32_t(target));
-  m_recording = true;
-  propagate();
-  m_recording = false;
-  m_touched.push_back(std::uint32_t(source));
-  m_touched.push_back(std::uint32_t(target));
-  refreshDirections();
+  const auto removed = std::uint32_t(padded(from)), added = std::uint32_t(padded(to));
+  update({}, std::span(&removed, 1), std::span(&added, 1));
   return Status::Ok;
 }
 
 Status CrowdField::setCost(Cell cell, std::uint8_t cost) {
-  if (m_costs.set(cell, cost) != Status::Ok) return Status::InvalidArgument;
-  changeWeight(padded(cell), weightFor(cell));
+  const TileCost tile{cell, cost};
+  return setCosts(std::span(&tile, 1));
+}
+
+Status CrowdField::setCosts(std::span<const TileCost> tiles) {
+  for (const TileCost& tile : tiles) {
+    if (!m_costs.contains(tile.cell) || tile.cost == 0) return Status::InvalidArgument;
+  }
+  m_weightChanges.clear();
+  for (const TileCost& tile : tiles) {
+    m_costs.set(tile.cell, tile.cost);
+    m_weightChanges.push_back({std::uint32_t(padded(tile.cell)), weightFor(tile.cell)});
+  }
+  update(m_weightChanges, {}, {});
   return Status::Ok;
 }
 
@@ -291,8 +258,9 @@ Status CrowdField::syncWithMap(const TileMap& map) {
   changed.clear();
   CostField fresh = m_costs;
   if (fresh.refresh(map, changed) != Status::Ok) return Status::InvalidArgument;
-  for (const Cell cell : changed) setCost(cell, fresh.at(cell));
-  return Status::Ok;
+  m_costChanges.clear();
+  for (const Cell cell : changed) m_costChanges.push_back({cell, fresh.at(cell)});
+  return setCosts(m_costChanges);
 }
 
 std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
@@ -308,61 +276,126 @@ std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
   return best;
 }
 
-void CrowdField::changeWeight(std::size_t tile, std::int32_t weight) {
-  const std::int32_t old = m_weight[tile];
-  if (old == weight) return;
-  if (!m_sources.empty()) {  // sources with head starts: the incremental repairs assume goals at 0
-    setWeight(tile, weight);
-    rebuild();
-    return;
-  }
-  m_touched.clear();
-  // The tile and everything that can step to it or past its corner: its neighbours.
-  std::vector<std::uint32_t>& around = m_around;
-  around.assign(1, std::uint32_t(tile));
-  for (const Move& move : movesOf(tile)) around.push_back(std::uint32_t(std::ptrdiff_t(tile) + move.offset));
-  // (Square diagonals past this tile's corner join two of its orthogonal neighbours, listed too.)
-  const bool rises = old != 0 && (weight == 0 || weight > old);
-  if (weight == 0 && isGoal(tile)) {  // a wall on a goal: no longer a goal (as setGoals would)
-    m_goalMark[tile] = 0;
-    const std::size_t stride = std::size_t(m_stride);
-    const Cell cell{std::int32_t(tile % stride) - 1, std::int32_t(tile / stride) - 1};
+void CrowdField::markGoal(std::size_t tile, bool goal) {
+  const std::size_t stride = std::size_t(m_stride);
+  const Cell cell{std::int32_t(tile % stride) - 1, std::int32_t(tile / stride) - 1};
+  m_goalMark[tile] = goal ? 1 : 0;
+  if (goal) {
+    m_goals.push_back(cell);
+  } else {
     m_goals.erase(std::find(m_goals.begin(), m_goals.end(), cell));
   }
-  if (rises) {
-    // Tiles whose route may have used the dearer edges: the tile and its neighbours. The support
-    // test in repairIncrease keeps those that still have an equally good way.
-    setWeight(tile, weight);
-    m_affected.clear();
-    for (const std::uint32_t each : around) {
-      if (m_weight[each] != 0 || each == tile) m_affected.push_back(each);
+}
+
+std::int64_t CrowdField::repairAllowance() const noexcept {
+  return std::max<std::int64_t>(kMinimumAllowance, std::int64_t(m_costs.width()) * m_costs.height() / kAllowanceShare);
+}
+
+void CrowdField::update(std::span<const WeightChange> changes, std::span<const std::uint32_t> removedGoals,
+                        std::span<const std::uint32_t> addedGoals) {
+  m_work = {};
+  // Weights and goals first: the repair reads the new ones. A tile whose weight rose (or that
+  // was walled up) and a goal that went may leave tiles behind them with distances too low; a
+  // tile that got cheaper (or opened) and a new goal may offer better routes.
+  m_rises.clear();
+  m_falls.clear();
+  m_lostGoals.clear();
+  m_newGoals.clear();
+  for (const WeightChange& change : changes) {
+    const std::int32_t old = m_weight[change.tile];
+    if (old == change.weight) continue;
+    setWeight(change.tile, change.weight);
+    (old != 0 && (change.weight == 0 || change.weight > old) ? m_rises : m_falls).push_back(change.tile);
+    if (change.weight == 0 && isGoal(change.tile)) {  // a wall on a goal: no longer a goal (as setGoals would)
+      markGoal(change.tile, false);
+      m_lostGoals.push_back(change.tile);
     }
-    repairIncrease();
-  } else {
-    // Cheaper (or passable again): the tile and its neighbours may improve; the improvement
-    // spreads.
-    setWeight(tile, weight);
-    m_seeds.clear();
-    m_recording = true;
-    for (const std::uint32_t each : around) {
-      const std::int64_t best = bestFromNeighbours(each);
-      if (best < m_distance[each]) {
-        m_distance[each] = best;
-        m_seeds.push_back(each);
-        m_touched.push_back(each);
-      }
-    }
-    propagate();
-    m_recording = false;
   }
-  m_touched.insert(m_touched.end(), around.begin(), around.end());
+  for (const std::uint32_t tile : removedGoals) {
+    if (!isGoal(tile)) continue;
+    markGoal(tile, false);
+    m_lostGoals.push_back(tile);
+  }
+  for (const std::uint32_t tile : addedGoals) {
+    if (m_weight[tile] == 0 || isGoal(tile)) continue;
+    markGoal(tile, true);
+    m_newGoals.push_back(tile);
+  }
+  if (m_rises.empty() && m_falls.empty() && m_lostGoals.empty() && m_newGoals.empty()) return;
+  // Rebuild instead when the repair would cost more: sources (the repairs assume goals at 0),
+  // every old goal gone (every distance changes), or more tiles to look at than the allowance.
+  const std::int64_t around = std::int64_t(m_moves[0].size()) + 1;  // a tile and its neighbours
+  const std::int64_t seeding = around * std::int64_t(m_rises.size() + m_falls.size()) + std::int64_t(m_lostGoals.size() + m_newGoals.size());
+  const bool everyGoalLost = !m_lostGoals.empty() && m_goals.size() == m_newGoals.size();
+  if (!m_sources.empty() || everyGoalLost || seeding > repairAllowance()) {
+    build();
+    return;
+  }
+  m_work.tiles += seeding;
+  m_touched.clear();
+  // The tiles whose route may have used a dearer step or a lost goal: the risen tiles, their
+  // neighbours (who step onto them) and the lost goals. The support test in findAffected keeps
+  // those that still have an equally good way.
+  m_affected.clear();
+  for (const std::uint32_t tile : m_rises) {
+    m_affected.push_back(tile);
+    for (const Move& move : movesOf(tile)) {
+      const auto next = std::uint32_t(std::ptrdiff_t(tile) + move.offset);
+      if (m_weight[next] != 0) m_affected.push_back(next);
+    }
+  }
+  m_affected.insert(m_affected.end(), m_lostGoals.begin(), m_lostGoals.end());
+  if (!m_affected.empty() && !findAffected(repairAllowance() - seeding)) {
+    build();  // the repair reached too far: a rebuild is cheaper than finishing it
+    return;
+  }
+  // Reset the affected tiles, then plan them again from their unaffected neighbours; the
+  // neighbourhoods of cheaper tiles and the new goals improve, and the improvements spread.
+  for (const std::uint32_t tile : m_affected) {
+    m_distance[tile] = kUnreachable;
+    m_touched.push_back(tile);
+  }
+  m_seeds.clear();
+  auto improve = [&](std::uint32_t tile) {
+    const std::int64_t best = bestFromNeighbours(tile);
+    if (best < m_distance[tile]) {
+      m_distance[tile] = best;
+      m_seeds.push_back(tile);
+    }
+  };
+  for (const std::uint32_t tile : m_affected) improve(tile);
+  for (const std::uint32_t tile : m_newGoals) improve(tile);
+  for (const std::uint32_t tile : m_falls) {
+    improve(tile);
+    for (const Move& move : movesOf(tile)) improve(std::uint32_t(std::ptrdiff_t(tile) + move.offset));
+  }
+  m_work.tiles += std::int64_t(m_affected.size());
+  m_recording = true;
+  m_sweepDirections = false;
+  m_sweepAbove = std::size_t(m_costs.width()) * std::size_t(m_costs.height()) / (m_moves[0].size() + 1);
+  propagate();
+  m_recording = false;
+  // Directions read the neighbours' weights and move bits too: every changed tile's
+  // neighbourhood is looked at again.
+  m_touched.insert(m_touched.end(), m_rises.begin(), m_rises.end());
+  m_touched.insert(m_touched.end(), m_falls.begin(), m_falls.end());
+  m_touched.insert(m_touched.end(), m_lostGoals.begin(), m_lostGoals.end());
+  m_touched.insert(m_touched.end(), m_newGoals.begin(), m_newGoals.end());
+  for (const std::uint32_t tile : m_rises) {
+    for (const Move& move : movesOf(tile)) m_touched.push_back(std::uint32_t(std::ptrdiff_t(tile) + move.offset));
+  }
+  for (const std::uint32_t tile : m_falls) {
+    for (const Move& move : movesOf(tile)) m_touched.push_back(std::uint32_t(std::ptrdiff_t(tile) + move.offset));
+  }
   refreshDirections();
 }
 
-void CrowdField::repairIncrease() {
+bool CrowdField::findAffected(std::int64_t budget) {
   // Candidates in order of their old distance: a candidate keeps its distance when a neighbour
   // that is not affected still offers it (such supporters are nearer, so already decided);
   // otherwise it is affected and the tiles that may have routed through it become candidates.
+  // Gives up (false) once the candidates looked at and the affected tiles to plan again pass
+  // the budget.
   ++m_generation;
   const std::uint32_t affectedMark = m_generation;
   using Entry = std::pair<std::int64_t, std::uint32_t>;
@@ -375,11 +408,18 @@ void CrowdField::repairIncrease() {
   };
   for (const std::uint32_t tile : m_affected) candidate(tile);
   m_affected.clear();
+  std::int64_t spent = 0;
+  bool gaveUp = false;
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), std::greater<>());
     const auto [was, tile] = heap.back();
     heap.pop_back();
     if (m_stamp[tile] == affectedMark || was != m_distance[tile]) continue;
+    if (spent + 1 + std::int64_t(m_affected.size()) > budget) {
+      gaveUp = true;
+      break;
+    }
+    ++spent;
     // Supported? (A goal always is.)
     bool supported = isGoal(tile);
     if (!supported && m_weight[tile] != 0) {
@@ -397,31 +437,18 @@ void CrowdField::repairIncrease() {
     if (supported) continue;
     m_stamp[tile] = affectedMark;
     m_affected.push_back(tile);
-    // Its dependents: neighbours whose distance came through it. (Its weight is the current one:
-    // the changed tile's old dependents are candidates from the start.)
+    if (spent + std::int64_t(m_affected.size()) > budget) {
+      gaveUp = true;
+      break;
+    }
+    // Its dependents: neighbours whose distance came through it.
     for (const Move& move : movesOf(tile)) {
       const std::uint32_t next = std::uint32_t(std::ptrdiff_t(tile) + move.offset);
       if (m_weight[next] != 0) candidate(next);
     }
   }
-  // Reset the affected tiles, then plan them again from their unaffected neighbours.
-  for (const std::uint32_t tile : m_affected) {
-    m_distance[tile] = kUnreachable;
-    m_direction[tile] = kNoDirection;
-    m_flow[tile] = Vec2::Zero();
-    m_touched.push_back(tile);
-  }
-  m_seeds.clear();
-  for (const std::uint32_t tile : m_affected) {
-    const std::int64_t best = bestFromNeighbours(tile);
-    if (best != kUnreachable) {
-      m_distance[tile] = best;
-      m_seeds.push_back(tile);
-    }
-  }
-  m_recording = true;
-  propagate();
-  m_recording = false;
+  m_work.tiles += spent;
+  return !gaveUp;
 }
 
 struct CrowdField::SettleArrays {
@@ -500,14 +527,17 @@ void CrowdField::settle(std::size_t tile) noexcept {
   }
 }
 
-void CrowdField::settleAll() noexcept {
+std::int64_t CrowdField::settleAll() noexcept {
+  m_work.tiles += std::int64_t(m_costs.width()) * m_costs.height();
   const SettleArrays arrays = settleArrays();
   const auto width = std::size_t(m_costs.width());
+  std::int64_t reachable = 0;
   auto sweep = [&]<std::size_t kMoves>() {
     for (std::int32_t y = 0; y < m_costs.height(); ++y) {
       const std::size_t row = padded({0, y});
       for (std::size_t tile = row; tile < row + width; ++tile) {
         settleWith<kMoves>(arrays, tile, m_moves[kMoves == 6 ? arrays.open[tile] >> kParityShift : 0].data());
+        reachable += arrays.distance[tile] != kUnreachable;
       }
     }
   };
@@ -518,34 +548,52 @@ void CrowdField::settleAll() noexcept {
   } else {
     sweep.template operator()<8>();
   }
+  return reachable;
 }
 
 void CrowdField::refreshDirections() {
   ++m_generation;
   // The tiles propagate() settled and those an edit touched, and their neighbours (border tiles,
   // the padding, have no direction and no neighbours to look at).
+  // The work of the integration: the tiles it settled (a tile improved twice within one bucket
+  // is listed twice).
+  for (const std::uint32_t tile : m_settled) {
+    if (m_stamp[tile] != m_generation) {
+      m_stamp[tile] = m_generation;
+      ++m_work.tiles;
+    }
+  }
+  ++m_generation;
   m_touched.insert(m_touched.end(), m_settled.begin(), m_settled.end());
   m_settled.clear();
-  if (m_touched.size() > std::size_t(m_costs.width()) * std::size_t(m_costs.height()) / 8) {
-    // Much of the map (a goal step moves every distance): one sweep is cheaper than the lists.
+  const std::int64_t tiles = std::int64_t(m_costs.width()) * m_costs.height();
+  if (m_sweepDirections || std::int64_t(m_touched.size()) * (std::int64_t(m_moves[0].size()) + 1) > tiles) {
+    // The lists might look at more tiles than the map has: one sweep instead. (When propagate()
+    // stopped listing what it settled, those were reachable tiles: the sweep counts them.)
     m_touched.clear();
-    settleAll();
+    const std::int64_t reachable = settleAll();
+    if (m_sweepDirections) m_work.tiles += reachable;
+    m_sweepDirections = false;
     return;
   }
+  std::int64_t settled = 0;
   for (const std::uint32_t tile : m_touched) {
     if (!inside(tile)) continue;
     if (m_stamp[tile] != m_generation) {
       m_stamp[tile] = m_generation;
       settle(tile);
+      ++settled;
     }
     for (const Move& move : movesOf(tile)) {
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
       if (inside(next) && m_stamp[next] != m_generation) {
         m_stamp[next] = m_generation;
         settle(next);
+        ++settled;
       }
     }
   }
+  m_work.tiles += settled;
   m_touched.clear();
 }
 
@@ -556,11 +604,75 @@ Status CrowdField::setDanger(int layer, Cell cell, std::uint8_t danger) {
   if (values.empty()) values.assign(m_dangerSum.size(), 0);
   const std::size_t tile = std::size_t(cell.y) * std::size_t(m_costs.width()) + std::size_t(cell.x);
   values[tile] = danger;
-  int sum = 0;
+  recountDanger(tile);
+  const WeightChange change{std::uint32_t(padded(cell)), weightFor(cell)};
+  update(std::span(&change, 1), {}, {});
+  return Status::Ok;
+}
+
+Result<std::uint32_t> CrowdField::addDangerStamp(const DangerStamp& stamp) {
+  if (!stamp.centre.allFinite() || !std::isfinite(stamp.radius) || stamp.radius < 0.0f || !(stamp.falloff >= 0.0f) ||
+      !(stamp.falloff <= 1.0f)) {
+    return Error{Status::InvalidArgument, "a danger stamp needs a finite centre, a finite radius >= 0 and a falloff in [0, 1]"};
+  }
+  const std::uint32_t id = m_nextStampId++;
+  m_stamps.push_back({id, stamp});
+  applyStamp(stamp, 1);
+  return id;
+}
+
+Status CrowdField::removeDangerStamp(std::uint32_t id) {
+  const auto found = std::find_if(m_stamps.begin(), m_stamps.end(), [id](const auto& each) { return each.first == id; });
+  if (found == m_stamps.end()) return Status::InvalidArgument;
+  const DangerStamp stamp = found->second;
+  m_stamps.erase(found);
+  applyStamp(stamp, -1);
+  return Status::Ok;
+}
+
+void CrowdField::applyStamp(const DangerStamp& stamp, int sign) {
+  const Layout& layout = m_costs.layout();
+  if (m_stampDanger.empty()) m_stampDanger.assign(m_dangerSum.size(), 0);
+  // The tiles round the disc's bounding box (one more on every side: hex tiles reach past their
+  // centres' box), clamped to the map before any tile is looked at, so a huge radius costs the
+  // map and no more.
+  const double reach = std::min<double>(stamp.radius, 4.0 * (double(m_costs.width()) + m_costs.height()) * layout.tileSize());
+  std::int64_t low[2] = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max()};
+  std::int64_t high[2] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min()};
+  for (const Vec2& corner : {Vec2(-1.0f, -1.0f), Vec2(1.0f, -1.0f), Vec2(-1.0f, 1.0f), Vec2(1.0f, 1.0f)}) {
+    const Vec2 point = stamp.centre + float(reach) * corner;
+    const Vec2 local = (point - layout.origin()) / layout.tileSize();
+    // Far outside the map tileAt's integers could overflow: clamp in floating point first.
+    const Cell cell = layout.tileAt(layout.origin() + layout.tileSize() * Vec2(std::clamp(local.x(), -4.0f, float(m_costs.width()) * 2 + 4),
+                                                                               std::clamp(local.y(), -4.0f, float(m_costs.height()) * 2 + 4)));
+    low[0] = std::min<std::int64_t>(low[0], cell.x), low[1] = std::min<std::int64_t>(low[1], cell.y);
+    high[0] = std::max<std::int64_t>(high[0], cell.x), high[1] = std::max<std::int64_t>(high[1], cell.y);
+  }
+  const std::int32_t x0 = std::int32_t(std::max<std::int64_t>(low[0] - 1, 0)), y0 = std::int32_t(std::max<std::int64_t>(low[1] - 1, 0));
+  const std::int32_t x1 = std::int32_t(std::min<std::int64_t>(high[0] + 1, m_costs.width() - 1));
+  const std::int32_t y1 = std::int32_t(std::min<std::int64_t>(high[1] + 1, m_costs.height() - 1));
+  const Cell holder = layout.tileAt(stamp.centre);
+  m_weightChanges.clear();
+  for (std::int32_t y = y0; y <= y1; ++y) {
+    for (std::int32_t x = x0; x <= x1; ++x) {
+      const double d = double((layout.tileCenter({x, y}) - stamp.centre).norm());
+      if (d > double(stamp.radius) && !(Cell{x, y} == holder)) continue;
+      const double share = stamp.radius > 0.0f ? std::max(0.0, 1.0 - double(stamp.falloff) * std::min(d / double(stamp.radius), 1.0)) : 1.0;
+      const auto value = std::int32_t(std::lround(double(stamp.peak) * share));
+      if (value == 0) continue;
+      const std::size_t tile = std::size_t(y) * std::size_t(m_costs.width()) + std::size_t(x);
+      m_stampDanger[tile] += sign * value;
+      recountDanger(tile);
+      m_weightChanges.push_back({std::uint32_t(padded({x, y})), weightFor({x, y})});
+    }
+  }
+  update(m_weightChanges, {}, {});
+}
+
+void CrowdField::recountDanger(std::size_t tile) noexcept {
+  int sum = m_stampDanger.empty() ? 0 : m_stampDanger[tile];
   for (const auto& each : m_danger) sum += each.empty() ? 0 : each[tile];
   m_dangerSum[tile] = std::uint8_t(std::min(sum, 255));
-  changeWeight(padded(cell), weightFor(cell));
-  return Status::Ok;
 }
 
 void CrowdField::setDangerFactor(std::uint8_t factor) {
@@ -573,6 +685,11 @@ void CrowdField::setDangerFactor(std::uint8_t factor) {
 }
 
 void CrowdField::rebuild() {
+  m_work = {};
+  build();
+}
+
+void CrowdField::build() {
   using Clock = std::chrono::steady_clock;
   const auto begin = Clock::now();
   if (!m_boundsExact) measureWeights();
@@ -588,9 +705,10 @@ void CrowdField::rebuild() {
       m_seeds.push_back(tile);
     }
   }
+  m_work.rebuilt = true;
   propagate();
   const auto integrated = Clock::now();
-  settleAll();
+  m_work.tiles += settleAll();  // the tiles the integration settled: the reachable ones
   m_buildTimes.integrationMicros = std::chrono::duration<double, std::micro>(integrated - begin).count();
   m_buildTimes.flowMicros = std::chrono::duration<double, std::micro>(Clock::now() - integrated).count();
 }
@@ -611,6 +729,8 @@ void CrowdField::propagate() {
   std::sort(m_seeds.begin(), m_seeds.end(), [this](std::uint32_t a, std::uint32_t b) {
     return m_distance[a] != m_distance[b] ? m_distance[a] < m_distance[b] : a < b;
   });
+  // A tile improved twice while seeding is listed twice: it is settled once.
+  m_seeds.erase(std::unique(m_seeds.begin(), m_seeds.end()), m_seeds.end());
   // The layouts' tables: 6 hex steps; 4 square steps, then (8-connected) 4 diagonals.
   const bool sources = !m_sources.empty();
   if (m_parityMatters) {
@@ -745,6 +865,12 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
     if (m_recording) {
       for (std::size_t i = 0; i < size; ++i) {
         if ((distance[bucket[i]] >> shift) == current) m_settled.push_back(bucket[i]);
+      }
+      // So many that the directions will be swept whole anyway: the list is not needed.
+      if (m_settled.size() > m_sweepAbove) {
+        m_settled.clear();
+        m_recording = false;
+        m_sweepDirections = true;
       }
     }
     slots[slot].end = m_buckets[slot].data();

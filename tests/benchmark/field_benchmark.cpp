@@ -32,12 +32,6 @@ double median(std::vector<double> values) {
   return values.empty() ? 0.0 : values[values.size() / 2];
 }
 
-double mean(const std::vector<double>& values) {
-  double sum = 0.0;
-  for (const double v : values) sum += v;
-  return values.empty() ? 0.0 : sum / double(values.size());
-}
-
 // Passable tiles of the map (for walking) with room around them.
 std::vector<Cell> openTiles(const TileMap& map) {
   std::vector<Cell> open;
@@ -78,6 +72,27 @@ void printBuild(const char* name, const TileMap& map, const CrowdField& field, c
               build.totalUs * 1000.0 / double(map.tileCount()));
 }
 
+// One kind of edit: each one's time, and the most tiles one visited (CrowdField::lastWork).
+struct Edits {
+  std::vector<double> micros;
+  double mostTiles = 0.0;
+  void add(double us, const CrowdField& field) {
+    micros.push_back(us);
+    mostTiles = std::max(mostTiles, double(field.lastWork().tiles));
+  }
+};
+
+// A square 8-connected map of floor and walls (a share of the tiles, at random).
+TileMap randomWalls(std::mt19937& random, int width, int height, double wallShare) {
+  TerrainTable terrain;
+  const TerrainId floor = terrain.addTerrain("floor", '.').value(), wall = terrain.addTerrain("wall", '#').value();
+  (void)terrain.setCost(floor, TerrainTable::kWalk, 1.0f);
+  std::vector<TerrainId> tiles;
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < width * height; ++i) tiles.push_back(unit(random) < wallShare ? wall : floor);
+  return TileMap::create(Layout::square(), width, height, terrain, tiles).value();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,20 +113,16 @@ int main(int argc, char** argv) {
     std::printf("cities/Berlin_0_1024: skipped (--movingai DIR)\n");
   }
   {
-    // 100×100, a fifth of the tiles walls, fixed seed.
-    TerrainTable terrain;
-    const TerrainId floor = terrain.addTerrain("floor", '.').value(), wall = terrain.addTerrain("wall", '#').value();
-    (void)terrain.setCost(floor, TerrainTable::kWalk, 1.0f);
-    std::vector<TerrainId> tiles;
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    for (int i = 0; i < 100 * 100; ++i) tiles.push_back(unit(random) < 0.2 ? wall : floor);
-    const TileMap small = TileMap::create(Layout::square(), 100, 100, terrain, tiles).value();
+    const TileMap small = randomWalls(random, 100, 100, 0.2);
     CrowdField field(CostField::build(small, TerrainTable::kWalk).value());
     printBuild("random 100x100, 20% walls", small, field, fullBuild(small, field, 99));
   }
 
-  std::printf("\nincremental edits against a full rebuild, dao maps (200 of each, mean microseconds)\n");
-  std::printf("%-14s %10s %12s %8s %14s %8s\n", "map", "full_us", "goal_step_us", "share_%", "wall_toggle_us", "share_%");
+  std::printf("\nincremental edits against a full rebuild, dao maps (200 of each: median microseconds; share_%%: of the full\n"
+              "build's time; work_%%: the most tiles one edit of the kind visited, of those a rebuild visits): the goal steps; a tile anywhere walled up and cleared;\n"
+              "a tile beside the goal walled up and cleared; a 10x10 building placed anywhere and taken away (one batch)\n");
+  std::printf("%-14s %8s %9s %7s %9s %7s %7s %9s %7s %7s %9s %7s %7s\n", "map", "full_us", "goal_us", "share_%", "wall_us",
+              "share_%", "work_%", "beside_us", "share_%", "work_%", "bldg_us", "share_%", "work_%");
   std::vector<std::filesystem::path> daoMaps;
   if (std::filesystem::is_directory(movingAi / "dao")) {
     for (const auto& file : std::filesystem::directory_iterator(movingAi / "dao")) {
@@ -124,9 +135,10 @@ int main(int argc, char** argv) {
     if (!map) continue;
     CrowdField field(CostField::build(*map, TerrainTable::kWalk).value());
     const double full = fullBuild(*map, field).totalUs;
+    const double fullWork = double(field.lastWork().tiles);
     const std::vector<Cell> open = openTiles(*map);
     std::uniform_int_distribution<std::size_t> pick(0, open.size() - 1);
-    std::vector<double> steps, toggles;
+    Edits steps, toggles, besides, buildings;
     for (int i = 0; i < 200; ++i) {
       // The goal steps to a random open neighbour.
       const Cell from = field.goals().front();
@@ -140,7 +152,7 @@ int main(int argc, char** argv) {
         const Cell to = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
         const auto begin = Clock::now();
         field.moveGoal(from, to);
-        steps.push_back(micros(begin));
+        steps.add(micros(begin), field);
       }
       // A tile anywhere is walled up, then cleared (two edits).
       const Cell tile = open[pick(random)];
@@ -148,13 +160,66 @@ int main(int argc, char** argv) {
       const std::uint8_t cost = field.costs().at(tile);
       auto begin = Clock::now();
       field.setCost(tile, CostField::kImpassable);
-      toggles.push_back(micros(begin));
+      toggles.add(micros(begin), field);
       begin = Clock::now();
       field.setCost(tile, cost);
-      toggles.push_back(micros(begin));
+      toggles.add(micros(begin), field);
+      // A wall right beside the goal (a player building round themselves), then cleared.
+      const Cell goal = field.goals().front();
+      for (const NeighbourStep& step : map->layout().moves(goal)) {
+        const Cell beside{goal.x + step.dx, goal.y + step.dy};
+        const std::uint8_t was = field.costs().at(beside);
+        if (was == CostField::kImpassable) continue;
+        begin = Clock::now();
+        field.setCost(beside, CostField::kImpassable);
+        besides.add(micros(begin), field);
+        begin = Clock::now();
+        field.setCost(beside, was);
+        besides.add(micros(begin), field);
+        break;
+      }
+      // A 10x10 building (walls) placed in one batch, then taken away again.
+      std::vector<CrowdField::TileCost> building, ground;
+      for (std::int32_t y = tile.y; y < std::min(tile.y + 10, map->height()); ++y) {
+        for (std::int32_t x = tile.x; x < std::min(tile.x + 10, map->width()); ++x) {
+          if (Cell{x, y} == field.goals().front()) continue;
+          building.push_back({{x, y}, CostField::kImpassable});
+          ground.push_back({{x, y}, field.costs().at({x, y})});
+        }
+      }
+      begin = Clock::now();
+      field.setCosts(building);
+      buildings.add(micros(begin), field);
+      begin = Clock::now();
+      field.setCosts(ground);
+      buildings.add(micros(begin), field);
     }
-    std::printf("%-14s %10.0f %12.1f %8.1f %14.1f %8.1f\n", ("dao/" + path.stem().string()).c_str(), full, mean(steps),
-                100.0 * mean(steps) / full, mean(toggles), 100.0 * mean(toggles) / full);
+    std::printf("%-14s %8.0f %9.1f %7.1f %9.1f %7.1f %7.1f %9.1f %7.1f %7.1f %9.1f %7.1f %7.1f\n",
+                ("dao/" + path.stem().string()).c_str(), full, median(steps.micros), 100.0 * median(steps.micros) / full,
+                median(toggles.micros), 100.0 * median(toggles.micros) / full, 100.0 * toggles.mostTiles / fullWork,
+                median(besides.micros), 100.0 * median(besides.micros) / full, 100.0 * besides.mostTiles / fullWork,
+                median(buildings.micros), 100.0 * median(buildings.micros) / full, 100.0 * buildings.mostTiles / fullWork);
+  }
+
+  // A turret on a small arena (40x21, a tenth walls): its range stamped as danger in one call and
+  // taken away again, against a full rebuild.
+  {
+    const TileMap arena = randomWalls(random, 40, 21, 0.1);
+    CrowdField field(CostField::build(arena, TerrainTable::kWalk).value());
+    field.setDangerFactor(128);
+    const double full = fullBuild(arena, field, 999).totalUs;
+    std::vector<double> adds, removes;
+    for (int i = 0; i < 500; ++i) {
+      const CrowdField::DangerStamp turret{Vec2(float(2 + i % 36) + 0.5f, float(2 + i % 17) + 0.5f), 6.0f, 200, 1.0f};
+      auto begin = Clock::now();
+      const std::uint32_t id = field.addDangerStamp(turret).value();
+      adds.push_back(micros(begin));
+      begin = Clock::now();
+      field.removeDangerStamp(id);
+      removes.push_back(micros(begin));
+    }
+    std::printf("\nturret on a 40x21 arena (danger stamp of radius 6, factor 128; medians of 500): full build %.1f us, "
+                "stamp added %.1f us, taken away %.1f us\n", full, median(adds), median(removes));
   }
 
   // Sectors on Berlin: the portal graph once, then per goal only the sectors asked for.

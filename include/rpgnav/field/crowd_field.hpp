@@ -114,6 +114,14 @@ class CrowdField {
   /// One tile's cost byte changed (CostField meaning; 255 makes it impassable): the field is
   /// updated incrementally, equal to a rebuild. InvalidArgument off the map or for 0.
   Status setCost(Cell cell, std::uint8_t cost);
+  /// Many tiles at once (a building, a barricade, a burnt bridge): one repair for all of them,
+  /// equal to a rebuild. InvalidArgument (and nothing changes) when any tile is off the map or
+  /// any cost is 0.
+  struct TileCost {
+    Cell cell;
+    std::uint8_t cost = 1;
+  };
+  Status setCosts(std::span<const TileCost> tiles);
   /// The map was edited: its tiles are read again and every changed one applied as setCost.
   /// InvalidArgument when the map's size or layout differ.
   Status syncWithMap(const TileMap& map);
@@ -121,6 +129,23 @@ class CrowdField {
   /// (clamped to 255); `layer` counts from 0, at most kMaxDangerLayers. Incremental.
   static constexpr int kMaxDangerLayers = 8;
   Status setDanger(int layer, Cell cell, std::uint8_t danger);
+  /// A danger stamp: a disc of danger round a point (a turret's range, a fire, a guard's
+  /// sight), added to the layers. Every tile whose centre lies within `radius` (world units) of
+  /// `centre`, and the tile holding the centre, gets peak × (1 − falloff × d / radius) rounded
+  /// (d: the tile centre's distance to `centre`), so falloff 0 is a flat disc and 1 falls to 0 at
+  /// the rim. Stamps add up with each other and the layers (clamped to 255 per tile).
+  struct DangerStamp {
+    Vec2 centre = Vec2::Zero();
+    float radius = 0.0f;
+    std::uint8_t peak = 0;
+    float falloff = 1.0f;
+  };
+  /// Adds a stamp in one update (work proportional to the disc): its id, for removeDangerStamp.
+  /// InvalidArgument for a NaN or infinite centre or radius, a negative radius or a falloff
+  /// outside [0, 1]. A stamp wholly off the map changes nothing but still gets an id.
+  Result<std::uint32_t> addDangerStamp(const DangerStamp& stamp);
+  /// Takes a stamp away again in one update. InvalidArgument for an id not in use.
+  Status removeDangerStamp(std::uint32_t id);
   /// 0: ignore danger (shortest paths); 255: the safest paths, distance almost ignored. A tile's
   /// weight is (256 - factor) × cost byte + factor × danger. Changes every weight: a rebuild.
   void setDangerFactor(std::uint8_t factor);
@@ -139,6 +164,22 @@ class CrowdField {
     double flowMicros = 0.0;
   };
   const BuildTimes& lastBuild() const noexcept { return m_buildTimes; }
+
+  /// What the last input (an edit, a goal change, a stamp, a rebuild) cost, counted in tile
+  /// visits: tiles settled by the integration, looked at by a repair, or given a direction again.
+  /// An edit repairs the field only while that is cheaper than a rebuild: its repair gives up
+  /// and rebuilds once it has looked at repairAllowance() tiles, so an edit never visits more
+  /// tiles than a rebuild plus the allowance. A rebuild visits the reachable tiles once and
+  /// every tile once more for its direction.
+  struct Work {
+    std::int64_t tiles = 0;
+    bool rebuilt = false;  ///< The input was answered by a full rebuild.
+  };
+  const Work& lastWork() const noexcept { return m_work; }
+  /// How many tiles a repair may look at before it gives up for a rebuild: 1/kAllowanceShare of
+  /// the map, at least kMinimumAllowance.
+  static constexpr std::int64_t kAllowanceShare = 32, kMinimumAllowance = 64;
+  std::int64_t repairAllowance() const noexcept;
 
   // --- Lookups ---
   /// The cost from a tile to the nearest goal (fixed point, see kStep), or kUnreachable.
@@ -190,7 +231,6 @@ class CrowdField {
   unsigned openMoves(std::size_t tile) const noexcept {
     return m_parityMatters ? m_open[tile] & ((1u << kParityShift) - 1) : m_open[tile];
   }
-  bool canMove(std::size_t tile, std::size_t k) const noexcept { return (openMoves(tile) >> k) & 1u; }
   // True for the map's tiles, false for the padding round them.
   bool inside(std::size_t tile) const noexcept {
     const auto stride = std::size_t(m_stride), x = tile % stride, y = tile / stride;
@@ -202,11 +242,28 @@ class CrowdField {
   void setWeight(std::size_t tile, std::int32_t weight);
   void measureWeights();
   void refreshWeight(Cell cell);
-  // The incremental core: tile `tile`'s weight becomes `weight` (0: impassable).
-  void changeWeight(std::size_t tile, std::int32_t weight);
-  // The distances after some rose: tiles in m_affected (seeded by the caller) whose every
-  // supporter was affected too are reset and planned again from their unaffected neighbours.
-  void repairIncrease();
+  // m_dangerSum for one (unpadded) tile from the layers and the stamps.
+  void recountDanger(std::size_t tile) noexcept;
+  // Adds (sign 1) or takes away (-1) a stamp's danger and updates the field.
+  void applyStamp(const DangerStamp& stamp, int sign);
+  // Marks or unmarks a (padded) tile as a goal, keeping m_goals in step.
+  void markGoal(std::size_t tile, bool goal);
+  // The incremental core, one update for everything at once: tiles' new weights (0:
+  // impassable), goals gone and goals new (padded tiles). Equal to a rebuild; rebuilds instead
+  // when a repair would cost more (see Work).
+  struct WeightChange {
+    std::uint32_t tile;
+    std::int32_t weight;
+  };
+  void update(std::span<const WeightChange> changes, std::span<const std::uint32_t> removedGoals,
+              std::span<const std::uint32_t> addedGoals);
+  // The tiles whose distance was too low after weights rose or goals went, from the candidates
+  // in m_affected (replaced by the affected tiles): those whose every supporter was affected
+  // too. False when the candidates looked at and the tiles found pass `budget` (then
+  // m_affected is incomplete and the caller rebuilds).
+  bool findAffected(std::int64_t budget);
+  // The full integration and flow fields (rebuild() without resetting the work count).
+  void build();
   // The best distance from a tile's neighbours under the current weights (kUnreachable if none).
   std::int64_t bestFromNeighbours(std::size_t tile) const noexcept;
   // A tile's direction and flow vector, from its nearer neighbours' distances (the one rule,
@@ -218,7 +275,8 @@ class CrowdField {
   template <std::size_t kMoves>  // 8 or 4 on square maps, 6 on hex maps
   static void settleWith(const SettleArrays& arrays, std::size_t tile, const Move* moves) noexcept;
   // settle() on every tile of the map, row by row.
-  void settleAll() noexcept;
+  // (Counted as work too.) Returns how many tiles are reachable.
+  std::int64_t settleAll() noexcept;
   // Recomputes the directions of the touched tiles and their neighbours.
   void refreshDirections();
   bool isGoal(std::size_t tile) const noexcept { return m_goalMark[tile] != 0; }
@@ -239,7 +297,7 @@ class CrowdField {
   std::vector<std::uint8_t> m_dangerSum;            // clamped sum of the layers, unpadded
   std::uint8_t m_factor = 0;
   std::vector<std::int32_t> m_weight;    // padded; 0: impassable
-  // Padded, per tile: bit k set when move k of movesOf(tile) is open (see canMove); on hex maps
+  // Padded, per tile: bit k set when move k of movesOf(tile) is open (see openMoves); on hex maps
   // the top two bits hold the tile's parity (which move table), so no division finds it.
   static constexpr unsigned kParityShift = 6;
   std::vector<std::uint8_t> m_open;
@@ -258,7 +316,15 @@ class CrowdField {
   // warm, no thread-local state).
   std::vector<std::uint32_t> m_affected, m_touched, m_settled;
   std::vector<Cell> m_changedCells;
-  std::vector<std::uint32_t> m_around;
+  std::vector<TileCost> m_costChanges;
+  std::vector<WeightChange> m_weightChanges;
+  std::vector<std::uint32_t> m_rises, m_falls, m_lostGoals, m_newGoals;  // update()'s inputs, by kind
+  // Danger stamps: each one's id and shape, and their sum per (unpadded) tile (empty until the
+  // first stamp).
+  std::vector<std::pair<std::uint32_t, DangerStamp>> m_stamps;
+  std::uint32_t m_nextStampId = 1;
+  std::vector<std::int32_t> m_stampDanger;
+  Work m_work;
   std::vector<std::pair<std::int64_t, std::uint32_t>> m_repairHeap;
   struct BucketSlot {
     std::uint32_t* end;
@@ -268,6 +334,9 @@ class CrowdField {
   std::vector<std::uint32_t> m_stamp;
   std::uint32_t m_generation = 0;
   bool m_recording = false;  // propagate() notes the tiles it settles in m_settled
+  // ... until more than m_sweepAbove, when refreshDirections() sweeps every tile instead.
+  std::size_t m_sweepAbove = 0;
+  bool m_sweepDirections = false;
   std::int32_t m_lightest = 1, m_heaviest = 1;  // bounds of the passable tiles' weights
   bool m_boundsExact = false;  // false: maybe wider than the weights (measureWeights() again)
   BuildTimes m_buildTimes;

@@ -207,7 +207,7 @@ TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
 namespace {
 
 struct EditCounts {
-  int edits = 0, disconnections = 0, goalMoves = 0;
+  int edits = 0, disconnections = 0, goalMoves = 0, stamps = 0, batches = 0, rebuilt = 0;
 };
 
 // One random edit sequence on a fresh random map: walls appear, tiles clear or change ground,
@@ -224,6 +224,7 @@ void editSequence(std::mt19937& random, const Layout& layout, int width, int hei
   for (int g = 0; g < goalCount; ++g) goals.push_back({x(random), y(random)});
   field.setGoals(goals);
   if (danger) field.setDangerFactor(std::uint8_t(percent(random) * 2));
+  std::vector<std::uint32_t> stamps;
   for (int step = 0; step < steps; ++step) {
     const Cell cell{x(random), y(random)};
     const int kind = percent(random);
@@ -244,8 +245,36 @@ void editSequence(std::mt19937& random, const Layout& layout, int width, int hei
         REQUIRE(field.moveGoal(from, to) == Status::Ok);
         ++counts.goalMoves;
       }
-    } else if (kind < 80) {
+    } else if (kind < 75) {
       REQUIRE(field.setDanger(percent(random) % 2, cell, std::uint8_t(percent(random) * 2)) == Status::Ok);
+    } else if (kind < 80) {
+      // A danger stamp comes or an old one goes.
+      if (!stamps.empty() && percent(random) < 40) {
+        const std::size_t which = std::size_t(percent(random)) % stamps.size();
+        REQUIRE(field.removeDangerStamp(stamps[which]) == Status::Ok);
+        stamps.erase(stamps.begin() + std::ptrdiff_t(which));
+      } else {
+        const CrowdField::DangerStamp stamp{layout.tileCenter(cell) + Vec2(0.3f, -0.2f) * layout.tileSize(),
+                                            float(percent(random) % 5) * layout.tileSize(), std::uint8_t(percent(random) * 2 + 50),
+                                            float(percent(random) % 3) / 2.0f};
+        const auto id = field.addDangerStamp(stamp);
+        REQUIRE(id);
+        stamps.push_back(*id);
+      }
+      ++counts.stamps;
+    } else if (kind < 85) {
+      // A batch: a small rectangle of tiles walled up, cleared or changed at once.
+      std::vector<CrowdField::TileCost> batch;
+      const int w = 1 + percent(random) % 4, h = 1 + percent(random) % 4;
+      for (int dy = 0; dy < h; ++dy) {
+        for (int dx = 0; dx < w; ++dx) {
+          const Cell at{std::min(cell.x + dx, map.width() - 1), std::min(cell.y + dy, map.height() - 1)};
+          const int roll = percent(random);
+          batch.push_back({at, roll < 40 ? CostField::kImpassable : std::uint8_t(1 + roll % 4)});
+        }
+      }
+      REQUIRE(field.setCosts(batch) == Status::Ok);
+      ++counts.batches;
     } else if (kind < 90) {
       REQUIRE(field.addGoal(cell) == Status::Ok);
     } else if (!field.goals().empty()) {
@@ -253,10 +282,14 @@ void editSequence(std::mt19937& random, const Layout& layout, int width, int hei
     }
     ++counts.edits;
     if (field.reachableCount() < reachableBefore - 1) ++counts.disconnections;
+    const CrowdField::Work work = field.lastWork();
     CrowdField full = field;
     full.rebuild();
     REQUIRE(field.digest() == full.digest());
     REQUIRE(field == full);
+    // Never dearer than a rebuild, counted in tile visits: a repair gives up within its allowance.
+    REQUIRE(work.tiles <= full.lastWork().tiles + field.repairAllowance());
+    counts.rebuilt += work.rebuilt;
   }
 }
 
@@ -275,6 +308,10 @@ TEST_CASE("crowd field: every incremental edit equals a full recompute", "[field
   CHECK(counts.edits >= 5000);
   CHECK(counts.disconnections > 20);  // walls that cut off more than the tile itself
   CHECK(counts.goalMoves > 300);
+  CHECK(counts.stamps > 200);
+  CHECK(counts.batches > 200);
+  CHECK(counts.rebuilt > 50);                 // repairs that gave up for a rebuild
+  CHECK(counts.rebuilt < counts.edits / 2);   // and most did not
 }
 
 TEST_CASE("crowd field: 10,000 short random edit sequences each equal a full recompute at every step",
@@ -437,4 +474,141 @@ TEST_CASE("crowd field: sources with head starts end routes and are never passed
   fresh.rebuild();
   CHECK(field == fresh);
   CHECK(field.distance({5, 0}) == 14 * step);  // price 10, onto (3,0) 1, onto the dear (4,0) 3
+}
+
+TEST_CASE("crowd field: a repair that would cost more than a rebuild gives up for one, counted in tiles", "[field][incremental]") {
+  // An open 64×64 floor, one goal in the middle.
+  std::mt19937 random(5);
+  const TileMap map = test::randomMap(random, Layout::square(), 64, 64, 0.0, false);
+  CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+  field.setGoals(std::vector<Cell>{{32, 32}});
+  const std::int64_t rebuildTiles = field.lastWork().tiles;
+  CHECK(field.lastWork().rebuilt);
+  CHECK(rebuildTiles == 2 * 64 * 64);  // every tile settled once, then given its direction
+  CHECK(field.repairAllowance() == 64 * 64 / CrowdField::kAllowanceShare);
+  // A wall in a far corner: a small repair, no rebuild.
+  REQUIRE(field.setCost({1, 1}, CostField::kImpassable) == Status::Ok);
+  CHECK_FALSE(field.lastWork().rebuilt);
+  CHECK(field.lastWork().tiles < 100);
+  // A wall beside the goal: nearly every distance behind it changes; the repair gives up within
+  // its allowance and rebuilds.
+  REQUIRE(field.setCost({33, 32}, CostField::kImpassable) == Status::Ok);
+  CHECK(field.lastWork().rebuilt);
+  CHECK(field.lastWork().tiles <= rebuildTiles + field.repairAllowance());
+  CrowdField full = field;
+  full.rebuild();
+  CHECK(field == full);
+  // The only goal moving: every distance changes, so a rebuild straight away (nothing wasted).
+  REQUIRE(field.moveGoal({32, 32}, {31, 32}) == Status::Ok);
+  CHECK(field.lastWork().rebuilt);
+  CHECK(field.lastWork().tiles == full.lastWork().tiles);
+  // An edit that changes nothing costs nothing.
+  REQUIRE(field.setCost({1, 1}, CostField::kImpassable) == Status::Ok);
+  CHECK(field.lastWork().tiles == 0);
+}
+
+TEST_CASE("crowd field: batches apply all their tiles or none", "[field][incremental]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {"......", "......", "......", "......"});
+  CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+  field.setGoals(std::vector<Cell>{{0, 0}});
+  const std::vector<CrowdField::TileCost> wall{{{3, 0}, CostField::kImpassable}, {{3, 1}, CostField::kImpassable},
+                                               {{3, 2}, CostField::kImpassable}};
+  REQUIRE(field.setCosts(wall) == Status::Ok);
+  CHECK(field.reachable({5, 3}));  // round the end of the wall
+  // (5,0) → (4,1) → (4,2) → (4,3) → (3,3) → (2,3) → (1,2) → (0,1) → (0,0): no corner of the wall cut.
+  CHECK(field.distance({5, 0}) == (5 * CrowdField::kStep + 3 * CrowdField::kDiagonalStep) * 256);
+  const std::uint64_t before = field.digest();
+  // One bad tile (off the map, or cost 0): an error, and nothing changes.
+  CHECK(field.setCosts(std::vector<CrowdField::TileCost>{{{3, 3}, CostField::kImpassable}, {{6, 0}, 1}}) ==
+        Status::InvalidArgument);
+  CHECK(field.setCosts(std::vector<CrowdField::TileCost>{{{3, 3}, CostField::kImpassable}, {{0, 1}, 0}}) ==
+        Status::InvalidArgument);
+  CHECK(field.digest() == before);
+  CHECK(field.costs().at({3, 3}) == 1);
+  CHECK(field.setCosts({}) == Status::Ok);
+  CHECK(field.digest() == before);
+  // The same tile twice: the last cost holds.
+  REQUIRE(field.setCosts(std::vector<CrowdField::TileCost>{{{3, 3}, CostField::kImpassable}, {{3, 3}, 2}}) == Status::Ok);
+  CHECK(field.costs().at({3, 3}) == 2);
+  CrowdField full = field;
+  full.rebuild();
+  CHECK(field == full);
+}
+
+TEST_CASE("crowd field: danger stamps add a disc with its falloff and go again by id", "[field][danger]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {".........", ".........", ".........", ".........", "........."});
+  CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+  field.setDangerFactor(128);
+  field.setGoals(std::vector<Cell>{{0, 0}});
+  const CrowdField fresh = field;
+  // Centre on tile (4, 2)'s centre, radius 2, peak 200, falling linearly to 0 at the rim.
+  const auto turret = field.addDangerStamp({Vec2(4.5f, 2.5f), 2.0f, 200, 1.0f});
+  REQUIRE(turret);
+  CHECK(field.danger({4, 2}) == 200);
+  CHECK(field.danger({5, 2}) == 100);  // 1 tile from the centre: half
+  CHECK(field.danger({4, 0}) == 0);    // on the rim: 0
+  CHECK(field.danger({5, 3}) == std::lround(200.0 * (1.0 - std::sqrt(2.0) / 2.0)));
+  CHECK(field.danger({7, 2}) == 0);    // outside
+  // A flat disc stamped on top adds up, clamped to 255.
+  const auto fire = field.addDangerStamp({Vec2(4.5f, 2.5f), 1.0f, 100, 0.0f});
+  REQUIRE(fire);
+  CHECK(field.danger({4, 2}) == 255);
+  CHECK(field.danger({5, 2}) == 200);
+  CHECK(field.danger({5, 3}) == 59);  // beyond the fire's radius (1.41 > 1)
+  CrowdField full = field;
+  full.rebuild();
+  CHECK(field == full);
+  // Radius 0: the tile holding the centre only.
+  const auto spark = field.addDangerStamp({Vec2(0.2f, 4.9f), 0.0f, 7, 1.0f});
+  REQUIRE(spark);
+  CHECK(field.danger({0, 4}) == 7);
+  CHECK(field.danger({1, 4}) == 0);
+  // Removing them all gives back the field without them, bit for bit.
+  REQUIRE(field.removeDangerStamp(*turret) == Status::Ok);
+  REQUIRE(field.removeDangerStamp(*fire) == Status::Ok);
+  REQUIRE(field.removeDangerStamp(*spark) == Status::Ok);
+  CHECK(field == fresh);
+  CHECK(field.danger({4, 2}) == 0);
+  // Bad input.
+  CHECK(field.removeDangerStamp(*turret) == Status::InvalidArgument);  // already gone
+  CHECK(field.removeDangerStamp(12345) == Status::InvalidArgument);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  CHECK_FALSE(field.addDangerStamp({Vec2(nan, 1.0f), 1.0f, 10, 1.0f}));
+  CHECK_FALSE(field.addDangerStamp({Vec2(1.0f, 1.0f), nan, 10, 1.0f}));
+  CHECK_FALSE(field.addDangerStamp({Vec2(1.0f, 1.0f), inf, 10, 1.0f}));
+  CHECK_FALSE(field.addDangerStamp({Vec2(1.0f, 1.0f), -1.0f, 10, 1.0f}));
+  CHECK_FALSE(field.addDangerStamp({Vec2(1.0f, 1.0f), 1.0f, 10, 1.5f}));
+  CHECK_FALSE(field.addDangerStamp({Vec2(1.0f, 1.0f), 1.0f, 10, nan}));
+  CHECK(field == fresh);
+  // Far off the map, or huge: fine, and only the map's tiles are touched.
+  const auto far = field.addDangerStamp({Vec2(1e30f, -1e30f), 5.0f, 50, 1.0f});
+  REQUIRE(far);
+  CHECK(field == fresh);
+  const auto everywhere = field.addDangerStamp({Vec2(4.5f, 2.5f), 1e30f, 50, 0.0f});
+  REQUIRE(everywhere);
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) CHECK(field.danger(map.cellAt(i)) == 50);
+  REQUIRE(field.removeDangerStamp(*everywhere) == Status::Ok);
+  CHECK(field == fresh);
+}
+
+TEST_CASE("crowd field: stamps on hex maps cover the tiles whose centres lie in the disc", "[field][danger]") {
+  std::mt19937 random(9);
+  for (const Layout& layout : test::allLayouts()) {
+    const TileMap map = test::randomMap(random, layout, 17, 13, 0.1, true);
+    CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+    field.setDangerFactor(64);
+    field.setGoals(std::vector<Cell>{{2, 2}});
+    const Vec2 centre = layout.tileCenter({8, 6}) + Vec2(0.1f, 0.2f) * layout.tileSize();
+    const float radius = 3.3f * layout.tileSize();
+    REQUIRE(field.addDangerStamp({centre, radius, 90, 0.0f}));
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+      const Cell cell = map.cellAt(i);
+      const bool inside = (layout.tileCenter(cell) - centre).norm() <= radius || cell == layout.tileAt(centre);
+      INFO("layout " << int(layout.kind()) << " tile " << cell.x << "," << cell.y);
+      CHECK(field.danger(cell) == (inside ? 90 : 0));
+    }
+    CrowdField full = field;
+    full.rebuild();
+    CHECK(field == full);
+  }
 }
