@@ -117,6 +117,8 @@ const std::vector<std::string>& candidateColours(bool terrain) {
 }
 
 constexpr std::string_view kOutline = "#202020";  // the dark edge of start and goal markers
+// The opacity of danger 255 over a crowd field's distance colours: strong, yet the colour under it shows.
+constexpr double kDangerOpacity = 0.75;
 
 struct Lab {
   double l, a, b;
@@ -169,6 +171,7 @@ const char* kindName(Kind kind) {
     case Kind::Goal: return "goal";
     case Kind::Gradient: return "gradient";
     case Kind::Arrow: return "arrow";
+    case Kind::Ramp: return "ramp";
   }
   return "mark";
 }
@@ -516,39 +519,78 @@ void SvgPicture::world(const World& world, bool movingEntities) {
 void SvgPicture::field(const CrowdField& field, int arrowEvery) {
   const Layout& layout = m_map.layout();
   const float tile = layout.tileSize();
+  // The distances present, for the colour scale and its legend: reachable tiles only.
+  std::int64_t nearest = CrowdField::kUnreachable, farthest = 0;
+  int dangerLow = 256, dangerHigh = 0;
+  for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
+    const Cell cell = m_map.cellAt(i);
+    const std::int64_t d = field.distance(cell);
+    if (d != CrowdField::kUnreachable) nearest = std::min(nearest, d), farthest = std::max(farthest, d);
+    if (const int danger = field.danger(cell); danger > 0) dangerLow = std::min(dangerLow, danger), dangerHigh = std::max(dangerHigh, danger);
+  }
+  if (nearest == CrowdField::kUnreachable) nearest = 0;
+  const bool hasDanger = dangerHigh > 0;
+  // A step onto a tile of cost 1 without danger weighs (256 - factor) × kStep: distances are
+  // told in such steps, so a field without danger or dear terrain reads in tiles.
+  const double plainStep = double(CrowdField::kStep) * double(256 - field.dangerFactor());
+  auto tiles = [&](std::int64_t d) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", double(d) / plainStep);
+    return std::string(text);
+  };
   constexpr std::string_view kFar = "#8c0000";
-  const std::string near = mark({Kind::Gradient, "#f0dc3c", "distance to the goals (near to far)", false, false, std::string(kFar)});
+  const std::string near = mark({Kind::Gradient, "#f0dc3c",
+                                 "distance to the goals: " + tiles(nearest) + " (near) to " + tiles(farthest) +
+                                     " tiles (far), weighted by terrain cost" +
+                                     (hasDanger && field.dangerFactor() > 0 ? " and danger" : ""),
+                                 false, false, std::string(kFar)});
+  const std::string danger =
+      hasDanger ? mark({Kind::Ramp, std::string(kDangerColour),
+                        "danger 0 (none) to 255; here " + std::to_string(dangerLow) + " to " + std::to_string(dangerHigh) +
+                            " (layers summed, factor " + std::to_string(field.dangerFactor()) + ")"})
+                : std::string();
   const std::string arrows =
       arrowEvery > 0 ? mark({Kind::Arrow, "#000080", "flow direction (every " + std::to_string(arrowEvery) + " tiles)"})
                      : std::string();
-  std::int64_t farthest = 1;
-  for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
-    const std::int64_t d = field.distance(m_map.cellAt(i));
-    if (d != CrowdField::kUnreachable) farthest = std::max(farthest, d);
-  }
+  const std::string goals =
+      field.goals().empty() ? std::string()
+                            : mark({Kind::Goal, std::string(kGoalColour), field.goals().size() == 1 ? "goal tile" : "goal tiles"});
   std::array<int, 3> from{}, to{};
   toRgb(near, from);
   toRgb(kFar, to);
+  // Distance colours first, danger over them, then arrows and goals on top, so none hides another.
   for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
     const Cell cell = m_map.cellAt(i);
     const std::int64_t d = field.distance(cell);
     if (d == CrowdField::kUnreachable) continue;
     // Yellow (near) to dark red (far).
-    const double t = double(d) / double(farthest);
+    const double t = farthest > nearest ? double(d - nearest) / double(farthest - nearest) : 0.0;
     const auto channel = [&](std::size_t k) { return int(std::lround(from[k] + (to[k] - from[k]) * t)); };
     char colour[16];
     std::snprintf(colour, sizeof colour, "#%02x%02x%02x", channel(0), channel(1), channel(2));
     m_body += "<polygon points=\"" + polygonOf(layout.tilePolygon(cell)) + "\" fill=\"" + colour +
               "\" fill-opacity=\"0.55\" stroke=\"none\"/>\n";
-    if (arrowEvery > 0 && (cell.x % arrowEvery) == 0 && (cell.y % arrowEvery) == 0) {
-      const Vec2 flow = field.flow(cell);
-      if (flow != Vec2::Zero()) {
-        const Vec2 centre = layout.tileCenter(cell);
-        m_body += arrowGlyph(centre, centre + flow * (0.4f * tile * float(arrowEvery)), 0.06 * tile, arrows);
-      }
-    }
   }
-  for (const Cell goalTile : field.goals()) goal(layout.tileCenter(goalTile), 0.0f, "goal");
+  for (std::int32_t i = 0; hasDanger && i < m_map.tileCount(); ++i) {
+    const Cell cell = m_map.cellAt(i);
+    const int value = field.danger(cell);
+    if (value == 0) continue;
+    m_body += "<polygon class=\"danger\" data-danger=\"" + std::to_string(value) + "\" points=\"" +
+              polygonOf(layout.tilePolygon(cell)) + "\" fill=\"" + danger + "\" fill-opacity=\"" +
+              number(kDangerOpacity * double(value) / 255.0) + "\" stroke=\"none\"/>\n";
+  }
+  for (std::int32_t i = 0; arrowEvery > 0 && i < m_map.tileCount(); ++i) {
+    const Cell cell = m_map.cellAt(i);
+    if ((cell.x % arrowEvery) != 0 || (cell.y % arrowEvery) != 0) continue;
+    const Vec2 flow = field.flow(cell);
+    if (flow == Vec2::Zero()) continue;
+    const Vec2 centre = layout.tileCenter(cell);
+    m_body += arrowGlyph(centre, centre + flow * (0.4f * tile * float(arrowEvery)), 0.06 * tile, arrows);
+  }
+  // A goal is a tile: its marker fills most of it, to be found at a glance on a large map.
+  for (const Cell goalTile : field.goals()) {
+    m_body += goalGlyph(layout.tileCenter(goalTile), std::max(0.4 * tile, 4.0 / m_scale), 0.08 * tile, goals);
+  }
 }
 
 void SvgPicture::marker(Vec2 point, std::string_view colour, std::string_view label) {
@@ -667,6 +709,15 @@ std::string SvgPicture::str() const {
                number(0.7f * u) + "\" fill=\"url(#legend-gradient-" + std::to_string(i) + ")\" fill-opacity=\"0.8\"/>\n";
         break;
       case Kind::Arrow: out += arrowGlyph(left + Vec2(0.2f * u, 0.0f), right, 0.08f * u, c); break;
+      case Kind::Ramp:
+        // Drawn as the map draws it: transparent at 0 to the map's strongest opacity.
+        out += "<linearGradient id=\"legend-gradient-" + std::to_string(i) + "\"><stop offset=\"0\" stop-color=\"" + c +
+               "\" stop-opacity=\"0\"/><stop offset=\"1\" stop-color=\"" + c + "\" stop-opacity=\"" +
+               number(kDangerOpacity) + "\"/></linearGradient>\n<rect x=\"" + number(x) + "\" y=\"" +
+               number(y - 0.35f * u) + "\" width=\"" + number(1.8f * u) + "\" height=\"" + number(0.7f * u) +
+               "\" fill=\"url(#legend-gradient-" + std::to_string(i) + ")\" stroke=\"#00000040\" stroke-width=\"" +
+               number(0.04f * u) + "\"/>\n";
+        break;
     }
     out += text(x + 2.2f * u, y, entry.label) + "</g>\n";
   }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace rpgnav {
 namespace {
@@ -47,7 +48,8 @@ class Parser {
     if (auto error = parseLegend()) return *error;
     if (auto error = parseTiles()) return *error;
     if (auto error = parseSections()) return *error;
-    return MapDocument{std::move(*m_map), std::move(m_doors), std::move(m_entities)};
+    return MapDocument{std::move(*m_map), std::move(m_doors), std::move(m_entities), m_dangerFactor,
+                       std::move(m_dangerLayers)};
   }
 
  private:
@@ -99,7 +101,8 @@ class Parser {
     HexStagger stagger = HexStagger::Odd;
     std::int64_t connectivity = 8, width = 0, height = 0;
     int connectivityLine = 0, connectivityColumn = 1;
-    bool haveConnectivity = false, haveSize = false, haveTileSize = false, haveOrigin = false, haveMobilities = false;
+    bool haveConnectivity = false, haveSize = false, haveTileSize = false, haveOrigin = false, haveMobilities = false,
+         haveDangerFactor = false;
     float tileSize = 1.0f;
     Vec2 origin(0.0f, 0.0f);
     while (true) {
@@ -165,9 +168,15 @@ class Parser {
           auto added = m_terrain.addMobility(tokens[i].text);
           if (!added) return errorHere(tokens[i], added.message());
         }
+      } else if (key.text == "danger-factor") {
+        if (auto error = duplicate(haveDangerFactor)) return error;
+        if (auto error = expectCount(tokens, 2, "danger-factor 0-255")) return error;
+        std::int64_t factor = 0;
+        if (auto error = parseInt(tokens[1], 0, 255, "danger factor", factor)) return error;
+        m_dangerFactor = std::uint8_t(factor);
       } else {
-        return errorHere(key, "expected one of layout, connectivity, size, tile-size, origin, mobilities or "
-                              "[legend], found " + quote(key.text));
+        return errorHere(key, "expected one of layout, connectivity, size, tile-size, origin, mobilities, "
+                              "danger-factor or [legend], found " + quote(key.text));
       }
     }
     if (!kind) return m_reader.error(1, "expected a 'layout' line before [legend]");
@@ -259,25 +268,74 @@ class Parser {
 
   MaybeError parseSections() {
     std::vector<Token> tokens;
-    enum class Section { None, Doors, Entities } section = Section::None;
+    enum class Section { None, Doors, Entities, Danger } section = Section::None;
     bool seenDoors = false, seenEntities = false;
     while (nextContentLine(tokens)) {
       const Token& first = tokens[0];
       if (first.text == "[doors]" || first.text == "[entities]") {
         if (auto error = expectCount(tokens, 1, std::string(first.text))) return error;
         const bool doors = first.text == "[doors]";
-        if ((doors && (seenDoors || seenEntities)) || (!doors && seenEntities)) {
-          return errorHere(first, "expected sections in the order [doors], [entities], each once");
+        if ((doors && (seenDoors || seenEntities)) || (!doors && seenEntities) || section == Section::Danger) {
+          return errorHere(first, "expected sections in the order [doors], [entities], [danger NAME]..., doors "
+                                  "and entities each once");
         }
         (doors ? seenDoors : seenEntities) = true;
         section = doors ? Section::Doors : Section::Entities;
         continue;
       }
-      if (section == Section::None) {
-        return errorHere(first, "expected '[doors]', '[entities]' or end of file after the tile rows, found " +
-                                    quote(first.text));
+      if (first.text.substr(0, 7) == "[danger") {
+        if (auto error = startDangerLayer(tokens)) return error;
+        section = Section::Danger;
+        continue;
       }
-      if (auto error = section == Section::Doors ? parseDoor(tokens) : parseEntity(tokens)) return error;
+      if (section == Section::None) {
+        return errorHere(first, "expected '[doors]', '[entities]', '[danger NAME]' or end of file after the tile "
+                                "rows, found " + quote(first.text));
+      }
+      MaybeError error;
+      switch (section) {
+        case Section::Doors: error = parseDoor(tokens); break;
+        case Section::Entities: error = parseEntity(tokens); break;
+        default: error = parseDanger(tokens); break;
+      }
+      if (error) return error;
+    }
+    return std::nullopt;
+  }
+
+  // "[danger NAME]": a new layer, after those before it (its index is its position).
+  MaybeError startDangerLayer(const std::vector<Token>& tokens) {
+    constexpr std::string_view usage = "[danger NAME]";
+    if (tokens[0].text != "[danger" || tokens.size() != 2 || tokens[1].text.size() < 2 || tokens[1].text.back() != ']') {
+      return errorHere(tokens.size() == 2 ? tokens[1] : tokens[0], "expected '" + std::string(usage) + "'");
+    }
+    const Token name{tokens[1].text.substr(0, tokens[1].text.size() - 1), tokens[1].column};
+    if (auto error = parseName(name, m_dangerNames)) return error;
+    if (m_dangerLayers.size() >= std::size_t(DangerLayerSpec::kMaxLayers)) {
+      return errorHere(tokens[0], "expected at most " + std::to_string(DangerLayerSpec::kMaxLayers) + " danger layers");
+    }
+    m_dangerLayers.push_back({std::string(name.text), std::vector<std::uint8_t>(std::size_t(m_width) * std::size_t(m_height), 0)});
+    return std::nullopt;
+  }
+
+  // "X Y VALUE" or "X0 Y0 X1 Y1 VALUE" (an inclusive rectangle); later lines override earlier ones.
+  MaybeError parseDanger(const std::vector<Token>& tokens) {
+    constexpr std::string_view usage = "X Y VALUE' or 'X0 Y0 X1 Y1 VALUE";
+    if (tokens.size() != 3 && tokens.size() != 5) return expectCount(tokens, tokens.size() < 3 ? 3 : 5, usage);
+    const std::size_t corners = tokens.size() == 3 ? 1 : 2;
+    std::int64_t c[4];
+    if (auto error = parseTileCoordinates(tokens, 0, 2 * corners, c)) return error;
+    if (corners == 1) {
+      c[2] = c[0];
+      c[3] = c[1];
+    } else if (c[2] < c[0] || c[3] < c[1]) {
+      return errorHere(tokens[c[2] < c[0] ? 2 : 3], "expected X0 <= X1 and Y0 <= Y1 (the rectangle's top-left corner first)");
+    }
+    std::int64_t value = 0;
+    if (auto error = parseInt(tokens.back(), 0, 255, "danger", value)) return error;
+    std::vector<std::uint8_t>& values = m_dangerLayers.back().values;
+    for (std::int64_t y = c[1]; y <= c[3]; ++y) {
+      for (std::int64_t x = c[0]; x <= c[2]; ++x) values[std::size_t(y * m_width + x)] = std::uint8_t(value);
     }
     return std::nullopt;
   }
@@ -290,6 +348,16 @@ class Parser {
     return std::nullopt;
   }
 
+  // `count` tile coordinates x, y, x, y... from tokens[first] on, each on the map.
+  MaybeError parseTileCoordinates(const std::vector<Token>& tokens, std::size_t first, std::size_t count,
+                                  std::int64_t* out) const {
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::int64_t high = (i % 2 == 0 ? m_width : m_height) - 1;
+      if (auto error = parseInt(tokens[first + i], 0, high, i % 2 == 0 ? "tile x" : "tile y", out[i])) return error;
+    }
+    return std::nullopt;
+  }
+
   MaybeError parseDoor(const std::vector<Token>& tokens) {
     constexpr std::string_view usage = "NAME X1 Y1 X2 Y2 open|closed|locked [key=NAME]";
     if (tokens.size() < 6 || tokens.size() > 7) return expectCount(tokens, tokens.size() < 6 ? 6 : 7, usage);
@@ -297,10 +365,7 @@ class Parser {
     if (auto error = parseName(tokens[0], m_doorNames)) return error;
     door.name = std::string(tokens[0].text);
     std::int64_t c[4];
-    for (int i = 0; i < 4; ++i) {
-      const std::int64_t high = (i % 2 == 0 ? m_width : m_height) - 1;
-      if (auto error = parseInt(tokens[std::size_t(1 + i)], 0, high, i % 2 == 0 ? "tile x" : "tile y", c[i])) return error;
-    }
+    if (auto error = parseTileCoordinates(tokens, 1, 4, c)) return error;
     door.a = {std::int32_t(c[0]), std::int32_t(c[1])};
     door.b = {std::int32_t(c[2]), std::int32_t(c[3])};
     if (!m_layout.sharedEdge(door.a, door.b)) {
@@ -357,6 +422,9 @@ class Parser {
   std::vector<EntitySpec> m_entities;
   std::set<std::string, std::less<>> m_doorNames;
   std::set<std::string, std::less<>> m_entityNames;
+  std::uint8_t m_dangerFactor = 0;
+  std::vector<DangerLayerSpec> m_dangerLayers;
+  std::set<std::string, std::less<>> m_dangerNames;
 };
 
 }  // namespace
@@ -406,7 +474,62 @@ std::optional<Error> invalidFeature(const MapDocument& document) {
       return invalid("entity " + quote(entity.name) + " has a negative or non-finite radius");
     }
   }
+  names.clear();
+  if (document.dangerLayers.size() > std::size_t(DangerLayerSpec::kMaxLayers)) {
+    return invalid(std::to_string(document.dangerLayers.size()) + " danger layers, at most " +
+                   std::to_string(DangerLayerSpec::kMaxLayers) + " allowed");
+  }
+  for (const DangerLayerSpec& layer : document.dangerLayers) {
+    if (!TerrainTable::isValidName(layer.name)) return invalid("invalid danger layer name " + quote(layer.name));
+    if (!names.insert(layer.name).second) return invalid("duplicate danger layer name " + quote(layer.name));
+    if (layer.values.size() != std::size_t(map.tileCount())) {
+      return invalid("danger layer " + quote(layer.name) + " has " + std::to_string(layer.values.size()) +
+                     " values for " + std::to_string(map.tileCount()) + " tiles");
+    }
+  }
   return std::nullopt;
+}
+
+// A danger layer's lines: runs of one nonzero value in a row, stacked into rectangles where the
+// same run repeats on the rows below, as "X Y VALUE" for one tile and "X0 Y0 X1 Y1 VALUE" for
+// more, ordered by top row then left column. Deterministic, so written text is canonical.
+std::string dangerLines(const DangerLayerSpec& layer, std::int32_t width, std::int32_t height) {
+  struct Rect {
+    std::int32_t x0, y0, x1, y1;
+    std::uint8_t value;
+  };
+  std::vector<Rect> done, open;  // `open` rectangles reach the row above the current one
+  for (std::int32_t y = 0; y < height; ++y) {
+    std::vector<Rect> next;
+    for (std::int32_t x = 0; x < width;) {
+      const std::uint8_t value = layer.values[std::size_t(y) * std::size_t(width) + std::size_t(x)];
+      std::int32_t end = x;
+      while (end + 1 < width && layer.values[std::size_t(y) * std::size_t(width) + std::size_t(end + 1)] == value) ++end;
+      if (value != 0) {
+        const auto above = std::find_if(open.begin(), open.end(), [&](const Rect& r) {
+          return r.x0 == x && r.x1 == end && r.value == value;
+        });
+        if (above != open.end()) {
+          next.push_back({above->x0, above->y0, above->x1, y, value});
+          open.erase(above);
+        } else {
+          next.push_back({x, y, end, y, value});
+        }
+      }
+      x = end + 1;
+    }
+    done.insert(done.end(), open.begin(), open.end());
+    open = std::move(next);
+  }
+  done.insert(done.end(), open.begin(), open.end());
+  std::sort(done.begin(), done.end(), [](const Rect& a, const Rect& b) { return std::tie(a.y0, a.x0) < std::tie(b.y0, b.x0); });
+  std::string out;
+  for (const Rect& r : done) {
+    out += std::to_string(r.x0) + ' ' + std::to_string(r.y0) + ' ';
+    if (r.x0 != r.x1 || r.y0 != r.y1) out += std::to_string(r.x1) + ' ' + std::to_string(r.y1) + ' ';
+    out += std::to_string(r.value) + '\n';
+  }
+  return out;
 }
 
 }  // namespace
@@ -429,6 +552,7 @@ Result<std::string> writeRpgMap(const MapDocument& document) {
     for (int m = 3; m < terrain.mobilityCount(); ++m) out += " " + terrain.mobilityName(MobilityId{std::uint8_t(m)});
     out += '\n';
   }
+  if (document.dangerFactor != 0) out += "danger-factor " + std::to_string(document.dangerFactor) + "\n";
   out += "\n[legend]\n";
   for (int t = 0; t < terrain.terrainCount(); ++t) {
     const TerrainId id{std::uint8_t(t)};
@@ -468,6 +592,9 @@ Result<std::string> writeRpgMap(const MapDocument& document) {
       if (entity.flat) out += " flat";
       out += '\n';
     }
+  }
+  for (const DangerLayerSpec& layer : document.dangerLayers) {
+    out += "\n[danger " + layer.name + "]\n" + dangerLines(layer, map.width(), map.height());
   }
   return out;
 }

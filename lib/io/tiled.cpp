@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace rpgnav {
@@ -47,7 +48,12 @@ struct TiledMap {
   bool infinite = false;
   Properties properties;  // the map's own
   std::map<std::uint32_t, Properties> tiles;  // by global tile id
-  std::vector<std::vector<std::uint32_t>> layers;  // bottom to top, width × height ids each
+  std::vector<std::vector<std::uint32_t>> layers;  // terrain layers, bottom to top, width × height ids each
+  struct DangerLayer {
+    std::string name;
+    std::vector<std::uint32_t> ids;
+  };
+  std::vector<DangerLayer> dangerLayers;  // tile layers of class `danger`, in drawing order
   std::vector<Object> objects;
 };
 
@@ -261,6 +267,12 @@ void addXmlTileset(TiledMap& map, const ptree& tileset, std::uint32_t firstGid) 
   }
 }
 
+// A tile layer's ids: a danger layer for a layer of class `danger`, else a terrain layer.
+void addTileLayer(TiledMap& map, const std::string& name, const std::string& kind, std::vector<std::uint32_t> ids) {
+  if (kind == "danger") map.dangerLayers.push_back({name, std::move(ids)});
+  else map.layers.push_back(std::move(ids));
+}
+
 // Layers and object groups, groups flattened in drawing order.
 void readXmlLayers(TiledMap& map, const ptree& parent, int depth);
 
@@ -283,9 +295,10 @@ void readXmlLayer(TiledMap& map, const ptree& layer) {
       if (ids.size() > count) break;
     }
     if (ids.size() != count) fail("layer " + quote(name) + ": expected " + std::to_string(count) + " tiles");
-    map.layers.push_back(std::move(ids));
+    addTileLayer(map, name, attribute(layer, "class"), std::move(ids));
   } else {
-    map.layers.push_back(decodeData(data->second.data(), encoding, attribute(data->second, "compression"), count, name));
+    addTileLayer(map, name, attribute(layer, "class"),
+                 decodeData(data->second.data(), encoding, attribute(data->second, "compression"), count, name));
   }
 }
 
@@ -344,9 +357,10 @@ void readJsonLayers(TiledMap& map, const ptree& layers, int depth) {
       if (encoding == "csv") {  // a JSON array of numbers
         std::string csv;
         for (const auto& [index, id] : data->second) csv += id.data() + ",";
-        map.layers.push_back(decodeData(csv, "csv", "", count, name));
+        addTileLayer(map, name, field(layer, "class"), decodeData(csv, "csv", "", count, name));
       } else {
-        map.layers.push_back(decodeData(data->second.data(), encoding, field(layer, "compression"), count, name));
+        addTileLayer(map, name, field(layer, "class"),
+                     decodeData(data->second.data(), encoding, field(layer, "compression"), count, name));
       }
     } else if (type == "objectgroup") {
       const auto objects = layer.find("objects");
@@ -510,6 +524,44 @@ Geometry geometryOf(const TiledMap& map) {
 // Symbols for terrains read from Tiled, in order of appearance.
 constexpr std::string_view kSymbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
+// A whole number 0-255 (a danger value or factor), or a failure naming `what`.
+std::uint8_t byteValue(const std::string& text, const std::string& what) {
+  std::int64_t value = 0;
+  if (!detail::parseInteger(text, value) || value < 0 || value > 255) {
+    fail(what + ": expected a whole number from 0 to 255, found " + quote(text));
+  }
+  return std::uint8_t(value);
+}
+
+// The map property `danger-factor` and the layers of class `danger`: each tile's value is its
+// tile's int property `danger` (0 for a tile without one, and for an empty cell).
+void readDanger(const TiledMap& map, MapDocument& document) {
+  if (const auto factor = map.properties.find("danger-factor"); factor != map.properties.end()) {
+    document.dangerFactor = byteValue(factor->second, "map property danger-factor");
+  }
+  if (map.dangerLayers.size() > std::size_t(DangerLayerSpec::kMaxLayers)) {
+    fail(std::to_string(map.dangerLayers.size()) + " layers of class danger, at most " +
+         std::to_string(DangerLayerSpec::kMaxLayers) + " allowed");
+  }
+  std::set<std::string> names;
+  for (const TiledMap::DangerLayer& layer : map.dangerLayers) {
+    if (!TerrainTable::isValidName(layer.name)) {
+      fail("danger layer " + quote(layer.name) + ": a danger layer's name is letters, digits, '_', '-' or '.'");
+    }
+    if (!names.insert(layer.name).second) fail("two danger layers are named " + quote(layer.name));
+    DangerLayerSpec spec{layer.name, std::vector<std::uint8_t>(layer.ids.size(), 0)};
+    for (std::size_t i = 0; i < layer.ids.size(); ++i) {
+      const auto tile = map.tiles.find(layer.ids[i] & kGidMask);
+      if (tile == map.tiles.end()) continue;
+      const auto danger = tile->second.find("danger");
+      if (danger == tile->second.end()) continue;
+      spec.values[i] = byteValue(danger->second, "danger layer " + quote(layer.name) + ", tile " +
+                                                     std::to_string(layer.ids[i] & kGidMask) + ": property danger");
+    }
+    document.dangerLayers.push_back(std::move(spec));
+  }
+}
+
 MapDocument convert(const TiledMap& map) {
   const Geometry geometry = geometryOf(map);
   TerrainTable terrain;
@@ -579,6 +631,7 @@ MapDocument convert(const TiledMap& map) {
   if (!created) fail(std::string(created.message()));
   MapDocument document{std::move(created.value()), {}, {}};
   const TileMap& tileMap = document.map;
+  readDanger(map, document);
 
   for (const Object& object : map.objects) {
     const Vec2 centre = geometry.toWorld(object.x + object.width / 2.0, object.y + object.height / 2.0);

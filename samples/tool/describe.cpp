@@ -13,21 +13,22 @@ std::string number(double value) {
   return text;
 }
 
+// "goal (3.5, 4.5) is in tile (3, 4), floor": the start of what is said about a point on the map.
+std::string inTileText(std::string_view role, Vec2 point, Cell tile, const TileMap& map) {
+  return std::string(role) + " " + pointText(point) + " is in tile (" + std::to_string(tile.x) + ", " +
+         std::to_string(tile.y) + "), " + map.terrain().terrainName(map.terrainAt(tile));
+}
+
 // What keeps a point that lies on the map from being a plan's start or goal.
 std::string explainBlocked(std::string_view role, Vec2 point, const PathResult& result, const PathRequest& request,
                            const TileMap& map) {
-  const std::string where = std::string(role) + " " + pointText(point);
-  const auto tile = map.tileAt(point);
-  if (!tile) return where + " is outside the map";  // not what the planner said, but true
-  const TerrainTable& terrain = map.terrain();
-  const std::string& mobility = terrain.mobilityName(request.mobility);
-  const std::string inTile = where + " is in tile (" + std::to_string(tile->x) + ", " + std::to_string(tile->y) +
-                             "), " + terrain.terrainName(map.terrainAt(*tile));
-  if (!map.passable(*tile, request.mobility)) return inTile + ", which " + mobility + " cannot enter";
+  if (std::string unusable = explainUnusablePoint(role, point, map, request.mobility); !unusable.empty()) {
+    return unusable;
+  }
   // The tile is open: the character's size is the trouble (a blocked tile or a closed door
   // nearer than its radius); the planner's reason says which.
-  return inTile + ", which " + mobility + " can enter, but a radius of " + number(request.radius) +
-         " does not fit there (" + result.reason + ")";
+  return inTileText(role, point, *map.tileAt(point), map) + ", which " + map.terrain().mobilityName(request.mobility) +
+         " can enter, but a radius of " + number(request.radius) + " does not fit there (" + result.reason + ")";
 }
 
 }  // namespace
@@ -49,6 +50,13 @@ std::string extentText(const TileMap& map) {
                      number(box.min.y()) + ", " + number(box.max.y()) + ")";
   if (map.layout().isHex()) text += " (the box round its hex tiles: near its rim some points lie outside every tile)";
   return text;
+}
+
+std::string explainUnusablePoint(std::string_view role, Vec2 point, const TileMap& map, MobilityId mobility) {
+  const auto tile = map.tileAt(point);
+  if (!tile) return std::string(role) + " " + pointText(point) + " is outside the map: " + extentText(map);
+  if (map.passable(*tile, mobility)) return {};
+  return inTileText(role, point, *tile, map) + ", which " + map.terrain().mobilityName(mobility) + " cannot enter";
 }
 
 std::string mobilityList(const TerrainTable& terrain) {

@@ -27,6 +27,13 @@ std::string extentText(const TileMap& map);
 // "walk, swim, fly": the mobilities a map's legend names, for "unknown mobility" messages.
 std::string mobilityList(const TerrainTable& terrain);
 
+// Why a point cannot be where a character starts or ends with `mobility` (`role`: "goal",
+// "start"): it lies outside the map (or is not a number), or in a tile the mobility cannot enter.
+//   goal (500, 500) is outside the map: world x in [0, 56), y in [0, 44)
+//   goal (3.5, 4.5) is in tile (3, 4), wall, which walk cannot enter
+// Empty when the point's tile is one the mobility can enter.
+std::string explainUnusablePoint(std::string_view role, Vec2 point, const TileMap& map, MobilityId mobility);
+
 // Why a plan with OutOfBounds, StartBlocked or GoalBlocked failed, naming the point and the
 // map's extent, or the point's tile, its terrain and the mobility:
 //   goal (500, 500) is outside the map: world x in [0, 56), y in [0, 44)

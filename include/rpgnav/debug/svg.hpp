@@ -34,6 +34,7 @@ struct SvgLegendEntry {
     Goal,      ///< The goal marker.
     Gradient,  ///< A range of colours (from `colour` to `colourTo`).
     Arrow,     ///< A direction arrow.
+    Ramp,      ///< One colour from transparent to opaque (e.g. danger, by value).
   };
   Kind kind = Kind::Line;
   std::string colour;  ///< #rrggbb, apart from every other entry's colour (see SvgPicture).
@@ -64,6 +65,8 @@ class SvgPicture {
   /// drawn before them comes too close; the palette never offers them).
   static constexpr std::string_view kStartColour = "#ffff00";
   static constexpr std::string_view kGoalColour = "#ff00ff";
+  /// The colour of danger 255 in crowd field pictures (danger 0 is transparent).
+  static constexpr std::string_view kDangerColour = "#6a0dad";
 
   /// Draws the map's tiles, coloured by terrain (by name: water blue, forest green, walls dark,
   /// ...) and greyed where `mobility` cannot enter. `pixelsPerTile` sets the picture's size.
@@ -99,7 +102,11 @@ class SvgPicture {
   /// characters the caller draws itself).
   void world(const World& world, bool movingEntities = true);
   /// A crowd field: reachable tiles coloured by their distance to the goals (yellow near, dark
-  /// red far), the goals marked, and a flow arrow on every `arrowEvery`-th tile (0: none).
+  /// red far; a Gradient entry gives the distances, in steps over tiles of cost 1 without
+  /// danger, from the nearest to the farthest reachable tile), the danger over them (class
+  /// "danger": transparent at 0 to kDangerColour at 255, a Ramp entry with the values present,
+  /// none when the field has no danger), a flow arrow on every `arrowEvery`-th tile (0: none) over
+  /// both, and each goal tile marked (class "goal", a "goal tile" entry).
   void field(const CrowdField& field, int arrowEvery);
   /// A marker (a ring) at a point, e.g. where a path stops.
   void marker(Vec2 point, std::string_view colour, std::string_view label);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file
-/// Doors and entities as authored in a map file: plain data that the world module turns into
+/// Doors, entities and danger layers as authored in a map file: plain data that the world module turns into
 /// live doors and entities.
 
 #include "rpgnav/core/types.hpp"
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rpgnav {
 
@@ -37,6 +38,17 @@ struct EntitySpec {
   friend bool operator==(const EntitySpec& a, const EntitySpec& b) {
     return a.name == b.name && a.position == b.position && a.radius == b.radius && a.flat == b.flat;
   }
+};
+
+/// A named danger layer as authored in a map file: one value 0-255 per tile, row-major
+/// (width × height), for a CrowdField's danger layer of the same position (CrowdField::setDanger).
+struct DangerLayerSpec {
+  /// At most this many layers per map: CrowdField::kMaxDangerLayers (the field module is above
+  /// this one, so the number is repeated here and the two are checked equal where both are seen).
+  static constexpr int kMaxLayers = 8;
+  std::string name;
+  std::vector<std::uint8_t> values;
+  friend bool operator==(const DangerLayerSpec&, const DangerLayerSpec&) = default;
 };
 
 }  // namespace rpgnav

@@ -2,12 +2,13 @@
 #pragma once
 /// @file
 /// The rpgnav text map format (`.rpgmap`), written by hand by designers: layout, legend, tiles,
-/// doors and entities. The README's "The rpgnav map format" section is the specification.
+/// doors, entities, the crowd-field danger factor and danger layers. The README's "The rpgnav map format" section is the specification.
 
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -15,11 +16,16 @@
 
 namespace rpgnav {
 
-/// A map with the doors and entities authored on it.
+/// A map with the doors, entities and crowd-field settings authored on it.
 struct MapDocument {
   TileMap map;
   std::vector<DoorSpec> doors;
   std::vector<EntitySpec> entities;
+  /// The designer's danger factor for crowd fields (CrowdField::setDangerFactor): 0 ignores
+  /// danger, 255 all but ignores distance.
+  std::uint8_t dangerFactor = 0;
+  /// Named danger layers, in CrowdField layer order (at most DangerLayerSpec::kMaxLayers).
+  std::vector<DangerLayerSpec> dangerLayers;
   friend bool operator==(const MapDocument&, const MapDocument&) = default;
 };
 
@@ -29,7 +35,9 @@ Result<MapDocument> readRpgMap(const std::filesystem::path& path);
 /// Writes the canonical text of a document: parseRpgMap(writeRpgMap(d)) == d, and writing that
 /// again gives the same text. InvalidArgument for a document the parser would reject: a terrain
 /// without a symbol, an invalid or duplicate name, a door not on an edge between two map tiles or
-/// sharing its edge with another, an entity off the map or with a negative or NaN radius.
+/// sharing its edge with another, an entity off the map or with a negative or NaN radius, a
+/// danger layer with an invalid or duplicate name or without one value per tile, more than
+/// DangerLayerSpec::kMaxLayers danger layers.
 Result<std::string> writeRpgMap(const MapDocument& document);
 
 /// Reads a map in any supported format, chosen by how the file begins: `.map` (Moving AI,

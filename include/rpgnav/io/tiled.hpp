@@ -18,6 +18,13 @@
 ///   properties `state` (`open`, `closed` or `locked`; default `closed`) and `key`. An entity
 ///   stands at its centre with the number property `radius` in tiles (default: half the
 ///   object's smaller side, or 0.5 for a point) and the bool property `flat`.
+/// - Crowd-field danger (see CrowdField): the map property `danger-factor` (int 0-255, default
+///   0) is the document's dangerFactor, and every tile layer whose class is `danger` (Layer
+///   Properties, Class; Tiled 1.9 or later) is a danger layer named by the layer's name, in
+///   drawing order (at most 8; names of letters, digits, `_`, `-`, `.`, each once). A cell's
+///   danger is its tile's int property `danger` (0-255); a tile without it, or an empty cell,
+///   is 0. Danger layers are never terrain layers: their tiles are not looked at for terrain.
+///   A value or factor outside 0-255 or not a whole number is an error naming the layer and tile.
 /// - Layer data as CSV, Base64 (uncompressed, zlib or gzip) or XML `<tile>` elements; tile flip
 ///   bits are ignored. Tilesets embedded or external (`.tsx`, `.tsj`, read from the map's
 ///   folder).

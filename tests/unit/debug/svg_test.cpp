@@ -204,3 +204,89 @@ TEST_CASE("svg: colour differences", "[debug][svg]") {
   CHECK(SvgPicture::colourDistance("#d02020", "#d62728") < 5.0);  // the two reds of issue 25
   CHECK(SvgPicture::colourDistance("red", "#ffffff") == std::numeric_limits<double>::infinity());
 }
+
+namespace {
+
+const SvgLegendEntry* entryOf(const SvgPicture& picture, Kind kind) {
+  for (const SvgLegendEntry& entry : picture.legend()) {
+    if (entry.kind == kind) return &entry;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("svg: a crowd field shows its distance scale, goal tiles and danger under the arrows", "[debug][svg][field]") {
+  const MapDocument document = sampleMap("town.rpgmap");
+  const TileMap& map = document.map;
+  CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+  const std::vector<Cell> goals{{30, 45}, {2, 10}};
+  REQUIRE(map.passable(goals[0], TerrainTable::kWalk));
+  REQUIRE(map.passable(goals[1], TerrainTable::kWalk));
+
+  SECTION("with danger: a ramp with the values present, drawn over the distances and under the arrows") {
+    // Two layers overlapping on one tile (120 + 80 = 200) and a tile of 150 alone.
+    REQUIRE(field.setDanger(0, {30, 20}, 120) == Status::Ok);
+    REQUIRE(field.setDanger(1, {30, 20}, 80) == Status::Ok);
+    REQUIRE(field.setDanger(0, {31, 20}, 150) == Status::Ok);
+    field.setDangerFactor(100);
+    field.setGoals(goals);
+    SvgPicture picture(map, TerrainTable::kWalk);
+    picture.field(field, 2);
+    const std::string svg = picture.str();
+
+    const SvgLegendEntry* ramp = entryOf(picture, Kind::Ramp);
+    REQUIRE(ramp != nullptr);
+    CHECK(ramp->label == "danger 0 (none) to 255; here 150 to 200 (layers summed, factor 100)");
+    CHECK(svg.find("data-kind=\"ramp\"") != std::string::npos);
+    const std::vector<std::string> danger = elementsOf(svg, "danger");
+    REQUIRE(danger.size() == 2);
+    CHECK(attribute(danger[0], "data-danger") == "200");
+    CHECK(attribute(danger[0], "fill") == ramp->colour);
+    CHECK(std::abs(std::atof(attribute(danger[0], "fill-opacity").c_str()) - 0.75 * 200.0 / 255.0) < 1e-3);
+    CHECK(attribute(danger[1], "data-danger") == "150");
+    // Distances first, danger over them, the arrows over both.
+    const SvgLegendEntry* arrow = entryOf(picture, Kind::Arrow);
+    REQUIRE(arrow != nullptr);
+    const std::size_t lastDanger = svg.rfind("class=\"danger\""), firstArrow = svg.find("stroke=\"" + arrow->colour + "\"");
+    CHECK(svg.find("fill-opacity=\"0.55\"") < svg.find("class=\"danger\""));
+    CHECK(lastDanger < firstArrow);
+
+    // The distance scale: from the goals (0) to the farthest reachable tile, in steps over plain
+    // tiles, which with factor 100 weigh 156 × kStep.
+    std::int64_t farthest = 0;
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+      if (field.reachable(map.cellAt(i))) farthest = std::max(farthest, field.distance(map.cellAt(i)));
+    }
+    char far[32];
+    std::snprintf(far, sizeof far, "%.1f", double(farthest) / (double(CrowdField::kStep) * 156.0));
+    const SvgLegendEntry* scale = entryOf(picture, Kind::Gradient);
+    REQUIRE(scale != nullptr);
+    CHECK(scale->label == "distance to the goals: 0.0 (near) to " + std::string(far) +
+                              " tiles (far), weighted by terrain cost and danger");
+
+    // Each goal tile marked, once in the legend.
+    const SvgLegendEntry* goal = entryOf(picture, Kind::Goal);
+    REQUIRE(goal != nullptr);
+    CHECK(goal->label == "goal tiles");
+    CHECK(elementsOf(svg, "goal").size() == goals.size() + 1);
+  }
+
+  SECTION("without danger: no ramp, no danger tiles, the scale in plain tiles") {
+    field.setGoals(std::span<const Cell>(goals.data(), 1));
+    SvgPicture picture(map, TerrainTable::kWalk);
+    picture.field(field, 0);
+    const std::string svg = picture.str();
+    CHECK(entryOf(picture, Kind::Ramp) == nullptr);
+    CHECK(entryOf(picture, Kind::Arrow) == nullptr);
+    CHECK(elementsOf(svg, "danger").empty());
+    const SvgLegendEntry* scale = entryOf(picture, Kind::Gradient);
+    REQUIRE(scale != nullptr);
+    CHECK_THAT(scale->label, Catch::StartsWith("distance to the goals: 0.0 (near) to ") &&
+                                 Catch::EndsWith(" tiles (far), weighted by terrain cost"));
+    const SvgLegendEntry* goal = entryOf(picture, Kind::Goal);
+    REQUIRE(goal != nullptr);
+    CHECK(goal->label == "goal tile");
+    CHECK(elementsOf(svg, "goal").size() == 2);  // the tile and the legend
+  }
+}

@@ -260,6 +260,27 @@ MapDocument randomDocument(std::mt19937& random) {
     entity.flat = chance(0.3);
     document.entities.push_back(entity);
   }
+  // Danger layers: blocks of one value, single tiles and noise, so the writer's rectangles meet
+  // runs that stack, runs that do not, and runs broken by a different value.
+  if (chance(0.5)) document.dangerFactor = std::uint8_t(std::uniform_int_distribution<int>(0, 255)(random));
+  const int layerCount = std::uniform_int_distribution<int>(0, DangerLayerSpec::kMaxLayers)(random);
+  for (int l = 0; l < layerCount; ++l) {
+    DangerLayerSpec layer{randomName(random, "danger" + std::to_string(l) + "_"), std::vector<std::uint8_t>(std::size_t(width * height), 0)};
+    {
+      const int strokes = std::uniform_int_distribution<int>(0, 6)(random);
+      for (int k = 0; k < strokes; ++k) {
+        const Cell a = randomCell(), b = randomCell();
+        const auto value = std::uint8_t(std::uniform_int_distribution<int>(0, 255)(random));
+        for (int y = std::min(a.y, b.y); y <= std::max(a.y, b.y); ++y) {
+          for (int x = std::min(a.x, b.x); x <= std::max(a.x, b.x); ++x) layer.values[std::size_t(y * width + x)] = value;
+        }
+      }
+      if (chance(0.3)) {
+        for (std::uint8_t& value : layer.values) value = std::uint8_t(std::uniform_int_distribution<int>(0, 3)(random));
+      }
+    }
+    document.dangerLayers.push_back(std::move(layer));
+  }
   return document;
 }
 
@@ -711,7 +732,8 @@ TEST_CASE("rpgmap: bad headers name the file, line and column", "[io]") {
   }
   SECTION("unknown header key") {
     CHECK_PARSE_ERROR(parseRpgMap(inserting(3, "height 3"), "bad.rpgmap"), "bad.rpgmap:3:1: ",
-                      "expected one of layout, connectivity, size, tile-size, origin, mobilities or [legend], "
+                      "expected one of layout, connectivity, size, tile-size, origin, mobilities, danger-factor or "
+                      "[legend], "
                       "found 'height'");
     CHECK_PARSE_ERROR(parseRpgMap(inserting(3, "  Size 4 3"), "bad.rpgmap"), "bad.rpgmap:3:3: ", "found 'Size'");
     CHECK_PARSE_ERROR(parseRpgMap(with(5, "[tiles]"), "bad.rpgmap"), "bad.rpgmap:5:1: ", "found '[tiles]'");
@@ -1034,7 +1056,7 @@ TEST_CASE("rpgmap: bad doors and entities name the file, line and column", "[io]
   }
   SECTION("sections out of order or repeated") {
     CHECK_PARSE_ERROR(parseRpgMap(firstLines(13) + "[entities]\n[doors]\n", "bad.rpgmap"), "bad.rpgmap:15:1: ",
-                      "expected sections in the order [doors], [entities], each once");
+                      "expected sections in the order [doors], [entities], [danger NAME]..., doors and entities each once");
     CHECK_PARSE_ERROR(parseRpgMap(join(kBase) + "[doors]\n", "bad.rpgmap"), "bad.rpgmap:20:1: ", "each once");
     CHECK_PARSE_ERROR(parseRpgMap(join(kBase) + "[entities]\n", "bad.rpgmap"), "bad.rpgmap:20:1: ", "each once");
     CHECK_PARSE_ERROR(parseRpgMap(inserting(17, "[doors]"), "bad.rpgmap"), "bad.rpgmap:17:1: ", "each once");
@@ -1044,7 +1066,7 @@ TEST_CASE("rpgmap: bad doors and entities name the file, line and column", "[io]
   }
   SECTION("text after the tiles that is not a section") {
     CHECK_PARSE_ERROR(parseRpgMap(inserting(14, "...."), "bad.rpgmap"), "bad.rpgmap:14:1: ",
-                      "expected '[doors]', '[entities]' or end of file after the tile rows, found '....'");
+                      "expected '[doors]', '[entities]', '[danger NAME]' or end of file after the tile rows, found '....'");
     CHECK_PARSE_ERROR(parseRpgMap(inserting(14, "  [legend]"), "bad.rpgmap"), "bad.rpgmap:14:3: ", "found '[legend]'");
     CHECK_PARSE_ERROR(parseRpgMap(firstLines(13) + "gate 1 0 1 1 closed\n", "bad.rpgmap"), "bad.rpgmap:14:1: ",
                       "found 'gate'");
@@ -1149,6 +1171,16 @@ TEST_CASE("rpgmap: every sample map parses and round-trips", "[io]") {
     CHECK(int(document->doors.size()) == known.doors);
     CHECK(int(document->entities.size()) == known.entities);
   }
+  // The town carries the crowd-field settings the demo pictures show.
+  auto town = readRpgMap(test::sampleMapsDir() / "town.rpgmap");
+  REQUIRE(town.ok());
+  CHECK(town->dangerFactor == 100);
+  REQUIRE(town->dangerLayers.size() == 2);
+  CHECK(town->dangerLayers[0].name == "pickpockets");
+  CHECK(town->dangerLayers[0].values[std::size_t(18 * 64 + 30)] == 40);
+  CHECK(town->dangerLayers[1].name == "wolves");
+  CHECK(town->dangerLayers[1].values[std::size_t(37 * 64 + 2)] == 200);
+  CHECK(town->dangerLayers[1].values[std::size_t(37 * 64 + 5)] == 0);
   auto dungeon = readRpgMap(test::sampleMapsDir() / "dungeon.rpgmap");
   REQUIRE(dungeon.ok());
   CHECK(dungeon->doors[2] == DoorSpec{"library_door", {47, 6}, {48, 6}, DoorState::Locked, "library_key"});
@@ -1328,4 +1360,181 @@ TEST_CASE("rpgmap: randomly damaged files parse or fail cleanly", "[io]") {
   }
   CHECK(parsedCount > 10);
   CHECK(failedCount > 100);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crowd-field settings: the danger factor and named danger layers.
+
+namespace {
+
+// kBase (4x3) with a danger factor and two layers; `extra` is appended after the last layer.
+std::string withDanger(const std::string& extra = "") {
+  std::vector<std::string> lines = kBase;
+  lines.insert(lines.begin() + 3, "danger-factor 40   ; against distance");  // becomes line 4
+  lines.push_back("");
+  lines.push_back("[danger turret]");       // line 22
+  lines.push_back("0 0 2 1 100  ; a block");  // line 23
+  lines.push_back("1 1 250");                 // line 24: one tile, over the block
+  lines.push_back("[danger fire]");         // line 25
+  lines.push_back("3 2 7");                   // line 26
+  std::string text = join(lines);
+  return text + extra;
+}
+
+std::uint8_t dangerAt(const MapDocument& document, std::size_t layer, int x, int y) {
+  return document.dangerLayers.at(layer).values.at(std::size_t(y * document.map.width() + x));
+}
+
+}  // namespace
+
+TEST_CASE("rpgmap: danger factor and danger layers are parsed exactly", "[io][danger]") {
+  auto parsed = parseRpgMap(withDanger(), "danger.rpgmap");
+  if (!parsed.ok()) FAIL(parsed.error().message);
+  CHECK(parsed->dangerFactor == 40);
+  REQUIRE(parsed->dangerLayers.size() == 2);
+  CHECK(parsed->dangerLayers[0].name == "turret");
+  CHECK(parsed->dangerLayers[1].name == "fire");
+  // The rectangle (0,0)-(2,1) inclusive, then tile (1,1) overridden by the later line.
+  CHECK(parsed->dangerLayers[0].values == std::vector<std::uint8_t>{100, 100, 100, 0,  //
+                                                                    100, 250, 100, 0,  //
+                                                                    0, 0, 0, 0});
+  CHECK(dangerAt(*parsed, 1, 3, 2) == 7);
+  CHECK(std::count(parsed->dangerLayers[1].values.begin(), parsed->dangerLayers[1].values.end(), 0) == 11);
+  SECTION("without them: factor 0 and no layers") {
+    auto plain = parseRpgMap(join(kBase), "base.rpgmap");
+    REQUIRE(plain.ok());
+    CHECK(plain->dangerFactor == 0);
+    CHECK(plain->dangerLayers.empty());
+  }
+  SECTION("an empty layer is a layer of zeros") {
+    auto empty = parseRpgMap(join(kBase) + "[danger calm]\n", "calm.rpgmap");
+    REQUIRE(empty.ok());
+    REQUIRE(empty->dangerLayers.size() == 1);
+    CHECK(empty->dangerLayers[0].values == std::vector<std::uint8_t>(12, 0));
+  }
+  SECTION("danger sections may follow the tiles directly") {
+    std::vector<std::string> lines(kBase.begin(), kBase.begin() + 13);
+    auto early = parseRpgMap(join(lines) + "[danger a]\n0 0 3 2 9\n", "early.rpgmap");
+    REQUIRE(early.ok());
+    CHECK(early->dangerLayers[0].values == std::vector<std::uint8_t>(12, 9));
+  }
+}
+
+TEST_CASE("rpgmap: danger is written canonically and round-trips", "[io][danger]") {
+  auto parsed = parseRpgMap(withDanger(), "danger.rpgmap");
+  REQUIRE(parsed.ok());
+  auto written = writeRpgMap(*parsed);
+  REQUIRE(written.ok());
+  // The factor among the header lines; each layer as rows of equal values stacked into
+  // rectangles, top row first: (0,0)-(2,0) and the single tiles of row 1 (broken by the 250).
+  CHECK_THAT(written.value(), Catch::Contains("origin 0 0\ndanger-factor 40\n\n[legend]\n"));
+  CHECK_THAT(written.value(), Catch::EndsWith("crate 2.5 0.5 radius=0.4\n"
+                                              "\n[danger turret]\n"
+                                              "0 0 2 0 100\n"
+                                              "0 1 100\n"
+                                              "1 1 250\n"
+                                              "2 1 100\n"
+                                              "\n[danger fire]\n"
+                                              "3 2 7\n"));
+  checkRoundTrip(*parsed);
+  SECTION("a block of rows is one rectangle") {
+    MapDocument document = *parsed;
+    document.dangerLayers = {{"block", std::vector<std::uint8_t>(12, 0)}};
+    for (int y = 0; y < 3; ++y) {
+      for (int x = 1; x < 3; ++x) document.dangerLayers[0].values[std::size_t(y * 4 + x)] = 60;
+    }
+    auto block = writeRpgMap(document);
+    REQUIRE(block.ok());
+    CHECK_THAT(block.value(), Catch::EndsWith("\n[danger block]\n1 0 2 2 60\n"));
+    checkRoundTrip(document);
+  }
+  SECTION("factor 0 is not written; an all-zero layer is a bare section") {
+    MapDocument document = *parsed;
+    document.dangerFactor = 0;
+    document.dangerLayers = {{"calm", std::vector<std::uint8_t>(12, 0)}};
+    auto calm = writeRpgMap(document);
+    REQUIRE(calm.ok());
+    CHECK_THAT(calm.value(), !Catch::Contains("danger-factor"));
+    CHECK_THAT(calm.value(), Catch::EndsWith("radius=0.4\n\n[danger calm]\n"));
+    checkRoundTrip(document);
+  }
+}
+
+TEST_CASE("rpgmap: bad danger settings name the file, line and column", "[io][danger]") {
+  SECTION("factor out of range, not a number, missing or twice") {
+    CHECK_PARSE_ERROR(parseRpgMap(inserting(4, "danger-factor 256"), "bad.rpgmap"), "bad.rpgmap:4:15: ",
+                      "expected danger factor as a whole number in 0..255, found '256'");
+    CHECK_PARSE_ERROR(parseRpgMap(inserting(4, "danger-factor -1"), "bad.rpgmap"), "bad.rpgmap:4:15: ", "0..255");
+    CHECK_PARSE_ERROR(parseRpgMap(inserting(4, "danger-factor high"), "bad.rpgmap"), "bad.rpgmap:4:15: ",
+                      "found 'high'");
+    CHECK_PARSE_ERROR(parseRpgMap(inserting(4, "danger-factor 2.5"), "bad.rpgmap"), "bad.rpgmap:4:15: ", "whole number");
+    CHECK_PARSE_ERROR(parseRpgMap(inserting(4, "danger-factor"), "bad.rpgmap"), "bad.rpgmap:4:1: ",
+                      "expected 'danger-factor 0-255'");
+    CHECK_PARSE_ERROR(parseRpgMap(inserting(4, "danger-factor 1 2"), "bad.rpgmap"), "bad.rpgmap:4:17: ",
+                      "expected 'danger-factor 0-255'");
+    CHECK_PARSE_ERROR(parseRpgMap(inserting(4, "danger-factor 1\ndanger-factor 2"), "bad.rpgmap"), "bad.rpgmap:5:1: ",
+                      "duplicate 'danger-factor' line");
+  }
+  SECTION("a value out of range or not a number") {
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("0 0 256\n"), "bad.rpgmap"), "bad.rpgmap:27:5: ",
+                      "expected danger as a whole number in 0..255, found '256'");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("0 0 3 2 -4\n"), "bad.rpgmap"), "bad.rpgmap:27:9: ", "0..255");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("0 0 lots\n"), "bad.rpgmap"), "bad.rpgmap:27:5: ", "found 'lots'");
+  }
+  SECTION("a tile or rectangle off the map, or reversed") {
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("4 0 9\n"), "bad.rpgmap"), "bad.rpgmap:27:1: ",
+                      "expected tile x as a whole number in 0..3, found '4'");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("0 0 3 3 9\n"), "bad.rpgmap"), "bad.rpgmap:27:7: ",
+                      "expected tile y as a whole number in 0..2, found '3'");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("2 0 1 1 9\n"), "bad.rpgmap"), "bad.rpgmap:27:5: ",
+                      "expected X0 <= X1 and Y0 <= Y1");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("0 2 1 1 9\n"), "bad.rpgmap"), "bad.rpgmap:27:7: ", "X0 <= X1 and Y0 <= Y1");
+  }
+  SECTION("a line of the wrong length") {
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("0 0\n"), "bad.rpgmap"), "bad.rpgmap:27:3: ",
+                      "expected 'X Y VALUE' or 'X0 Y0 X1 Y1 VALUE'");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("0 0 1 1\n"), "bad.rpgmap"), "bad.rpgmap:27:7: ", "X0 Y0 X1 Y1 VALUE");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("0 0 1 1 2 3\n"), "bad.rpgmap"), "bad.rpgmap:27:11: ", "X0 Y0 X1 Y1 VALUE");
+  }
+  SECTION("a duplicate, missing or bad layer name") {
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("[danger turret]\n"), "bad.rpgmap"), "bad.rpgmap:27:9: ",
+                      "duplicate name 'turret'");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("[danger]\n"), "bad.rpgmap"), "bad.rpgmap:27:1: ", "expected '[danger NAME]'");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("[danger a b]\n"), "bad.rpgmap"), "bad.rpgmap:27:1: ", "expected '[danger NAME]'");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("[danger a\n"), "bad.rpgmap"), "bad.rpgmap:27:9: ", "expected '[danger NAME]'");
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("[danger a/b]\n"), "bad.rpgmap"), "bad.rpgmap:27:9: ",
+                      "expected a name of letters, digits, '_', '-' or '.', found 'a/b'");
+  }
+  SECTION("more than 8 layers") {
+    std::string extra;
+    for (int i = 0; i < 7; ++i) extra += "[danger extra" + std::to_string(i) + "]\n";  // 2 + 7 = 9 layers
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger(extra), "bad.rpgmap"), "bad.rpgmap:33:1: ", "expected at most 8 danger layers");
+    std::string eight;
+    for (int i = 0; i < 6; ++i) eight += "[danger extra" + std::to_string(i) + "]\n";
+    CHECK(parseRpgMap(withDanger(eight), "eight.rpgmap").ok());
+  }
+  SECTION("doors or entities after a danger layer") {
+    CHECK_PARSE_ERROR(parseRpgMap(withDanger("[doors]\n"), "bad.rpgmap"), "bad.rpgmap:27:1: ",
+                      "expected sections in the order [doors], [entities], [danger NAME]");
+  }
+}
+
+TEST_CASE("rpgmap: danger layers the parser would reject are not written", "[io][danger]") {
+  auto parsed = parseRpgMap(withDanger(), "danger.rpgmap");
+  REQUIRE(parsed.ok());
+  MapDocument document = *parsed;
+  SECTION("the wrong number of values") {
+    document.dangerLayers[1].values.pop_back();
+    CHECK_INVALID_WRITE(document, "danger layer 'fire' has 11 values for 12 tiles");
+  }
+  SECTION("an invalid or duplicate name") {
+    document.dangerLayers[1].name = "on fire";
+    CHECK_INVALID_WRITE(document, "invalid danger layer name 'on fire'");
+    document.dangerLayers[1].name = "turret";
+    CHECK_INVALID_WRITE(document, "duplicate danger layer name 'turret'");
+  }
+  SECTION("more than 8 layers") {
+    for (int i = 0; i < 7; ++i) document.dangerLayers.push_back({"extra" + std::to_string(i), std::vector<std::uint8_t>(12, 0)});
+    CHECK_INVALID_WRITE(document, "9 danger layers, at most 8 allowed");
+  }
 }

@@ -395,3 +395,95 @@ TEST_CASE("Tiled: malformed and unsupported files get a clear error", "[io][tile
   expectError("{" + std::string(5000, '[') + std::string(5000, ']') + "}", "nested more than 64 levels deep");
   expectError("<map>" + replaceAll(std::string(2000, 'x'), "x", "<g>") + "</map>", "nested more than 64 levels deep");
 }
+
+namespace {
+
+// The small map with crowd-field settings: the map property danger-factor 150 and a layer of
+// class `danger` named turret over the terrain. Tiles 6 and 7 carry danger 40 and 200; the layer
+// also holds a wall tile (2), which names a terrain but no danger, at (0, 1) where the floor is:
+// were the layer read as terrain, that floor would turn to wall.
+//   turret:  40  40  0 0
+//             0 200  0 0   ((0, 1): the wall tile, danger 0)
+//             0   0  0 0   ((3, 2): the torch, no properties)
+std::string dangerTmx(const std::string& value = "200", const std::string& factor = "150",
+                      const std::string& name = "turret") {
+  std::string text = kTmx;
+  text = replaceAll(text, "<property name=\"mobilities\" value=\"climb\"/>",
+                    "<property name=\"mobilities\" value=\"climb\"/><property name=\"danger-factor\" type=\"int\" value=\"" +
+                        factor + "\"/>");
+  text = replaceAll(text, " </tileset>",
+                    "  <tile id=\"5\"><properties><property name=\"danger\" type=\"int\" value=\"40\"/></properties></tile>\n"
+                    "  <tile id=\"6\"><properties><property name=\"danger\" type=\"int\" value=\"" + value +
+                        "\"/></properties></tile>\n </tileset>");
+  return replaceAll(text, " <objectgroup",
+                    " <layer id=\"6\" name=\"" + name + "\" class=\"danger\" width=\"4\" height=\"3\">"
+                    "<data encoding=\"csv\">6,6,0,0,2,7,0,0,0,0,0,5</data></layer>\n <objectgroup");
+}
+
+std::string dangerTmj(const std::string& value = "200") {
+  std::string text = kTmj;
+  text = replaceAll(text, R"("properties": [{"name": "mobilities", "type": "string", "value": "climb"}],)",
+                    R"("properties": [{"name": "mobilities", "type": "string", "value": "climb"},
+                                      {"name": "danger-factor", "type": "int", "value": 150}],)");
+  text = replaceAll(text, R"({"id": 4, "properties": [{"name": "light", "type": "string", "value": "yes"}]}]}],)",
+                    R"({"id": 4, "properties": [{"name": "light", "type": "string", "value": "yes"}]},
+    {"id": 5, "properties": [{"name": "danger", "type": "int", "value": 40}]},
+    {"id": 6, "properties": [{"name": "danger", "type": "int", "value": )" + value + R"(}]}]}],)");
+  return replaceAll(text, R"(    {"type": "objectgroup")",
+                    R"(    {"type": "tilelayer", "id": 6, "name": "turret", "class": "danger", "width": 4, "height": 3,
+     "data": [6,6,0,0, 2,7,0,0, 0,0,0,5]},
+    {"type": "objectgroup")");
+}
+
+}  // namespace
+
+TEST_CASE("Tiled: the danger factor and layers of class danger, in TMX and TMJ", "[io][tiled][danger]") {
+  const auto tmx = parseTiledMap(dangerTmx(), "danger.tmx");
+  INFO(tmx.message());
+  REQUIRE(tmx.ok());
+  checkSmallMap(*tmx);  // the same terrain: the danger layer is not a terrain layer
+  CHECK(tmx->dangerFactor == 150);
+  REQUIRE(tmx->dangerLayers.size() == 1);
+  CHECK(tmx->dangerLayers[0].name == "turret");
+  CHECK(tmx->dangerLayers[0].values == std::vector<std::uint8_t>{40, 40, 0, 0, 0, 200, 0, 0, 0, 0, 0, 0});
+  const auto tmj = parseTiledMap(dangerTmj(), "danger.tmj");
+  INFO(tmj.message());
+  REQUIRE(tmj.ok());
+  CHECK(*tmj == *tmx);
+  // They survive the trip through .rpgmap.
+  const auto text = writeRpgMap(*tmx);
+  REQUIRE(text.ok());
+  const auto again = parseRpgMap(*text);
+  REQUIRE(again.ok());
+  CHECK(*again == *tmx);
+  SECTION("a map without them: factor 0, no layers") {
+    const auto plain = parseTiledMap(kTmx, "small.tmx");
+    REQUIRE(plain.ok());
+    CHECK(plain->dangerFactor == 0);
+    CHECK(plain->dangerLayers.empty());
+  }
+}
+
+TEST_CASE("Tiled: bad danger settings get a clear error", "[io][tiled][danger]") {
+  auto expectError = [](const std::string& text, const std::string& message) {
+    const auto document = parseTiledMap(text, "bad.tmx");
+    REQUIRE_FALSE(document.ok());
+    CHECK(document.status() == Status::ParseError);
+    CHECK(std::string(document.message()) == message);
+  };
+  expectError(dangerTmx("300"), "bad.tmx: danger layer 'turret', tile 7: property danger: expected a whole number from 0 to 255, found '300'");
+  expectError(dangerTmx("-1"), "bad.tmx: danger layer 'turret', tile 7: property danger: expected a whole number from 0 to 255, found '-1'");
+  expectError(dangerTmx("high"), "bad.tmx: danger layer 'turret', tile 7: property danger: expected a whole number from 0 to 255, found 'high'");
+  expectError(dangerTmj("256"), "bad.tmx: danger layer 'turret', tile 7: property danger: expected a whole number from 0 to 255, found '256'");
+  expectError(dangerTmx("200", "256"), "bad.tmx: map property danger-factor: expected a whole number from 0 to 255, found '256'");
+  expectError(dangerTmx("200", "x"), "bad.tmx: map property danger-factor: expected a whole number from 0 to 255, found 'x'");
+  expectError(dangerTmx("200", "150", "gun turret"),
+              "bad.tmx: danger layer 'gun turret': a danger layer's name is letters, digits, '_', '-' or '.'");
+  // Two layers of one name, and nine layers.
+  const std::string layer = "<layer id=\"6\" name=\"turret\" class=\"danger\" width=\"4\" height=\"3\">"
+                            "<data encoding=\"csv\">6,6,0,0,2,7,0,0,0,0,0,5</data></layer>\n";
+  expectError(replaceAll(dangerTmx(), " <objectgroup", layer + " <objectgroup"), "bad.tmx: two danger layers are named 'turret'");
+  std::string nine = dangerTmx();
+  for (int i = 1; i <= 8; ++i) nine = replaceAll(nine, " <objectgroup", replaceAll(layer, "turret", "t" + std::to_string(i)) + " <objectgroup");
+  expectError(nine, "bad.tmx: 9 layers of class danger, at most 8 allowed");
+}
