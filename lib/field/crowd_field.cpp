@@ -306,6 +306,7 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
     if (old == change.weight) continue;
     setWeight(change.tile, change.weight);
     (old != 0 && (change.weight == 0 || change.weight > old) ? m_rises : m_falls).push_back(change.tile);
+    if (old == 0) m_lostFollowers.clear();  // ground opened: followers cut off may be reachable now
     if (change.weight == 0 && isGoal(change.tile)) {  // a wall on a goal: no longer a goal (as setGoals would)
       markGoal(change.tile, false);
       m_lostGoals.push_back(change.tile);
@@ -318,10 +319,22 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
   }
   for (const std::uint32_t tile : addedGoals) {
     if (m_weight[tile] == 0 || isGoal(tile)) continue;
+    // A goal where the field did not reach may join followers that were cut off.
+    if (m_distance[tile] >= m_limit) m_lostFollowers.clear();
     markGoal(tile, true);
     m_newGoals.push_back(tile);
   }
   if (m_rises.empty() && m_falls.empty() && m_lostGoals.empty() && m_newGoals.empty()) return;
+  if (m_bounded) {
+    // A bounded field is built again at the cost of its area, unless the edit lies wholly beyond
+    // it (then only the weights change).
+    const auto beyond = [this](const std::vector<std::uint32_t>& tiles) {
+      return std::all_of(tiles.begin(), tiles.end(), [this](std::uint32_t tile) { return beyondBound(tile); });
+    };
+    if (m_lostGoals.empty() && m_newGoals.empty() && beyond(m_rises) && beyond(m_falls)) return;
+    build();
+    return;
+  }
   // Rebuild instead when the repair would cost more: sources (the repairs assume goals at 0),
   // every old goal gone (every distance changes), or more tiles to look at than the allowance.
   const std::int64_t around = std::int64_t(m_moves[0].size()) + 1;  // a tile and its neighbours
@@ -684,27 +697,145 @@ void CrowdField::setDangerFactor(std::uint8_t factor) {
   rebuild();
 }
 
+void CrowdField::setFollowers(std::span<const Cell> followers, std::int32_t marginTiles) {
+  m_work = {};
+  m_marginTiles = std::max(marginTiles, 0);
+  m_followers.clear();
+  for (const Cell cell : followers) {
+    if (m_costs.contains(cell) && m_weight[padded(cell)] != 0) m_followers.push_back(std::uint32_t(padded(cell)));
+  }
+  if (!m_bounded) {
+    // The whole map's distances are dropped once; from now on resets cost the settled area.
+    m_bounded = true;
+    m_followerMark.assign(m_distance.size(), 0);
+    std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
+    std::fill(m_direction.begin(), m_direction.end(), kNoDirection);
+    std::fill(m_flow.begin(), m_flow.end(), Vec2::Zero());
+    m_region.clear();
+    m_lostFollowers.clear();
+    buildBounded();
+    return;
+  }
+  growBounded();
+}
+
+void CrowdField::clearFollowers() {
+  if (!m_bounded) return;
+  m_bounded = false;
+  m_limit = kUnreachable;
+  m_followers.clear();
+  m_lostFollowers.clear();
+  m_region.clear();
+  m_frontier.clear();
+  m_followerMark.clear();
+  rebuild();
+}
+
+bool CrowdField::beyondBound(std::uint32_t tile) const noexcept {
+  if (m_distance[tile] < m_limit) return false;
+  for (const Move& move : movesOf(tile)) {
+    if (m_distance[std::size_t(std::ptrdiff_t(tile) + move.offset)] < m_limit) return false;
+  }
+  return true;
+}
+
+void CrowdField::seedGoals(std::vector<std::uint32_t>& seeds) {
+  for (const Cell goal : m_goals) {
+    m_distance[padded(goal)] = 0;
+    seeds.push_back(std::uint32_t(padded(goal)));
+  }
+  for (const auto& [tile, cost] : m_sources) {
+    if (cost < m_distance[tile]) {
+      m_distance[tile] = cost;
+      seeds.push_back(tile);
+    }
+  }
+}
+
+void CrowdField::buildBounded() {
+  m_work.rebuilt = true;
+  // Everything the last bounded field wrote goes back to unreached.
+  for (const std::uint32_t tile : m_region) {
+    m_distance[tile] = kUnreachable;
+    m_direction[tile] = kNoDirection;
+    m_flow[tile] = Vec2::Zero();
+  }
+  m_work.tiles += std::int64_t(m_region.size());
+  m_region.clear();
+  m_settledTiles = 0;
+  m_frontier.clear();
+  seedGoals(m_frontier);
+  m_region.insert(m_region.end(), m_frontier.begin(), m_frontier.end());
+  m_limit = 0;  // nothing settled yet
+  growBounded();
+}
+
+void CrowdField::growBounded() {
+  // The followers still to reach: not settled, not known to be cut off.
+  m_farthestFollower = 0;
+  m_pendingFollowers = 0;
+  for (const std::uint32_t tile : m_followers) {
+    if (m_distance[tile] < m_limit) {
+      m_farthestFollower = std::max(m_farthestFollower, m_distance[tile]);
+    } else if (m_followerMark[tile] == 0 &&
+               std::find(m_lostFollowers.begin(), m_lostFollowers.end(), tile) == m_lostFollowers.end()) {
+      m_followerMark[tile] = 1;
+      ++m_pendingFollowers;
+    }
+  }
+  m_margin = std::int64_t(m_marginTiles) * kStep * std::max<std::int64_t>(m_lightest, 1);
+  const bool covered = m_pendingFollowers == 0 && m_limit > m_farthestFollower + m_margin;
+  if (!covered && m_limit != kUnreachable) {
+    m_seeds.swap(m_frontier);
+    m_frontier.clear();
+    m_settled.clear();
+    m_limit = kUnreachable;  // propagate() sets it where it stops; unchanged when the queue ran dry
+    m_stopEarly = true;
+    m_recording = true;
+    m_sweepDirections = false;
+    m_sweepAbove = std::numeric_limits<std::size_t>::max();
+    propagate();
+    m_recording = false;
+    m_stopEarly = false;
+    // The new tiles get their directions (those settled before keep theirs: a direction reads
+    // only the nearer neighbours, all settled already).
+    ++m_generation;
+    for (const std::uint32_t tile : m_settled) {
+      if (m_stamp[tile] == m_generation) continue;
+      m_stamp[tile] = m_generation;
+      settle(tile);
+      m_region.push_back(tile);
+      ++m_settledTiles;
+    }
+    m_work.tiles += 2 * std::int64_t(m_settled.size());
+    m_settled.clear();
+    m_region.insert(m_region.end(), m_frontier.begin(), m_frontier.end());
+  }
+  // Followers the integration did not reach although it ran dry are cut off from every goal.
+  for (const std::uint32_t tile : m_followers) {
+    if (m_followerMark[tile] == 0) continue;
+    m_followerMark[tile] = 0;
+    if (m_distance[tile] >= m_limit) m_lostFollowers.push_back(tile);
+  }
+  m_pendingFollowers = 0;
+}
+
 void CrowdField::rebuild() {
   m_work = {};
   build();
 }
 
 void CrowdField::build() {
+  if (m_bounded) {
+    buildBounded();
+    return;
+  }
   using Clock = std::chrono::steady_clock;
   const auto begin = Clock::now();
   if (!m_boundsExact) measureWeights();
   std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
   m_seeds.clear();
-  for (const Cell goal : m_goals) {
-    m_distance[padded(goal)] = 0;
-    m_seeds.push_back(std::uint32_t(padded(goal)));
-  }
-  for (const auto& [tile, cost] : m_sources) {
-    if (cost < m_distance[tile]) {
-      m_distance[tile] = cost;
-      m_seeds.push_back(tile);
-    }
-  }
+  seedGoals(m_seeds);
   m_work.rebuilt = true;
   propagate();
   const auto integrated = Clock::now();
@@ -866,6 +997,15 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       for (std::size_t i = 0; i < size; ++i) {
         if ((distance[bucket[i]] >> shift) == current) m_settled.push_back(bucket[i]);
       }
+      if (m_stopEarly && m_pendingFollowers > 0) {
+        for (std::size_t i = 0; i < size; ++i) {
+          const std::uint32_t tile = bucket[i];
+          if (m_followerMark[tile] == 0 || (distance[tile] >> shift) != current) continue;
+          m_followerMark[tile] = 0;
+          --m_pendingFollowers;
+          m_farthestFollower = std::max(m_farthestFollower, distance[tile]);
+        }
+      }
       // So many that the directions will be swept whole anyway: the list is not needed.
       if (m_settled.size() > m_sweepAbove) {
         m_settled.clear();
@@ -874,11 +1014,24 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       }
     }
     slots[slot].end = m_buckets[slot].data();
+    // A bounded field stops once its followers and the margin are settled: everything below
+    // `end` is; what is still queued is the frontier it can grow from later.
+    const std::int64_t end = (current + 1) << shift;
+    if (m_stopEarly && m_pendingFollowers == 0 && end > m_farthestFollower + m_margin && queued + (m_seeds.size() - nextSeed) > 0) {
+      for (std::size_t b = 0; b < buckets; ++b) {
+        for (const std::uint32_t* entry = m_buckets[b].data(); entry != slots[b].end; ++entry) {
+          if (distance[*entry] >= end) m_frontier.push_back(*entry);
+        }
+      }
+      m_frontier.insert(m_frontier.end(), m_seeds.begin() + std::ptrdiff_t(nextSeed), m_seeds.end());
+      m_limit = end;
+      return;
+    }
   }
 }
 
 std::int64_t CrowdField::reachableCount() const noexcept {
-  return std::int64_t(std::count_if(m_distance.begin(), m_distance.end(), [](std::int64_t d) { return d != kUnreachable; }));
+  return std::int64_t(std::count_if(m_distance.begin(), m_distance.end(), [this](std::int64_t d) { return d < m_limit; }));
 }
 
 std::uint64_t CrowdField::digest() const noexcept {
@@ -888,7 +1041,7 @@ std::uint64_t CrowdField::digest() const noexcept {
   };
   for (std::int32_t y = 0; y < m_costs.height(); ++y) {
     for (std::int32_t x = 0; x < m_costs.width(); ++x) {
-      add(std::uint64_t(m_distance[padded({x, y})]));
+      add(std::uint64_t(distance({x, y})));
       add(m_direction[padded({x, y})]);
       const Vec2 flow = m_flow[padded({x, y})];
       std::uint32_t bits[2];

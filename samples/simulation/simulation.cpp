@@ -213,6 +213,9 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
   return report;
 }
 
+// Tiles the horde's field reaches past its farthest monster (steps of plain ground).
+constexpr std::int32_t kHordeMargin = 4;
+
 Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& options) {
   using Clock = std::chrono::steady_clock;
   auto micros = [](Clock::time_point begin) { return std::chrono::duration<double, std::micro>(Clock::now() - begin).count(); };
@@ -239,6 +242,14 @@ Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& option
   report.buildMicros = micros(begin);
   std::vector<Vec2> monsters;
   for (int i = 0; i < options.characters; ++i) monsters.push_back(layout.tileCenter(anyTile()));
+  // The field covers the monsters (and a margin), not the map: told their tiles every frame.
+  std::vector<Cell> tiles;
+  auto followMonsters = [&] {
+    tiles.clear();
+    for (const Vec2& monster : monsters) tiles.push_back(layout.tileAt(monster));
+    field.setFollowers(tiles, kHordeMargin);
+  };
+  followMonsters();
   if (options.trailEvery > 0.0) report.trails.resize(monsters.size() + 1);
   Digest digest;
   struct Wall {
@@ -264,7 +275,9 @@ Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& option
       }
       if (!options.empty()) {
         const Cell next = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
+        const auto stepBegin = Clock::now();
         field.moveGoal(target, next);
+        report.goalStepMicros.push_back(micros(stepBegin));
         target = next;
         ++report.goalSteps;
       }
@@ -289,6 +302,7 @@ Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& option
         ++k;
       }
     }
+    followMonsters();
     report.fieldMicros.push_back(micros(begin));
     // Every monster takes a step along the field.
     begin = Clock::now();
@@ -312,6 +326,11 @@ Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& option
   }
   digest.add(field.digest());
   report.digest = digest.value;
+  // What the whole map's field costs, warm, for comparison with the goal steps.
+  CrowdField whole = field;
+  begin = Clock::now();
+  whole.clearFollowers();
+  report.fullRebuildMicros = micros(begin);
   return report;
 }
 

@@ -52,15 +52,18 @@ struct SimulationReport {
 Result<SimulationReport> runSimulation(World& world, const SimulationOptions& options);
 
 /// The horde: `characters` monsters chase one target across the map with a shared crowd field
-/// (CrowdField + FieldFollower): the target wanders (a step to a random open neighbour tile,
-/// `speed` tiles per second), the field follows it incrementally (moveGoal), and every
-/// `doorToggleEvery` seconds a random open tile is walled up for a while (setCost), then cleared.
+/// (CrowdField + FieldFollower) bounded by the monsters (setFollowers each frame): the target
+/// wanders (a step to a random open neighbour tile, `speed` tiles per second), the field follows
+/// it (moveGoal), and every `doorToggleEvery` seconds a random open tile is walled up for a while
+/// (setCost), then cleared.
 struct HordeReport {
-  std::vector<double> fieldMicros;   ///< Field updates per frame (goal steps, walls).
+  std::vector<double> fieldMicros;   ///< Field updates per frame (goal steps, walls, the monsters' tiles).
+  std::vector<double> goalStepMicros;  ///< Each goal step (moveGoal) alone.
   std::vector<double> moveMicros;    ///< Moving every monster per frame (flow lookups included).
   std::int64_t goalSteps = 0, wallsRaised = 0, wallsCleared = 0;
   std::int64_t caught = 0;   ///< Monster-frames within one tile of the target.
-  double buildMicros = 0.0;  ///< The first full build.
+  double buildMicros = 0.0;  ///< The first build, over the whole map.
+  double fullRebuildMicros = 0.0;  ///< A rebuild over the whole map at the end (warm).
   std::vector<std::vector<Vec2>> trails;
   std::uint64_t digest = 0;
 };

@@ -91,7 +91,7 @@ int fieldCommand(Arguments args) {
   }
   // Goals are points, as for `rpgnav path`; the field's goal is the tile under each.
   std::vector<Cell> goals;
-  for (const Vec2 point : goalPoints) {
+  for (const Vec2& point : goalPoints) {
     if (const std::string unusable = explainUnusablePoint("goal", point, map, *mobility); !unusable.empty()) {
       std::fprintf(stderr, "rpgnav field: %s\n", unusable.c_str());
       return 1;

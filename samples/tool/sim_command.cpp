@@ -33,7 +33,10 @@ int hordeRun(const std::string& mapPath, const TileMap& map, const sample::Simul
   const sample::Spread field = sample::spreadOf(report->fieldMicros), moves = sample::spreadOf(report->moveMicros);
   std::printf("horde on %s: %dx%d; %d monsters chase a wandering target, %.0f s at %.0f fps, seed %u\n", mapPath.c_str(),
               map.width(), map.height(), options.characters, options.seconds, options.fps, options.seed);
+  const sample::Spread goalSteps = sample::spreadOf(report->goalStepMicros);
   std::printf("first field: %.1f us\n", report->buildMicros);
+  std::printf("goal step: median %.1f us, p99 %.1f us; full rebuild %.1f us\n", goalSteps.median, goalSteps.p99,
+              report->fullRebuildMicros);
   std::printf("field updates per frame: median %.1f us, p99 %.1f us, max %.1f us (%lld goal steps, %lld walls raised, %lld cleared)\n",
               field.median, field.p99, field.max, (long long)report->goalSteps, (long long)report->wallsRaised,
               (long long)report->wallsCleared);

@@ -201,6 +201,55 @@ int main(int argc, char** argv) {
                 median(buildings.micros), 100.0 * median(buildings.micros) / full, 100.0 * buildings.mostTiles / fullWork);
   }
 
+  // A bounded field on Berlin: 300 followers within 64 tiles of a goal that wanders one tile per
+  // step; each step the goal moves and the followers' tiles are told.
+  if (auto map = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
+    CrowdField field(CostField::build(*map, TerrainTable::kWalk).value());
+    const Build whole = fullBuild(*map, field);
+    const std::int64_t wholeTiles = field.lastWork().tiles;
+    const Cell start = field.goals().front();
+    std::vector<Cell> followers;
+    std::uniform_int_distribution<int> offset(-64, 64);
+    while (followers.size() < 300) {
+      const Cell cell{start.x + offset(random), start.y + offset(random)};
+      if (field.reachable(cell)) followers.push_back(cell);
+    }
+    field.setFollowers(followers, 8);
+    std::vector<double> steps;
+    std::int64_t mostTiles = 0, mostSettled = 0;
+    for (int step = 0; step < 400; ++step) {
+      const Cell from = field.goals().front();
+      std::vector<Cell> options;
+      for (const NeighbourStep& move : map->layout().moves(from)) {
+        if (map->canStep(from, move, TerrainTable::kWalk)) options.push_back({from.x + move.dx, from.y + move.dy});
+      }
+      const Cell to = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
+      // Followers hold their ground (the spread the field must cover) unless the goal gets more
+      // than 64 tiles away: then they step after it along the field.
+      for (Cell& follower : followers) {
+        if (std::max(std::abs(follower.x - to.x), std::abs(follower.y - to.y)) <= 64) continue;
+        const std::uint8_t direction = field.direction(follower);
+        if (direction == CrowdField::kNoDirection) continue;
+        const NeighbourStep& move = map->layout().moves(follower)[direction];
+        follower = {follower.x + move.dx, follower.y + move.dy};
+      }
+      const auto begin = Clock::now();
+      field.moveGoal(from, to);
+      std::int64_t tiles = field.lastWork().tiles;
+      field.setFollowers(followers, 8);
+      steps.push_back(micros(begin));
+      tiles += field.lastWork().tiles;
+      mostTiles = std::max(mostTiles, tiles);
+      mostSettled = std::max(mostSettled, field.settledCount());
+    }
+    std::sort(steps.begin(), steps.end());
+    std::printf("\nbounded field on cities/Berlin_0_1024: 300 followers within 64 tiles of a goal stepping one tile at a time\n"
+                "(400 steps; each the goal's move and the followers' new tiles, margin 8): median %.0f us (%.1f%% of the full\n"
+                "build's %.0f us), p99 %.0f us; at most %lld tiles settled, %.1f%% of a full build's tile visits\n",
+                median(steps), 100.0 * median(steps) / whole.totalUs, whole.totalUs, steps[steps.size() * 99 / 100],
+                (long long)mostSettled, 100.0 * double(mostTiles) / double(wholeTiles));
+  }
+
   // A turret on a small arena (40x21, a tenth walls): its range stamped as danger in one call and
   // taken away again, against a full rebuild.
   {

@@ -181,10 +181,36 @@ class CrowdField {
   static constexpr std::int64_t kAllowanceShare = 32, kMinimumAllowance = 64;
   std::int64_t repairAllowance() const noexcept;
 
+  // --- Bounded by followers ---
+  /// A field for a crowd that stays near its goal (monsters round the player): the integration
+  /// settles tiles outward from the goals only until every follower's tile is settled, then
+  /// `marginTiles` steps of the cheapest ground further, and stops. Every settled tile is exact
+  /// (equal to the whole map's field); tiles beyond are not settled: distance kUnreachable, no
+  /// direction, settled() false. Every input afterwards (a goal step, an edit, danger) builds the
+  /// bounded field again at the cost of the area it covers, not of the map; an edit wholly beyond
+  /// it only records the new weights. Calling setFollowers again (each frame, with the
+  /// followers' tiles) grows the field from where it stopped until every follower is covered: a
+  /// follower that stepped outside gets its direction at the cost of the ring added. Followers off
+  /// the map, on impassable tiles or cut off from every goal are left out (the field does not
+  /// grow over the whole map for them; after an edit that opens ground they are looked for
+  /// again). The first call turns the mode on (one pass over the map).
+  void setFollowers(std::span<const Cell> followers, std::int32_t marginTiles = 8);
+  /// Back to the whole map (a full rebuild).
+  void clearFollowers();
+  bool bounded() const noexcept { return m_bounded; }
+  /// Within the settled area: the distance and direction are the whole map's field's. (On a
+  /// field that is not bounded: reachable.)
+  bool settled(Cell cell) const noexcept { return reachable(cell); }
+  /// Tiles the bounded field has settled (the reachable tiles when not bounded).
+  std::int64_t settledCount() const noexcept { return m_bounded ? m_settledTiles : reachableCount(); }
+
   // --- Lookups ---
-  /// The cost from a tile to the nearest goal (fixed point, see kStep), or kUnreachable.
+  /// The cost from a tile to the nearest goal (fixed point, see kStep), or kUnreachable (also
+  /// beyond a bounded field's settled area).
   std::int64_t distance(Cell cell) const noexcept {
-    return m_costs.contains(cell) ? m_distance[padded(cell)] : kUnreachable;
+    if (!m_costs.contains(cell)) return kUnreachable;
+    const std::int64_t d = m_distance[padded(cell)];
+    return d < m_limit ? d : kUnreachable;
   }
   bool reachable(Cell cell) const noexcept { return distance(cell) != kUnreachable; }
   /// The step to take from a tile (see kNoDirection).
@@ -264,6 +290,16 @@ class CrowdField {
   bool findAffected(std::int64_t budget);
   // The full integration and flow fields (rebuild() without resetting the work count).
   void build();
+  // The goals' distances (0) and the sources' (their prices), each appended to `seeds`.
+  void seedGoals(std::vector<std::uint32_t>& seeds);
+  // build() for a bounded field: the last settled area reset, then grown from the goals.
+  void buildBounded();
+  // Settles onward from the frontier (or the seeds) until every follower still looked for is
+  // settled, plus the margin; gives the new tiles their directions.
+  void growBounded();
+  // True when no tile of `tile`'s neighbourhood is settled: an edit there changes nothing a
+  // bounded field holds.
+  bool beyondBound(std::uint32_t tile) const noexcept;
   // The best distance from a tile's neighbours under the current weights (kUnreachable if none).
   std::int64_t bestFromNeighbours(std::size_t tile) const noexcept;
   // A tile's direction and flow vector, from its nearer neighbours' distances (the one rule,
@@ -325,6 +361,23 @@ class CrowdField {
   std::uint32_t m_nextStampId = 1;
   std::vector<std::int32_t> m_stampDanger;
   Work m_work;
+  // Bounded mode (setFollowers): tiles with a distance below m_limit are settled (kUnreachable:
+  // every reachable tile is); m_region lists every tile whose distance or direction was written
+  // since the last bounded build (for a reset that costs the area, not the map); m_frontier the
+  // queued tiles where the integration stopped (where it grows from); followers as padded tiles,
+  // those found cut off from every goal, and the stop margin in distance units.
+  bool m_bounded = false;
+  std::int64_t m_limit = kUnreachable;
+  std::vector<std::uint32_t> m_region, m_frontier, m_followers, m_lostFollowers;
+  std::int64_t m_margin = 0;
+  std::int32_t m_marginTiles = 8;
+  std::int64_t m_settledTiles = 0;
+  // propagate() stops early (bounded) once every marked follower (m_followerMark, padded) is
+  // settled and the distance passed the farthest one's plus the margin.
+  bool m_stopEarly = false;
+  std::vector<std::uint8_t> m_followerMark;
+  std::size_t m_pendingFollowers = 0;
+  std::int64_t m_farthestFollower = 0;
   std::vector<std::pair<std::int64_t, std::uint32_t>> m_repairHeap;
   struct BucketSlot {
     std::uint32_t* end;

@@ -612,3 +612,156 @@ TEST_CASE("crowd field: stamps on hex maps cover the tiles whose centres lie in 
     CHECK(field == full);
   }
 }
+
+namespace {
+
+// Every settled tile of a bounded field holds the whole map's distance, direction and flow; the
+// others hold nothing.
+void checkBounded(const TileMap& map, const CrowdField& bounded, const CrowdField& whole) {
+  std::int64_t settled = 0;
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    const Cell cell = map.cellAt(i);
+    INFO("tile " << cell.x << "," << cell.y);
+    if (bounded.settled(cell)) {
+      ++settled;
+      REQUIRE(bounded.distance(cell) == whole.distance(cell));
+      REQUIRE(bounded.direction(cell) == whole.direction(cell));
+      REQUIRE(bounded.flow(cell) == whole.flow(cell));
+    } else {
+      REQUIRE(bounded.distance(cell) == CrowdField::kUnreachable);
+      REQUIRE(bounded.direction(cell) == CrowdField::kNoDirection);
+      REQUIRE(bounded.flow(cell) == Vec2::Zero());
+    }
+  }
+  CHECK(settled == bounded.settledCount());
+}
+
+}  // namespace
+
+TEST_CASE("crowd field bounded by followers: exact where settled, covering every follower, through goal steps, edits and growth",
+          "[field][bounded][property]") {
+  std::mt19937 random(31);
+  int grown = 0, lost = 0, skipped = 0, checks = 0;
+  for (const Layout& layout : fieldLayouts()) {
+    for (int trial = 0; trial < 12; ++trial) {
+      const int width = 20 + trial * 3, height = 16 + trial * 2;
+      const TileMap map = test::randomMap(random, layout, width, height, trial % 3 == 0 ? 0.3 : 0.12, trial % 2 == 0);
+      const CostField costs = CostField::build(map, TerrainTable::kWalk).value();
+      CrowdField bounded(costs), whole(costs);
+      std::uniform_int_distribution<int> x(0, width - 1), y(0, height - 1), percent(0, 99);
+      Cell goal{x(random), y(random)};
+      while (costs.at(goal) == CostField::kImpassable) goal = {x(random), y(random)};
+      bounded.setGoals(std::vector<Cell>{goal});
+      whole.setGoals(std::vector<Cell>{goal});
+      // Followers near the goal, now and then one far away or walled in.
+      std::vector<Cell> followers;
+      auto pickFollowers = [&] {
+        followers.clear();
+        const Cell centre = bounded.goals().empty() ? goal : bounded.goals().front();
+        for (int i = 0; i < 6; ++i) {
+          followers.push_back({std::clamp(centre.x + percent(random) % 9 - 4, 0, width - 1),
+                               std::clamp(centre.y + percent(random) % 9 - 4, 0, height - 1)});
+        }
+        if (percent(random) < 20) followers.push_back({x(random), y(random)});
+      };
+      pickFollowers();
+      const int margin = percent(random) % 4;
+      bounded.setFollowers(followers, margin);
+      REQUIRE(bounded.bounded());
+      for (int step = 0; step < 30; ++step) {
+        const int kind = percent(random);
+        INFO("layout " << int(layout.kind()) << " trial " << trial << " step " << step << " kind " << kind);
+        if (kind < 40 && !bounded.goals().empty()) {
+          // The goal steps to an enterable neighbour.
+          const Cell from = bounded.goals().front();
+          const NeighbourStep& move = layout.moves(from)[std::size_t(percent(random)) % layout.moves(from).size()];
+          const Cell to{from.x + move.dx, from.y + move.dy};
+          if (costs.contains(to) && bounded.costs().at(to) != CostField::kImpassable) {
+            REQUIRE(bounded.moveGoal(from, to) == Status::Ok);
+            REQUIRE(whole.moveGoal(from, to) == Status::Ok);
+          }
+        } else if (kind < 65) {
+          const Cell cell{x(random), y(random)};
+          const std::uint8_t cost = percent(random) < 50 ? CostField::kImpassable : std::uint8_t(1 + percent(random) % 3);
+          const std::int64_t settledBefore = bounded.settledCount();
+          REQUIRE(bounded.setCost(cell, cost) == Status::Ok);
+          REQUIRE(whole.setCost(cell, cost) == Status::Ok);
+          if (bounded.lastWork().tiles == 0 && bounded.settledCount() == settledBefore) ++skipped;  // beyond the bound
+        } else if (kind < 75) {
+          const CrowdField::DangerStamp stamp{layout.tileCenter({x(random), y(random)}), 2.0f * layout.tileSize(), 120, 1.0f};
+          REQUIRE(bounded.addDangerStamp(stamp));
+          REQUIRE(whole.addDangerStamp(stamp));
+          if (step == 1) {
+            bounded.setDangerFactor(100);
+            whole.setDangerFactor(100);
+          }
+        } else {
+          // The followers move (perhaps outside the settled area): the field grows to them.
+          const std::int64_t before = bounded.settledCount();
+          pickFollowers();
+          bounded.setFollowers(followers, margin);
+          grown += bounded.settledCount() > before;
+        }
+        checkBounded(map, bounded, whole);
+        ++checks;
+        // Every follower the whole field reaches is settled, with its margin.
+        for (const Cell follower : followers) {
+          if (whole.reachable(follower)) {
+            REQUIRE(bounded.settled(follower));
+          } else {
+            ++lost;
+          }
+        }
+      }
+    }
+  }
+  CHECK(checks > 1000);
+  CHECK(grown > 50);
+  CHECK(lost > 10);
+  CHECK(skipped > 10);
+}
+
+TEST_CASE("crowd field bounded by followers: a goal step costs the area, not the map", "[field][bounded]") {
+  // A 200×200 open floor with a walled-in pocket; followers within 6 tiles of the goal.
+  std::vector<std::string> rows(200, std::string(200, '.'));
+  for (int i = 150; i <= 160; ++i) rows[150][std::size_t(i)] = rows[160][std::size_t(i)] = rows[std::size_t(i)][150] = rows[std::size_t(i)][160] = '#';
+  TerrainTable terrain = test::testTerrain();
+  std::vector<TerrainId> tiles;
+  for (const std::string& row : rows) {
+    for (const char symbol : row) tiles.push_back(*terrain.findTerrainBySymbol(symbol));
+  }
+  const TileMap map = TileMap::create(Layout::square(), 200, 200, terrain, tiles).value();
+  CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+  field.setGoals(std::vector<Cell>{{50, 50}});
+  const std::int64_t wholeWork = field.lastWork().tiles;
+  std::vector<Cell> followers{{44, 50}, {56, 53}, {50, 45}, {47, 55}};
+  field.setFollowers(followers, 2);
+  CHECK(field.settledCount() < 400);
+  CHECK(field.settled({44, 50}));
+  CHECK_FALSE(field.settled({60, 50}));  // 10 tiles out: beyond the followers and the margin
+  REQUIRE(field.moveGoal({50, 50}, {51, 50}) == Status::Ok);
+  CHECK(field.lastWork().rebuilt);
+  CHECK(field.lastWork().tiles < wholeWork / 50);
+  // A wall far away: nothing to do.
+  REQUIRE(field.setCost({190, 190}, CostField::kImpassable) == Status::Ok);
+  CHECK(field.lastWork().tiles == 0);
+  // A follower walled in (the pocket): looked for once, over the whole reachable map, then left
+  // out: the next goal step resets that whole area once, and the one after costs the area again.
+  followers.push_back({155, 155});
+  field.setFollowers(followers, 2);
+  CHECK_FALSE(field.settled({155, 155}));
+  REQUIRE(field.moveGoal({51, 50}, {52, 50}) == Status::Ok);
+  CHECK(field.lastWork().tiles < wholeWork);
+  REQUIRE(field.moveGoal({52, 50}, {53, 50}) == Status::Ok);
+  CHECK(field.lastWork().tiles < wholeWork / 50);
+  CHECK_FALSE(field.settled({155, 155}));
+  // Opening the pocket: the follower is looked for again, and reached.
+  REQUIRE(field.setCost({150, 155}, 1) == Status::Ok);
+  field.setFollowers(followers, 2);
+  CHECK(field.settled({155, 155}));
+  // Back to the whole map.
+  field.clearFollowers();
+  CHECK_FALSE(field.bounded());
+  CHECK(field.settled({199, 199}));
+  CHECK(field.settledCount() == field.reachableCount());
+}
