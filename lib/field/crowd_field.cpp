@@ -130,6 +130,7 @@ void CrowdField::refreshOpen(std::size_t tile) noexcept {
     const Move& move = moves[k];
     if (at(move.offset) != 0 && (move.cornerA == 0 || (at(move.cornerA) != 0 && at(move.cornerB) != 0))) open |= 1u << k;
   }
+  if (!m_doorBlocked.empty()) open &= ~unsigned(m_doorBlocked[tile]);  // doors that block, or cost extra
   m_open[tile] = std::uint8_t((m_open[tile] & ~((1u << (m_parityMatters ? kParityShift : 8)) - 1)) | open);
 }
 
@@ -273,6 +274,15 @@ std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
     if (m_distance[next] != kUnreachable) best = std::min(best, m_distance[next] + move.length * m_weight[next]);
   }
+  if (!m_doorSide.empty() && m_doorSide[tile] != 0) {
+    for (const Crossing& crossing : crossingsOf(tile)) {
+      const Move& move = moves[crossing.move];
+      const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
+      if (m_weight[next] != 0 && m_distance[next] != kUnreachable) {
+        best = std::min(best, m_distance[next] + move.length * m_weight[next] + crossing.extra);
+      }
+    }
+  }
   return best;
 }
 
@@ -292,7 +302,7 @@ std::int64_t CrowdField::repairAllowance() const noexcept {
 }
 
 void CrowdField::update(std::span<const WeightChange> changes, std::span<const std::uint32_t> removedGoals,
-                        std::span<const std::uint32_t> addedGoals) {
+                        std::span<const std::uint32_t> addedGoals, std::span<const std::uint32_t> reshaped) {
   m_work = {};
   // Weights and goals first: the repair reads the new ones. A tile whose weight rose (or that
   // was walled up) and a goal that went may leave tiles behind them with distances too low; a
@@ -311,6 +321,12 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
       markGoal(change.tile, false);
       m_lostGoals.push_back(change.tile);
     }
+  }
+  // A door's tiles: their crossing got dearer, cheaper or both (a door opened is ground opened).
+  for (const std::uint32_t tile : reshaped) {
+    m_rises.push_back(tile);
+    m_falls.push_back(tile);
+    m_lostFollowers.clear();
   }
   for (const std::uint32_t tile : removedGoals) {
     if (!isGoal(tile)) continue;
@@ -446,6 +462,17 @@ bool CrowdField::findAffected(std::int64_t budget) {
           break;
         }
       }
+      if (!supported && !m_doorSide.empty() && m_doorSide[tile] != 0) {
+        for (const Crossing& crossing : crossingsOf(tile)) {
+          const Move& move = moves[crossing.move];
+          const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
+          if (m_weight[next] == 0 || m_distance[next] == kUnreachable || m_stamp[next] == affectedMark) continue;
+          if (m_distance[next] + move.length * m_weight[next] + crossing.extra == was) {
+            supported = true;
+            break;
+          }
+        }
+      }
     }
     if (supported) continue;
     m_stamp[tile] = affectedMark;
@@ -530,6 +557,10 @@ void CrowdField::settleWith(const SettleArrays& arrays, std::size_t tile, const 
 }
 
 void CrowdField::settle(std::size_t tile) noexcept {
+  if (!m_doorSide.empty() && m_doorSide[tile] != 0) {
+    settleWithCrossings(tile);
+    return;
+  }
   const SettleArrays arrays = settleArrays();
   if (m_parityMatters) {
     settleWith<6>(arrays, tile, movesOf(tile).data());
@@ -561,7 +592,45 @@ std::int64_t CrowdField::settleAll() noexcept {
   } else {
     sweep.template operator()<8>();
   }
+  for (const Crossing& crossing : m_crossings) settleWithCrossings(crossing.tile);  // (a few tiles)
   return reachable;
+}
+
+void CrowdField::settleWithCrossings(std::size_t tile) noexcept {
+  // settle()'s rule with the costly door crossings among the moves: the direction is the first
+  // move (layout order) the distance comes from, the flow the downhill moves blended by how fast
+  // they descend. (Written plainly: only the tiles beside such doors come here.)
+  const std::int64_t here = m_distance[tile];
+  m_direction[tile] = kNoDirection;
+  m_flow[tile] = Vec2::Zero();
+  if (here == kUnreachable) return;
+  const std::vector<Move>& moves = movesOf(tile);
+  std::int64_t drop[8] = {};
+  std::int64_t extra[8] = {};
+  bool usable[8] = {};
+  for (std::size_t k = 0; k < moves.size(); ++k) usable[k] = (openMoves(tile) >> k) & 1u;
+  for (const Crossing& crossing : crossingsOf(tile)) {
+    const std::size_t next = std::size_t(std::ptrdiff_t(tile) + moves[crossing.move].offset);
+    usable[crossing.move] = m_weight[next] != 0;
+    extra[crossing.move] = crossing.extra;
+  }
+  std::uint8_t best = kNoDirection;
+  float fastest = 0.0f;
+  Vec2 sum = Vec2::Zero();
+  for (std::size_t k = 0; k < moves.size(); ++k) {
+    const std::size_t next = std::size_t(std::ptrdiff_t(tile) + moves[k].offset);
+    if (!usable[k] || m_distance[next] == kUnreachable || m_distance[next] >= here) continue;
+    drop[k] = here - m_distance[next];
+    if (best == kNoDirection && drop[k] == moves[k].length * m_weight[next] + extra[k]) best = std::uint8_t(k);
+    const float rate = float(double(drop[k]) * moves[k].perLength);
+    fastest = std::max(fastest, rate);
+    sum += rate * moves[k].unit;
+  }
+  m_direction[tile] = best;
+  if (best == kNoDirection) return;
+  const Vec2 chosen = moves[best].unit;
+  const float length = sum.norm();
+  m_flow[tile] = !(fastest > 0.0f) || length < 1e-3f * fastest || sum.dot(chosen) < 0.5f * length ? chosen : Vec2(sum / length);
 }
 
 void CrowdField::refreshDirections() {
@@ -608,6 +677,131 @@ void CrowdField::refreshDirections() {
   }
   m_work.tiles += settled;
   m_touched.clear();
+}
+
+Status CrowdField::setDoor(Cell a, Cell b, DoorState state) {
+  if (!m_costs.contains(a) || !m_costs.contains(b)) return Status::InvalidArgument;
+  const auto tileA = std::uint32_t(padded(a)), tileB = std::uint32_t(padded(b));
+  const std::vector<Move>& moves = movesOf(tileA);
+  const bool neighbours = std::any_of(moves.begin(), moves.end(), [&](const Move& move) {
+    return move.cornerA == 0 && std::ptrdiff_t(tileA) + move.offset == std::ptrdiff_t(tileB);
+  });
+  if (!neighbours) return Status::InvalidArgument;
+  const auto found = std::find_if(m_doors.begin(), m_doors.end(), [&](const FieldDoor& door) {
+    return (door.a == tileA && door.b == tileB) || (door.a == tileB && door.b == tileA);
+  });
+  if (found != m_doors.end() && found->state == state) {
+    m_work = {};
+    return Status::Ok;
+  }
+  if (found != m_doors.end()) {
+    found->state = state;
+  } else {
+    m_doors.push_back({tileA, tileB, state});
+  }
+  applyDoors();
+  const std::uint32_t reshaped[2] = {tileA, tileB};
+  update({}, {}, {}, reshaped);
+  return Status::Ok;
+}
+
+Status CrowdField::removeDoor(Cell a, Cell b) {
+  if (!m_costs.contains(a) || !m_costs.contains(b)) return Status::InvalidArgument;
+  const auto tileA = std::uint32_t(padded(a)), tileB = std::uint32_t(padded(b));
+  const auto found = std::find_if(m_doors.begin(), m_doors.end(), [&](const FieldDoor& door) {
+    return (door.a == tileA && door.b == tileB) || (door.a == tileB && door.b == tileA);
+  });
+  if (found == m_doors.end()) return Status::InvalidArgument;
+  m_doors.erase(found);
+  applyDoors();
+  const std::uint32_t reshaped[2] = {tileA, tileB};
+  update({}, {}, {}, reshaped);
+  return Status::Ok;
+}
+
+Status CrowdField::setDoorPolicy(const DoorPolicy& policy) {
+  const auto valid = [](float cost) { return cost == DoorPolicy::kBlocks || (cost >= 0.0f && cost <= 1000.0f); };
+  if (!valid(policy.closedCost) || !valid(policy.lockedCost)) return Status::InvalidArgument;
+  m_doorPolicy = policy;
+  applyDoors();
+  rebuild();
+  return Status::Ok;
+}
+
+std::int64_t CrowdField::crossingExtra(DoorState state) const noexcept {
+  const float cost = state == DoorState::Open ? 0.0f : state == DoorState::Closed ? m_doorPolicy.closedCost : m_doorPolicy.lockedCost;
+  if (cost == DoorPolicy::kBlocks) return -1;
+  // Tile steps on cost-1 ground: a step's length times that ground's weight.
+  return std::llround(double(cost) * double(kStep) * double(256 - std::int64_t(m_factor)));
+}
+
+std::span<const CrowdField::Crossing> CrowdField::crossingsOf(std::size_t tile) const noexcept {
+  const Crossing key{std::uint32_t(tile), 0, 0};
+  const auto [first, last] = std::equal_range(m_crossings.begin(), m_crossings.end(), key);
+  return {first, last};
+}
+
+void CrowdField::applyDoors() {
+  // The tiles whose bits change: those the doors marked before and those they mark now.
+  std::vector<std::uint32_t> before;
+  before.swap(m_doorMarked);
+  for (const std::uint32_t tile : before) {
+    m_doorBlocked[tile] = 0;
+    m_doorSide[tile] = 0;
+  }
+  m_crossings.clear();
+  m_largestExtra = 0;
+  if (!m_doors.empty() && m_doorBlocked.empty()) {
+    m_doorBlocked.assign(m_distance.size(), 0);
+    m_doorSide.assign(m_distance.size(), 0);
+  }
+  const auto moveBetween = [this](std::uint32_t from, std::uint32_t to) {
+    const std::vector<Move>& moves = movesOf(from);
+    for (std::size_t k = 0; k < moves.size(); ++k) {
+      if (std::ptrdiff_t(from) + moves[k].offset == std::ptrdiff_t(to)) return std::uint8_t(k);
+    }
+    return std::uint8_t(0);  // (setDoor checked they are neighbours)
+  };
+  const auto block = [this](std::uint32_t tile, std::size_t move) {
+    m_doorBlocked[tile] = std::uint8_t(m_doorBlocked[tile] | (1u << move));
+    m_doorMarked.push_back(tile);
+  };
+  for (const FieldDoor& door : m_doors) {
+    const std::int64_t extra = crossingExtra(door.state);
+    if (extra == 0) continue;  // open (or free to pass): an ordinary edge
+    const std::uint8_t forward = moveBetween(door.a, door.b), backward = moveBetween(door.b, door.a);
+    // The crossing leaves the ordinary moves (which all cost the same per step) ...
+    block(door.a, forward);
+    block(door.b, backward);
+    if (extra > 0) {
+      // ... and costs extra as a crossing of its own.
+      m_crossings.push_back({door.a, forward, extra});
+      m_crossings.push_back({door.b, backward, extra});
+      m_doorSide[door.a] = m_doorSide[door.b] = 1;
+      m_largestExtra = std::max(m_largestExtra, extra);
+      continue;
+    }
+    // A blocking door: square diagonals past its ends go too (the four tiles round the corner a
+    // diagonal passes include both of the door's tiles).
+    for (const std::uint32_t end : {door.a, door.b}) {
+      for (const Move& around : movesOf(end)) {
+        const auto tile = std::uint32_t(std::ptrdiff_t(end) + around.offset);
+        if (!inside(tile)) continue;
+        const std::vector<Move>& moves = movesOf(tile);
+        for (std::size_t k = 0; k < moves.size(); ++k) {
+          if (moves[k].cornerA == 0) continue;
+          const std::uint32_t corner[4] = {tile, std::uint32_t(std::ptrdiff_t(tile) + moves[k].offset),
+                                           std::uint32_t(std::ptrdiff_t(tile) + moves[k].cornerA),
+                                           std::uint32_t(std::ptrdiff_t(tile) + moves[k].cornerB)};
+          const auto has = [&](std::uint32_t each) { return std::find(corner, corner + 4, each) != corner + 4; };
+          if (has(door.a) && has(door.b)) block(tile, k);
+        }
+      }
+    }
+  }
+  std::sort(m_crossings.begin(), m_crossings.end());
+  for (const std::uint32_t tile : before) refreshOpen(tile);
+  for (const std::uint32_t tile : m_doorMarked) refreshOpen(tile);
 }
 
 Status CrowdField::setDanger(int layer, Cell cell, std::uint8_t danger) {
@@ -691,6 +885,7 @@ void CrowdField::recountDanger(std::size_t tile) noexcept {
 void CrowdField::setDangerFactor(std::uint8_t factor) {
   if (factor == m_factor) return;
   m_factor = factor;
+  applyDoors();  // crossings cost tile steps of cost-1 ground, whose weight the factor sets
   for (std::int32_t y = 0; y < m_costs.height(); ++y) {
     for (std::int32_t x = 0; x < m_costs.width(); ++x) refreshWeight({x, y});
   }
@@ -853,7 +1048,7 @@ void CrowdField::propagate() {
   const std::int64_t lightest = std::max<std::int64_t>(m_lightest, 1), heaviest = std::max<std::int64_t>(m_heaviest, 1);
   int shift = 0;
   while ((std::int64_t(2) << shift) <= kStep * lightest) ++shift;
-  const std::size_t count = std::bit_ceil(std::size_t((kDiagonalStep * heaviest >> shift) + 2));
+  const std::size_t count = std::bit_ceil(std::size_t(((kDiagonalStep * heaviest + m_largestExtra) >> shift) + 2));
   if (m_buckets.size() < count) m_buckets.resize(count);
   // Seeds can lie far apart (an incremental repair): they join the queue when their bucket comes,
   // so everything queued stays within one turn of the circular buckets.
@@ -910,6 +1105,7 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
   const std::int32_t* weight = m_weight.data();
   const std::uint8_t* openBits = m_open.data();
   const std::uint8_t* fixed = m_fixed.data();
+  const std::uint8_t* doorSide = m_crossings.empty() ? nullptr : m_doorSide.data();
   std::int64_t* distance = m_distance.data();
   // On maps whose arrays outgrow the caches, the weights and move bits of tiles a little ahead in
   // the bucket are fetched early; on small maps they are cached already and the fetches only cost.
@@ -920,7 +1116,8 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
   const std::int64_t lightest = std::max<std::int64_t>(m_lightest, 1), heaviest = std::max<std::int64_t>(m_heaviest, 1);
   const std::size_t nearest = std::size_t((kStep * lightest) >> shift);
   const std::size_t farthest = std::size_t(((kDiagonal > 0 ? kDiagonalStep : kStep) * heaviest) >> shift) + 1;
-  const bool roomPerTurn = farthest - nearest < 16;
+  // (Door crossings push outside that count: with them, room is made per push.)
+  const bool roomPerTurn = farthest - nearest < 16 && m_crossings.empty();
   // Relaxes moves [first, last) from `tile` with `candidate`, all of the same length, into the
   // candidate's bucket. No branch per move: a closed move, a candidate no better than the
   // neighbour's distance (nearer tiles among them) or a source's fixed price stores the old value
@@ -989,6 +1186,20 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       const std::ptrdiff_t* offset = offsets[kDiagonal == 0 && kStraight == 6 ? bits >> kParityShift : 0];
       relax.template operator()<0, kStraight>(tile, bits, offset, here + kStep * w);
       if constexpr (kDiagonal > 0) relax.template operator()<kStraight, kMoves>(tile, bits, offset, here + kDiagonalStep * w);
+      if (doorSide != nullptr && doorSide[tile] != 0) [[unlikely]] {
+        // Door crossings that cost extra (taken out of the ordinary moves above).
+        for (const Crossing& crossing : crossingsOf(tile)) {
+          const Move& move = m_moves[kStraight == 6 ? bits >> kParityShift : 0][crossing.move];
+          const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
+          const std::int64_t candidate = here + move.length * w + crossing.extra;
+          if (weight[next] == 0 || candidate >= distance[next] || (kSources && fixed[next] != 0)) continue;
+          distance[next] = candidate;
+          const std::size_t to = std::size_t(candidate >> shift) & mask;
+          reserve(to, 1);
+          *slots[to].end++ = std::uint32_t(next);
+          ++queued;
+        }
+      }
     }
     // The bucket's settled tiles, noted for an incremental edit: its distances stayed put while
     // it was worked on, so they are read again here (a test per tile in the loop above cost 7% of

@@ -19,8 +19,11 @@ namespace rpgnav::tool {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: rpgnav field MAP --goal X,Y [--goal X,Y ...] [--mobility NAME] [--danger FILE] [--factor F] [--svg FILE]\n"
+    "usage: rpgnav field MAP --goal X,Y [--goal X,Y ...] [--mobility NAME] [--danger FILE] [--factor F]\n"
+    "                    [--bash-doors TILES] [--svg FILE]\n"
     "  --goal: a point in world units (the goal tile is the tile under it)\n"
+    "  the map's doors apply: open ones pass, closed and locked ones block, or with --bash-doors\n"
+    "    TILES (0-1000) pass at that many extra tile steps (monsters that bash doors in)\n"
     "  the map's danger layers and danger factor apply; --factor F (0-255) replaces the factor\n"
     "  --danger FILE: one more danger layer after the map's, one tile per line, 'x y danger'\n"
     "    (0-255; # starts a comment)\n";
@@ -73,6 +76,13 @@ int fieldCommand(Arguments args) {
     factorOption = factor;
     return true;
   });
+  std::optional<float> bashCost;  // unset: closed and locked doors block
+  commandLine.option("--bash-doors", "a number of tile steps from 0 to 1000", [&](std::string_view value) {
+    float cost = 0.0f;
+    if (!readNumber(value, cost) || !(cost >= 0.0f && cost <= 1000.0f)) return false;
+    bashCost = cost;
+    return true;
+  });
   commandLine.option("--mobility", mobilityName);
   commandLine.option("--svg", svgPath);
   if (const auto exit = commandLine.parse(args)) return *exit;
@@ -123,6 +133,12 @@ int fieldCommand(Arguments args) {
   }
   const int factor = factorOption.value_or(document->dangerFactor);
   field.setDangerFactor(std::uint8_t(factor));
+  if (bashCost) field.setDoorPolicy({*bashCost, *bashCost});
+  std::size_t shut = 0;
+  for (const DoorSpec& door : document->doors) {
+    field.setDoor(door.a, door.b, door.state);  // (the map's doors are on edges between neighbours)
+    shut += door.state != DoorState::Open;
+  }
   const auto begin = std::chrono::steady_clock::now();
   field.setGoals(goals);
   const double micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
@@ -134,6 +150,12 @@ int fieldCommand(Arguments args) {
   std::printf("danger layers: %s\n", layerList.empty() ? "none" : layerList.c_str());
   std::printf("danger factor %d (%s)\n", factor,
               factorOption ? "--factor" : document->dangerFactor != 0 ? "the map's" : "the default");
+  if (bashCost) {
+    std::printf("doors: %s, %zu closed or locked: bashed in at %g tile steps\n", countOf(document->doors.size(), "door").c_str(),
+                shut, double(*bashCost));
+  } else {
+    std::printf("doors: %s, %zu closed or locked: they block\n", countOf(document->doors.size(), "door").c_str(), shut);
+  }
   std::printf("build: %.1f us; reachable tiles: %lld\n", micros, (long long)field.reachableCount());
   std::printf("digest %016llx\n", (unsigned long long)field.digest());
   if (!svgPath.empty()) {

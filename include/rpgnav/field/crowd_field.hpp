@@ -16,6 +16,7 @@
 /// checked against a full rebuild by plain equality.
 
 #include "rpgnav/core/status.hpp"
+#include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <array>
@@ -146,6 +147,26 @@ class CrowdField {
   Result<std::uint32_t> addDangerStamp(const DangerStamp& stamp);
   /// Takes a stamp away again in one update. InvalidArgument for an id not in use.
   Status removeDangerStamp(std::uint32_t id);
+  /// Doors on the edge between two neighbouring tiles. What a door means to the crowd is the
+  /// field's door policy: by default open doors pass and closed and locked ones block (the
+  /// crossing, and on square maps the diagonal steps past the door's ends, as for the planner);
+  /// a policy can let closed or locked doors pass at an extra cost in tile steps on cost-1 ground
+  /// (monsters that bash doors in). Each call is one update, equal to a rebuild.
+  struct DoorPolicy {
+    static constexpr float kBlocks = std::numeric_limits<float>::infinity();
+    float closedCost = kBlocks;  ///< Extra tile steps to pass a closed door, or kBlocks. [0..1000]
+    float lockedCost = kBlocks;  ///< The same for a locked door.
+  };
+  /// Adds the door between `a` and `b` (neighbours on the map), or changes its state.
+  /// InvalidArgument when the tiles are off the map or not neighbours.
+  Status setDoor(Cell a, Cell b, DoorState state);
+  /// Takes the door between `a` and `b` away. InvalidArgument when there is none.
+  Status removeDoor(Cell a, Cell b);
+  /// A new policy (a rebuild). InvalidArgument for a cost that is negative, NaN, above 1000 and
+  /// not kBlocks.
+  Status setDoorPolicy(const DoorPolicy& policy);
+  const DoorPolicy& doorPolicy() const noexcept { return m_doorPolicy; }
+  std::size_t doorCount() const noexcept { return m_doors.size(); }
   /// 0: ignore danger (shortest paths); 255: the safest paths, distance almost ignored. A tile's
   /// weight is (256 - factor) × cost byte + factor × danger. Changes every weight: a rebuild.
   void setDangerFactor(std::uint8_t factor);
@@ -281,13 +302,30 @@ class CrowdField {
     std::uint32_t tile;
     std::int32_t weight;
   };
+  // `reshaped`: tiles whose moves changed with their weights unchanged (a door's two tiles).
   void update(std::span<const WeightChange> changes, std::span<const std::uint32_t> removedGoals,
-              std::span<const std::uint32_t> addedGoals);
+              std::span<const std::uint32_t> addedGoals, std::span<const std::uint32_t> reshaped = {});
   // The tiles whose distance was too low after weights rose or goals went, from the candidates
   // in m_affected (replaced by the affected tiles): those whose every supporter was affected
   // too. False when the candidates looked at and the tiles found pass `budget` (then
   // m_affected is incomplete and the caller rebuilds).
   bool findAffected(std::int64_t budget);
+  // Doors: the move bits every door takes away (m_doorBlocked) and the crossings that cost
+  // extra (m_crossings, m_doorSide) from m_doors and the policy; the tiles whose bits changed
+  // get their move bits again.
+  void applyDoors();
+  // The extra cost of a door's crossing under the policy (fixed point), or -1 when it blocks.
+  std::int64_t crossingExtra(DoorState state) const noexcept;
+  // The door crossings of a tile that cost extra (m_crossings is sorted by tile).
+  struct Crossing {
+    std::uint32_t tile;
+    std::uint8_t move;   // index into movesOf(tile)
+    std::int64_t extra;  // added to the step's cost, fixed point
+    friend bool operator<(const Crossing& a, const Crossing& b) noexcept { return a.tile < b.tile; }
+  };
+  std::span<const Crossing> crossingsOf(std::size_t tile) const noexcept;
+  // settle() for a tile with costly crossings (they join its moves).
+  void settleWithCrossings(std::size_t tile) noexcept;
   // The full integration and flow fields (rebuild() without resetting the work count).
   void build();
   // The goals' distances (0) and the sources' (their prices), each appended to `seeds`.
@@ -361,6 +399,18 @@ class CrowdField {
   std::uint32_t m_nextStampId = 1;
   std::vector<std::int32_t> m_stampDanger;
   Work m_work;
+  // Doors (see setDoor): each one's two tiles (padded) and state.
+  struct FieldDoor {
+    std::uint32_t a, b;
+    DoorState state;
+  };
+  std::vector<FieldDoor> m_doors;
+  DoorPolicy m_doorPolicy;
+  std::vector<std::uint8_t> m_doorBlocked;  // padded move bits doors take away (empty: no doors)
+  std::vector<std::uint8_t> m_doorSide;     // padded; 1 where a tile has costly crossings
+  std::vector<Crossing> m_crossings;
+  std::vector<std::uint32_t> m_doorMarked;  // tiles with door bits or crossings (to clear them)
+  std::int64_t m_largestExtra = 0;
   // Bounded mode (setFollowers): tiles with a distance below m_limit are settled (kUnreachable:
   // every reachable tile is); m_region lists every tile whose distance or direction was written
   // since the last bounded build (for a reset that costs the area, not the map); m_frontier the
