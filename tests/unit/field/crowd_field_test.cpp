@@ -207,7 +207,7 @@ TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
 namespace {
 
 struct EditCounts {
-  int edits = 0, disconnections = 0, goalMoves = 0, stamps = 0, batches = 0, rebuilt = 0;
+  int edits = 0, disconnections = 0, goalMoves = 0, stamps = 0, batches = 0, rebuilt = 0, doors = 0;
 };
 
 // One random edit sequence on a fresh random map: walls appear, tiles clear or change ground,
@@ -224,6 +224,12 @@ void editSequence(std::mt19937& random, const Layout& layout, int width, int hei
   for (int g = 0; g < goalCount; ++g) goals.push_back({x(random), y(random)});
   field.setGoals(goals);
   if (danger) field.setDangerFactor(std::uint8_t(percent(random) * 2));
+  // Doors on about half the sequences; monsters that bash closed doors (at a cost) on some.
+  const bool doors = percent(random) < 50;
+  if (doors && percent(random) < 50) {
+    REQUIRE(field.setDoorPolicy({float(percent(random) % 5), percent(random) < 50 ? CrowdField::DoorPolicy::kBlocks : 7.5f}) ==
+            Status::Ok);
+  }
   std::vector<std::uint32_t> stamps;
   for (int step = 0; step < steps; ++step) {
     const Cell cell{x(random), y(random)};
@@ -262,6 +268,19 @@ void editSequence(std::mt19937& random, const Layout& layout, int width, int hei
         stamps.push_back(*id);
       }
       ++counts.stamps;
+    } else if (kind < 82 && doors) {
+      // A door on the edge to a random neighbour: added, changed, or taken away.
+      const auto moves = layout.moves(cell);
+      const NeighbourStep& move = moves[std::size_t(percent(random)) % moves.size()];
+      const Cell other{cell.x + move.dx, cell.y + move.dy};
+      if (map.contains(other) && move.length < 1.2f) {
+        if (percent(random) < 20) {
+          (void)field.removeDoor(cell, other);
+        } else {
+          REQUIRE(field.setDoor(cell, other, DoorState(percent(random) % 3)) == Status::Ok);
+        }
+        ++counts.doors;
+      }
     } else if (kind < 85) {
       // A batch: a small rectangle of tiles walled up, cleared or changed at once.
       std::vector<CrowdField::TileCost> batch;
@@ -310,6 +329,7 @@ TEST_CASE("crowd field: every incremental edit equals a full recompute", "[field
   CHECK(counts.goalMoves > 300);
   CHECK(counts.stamps > 200);
   CHECK(counts.batches > 200);
+  CHECK(counts.doors > 100);
   CHECK(counts.rebuilt > 50);                 // repairs that gave up for a rebuild
   CHECK(counts.rebuilt < counts.edits / 2);   // and most did not
 }
@@ -764,4 +784,244 @@ TEST_CASE("crowd field bounded by followers: a goal step costs the area, not the
   CHECK_FALSE(field.bounded());
   CHECK(field.settled({199, 199}));
   CHECK(field.settledCount() == field.reachableCount());
+}
+
+namespace {
+
+struct TestDoor {
+  Cell a, b;
+  DoorState state;
+};
+
+// Cost to the goal with doors, written from the rules as the README states them: a door whose
+// policy cost is kBlocks takes away its crossing and, on squares, every diagonal step round one of
+// its ends (the four tiles round the corner hold both of the door's); a door that costs extra
+// adds that many tile steps of cost-1 ground (kStep × (256 - factor) each) to its crossing.
+std::vector<std::int64_t> referenceWithDoors(const TileMap& map, Cell goal, const std::vector<TestDoor>& doors,
+                                             const CrowdField::DoorPolicy& policy) {
+  const auto costOf = [&](DoorState state) {
+    return state == DoorState::Open ? 0.0f : state == DoorState::Closed ? policy.closedCost : policy.lockedCost;
+  };
+  const auto sameEdge = [](const TestDoor& door, Cell p, Cell q) {
+    return (door.a == p && door.b == q) || (door.a == q && door.b == p);
+  };
+  // The extra cost of the step from `from` to `to`, or -1 when a door forbids it.
+  const auto doorRule = [&](Cell from, Cell to) -> std::int64_t {
+    std::int64_t extra = 0;
+    const bool diagonal = from.x != to.x && from.y != to.y && !map.layout().isHex();
+    for (const TestDoor& door : doors) {
+      const float cost = costOf(door.state);
+      if (cost == 0.0f) continue;
+      if (!diagonal && sameEdge(door, from, to)) {
+        if (cost == CrowdField::DoorPolicy::kBlocks) return -1;
+        extra += std::llround(double(cost) * double(CrowdField::kStep) * 256.0);
+      }
+      if (diagonal && cost == CrowdField::DoorPolicy::kBlocks) {
+        const Cell round[4] = {from, to, {to.x, from.y}, {from.x, to.y}};
+        const auto has = [&](Cell c) { return std::find(std::begin(round), std::end(round), c) != std::end(round); };
+        if (has(door.a) && has(door.b)) return -1;
+      }
+    }
+    return extra;
+  };
+  std::vector<std::int64_t> distance(std::size_t(map.tileCount()), kInf);
+  using Entry = std::pair<std::int64_t, std::int32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+  distance[std::size_t(map.index(goal))] = 0;
+  open.push({0, map.index(goal)});
+  while (!open.empty()) {
+    const auto [d, index] = open.top();
+    open.pop();
+    if (d != distance[std::size_t(index)]) continue;
+    const Cell here = map.cellAt(index);
+    for (const NeighbourStep& around : map.layout().touching(here)) {
+      const Cell from{here.x + around.dx, here.y + around.dy};
+      if (!map.contains(from) || !map.passable(from, TerrainTable::kWalk)) continue;
+      for (const NeighbourStep& step : map.layout().moves(from)) {
+        if (from.x + step.dx != here.x || from.y + step.dy != here.y || !map.canStep(from, step, TerrainTable::kWalk)) continue;
+        const std::int64_t extra = doorRule(from, here);
+        if (extra < 0) continue;
+        const std::int64_t length = step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep;
+        const std::int64_t candidate = d + length * 256 * CostField::byteFor(map.cost(here, TerrainTable::kWalk)) + extra;
+        if (candidate < distance[std::size_t(map.index(from))]) {
+          distance[std::size_t(map.index(from))] = candidate;
+          open.push({candidate, map.index(from)});
+        }
+      }
+    }
+  }
+  return distance;
+}
+
+}  // namespace
+
+TEST_CASE("crowd field doors: closed and locked block, open ones pass, a policy lets them pass at a cost", "[field][doors]") {
+  // A wall with one doorway between the halves.
+  const TileMap map = test::mapFromAscii(Layout::square(), {"...#...", "...#...", ".......", "...#...", "...#..."});
+  CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+  field.setGoals(std::vector<Cell>{{0, 2}});
+  const std::int64_t open = field.distance({6, 2});
+  CHECK(open == 6 * CrowdField::kStep * 256);
+  REQUIRE(field.setDoor({2, 2}, {3, 2}, DoorState::Closed) == Status::Ok);
+  CHECK(field.doorCount() == 1);
+  CHECK_FALSE(field.reachable({6, 2}));  // the only way is shut
+  CHECK(field.direction({4, 2}) == CrowdField::kNoDirection);
+  REQUIRE(field.setDoor({3, 2}, {2, 2}, DoorState::Open) == Status::Ok);  // the same door, from its other side
+  CHECK(field.doorCount() == 1);
+  CHECK(field.distance({6, 2}) == open);
+  REQUIRE(field.setDoor({2, 2}, {3, 2}, DoorState::Locked) == Status::Ok);
+  // Monsters that bash closed doors (3 tile steps) but not locked ones.
+  REQUIRE(field.setDoorPolicy({3.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+  CHECK_FALSE(field.reachable({6, 2}));
+  REQUIRE(field.setDoor({2, 2}, {3, 2}, DoorState::Closed) == Status::Ok);
+  CHECK(field.distance({6, 2}) == open + 3 * CrowdField::kStep * 256);
+  // The step west from (3, 2) crosses the door: it is the direction there.
+  CHECK(map.layout().moves({3, 2})[field.direction({3, 2})].dx == -1);
+  CrowdField full = field;
+  full.rebuild();
+  CHECK(field == full);
+  REQUIRE(field.removeDoor({2, 2}, {3, 2}) == Status::Ok);
+  CHECK(field.distance({6, 2}) == open);
+  // Bad input.
+  CHECK(field.removeDoor({2, 2}, {3, 2}) == Status::InvalidArgument);
+  CHECK(field.setDoor({0, 0}, {2, 0}, DoorState::Closed) == Status::InvalidArgument);  // not neighbours
+  CHECK(field.setDoor({0, 0}, {1, 1}, DoorState::Closed) == Status::InvalidArgument);  // a diagonal has no edge
+  CHECK(field.setDoor({-1, 0}, {0, 0}, DoorState::Closed) == Status::InvalidArgument);
+  CHECK(field.setDoorPolicy({-1.0f, 0.0f}) == Status::InvalidArgument);
+  CHECK(field.setDoorPolicy({std::numeric_limits<float>::quiet_NaN(), 0.0f}) == Status::InvalidArgument);
+  CHECK(field.setDoorPolicy({0.0f, 1001.0f}) == Status::InvalidArgument);
+  CHECK(field.doorPolicy().closedCost == 3.0f);  // unchanged by the refused ones
+}
+
+TEST_CASE("crowd field doors: distances equal a Dijkstra written from the door rules, on random maps", "[field][doors][property]") {
+  std::mt19937 random(404);
+  int blocked = 0;
+  for (const Layout& layout : fieldLayouts()) {
+    for (int trial = 0; trial < 30; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 12 + trial % 5, 10 + trial % 4, 0.2, trial % 2 == 0);
+      std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1), percent(0, 99);
+      CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+      const CrowdField::DoorPolicy policy{trial % 3 == 0 ? CrowdField::DoorPolicy::kBlocks : float(percent(random) % 6),
+                                          trial % 2 == 0 ? CrowdField::DoorPolicy::kBlocks : 2.5f};
+      REQUIRE(field.setDoorPolicy(policy) == Status::Ok);
+      Cell goal{x(random), y(random)};
+      while (!map.passable(goal, TerrainTable::kWalk)) goal = {x(random), y(random)};
+      field.setGoals(std::vector<Cell>{goal});
+      std::vector<TestDoor> doors;
+      for (int d = 0; d < 12; ++d) {
+        const Cell a{x(random), y(random)};
+        const auto moves = layout.moves(a);
+        const NeighbourStep& move = moves[std::size_t(percent(random)) % moves.size()];
+        const Cell b{a.x + move.dx, a.y + move.dy};
+        if (!map.contains(b) || move.length > 1.2f) continue;
+        if (std::any_of(doors.begin(), doors.end(), [&](const TestDoor& door) {
+              return (door.a == a && door.b == b) || (door.a == b && door.b == a);
+            })) {
+          continue;
+        }
+        doors.push_back({a, b, DoorState(percent(random) % 3)});
+        REQUIRE(field.setDoor(a, b, doors.back().state) == Status::Ok);
+      }
+      const std::vector<std::int64_t> expected = referenceWithDoors(map, goal, doors, policy);
+      for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+        INFO("layout " << int(layout.kind()) << " trial " << trial << " tile " << map.cellAt(i).x << "," << map.cellAt(i).y);
+        REQUIRE(field.distance(map.cellAt(i)) == expected[std::size_t(i)]);
+        const std::uint8_t direction = field.direction(map.cellAt(i));
+        if (expected[std::size_t(i)] != kInf && expected[std::size_t(i)] != 0) {
+          // A step the rules allow, down to a tile the distance comes from.
+          REQUIRE(direction != CrowdField::kNoDirection);
+          const NeighbourStep& step = layout.moves(map.cellAt(i))[direction];
+          const Cell next{map.cellAt(i).x + step.dx, map.cellAt(i).y + step.dy};
+          REQUIRE(expected[std::size_t(map.index(next))] < expected[std::size_t(i)]);
+        }
+      }
+      CrowdField plain(CostField::build(map, TerrainTable::kWalk).value());
+      plain.setGoals(std::vector<Cell>{goal});
+      blocked += plain.reachableCount() > field.reachableCount();
+      CrowdField full = field;
+      full.rebuild();
+      REQUIRE(field == full);
+    }
+  }
+  CHECK(blocked > 5);  // doors that cut parts of a map off
+}
+
+TEST_CASE("crowd field followers catch a goal that wanders while walls are built round it (square and hex)",
+          "[field][follower][bounded]") {
+  // Build + Brawl: the player wanders and now and then builds a wall beside themselves or knocks
+  // one down; a follower starts on every reachable tile and moves a tile per frame (the player
+  // half as fast). Every follower whose tile stays reachable reaches the player; with the field
+  // bounded by the followers too.
+  std::mt19937 random(12);
+  int caught = 0, walled = 0;
+  for (const Layout& layout : fieldLayouts()) {
+    for (const bool bounded : {false, true}) {
+      const TileMap map = test::randomMap(random, layout, 18, 14, 0.12, true);
+      CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+      std::uniform_int_distribution<int> percent(0, 99);
+      Cell goal{9, 7};
+      while (field.costs().at(goal) == CostField::kImpassable) goal.x = (goal.x + 1) % map.width();
+      field.setGoals(std::vector<Cell>{goal});
+      struct Chaser {
+        Vec2 position;
+        bool done = false;
+      };
+      std::vector<Chaser> chasers;
+      for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+        if (field.reachable(map.cellAt(i))) chasers.push_back({layout.tileCenter(map.cellAt(i))});
+      }
+      std::vector<Cell> tiles;
+      auto tell = [&] {
+        if (!bounded) return;
+        tiles.clear();
+        for (const Chaser& chaser : chasers) tiles.push_back(layout.tileAt(chaser.position));
+        field.setFollowers(tiles, 1);
+      };
+      tell();
+      for (int frame = 0; frame < 400; ++frame) {
+        if (frame % 2 == 0) {
+          // The player steps to a random enterable neighbour; sometimes builds or knocks down.
+          const auto moves = layout.moves(goal);
+          const NeighbourStep& move = moves[std::size_t(percent(random)) % moves.size()];
+          const Cell next{goal.x + move.dx, goal.y + move.dy};
+          if (map.canStep(goal, move, TerrainTable::kWalk) && field.costs().at(next) != CostField::kImpassable) {
+            REQUIRE(field.moveGoal(goal, next) == Status::Ok);
+            goal = next;
+          }
+          const NeighbourStep& beside = moves[std::size_t(percent(random)) % moves.size()];
+          const Cell wall{goal.x + beside.dx, goal.y + beside.dy};
+          if (field.costs().contains(wall) && percent(random) < 15) {
+            const bool occupied = std::any_of(chasers.begin(), chasers.end(),
+                                              [&](const Chaser& c) { return layout.tileAt(c.position) == wall; });
+            if (!occupied) {
+              REQUIRE(field.setCost(wall, field.costs().at(wall) == CostField::kImpassable ? 1 : CostField::kImpassable) ==
+                      Status::Ok);
+            }
+          }
+        }
+        tell();
+        for (Chaser& chaser : chasers) {
+          if (chaser.done) continue;
+          const Cell here = layout.tileAt(chaser.position);
+          if (here == goal) {
+            chaser.done = true;
+            ++caught;
+            continue;
+          }
+          if (!field.reachable(here)) {  // walled off from the player for now: waits
+            ++walled;
+            continue;
+          }
+          chaser.position = FieldFollower::advance(field, chaser.position, double(layout.tileSize())).position;
+          REQUIRE(field.costs().at(layout.tileAt(chaser.position)) != CostField::kImpassable);  // the world as it is now
+        }
+      }
+      INFO("layout " << int(layout.kind()) << (bounded ? " bounded" : " whole map"));
+      for (const Chaser& chaser : chasers) {
+        // Not caught: only if its tile is cut off from the player now.
+        if (!chaser.done) CHECK_FALSE(field.reachable(layout.tileAt(chaser.position)));
+      }
+    }
+  }
+  CHECK(caught > 1000);
 }
