@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <queue>
 #include <random>
@@ -24,9 +25,13 @@ std::int64_t weightOf(const TileMap& map, Cell cell, MobilityId mobility, int fa
   return (256 - factor) * cost + std::int64_t(factor) * danger[std::size_t(map.index(cell))];
 }
 
+// The extra cost of a step (from, to) beyond the entered tile's weight, or -1 when it is forbidden
+// (doors); none by default.
+using StepRule = std::function<std::int64_t(Cell from, Cell to)>;
+
 // Cost to the nearest goal for every tile: Dijkstra with a binary heap over the reversed moves.
 std::vector<std::int64_t> reference(const TileMap& map, MobilityId mobility, const std::vector<Cell>& goals, int factor,
-                                    const std::vector<int>& danger) {
+                                    const std::vector<int>& danger, const StepRule& rule = {}) {
   std::vector<std::int64_t> distance(std::size_t(map.tileCount()), kInf);
   using Entry = std::pair<std::int64_t, std::int32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
@@ -46,8 +51,10 @@ std::vector<std::int64_t> reference(const TileMap& map, MobilityId mobility, con
       if (!map.contains(from) || !map.passable(from, mobility)) continue;  // canStep checks the target only
       for (const NeighbourStep& step : map.layout().moves(from)) {
         if (from.x + step.dx != here.x || from.y + step.dy != here.y || !map.canStep(from, step, mobility)) continue;
+        const std::int64_t extra = rule ? rule(from, here) : 0;
+        if (extra < 0) continue;
         const std::int64_t length = step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep;
-        const std::int64_t candidate = d + length * weightOf(map, here, mobility, factor, danger);
+        const std::int64_t candidate = d + length * weightOf(map, here, mobility, factor, danger) + extra;
         if (candidate < distance[std::size_t(map.index(from))]) {
           distance[std::size_t(map.index(from))] = candidate;
           open.push({candidate, map.index(from)});
@@ -824,33 +831,7 @@ std::vector<std::int64_t> referenceWithDoors(const TileMap& map, Cell goal, cons
     }
     return extra;
   };
-  std::vector<std::int64_t> distance(std::size_t(map.tileCount()), kInf);
-  using Entry = std::pair<std::int64_t, std::int32_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
-  distance[std::size_t(map.index(goal))] = 0;
-  open.push({0, map.index(goal)});
-  while (!open.empty()) {
-    const auto [d, index] = open.top();
-    open.pop();
-    if (d != distance[std::size_t(index)]) continue;
-    const Cell here = map.cellAt(index);
-    for (const NeighbourStep& around : map.layout().touching(here)) {
-      const Cell from{here.x + around.dx, here.y + around.dy};
-      if (!map.contains(from) || !map.passable(from, TerrainTable::kWalk)) continue;
-      for (const NeighbourStep& step : map.layout().moves(from)) {
-        if (from.x + step.dx != here.x || from.y + step.dy != here.y || !map.canStep(from, step, TerrainTable::kWalk)) continue;
-        const std::int64_t extra = doorRule(from, here);
-        if (extra < 0) continue;
-        const std::int64_t length = step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep;
-        const std::int64_t candidate = d + length * 256 * CostField::byteFor(map.cost(here, TerrainTable::kWalk)) + extra;
-        if (candidate < distance[std::size_t(map.index(from))]) {
-          distance[std::size_t(map.index(from))] = candidate;
-          open.push({candidate, map.index(from)});
-        }
-      }
-    }
-  }
-  return distance;
+  return reference(map, TerrainTable::kWalk, {goal}, 0, std::vector<int>(std::size_t(map.tileCount()), 0), doorRule);
 }
 
 }  // namespace
