@@ -194,8 +194,9 @@ class CrowdField {
   /// The unit vector to steer by at a tile (world axes): the downhill neighbours' directions
   /// blended by how fast they descend, so crowds spread over equal routes; where two equally good
   /// ways cancel out, the direction's neighbour. Zero on goal tiles and on tiles from which no
-  /// goal is reachable. Stored per tile: a lookup is a load.
-  Vec2 flow(Cell cell) const noexcept { return m_costs.contains(cell) ? m_flow[padded(cell)] : Vec2::Zero(); }
+  /// goal is reachable. Not stored: computed on lookup from the tile's direction and its
+  /// neighbours' distances (a few loads and float operations; the same bits every time).
+  Vec2 flow(Cell cell) const noexcept;
   /// The flow at a world point (its tile's).
   Vec2 flowAt(Vec2 world) const noexcept {
     return world.allFinite() ? flow(m_costs.layout().tileAt(world)) : Vec2::Zero();
@@ -205,9 +206,10 @@ class CrowdField {
   /// A hash of every distance and direction (FNV-1a).
   std::uint64_t digest() const noexcept;
 
-  /// Bit-identical fields (distances, directions, flow vectors).
+  /// Bit-identical fields: distances and directions (and so flow vectors, computed from them and
+  /// the costs).
   friend bool operator==(const CrowdField& a, const CrowdField& b) noexcept {
-    return a.m_distance == b.m_distance && a.m_direction == b.m_direction && a.m_flow == b.m_flow;
+    return a.m_distance == b.m_distance && a.m_direction == b.m_direction;
   }
 
  private:
@@ -266,14 +268,17 @@ class CrowdField {
   void build();
   // The best distance from a tile's neighbours under the current weights (kUnreachable if none).
   std::int64_t bestFromNeighbours(std::size_t tile) const noexcept;
-  // A tile's direction and flow vector, from its nearer neighbours' distances (the one rule,
-  // for a full sweep after a rebuild and for the tiles an edit touched).
+  // A tile's direction, from its nearer neighbours' distances (the one rule, for a full sweep
+  // after a rebuild and for the tiles an edit touched).
   void settle(std::size_t tile) noexcept;
   // The arrays settle() reads and writes, as plain pointers (so a loop keeps them in registers).
   struct SettleArrays;
   SettleArrays settleArrays() noexcept;
   template <std::size_t kMoves>  // 8 or 4 on square maps, 6 on hex maps
-  static void settleWith(const SettleArrays& arrays, std::size_t tile, const Move* moves) noexcept;
+  static void settleWith(const SettleArrays& arrays, std::size_t tile, const std::ptrdiff_t* offset) noexcept;
+  // A tile's flow vector (flow()), from its direction and its neighbours' distances.
+  template <std::size_t kMoves>
+  Vec2 flowWith(std::size_t tile, const Move* moves) const noexcept;
   // settle() on every tile of the map, row by row.
   // (Counted as work too.) Returns how many tiles are reachable.
   std::int64_t settleAll() noexcept;
@@ -303,7 +308,6 @@ class CrowdField {
   std::vector<std::uint8_t> m_open;
   std::vector<std::int64_t> m_distance;  // padded
   std::vector<std::uint8_t> m_direction; // padded
-  std::vector<Vec2> m_flow;              // padded
   // Bucket queue storage, kept between runs: each bucket's vector is its capacity (grown on
   // demand; propagate() keeps the fill), so a push is a store and an add, taken or not.
   std::vector<std::vector<std::uint32_t>> m_buckets;
