@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Crowd fields: a full integration (and flow) field for cities/Berlin_0_1024 and for a 100×100
-// map, beside a plain binary-heap Dijkstra on Berlin; the incremental edits (the goal stepping to a neighbouring tile, a tile walled up and
-// cleared again) against a full rebuild on every dao map; flow lookups for 10,000 characters.
+// Crowd fields: a full integration field (and directions) for cities/Berlin_0_1024, beside a plain
+// binary-heap Dijkstra, and for a 100×100 map; the incremental edits (the goal stepping to a
+// neighbouring tile, a tile walled up and cleared again) against a full rebuild on every dao map;
+// flow lookups for 10,000 characters.
 //
 // usage: rpgnav_field_benchmark [--movingai DIR]
 #include "rpgnav/field/crowd_field.hpp"
@@ -168,7 +169,7 @@ int main(int argc, char** argv) {
   std::mt19937 random(1);
 
   std::printf("full build, fastest of 9: the whole call, of which the integration field (distances) and the flow field\n"
-              "(directions and vectors)\n");
+              "(directions; the vectors are computed on lookup)\n");
   std::printf("%-26s %10s %10s %10s %14s %10s %10s\n", "map", "tiles", "reachable", "build_ms", "integration_ms", "flow_ms",
               "ns/tile");
   if (auto berlin = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {

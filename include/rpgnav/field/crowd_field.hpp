@@ -158,7 +158,8 @@ class CrowdField {
   /// Recomputes everything from the goals (what the incremental edits are checked against).
   void rebuild();
   /// What the last full build (setGoals, setSources, setDangerFactor, rebuild) cost: the
-  /// integration field (distances), then the flow field read from it (directions and vectors).
+  /// integration field (distances), then the flow field read from it (directions; the vectors
+  /// are computed on lookup, see flow()).
   struct BuildTimes {
     double integrationMicros = 0.0;
     double flowMicros = 0.0;
