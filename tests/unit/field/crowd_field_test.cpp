@@ -156,7 +156,7 @@ bool sameBits(Vec2 a, Vec2 b) {
 
 }  // namespace
 
-TEST_CASE("crowd field: flow() computed on lookup keeps the stored rule's bits (square 8/4-way, hex)", "[field][property]") {
+TEST_CASE("crowd field: flow() computed on lookup keeps the stored rule's bits on square 8-way and 4-way and hex maps", "[field][property]") {
   std::mt19937 random(2026);
   int checked = 0, reached = 0;
   for (const Layout& layout : fieldLayouts()) {
