@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Crowd fields: a full integration (and flow) field for cities/Berlin_0_1024 and for a 100×100
-// map; the incremental edits (the goal stepping to a neighbouring tile, a tile walled up and
-// cleared again) against a full rebuild on every dao map; flow lookups for 10,000 characters.
+// Crowd fields: a full integration field (and directions) for cities/Berlin_0_1024, beside a plain
+// binary-heap Dijkstra, and for a 100×100 map; the incremental edits (the goal stepping to a
+// neighbouring tile, a tile walled up and cleared again) against a full rebuild on every dao map;
+// flow lookups for 10,000 characters.
 //
 // usage: rpgnav_field_benchmark [--movingai DIR]
 #include "rpgnav/field/crowd_field.hpp"
@@ -11,6 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <queue>
 #include <random>
 #include <string>
 #include <vector>
@@ -41,6 +44,15 @@ std::vector<Cell> openTiles(const TileMap& map) {
   return open;
 }
 
+// The open tile nearest the map's middle (the builds' goal).
+Cell middleGoal(const TileMap& map) {
+  const std::vector<Cell> open = openTiles(map);
+  const Cell middle{map.width() / 2, map.height() / 2};
+  return *std::min_element(open.begin(), open.end(), [&](Cell a, Cell b) {
+    return std::abs(a.x - middle.x) + std::abs(a.y - middle.y) < std::abs(b.x - middle.x) + std::abs(b.y - middle.y);
+  });
+}
+
 // A full build's cost: the whole call, and the field's own split into the integration field and
 // the flow field read from it.
 struct Build {
@@ -50,11 +62,7 @@ struct Build {
 // The fastest of `runs` full builds towards the open tile nearest the map's middle (this machine's
 // timings vary a lot from run to run; the fastest is the cost without interference).
 Build fullBuild(const TileMap& map, CrowdField& field, int runs = 9) {
-  const std::vector<Cell> open = openTiles(map);
-  const Cell middle{map.width() / 2, map.height() / 2};
-  const Cell goal = *std::min_element(open.begin(), open.end(), [&](Cell a, Cell b) {
-    return std::abs(a.x - middle.x) + std::abs(a.y - middle.y) < std::abs(b.x - middle.x) + std::abs(b.y - middle.y);
-  });
+  const Cell goal = middleGoal(map);
   Build best{1e300, 1e300, 1e300};
   for (int run = 0; run < runs; ++run) {
     const auto begin = Clock::now();
@@ -93,6 +101,64 @@ TileMap randomWalls(std::mt19937& random, int width, int height, double wallShar
   return TileMap::create(Layout::square(), width, height, terrain, tiles).value();
 }
 
+// A plain binary-heap Dijkstra (std::priority_queue, lazy deletion) over the same CostField and
+// rules as CrowdField's integration field with no danger: 8-connected, no corner cutting, an
+// orthogonal step kStep and a diagonal kDiagonalStep times the entered tile's weight (256 × its
+// cost byte). The yardstick for the integration's speed; its distances are checked against the
+// field's.
+struct HeapDijkstra {
+  std::int32_t width, height, stride;
+  std::vector<std::int64_t> weight;  // padded by one impassable tile all round; 0: impassable
+  std::vector<std::int64_t> distance;
+
+  explicit HeapDijkstra(const CostField& costs)
+      : width(costs.width()), height(costs.height()), stride(costs.width() + 2),
+        weight(std::size_t(stride) * std::size_t(height + 2), 0) {
+    for (std::int32_t y = 0; y < height; ++y) {
+      for (std::int32_t x = 0; x < width; ++x) {
+        const std::uint8_t byte = costs.at({x, y});
+        weight[index({x, y})] = byte == CostField::kImpassable ? 0 : 256 * std::int64_t(byte);
+      }
+    }
+  }
+  std::size_t index(Cell cell) const { return std::size_t(cell.y + 1) * std::size_t(stride) + std::size_t(cell.x + 1); }
+
+  void run(Cell goal) {
+    distance.assign(weight.size(), CrowdField::kUnreachable);
+    using Entry = std::pair<std::int64_t, std::uint32_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+    const std::ptrdiff_t s = stride;
+    // East, south, west, north; then the diagonals with the two tiles beside them.
+    const std::ptrdiff_t straight[4] = {1, s, -1, -s};
+    const std::ptrdiff_t diagonal[4][3] = {{s + 1, 1, s}, {s - 1, -1, s}, {-s - 1, -1, -s}, {-s + 1, 1, -s}};
+    distance[index(goal)] = 0;
+    heap.push({0, std::uint32_t(index(goal))});
+    while (!heap.empty()) {
+      const auto [d, tile] = heap.top();
+      heap.pop();
+      if (d != distance[tile]) continue;  // a stale entry
+      // Adjacency is symmetric: a neighbour steps onto this tile, paying this tile's weight.
+      const std::int64_t viaStraight = d + CrowdField::kStep * weight[tile];
+      const std::int64_t viaDiagonal = d + CrowdField::kDiagonalStep * weight[tile];
+      for (const std::ptrdiff_t offset : straight) {
+        const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset);
+        if (weight[next] != 0 && viaStraight < distance[next]) {
+          distance[next] = viaStraight;
+          heap.push({viaStraight, std::uint32_t(next)});
+        }
+      }
+      for (const auto& [offset, besideA, besideB] : diagonal) {
+        const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset);
+        if (weight[next] != 0 && weight[std::size_t(std::ptrdiff_t(tile) + besideA)] != 0 &&
+            weight[std::size_t(std::ptrdiff_t(tile) + besideB)] != 0 && viaDiagonal < distance[next]) {
+          distance[next] = viaDiagonal;
+          heap.push({viaDiagonal, std::uint32_t(next)});
+        }
+      }
+    }
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,12 +169,30 @@ int main(int argc, char** argv) {
   std::mt19937 random(1);
 
   std::printf("full build, fastest of 9: the whole call, of which the integration field (distances) and the flow field\n"
-              "(directions and vectors)\n");
+              "(directions; the vectors are computed on lookup)\n");
   std::printf("%-26s %10s %10s %10s %14s %10s %10s\n", "map", "tiles", "reachable", "build_ms", "integration_ms", "flow_ms",
               "ns/tile");
   if (auto berlin = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
     CrowdField field(CostField::build(*berlin, TerrainTable::kWalk).value());
-    printBuild("cities/Berlin_0_1024", *berlin, field, fullBuild(*berlin, field));
+    const Build build = fullBuild(*berlin, field);
+    printBuild("cities/Berlin_0_1024", *berlin, field, build);
+    // The same distances from a plain binary-heap Dijkstra, fastest of 9, side by side.
+    HeapDijkstra heap(field.costs());
+    const Cell goal = middleGoal(*berlin);
+    double heapUs = 1e300;
+    for (int run = 0; run < 9; ++run) {
+      const auto begin = Clock::now();
+      heap.run(goal);
+      heapUs = std::min(heapUs, micros(begin));
+    }
+    bool same = true;
+    for (std::int32_t y = 0; y < berlin->height(); ++y) {
+      for (std::int32_t x = 0; x < berlin->width(); ++x) same = same && heap.distance[heap.index({x, y})] == field.distance({x, y});
+    }
+    std::printf("%-26s %10s %10s %10.3f (binary-heap Dijkstra, same distances: %s): integration/heap %.3f, "
+                "build/integration %.3f\n",
+                "  heap Dijkstra", "", "", heapUs / 1000.0, same ? "yes" : "NO", build.integrationUs / heapUs,
+                build.totalUs / build.integrationUs);
   } else {
     std::printf("cities/Berlin_0_1024: skipped (--movingai DIR)\n");
   }
@@ -257,18 +341,24 @@ int main(int argc, char** argv) {
     CrowdField field(CostField::build(arena, TerrainTable::kWalk).value());
     field.setDangerFactor(128);
     const double full = fullBuild(arena, field, 999).totalUs;
-    std::vector<double> adds, removes;
+    std::vector<double> adds, removes, withTurret;
     for (int i = 0; i < 500; ++i) {
       const CrowdField::DangerStamp turret{Vec2(float(2 + i % 36) + 0.5f, float(2 + i % 17) + 0.5f), 6.0f, 200, 1.0f};
       auto begin = Clock::now();
       const std::uint32_t id = field.addDangerStamp(turret).value();
       adds.push_back(micros(begin));
+      // A rebuild with the turret's danger in place: weights 128 to 25,728 spread the bucket
+      // queue over many more buckets than the bare arena's.
+      begin = Clock::now();
+      field.rebuild();
+      withTurret.push_back(micros(begin));
       begin = Clock::now();
       field.removeDangerStamp(id);
       removes.push_back(micros(begin));
     }
-    std::printf("\nturret on a 40x21 arena (danger stamp of radius 6, factor 128; medians of 500): full build %.1f us, "
-                "stamp added %.1f us, taken away %.1f us\n", full, median(adds), median(removes));
+    std::printf("\nturret on a 40x21 arena (danger stamp of radius 6, factor 128; medians of 500): full build %.1f us "
+                "(%.1f us with the turret in place), stamp added %.1f us, taken away %.1f us\n",
+                full, median(withTurret), median(adds), median(removes));
   }
 
   // Sectors on Berlin: the portal graph once, then per goal only the sectors asked for.

@@ -179,7 +179,8 @@ class CrowdField {
   /// Recomputes everything from the goals (what the incremental edits are checked against).
   void rebuild();
   /// What the last full build (setGoals, setSources, setDangerFactor, rebuild) cost: the
-  /// integration field (distances), then the flow field read from it (directions and vectors).
+  /// integration field (distances), then the flow field read from it (directions; the vectors
+  /// are computed on lookup, see flow()).
   struct BuildTimes {
     double integrationMicros = 0.0;
     double flowMicros = 0.0;
@@ -241,8 +242,9 @@ class CrowdField {
   /// The unit vector to steer by at a tile (world axes): the downhill neighbours' directions
   /// blended by how fast they descend, so crowds spread over equal routes; where two equally good
   /// ways cancel out, the direction's neighbour. Zero on goal tiles and on tiles from which no
-  /// goal is reachable. Stored per tile: a lookup is a load.
-  Vec2 flow(Cell cell) const noexcept { return m_costs.contains(cell) ? m_flow[padded(cell)] : Vec2::Zero(); }
+  /// goal is reachable. Not stored: computed on lookup from the tile's direction and its
+  /// neighbours' distances (a few loads and float operations; the same bits every time).
+  Vec2 flow(Cell cell) const noexcept;
   /// The flow at a world point (its tile's).
   Vec2 flowAt(Vec2 world) const noexcept {
     return world.allFinite() ? flow(m_costs.layout().tileAt(world)) : Vec2::Zero();
@@ -252,9 +254,10 @@ class CrowdField {
   /// A hash of every distance and direction (FNV-1a).
   std::uint64_t digest() const noexcept;
 
-  /// Bit-identical fields (distances, directions, flow vectors).
+  /// Bit-identical fields: distances and directions (and so flow vectors, computed from them and
+  /// the costs).
   friend bool operator==(const CrowdField& a, const CrowdField& b) noexcept {
-    return a.m_distance == b.m_distance && a.m_direction == b.m_direction && a.m_flow == b.m_flow;
+    return a.m_distance == b.m_distance && a.m_direction == b.m_direction;
   }
 
  private:
@@ -324,8 +327,13 @@ class CrowdField {
     friend bool operator<(const Crossing& a, const Crossing& b) noexcept { return a.tile < b.tile; }
   };
   std::span<const Crossing> crossingsOf(std::size_t tile) const noexcept;
-  // settle() for a tile with costly crossings (they join its moves).
+  // The flow vector from the moves' drops (rates drop / length, blended) and the chosen step.
+  static Vec2 blendFlow(const std::int64_t* drop, const Move* moves, std::size_t count, std::uint8_t best) noexcept;
+  static Vec2 pickFlow(Vec2 sum, float fastest, Vec2 chosen) noexcept;
+  // settle() and flow() for a tile with costly crossings (they join its moves).
+  std::uint8_t dropsWithCrossings(std::size_t tile, std::int64_t* drop) const noexcept;
   void settleWithCrossings(std::size_t tile) noexcept;
+  Vec2 flowWithCrossings(std::size_t tile) const noexcept;
   // The full integration and flow fields (rebuild() without resetting the work count).
   void build();
   // The goals' distances (0) and the sources' (their prices), each appended to `seeds`.
@@ -335,19 +343,29 @@ class CrowdField {
   // Settles onward from the frontier (or the seeds) until every follower still looked for is
   // settled, plus the margin; gives the new tiles their directions.
   void growBounded();
+  // The box every settled tile of a bounded field lies in (the whole map for hex maps, sources
+  // or a field that ran dry).
+  std::pair<Cell, Cell> settledBox() const noexcept;
+  // New tiles sweep the box instead of being settled one by one when more than 1/kSweepShare of it.
+  static constexpr std::int64_t kSweepShare = 4;
+  // settle() on the rectangle low..high (tiles), row by row; returns how many are reachable.
+  std::int64_t settleRange(Cell low, Cell high) noexcept;
   // True when no tile of `tile`'s neighbourhood is settled: an edit there changes nothing a
   // bounded field holds.
   bool beyondBound(std::uint32_t tile) const noexcept;
   // The best distance from a tile's neighbours under the current weights (kUnreachable if none).
   std::int64_t bestFromNeighbours(std::size_t tile) const noexcept;
-  // A tile's direction and flow vector, from its nearer neighbours' distances (the one rule,
-  // for a full sweep after a rebuild and for the tiles an edit touched).
+  // A tile's direction, from its nearer neighbours' distances (the one rule, for a full sweep
+  // after a rebuild and for the tiles an edit touched).
   void settle(std::size_t tile) noexcept;
   // The arrays settle() reads and writes, as plain pointers (so a loop keeps them in registers).
   struct SettleArrays;
   SettleArrays settleArrays() noexcept;
   template <std::size_t kMoves>  // 8 or 4 on square maps, 6 on hex maps
-  static void settleWith(const SettleArrays& arrays, std::size_t tile, const Move* moves) noexcept;
+  static void settleWith(const SettleArrays& arrays, std::size_t tile, const std::ptrdiff_t* offset) noexcept;
+  // A tile's flow vector (flow()), from its direction and its neighbours' distances.
+  template <std::size_t kMoves>
+  Vec2 flowWith(std::size_t tile, const Move* moves) const noexcept;
   // settle() on every tile of the map, row by row.
   // (Counted as work too.) Returns how many tiles are reachable.
   std::int64_t settleAll() noexcept;
@@ -377,7 +395,6 @@ class CrowdField {
   std::vector<std::uint8_t> m_open;
   std::vector<std::int64_t> m_distance;  // padded
   std::vector<std::uint8_t> m_direction; // padded
-  std::vector<Vec2> m_flow;              // padded
   // Bucket queue storage, kept between runs: each bucket's vector is its capacity (grown on
   // demand; propagate() keeps the fill), so a push is a store and an add, taken or not.
   std::vector<std::vector<std::uint32_t>> m_buckets;

@@ -7,6 +7,8 @@
 #include "support/test_maps.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <numbers>
 #include <cstdlib>
 #include <functional>
 #include <limits>
@@ -103,7 +105,105 @@ std::vector<Layout> fieldLayouts() {
   return layouts;
 }
 
+// The flow vector by the rule CrowdField once stored per tile (before issue 26 made flow()
+// computed on lookup), written here from the public lookups and the map, operation for operation,
+// so the lookup can be checked bit for bit. Also returns the rule's direction.
+std::pair<Vec2, std::uint8_t> storedFlowRule(const TileMap& map, const CrowdField& field, Cell cell, MobilityId mobility, int factor,
+                                             const std::vector<int>& danger) {
+  const std::int64_t here = field.distance(cell);
+  if (here == CrowdField::kUnreachable) return {Vec2::Zero(), CrowdField::kNoDirection};
+  const Layout& layout = map.layout();
+  // The field's move tables were made on the tiles (0, 0) .. (1, 1) (hex tables by parity).
+  const Cell sample = layout.isHex() ? Cell{cell.x % 2, cell.y % 2} : Cell{0, 0};
+  const auto moves = layout.moves(cell);
+  const std::size_t count = moves.size();
+  std::int64_t drop[8] = {};
+  std::int64_t length[8] = {};
+  Vec2 unit[8];
+  std::uint64_t exact = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const NeighbourStep& step = moves[k];
+    const Cell to{cell.x + step.dx, cell.y + step.dy};
+    unit[k] = (layout.tileCenter({sample.x + step.dx, sample.y + step.dy}) - layout.tileCenter(sample)).normalized();
+    length[k] = step.requiresA >= 0 ? CrowdField::kDiagonalStep : CrowdField::kStep;
+    const std::int64_t fall = here - field.distance(to);
+    drop[k] = map.canStep(cell, step, mobility) && fall > 0 ? fall : 0;
+    if (drop[k] != 0 && drop[k] == length[k] * weightOf(map, to, mobility, factor, danger)) exact |= std::uint64_t(1) << k;
+  }
+  float fastest = 0.0f;
+  Vec2 sum = Vec2::Zero();
+  if (count == 8) {
+    constexpr double kStraight = 1.0 / double(CrowdField::kStep);
+    constexpr double kDiagonal = 1.0 / (double(CrowdField::kDiagonalStep) * std::numbers::sqrt2);
+    const double east = double(drop[0] - drop[2]) * kStraight + double(drop[4] - drop[5] - drop[6] + drop[7]) * kDiagonal;
+    const double south = double(drop[1] - drop[3]) * kStraight + double(drop[4] + drop[5] - drop[6] - drop[7]) * kDiagonal;
+    sum = float(east) * unit[0] + float(south) * unit[1];
+    const std::int64_t steepStraight = std::max(std::max(drop[0], drop[1]), std::max(drop[2], drop[3]));
+    const std::int64_t steepDiagonal = std::max(std::max(drop[4], drop[5]), std::max(drop[6], drop[7]));
+    fastest = float(std::max(double(steepStraight) * kStraight, double(steepDiagonal) / double(CrowdField::kDiagonalStep)));
+  } else {
+    for (std::size_t k = 0; k < count; ++k) {
+      const float rate = float(double(drop[k]) * (1.0 / double(length[k])));
+      fastest = std::max(fastest, rate);
+      sum += rate * unit[k];
+    }
+  }
+  if (exact == 0) return {Vec2::Zero(), CrowdField::kNoDirection};
+  const auto best = std::uint8_t(std::countr_zero(exact));
+  const Vec2 chosen = unit[best];
+  const float norm = sum.norm();
+  const Vec2 flow = !(fastest > 0.0f) || norm < 1e-3f * fastest || sum.dot(chosen) < 0.5f * norm ? chosen : Vec2(sum / norm);
+  return {flow, best};
+}
+
+bool sameBits(Vec2 a, Vec2 b) {
+  return std::bit_cast<std::uint32_t>(a.x()) == std::bit_cast<std::uint32_t>(b.x()) &&
+         std::bit_cast<std::uint32_t>(a.y()) == std::bit_cast<std::uint32_t>(b.y());
+}
+
 }  // namespace
+
+TEST_CASE("crowd field: flow() computed on lookup keeps the stored rule's bits on square 8-way and 4-way and hex maps", "[field][property]") {
+  std::mt19937 random(2026);
+  int checked = 0, reached = 0;
+  for (const Layout& layout : fieldLayouts()) {
+    for (int trial = 0; trial < 10; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 30 + trial, 21, trial % 3 == 0 ? 0.3 : 0.15, trial % 2 == 0);
+      const MobilityId mobility = TerrainTable::kWalk;
+      CrowdField field(CostField::build(map, mobility).value());
+      std::vector<int> danger(std::size_t(map.tileCount()), 0);
+      const int factor = trial % 4 == 1 ? 90 : 0;
+      if (factor != 0) {  // danger weighed in too (weights other than 256 × the cost byte)
+        std::uniform_int_distribution<int> value(0, 255);
+        for (std::int32_t i = 0; i < map.tileCount(); i += 3) {
+          danger[std::size_t(i)] = value(random);
+          REQUIRE(field.setDanger(0, map.cellAt(i), std::uint8_t(danger[std::size_t(i)])) == Status::Ok);
+        }
+        field.setDangerFactor(std::uint8_t(factor));
+      }
+      std::vector<Cell> goals;
+      std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1);
+      for (int g = 0; g < 1 + trial % 3; ++g) goals.push_back({x(random), y(random)});
+      field.setGoals(goals);
+      // After a rebuild, and again after incremental edits (directions refreshed tile by tile).
+      for (int round = 0; round < 2; ++round) {
+        for (std::int32_t cy = 0; cy < map.height(); ++cy) {
+          for (std::int32_t cx = 0; cx < map.width(); ++cx) {
+            const auto [flow, direction] = storedFlowRule(map, field, {cx, cy}, mobility, factor, danger);
+            REQUIRE(field.direction({cx, cy}) == direction);
+            REQUIRE(sameBits(field.flow({cx, cy}), flow));
+            reached += direction != CrowdField::kNoDirection;
+            ++checked;
+          }
+        }
+        field.moveGoal(goals.front(), {x(random), y(random)});
+        goals = field.goals();
+      }
+    }
+  }
+  CHECK(checked > 10000);
+  CHECK(reached > checked / 2);
+}
 
 TEST_CASE("crowd field: integration equals a plain Dijkstra on random square and hex maps", "[field][property]") {
   std::mt19937 random(88);
@@ -678,6 +778,10 @@ TEST_CASE("crowd field bounded by followers: exact where settled, covering every
       std::uniform_int_distribution<int> x(0, width - 1), y(0, height - 1), percent(0, 99);
       Cell goal{x(random), y(random)};
       while (costs.at(goal) == CostField::kImpassable) goal = {x(random), y(random)};
+      if (trial % 2 == 1) {  // monsters that bash closed doors in
+        REQUIRE(bounded.setDoorPolicy({2.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+        REQUIRE(whole.setDoorPolicy({2.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+      }
       bounded.setGoals(std::vector<Cell>{goal});
       whole.setGoals(std::vector<Cell>{goal});
       // Followers near the goal, now and then one far away or walled in.
@@ -714,6 +818,17 @@ TEST_CASE("crowd field bounded by followers: exact where settled, covering every
           REQUIRE(bounded.setCost(cell, cost) == Status::Ok);
           REQUIRE(whole.setCost(cell, cost) == Status::Ok);
           if (bounded.lastWork().tiles == 0 && bounded.settledCount() == settledBefore) ++skipped;  // beyond the bound
+        } else if (kind < 70) {
+          // A door near the goal: shut, bashed through (closed ones), or opened.
+          const Cell centre = bounded.goals().empty() ? goal : bounded.goals().front();
+          const Cell a{std::clamp(centre.x + percent(random) % 7 - 3, 0, width - 1), std::clamp(centre.y + percent(random) % 7 - 3, 0, height - 1)};
+          const NeighbourStep& move = layout.moves(a)[std::size_t(percent(random)) % layout.moves(a).size()];
+          const Cell b{a.x + move.dx, a.y + move.dy};
+          if (costs.contains(b) && move.length < 1.2f) {
+            const auto state = DoorState(percent(random) % 3);
+            REQUIRE(bounded.setDoor(a, b, state) == Status::Ok);
+            REQUIRE(whole.setDoor(a, b, state) == Status::Ok);
+          }
         } else if (kind < 75) {
           const CrowdField::DangerStamp stamp{layout.tileCenter({x(random), y(random)}), 2.0f * layout.tileSize(), 120, 1.0f};
           REQUIRE(bounded.addDangerStamp(stamp));
