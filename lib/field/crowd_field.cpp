@@ -1057,9 +1057,10 @@ void CrowdField::seedGoals(std::vector<std::uint32_t>& seeds) {
 
 std::pair<Cell, Cell> CrowdField::settledBox() const noexcept {
   const Cell whole{m_costs.width() - 1, m_costs.height() - 1};
-  if (m_limit == kUnreachable || !m_sources.empty() || m_costs.layout().isHex()) return {{0, 0}, whole};
+  if (m_limit == kUnreachable || !m_sources.empty()) return {{0, 0}, whole};
   // A settled tile's distance is below the limit, and every step costs at least kStep × the
-  // lightest weight: it lies within that many steps of a goal (squares: Chebyshev distance).
+  // lightest weight: it lies within that many steps of a goal, and a step (square or hex, in
+  // tile coordinates) changes x and y by at most one each.
   const std::int64_t reach = m_limit / (kStep * std::max<std::int64_t>(m_lightest, 1)) + 1;
   Cell low = whole, high{0, 0};
   for (const Cell goal : m_goals) {

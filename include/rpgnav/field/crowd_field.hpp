@@ -343,8 +343,8 @@ class CrowdField {
   // Settles onward from the frontier (or the seeds) until every follower still looked for is
   // settled, plus the margin; gives the new tiles their directions.
   void growBounded();
-  // The box every settled tile of a bounded field lies in (the whole map for hex maps, sources
-  // or a field that ran dry).
+  // The box every settled tile of a bounded field lies in (the whole map with sources or for a
+  // field that ran dry).
   std::pair<Cell, Cell> settledBox() const noexcept;
   // New tiles sweep the box instead of being settled one by one when more than 1/kSweepShare of it.
   static constexpr std::int64_t kSweepShare = 4;
