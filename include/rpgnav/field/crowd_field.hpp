@@ -289,8 +289,17 @@ class CrowdField {
   // Recomputes m_open for a tile from its neighbours' weights (keeping its parity bits).
   void refreshOpen(std::size_t tile) noexcept;
   std::int32_t weightFor(Cell cell) const noexcept;
+  // Sets a (padded) tile's weight, keeping the weight bounds; a tile walled up or opened is noted
+  // for refreshOpenAround(), which must follow before the field is read.
   void setWeight(std::size_t tile, std::int32_t weight);
+  void refreshOpenAround();
   void measureWeights();
+  // A generation for m_stamp (`count` consecutive ones, the first returned); clears every stamp
+  // before the counter wraps.
+  std::uint32_t freshStamp(std::uint32_t count = 1) noexcept;
+  // The bucket queue's shape: the shift that finds a distance's bucket, and the (power of two)
+  // count of circular buckets a step cannot outrun.
+  std::pair<int, std::size_t> bucketShape() const noexcept;
   void refreshWeight(Cell cell);
   // m_dangerSum for one (unpadded) tile from the layers and the stamps.
   void recountDanger(std::size_t tile) noexcept;
@@ -313,6 +322,8 @@ class CrowdField {
   // too. False when the candidates looked at and the tiles found pass `budget` (then
   // m_affected is incomplete and the caller rebuilds).
   bool findAffected(std::int64_t budget);
+  // True when a neighbour not marked `affectedMark` still offers the tile its distance `was`.
+  bool supportedBesides(std::size_t tile, std::int64_t was, std::uint32_t affectedMark) const noexcept;
   // Doors: the move bits every door takes away (m_doorBlocked) and the crossings that cost
   // extra (m_crossings, m_doorSide) from m_doors and the policy; the tiles whose bits changed
   // get their move bits again.
@@ -445,12 +456,16 @@ class CrowdField {
   std::vector<std::uint8_t> m_followerMark;
   std::size_t m_pendingFollowers = 0;
   std::int64_t m_farthestFollower = 0;
-  std::vector<std::pair<std::int64_t, std::uint32_t>> m_repairHeap;
+  // findAffected()'s scratch: its circular buckets, its sorted seeds, candidates beyond the buckets.
+  std::vector<std::vector<std::uint32_t>> m_repairBuckets;
+  std::vector<std::uint32_t> m_repairSeeds;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> m_repairFar;
   struct BucketSlot {
     std::uint32_t* end;
     std::uint32_t* limit;
   };
   std::vector<BucketSlot> m_slotStore;
+  std::vector<std::uint64_t> m_occupied;  // propagate()'s bit per bucket that may hold tiles
   std::vector<std::uint32_t> m_stamp;
   std::uint32_t m_generation = 0;
   bool m_recording = false;  // propagate() notes the tiles it settles in m_settled
@@ -458,6 +473,8 @@ class CrowdField {
   std::size_t m_sweepAbove = 0;
   bool m_sweepDirections = false;
   std::int32_t m_lightest = 1, m_heaviest = 1;  // bounds of the passable tiles' weights
+  std::int64_t m_lightCount = 0, m_heavyCount = 0;  // tiles holding them (while exact)
+  std::vector<std::uint32_t> m_flipped;  // tiles walled up or opened, for refreshOpenAround()
   bool m_boundsExact = false;  // false: maybe wider than the weights (measureWeights() again)
   BuildTimes m_buildTimes;
 };
