@@ -184,6 +184,15 @@ class CrowdField {
   struct BuildTimes {
     double integrationMicros = 0.0;
     double flowMicros = 0.0;
+    /// Square 8-connected maps of one weight (no sources, no costly doors, not bounded) are
+    /// integrated in three phases instead of by Dial's algorithm alone: routes scanned along
+    /// straight lines (distances of real routes, maybe too high), a check of every tile against
+    /// its neighbours, and Dial's algorithm from the tiles found too high (`repaired` of them),
+    /// so the result is the same. Their times; `canonical` false when the scan gave up (walls
+    /// scattered everywhere: scanMicros is the time it took) or does not apply (all zero).
+    bool canonical = false;
+    double scanMicros = 0.0, checkMicros = 0.0, repairMicros = 0.0;
+    std::int64_t repaired = 0;
   };
   const BuildTimes& lastBuild() const noexcept { return m_buildTimes; }
 
@@ -390,6 +399,15 @@ class CrowdField {
   // kDiagonal of kDiagonalStep.
   template <bool kSources, std::size_t kStraight, std::size_t kDiagonal>
   void propagateWith(int shift, std::size_t mask);
+  // build()'s integration on square 8-connected maps of one weight (see BuildTimes): true when
+  // it applies (and was done), false to leave it to propagate().
+  bool integrateCanonical();
+  // Its first phase: distances of routes that go diagonally, then straight (Sturtevant and
+  // Rabin's canonical Dijkstra), from the goals in m_seeds. False when it gave up (too many
+  // jump points: walls scattered everywhere).
+  bool scanCanonical(std::int64_t straight, std::int64_t diagonal);
+  // Its second: the tiles a neighbour offers a shorter distance than they hold, into m_seeds.
+  void findTooHigh(std::int64_t straight, std::int64_t diagonal);
 
   CostField m_costs;
   std::int32_t m_stride = 0;  // padded row length
@@ -410,6 +428,13 @@ class CrowdField {
   // demand; propagate() keeps the fill), so a push is a store and an add, taken or not.
   std::vector<std::vector<std::uint32_t>> m_buckets;
   std::vector<std::uint32_t> m_seeds;
+  // scanCanonical()'s heap of jump points: distance, tile, the directions to scan from it.
+  struct JumpPoint {
+    std::int64_t distance;
+    std::uint32_t tile;
+    std::uint8_t directions;
+  };
+  std::vector<JumpPoint> m_jumpPoints;
   std::vector<std::pair<std::uint32_t, std::int64_t>> m_sources;  // setSources(): tile, cost
   std::vector<std::uint8_t> m_fixed;  // padded; 1 on sources, whose distance is their price
   std::vector<std::uint8_t> m_goalMark;  // padded; 1 on goal tiles

@@ -919,7 +919,7 @@ struct TestDoor {
 // policy cost is kBlocks takes away its crossing and, on squares, every diagonal step round one of
 // its ends (the four tiles round the corner hold both of the door's); a door that costs extra
 // adds that many tile steps of cost-1 ground (kStep × (256 - factor) each) to its crossing.
-std::vector<std::int64_t> referenceWithDoors(const TileMap& map, Cell goal, const std::vector<TestDoor>& doors,
+std::vector<std::int64_t> referenceWithDoors(const TileMap& map, const std::vector<Cell>& goals, const std::vector<TestDoor>& doors,
                                              const CrowdField::DoorPolicy& policy) {
   const auto costOf = [&](DoorState state) {
     return state == DoorState::Open ? 0.0f : state == DoorState::Closed ? policy.closedCost : policy.lockedCost;
@@ -946,7 +946,7 @@ std::vector<std::int64_t> referenceWithDoors(const TileMap& map, Cell goal, cons
     }
     return extra;
   };
-  return reference(map, TerrainTable::kWalk, {goal}, 0, std::vector<int>(std::size_t(map.tileCount()), 0), doorRule);
+  return reference(map, TerrainTable::kWalk, goals, 0, std::vector<int>(std::size_t(map.tileCount()), 0), doorRule);
 }
 
 }  // namespace
@@ -1018,7 +1018,7 @@ TEST_CASE("crowd field doors: distances equal a Dijkstra written from the door r
         doors.push_back({a, b, DoorState(percent(random) % 3)});
         REQUIRE(field.setDoor(a, b, doors.back().state) == Status::Ok);
       }
-      const std::vector<std::int64_t> expected = referenceWithDoors(map, goal, doors, policy);
+      const std::vector<std::int64_t> expected = referenceWithDoors(map, {goal}, doors, policy);
       for (std::int32_t i = 0; i < map.tileCount(); ++i) {
         INFO("layout " << int(layout.kind()) << " trial " << trial << " tile " << map.cellAt(i).x << "," << map.cellAt(i).y);
         REQUIRE(field.distance(map.cellAt(i)) == expected[std::size_t(i)]);
@@ -1040,6 +1040,92 @@ TEST_CASE("crowd field doors: distances equal a Dijkstra written from the door r
     }
   }
   CHECK(blocked > 5);  // doors that cut parts of a map off
+}
+
+TEST_CASE("crowd field: the canonical integration (square 8-way, one weight) equals Dijkstra and Dial's algorithm, doors too",
+          "[field][property][canonical]") {
+  std::mt19937 random(1016);
+  const Layout layout = Layout::square(1.0f, 8);
+  std::uniform_int_distribution<int> percent(0, 99);
+  int canonical = 0, repaired = 0, withDoors = 0;
+  for (int trial = 0; trial < 800; ++trial) {
+    // Sizes from one tile to 80×60; open ground, scattered walls up to 60%, or rooms and corridors.
+    const int width = trial < 8 ? 1 + trial % 3 : 1 + percent(random) % 80;
+    const int height = trial < 8 ? 1 + trial / 3 : 1 + percent(random) % 60;
+    const int kind = trial % 3;
+    TileMap map = test::randomMap(random, layout, width, height, kind == 1 ? 1.0 : 0.1 * (trial % 7), false);
+    const TerrainId floor = map.terrain().findTerrainBySymbol('.').value();
+    std::uniform_int_distribution<int> x(0, width - 1), y(0, height - 1);
+    if (kind == 1) {  // rooms carved out of rock, joined by corridors one tile wide
+      Cell last{x(random), y(random)};
+      for (int room = 0; room < 1 + trial % 6; ++room) {
+        const Cell corner{x(random), y(random)};
+        const Cell far{std::min(width - 1, corner.x + percent(random) % 12), std::min(height - 1, corner.y + percent(random) % 9)};
+        REQUIRE(map.setTerrain(corner, far, floor) == Status::Ok);
+        REQUIRE(map.setTerrain({std::min(last.x, corner.x), last.y}, {std::max(last.x, corner.x), last.y}, floor) == Status::Ok);
+        REQUIRE(map.setTerrain({corner.x, std::min(last.y, corner.y)}, {corner.x, std::max(last.y, corner.y)}, floor) == Status::Ok);
+        last = far;
+      }
+    }
+    if (trial % 5 == 4) {  // one weight other than cost 1's: every floor tile hills
+      std::vector<Cell> ground;
+      for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+        if (map.passable(map.cellAt(i), TerrainTable::kWalk)) ground.push_back(map.cellAt(i));
+      }
+      REQUIRE(map.setTerrain(ground, map.terrain().findTerrainBySymbol('h').value()) == Status::Ok);
+    }
+    std::vector<Cell> goals;
+    for (int g = 0; g < 1 + trial % 4; ++g) goals.push_back({x(random), y(random)});
+    const CostField costs = CostField::build(map, TerrainTable::kWalk).value();
+    CrowdField field(costs), dial(costs);
+    // Doors that block (the default policy: closed and locked ones) are in the move bits: the
+    // canonical integration still applies.
+    std::vector<TestDoor> doors;
+    if (trial % 2 == 1) {
+      for (int d = 0; d < 1 + trial % 25; ++d) {
+        const Cell a{x(random), y(random)};
+        const NeighbourStep& move = layout.moves(a)[std::size_t(percent(random) % 4)];
+        const Cell b{a.x + move.dx, a.y + move.dy};
+        if (!map.contains(b) || std::any_of(doors.begin(), doors.end(), [&](const TestDoor& door) {
+              return (door.a == a && door.b == b) || (door.a == b && door.b == a);
+            })) {
+          continue;
+        }
+        doors.push_back({a, b, DoorState(percent(random) % 3)});
+        REQUIRE(field.setDoor(a, b, doors.back().state) == Status::Ok);
+        REQUIRE(dial.setDoor(a, b, doors.back().state) == Status::Ok);
+      }
+    }
+    field.setGoals(goals);
+    const bool anyGoal = std::any_of(goals.begin(), goals.end(), [&](Cell goal) { return map.passable(goal, TerrainTable::kWalk); });
+    INFO("trial " << trial << " " << width << "x" << height);
+    // (Where walls are scattered thickly the scan gives up for Dial's algorithm alone.)
+    if (!anyGoal) REQUIRE_FALSE(field.lastBuild().canonical);
+    canonical += field.lastBuild().canonical;
+    repaired += field.lastBuild().repaired > 0;
+    withDoors += field.lastBuild().canonical && !doors.empty();
+    const std::vector<int> noDanger(std::size_t(map.tileCount()), 0);
+    if (doors.empty()) {
+      checkField(map, field, reference(map, TerrainTable::kWalk, goals, 0, noDanger), TerrainTable::kWalk, 0, noDanger);
+    } else {
+      const std::vector<std::int64_t> expected = referenceWithDoors(map, goals, doors, CrowdField::DoorPolicy{});
+      for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+        INFO("tile " << map.cellAt(i).x << "," << map.cellAt(i).y);
+        REQUIRE(field.distance(map.cellAt(i)) == expected[std::size_t(i)]);
+      }
+    }
+    // Dial's algorithm on the same field: goals as sources priced 0 (the same routes) keep it off
+    // the canonical path.
+    std::vector<CrowdField::Source> sources;
+    for (const Cell goal : goals) sources.push_back({goal, 0});
+    dial.setSources(sources);
+    REQUIRE_FALSE(dial.lastBuild().canonical);
+    REQUIRE(field == dial);
+    REQUIRE(field.digest() == dial.digest());
+  }
+  CHECK(canonical > 300);
+  CHECK(withDoors > 150);
+  CHECK(repaired > 25);  // the scan's routes were not all shortest: the repair ran
 }
 
 TEST_CASE("crowd field followers catch a goal that wanders while walls are built round it (square and hex)",
