@@ -1250,9 +1250,11 @@ void CrowdField::build() {
   m_seeds.clear();
   seedGoals(m_seeds);
   m_work.rebuilt = true;
-  if (!integrateCanonical()) propagate();
+  // (The canonical integration picks the directions in the sweep that checks its distances.)
+  const bool canonical = integrateCanonical();
+  if (!canonical) propagate();
   const auto integrated = Clock::now();
-  m_work.tiles += settleAll();  // the tiles the integration settled: the reachable ones
+  if (!canonical) m_work.tiles += settleAll();  // the tiles the integration settled: the reachable ones
   m_buildTimes.integrationMicros = std::chrono::duration<double, std::micro>(integrated - begin).count();
   m_buildTimes.flowMicros = std::chrono::duration<double, std::micro>(Clock::now() - integrated).count();
 }
@@ -1278,12 +1280,23 @@ bool CrowdField::integrateCanonical() {
     for (const std::uint32_t goal : m_seeds) m_distance[goal] = 0;
     return false;
   }
-  findTooHigh(straight, diagonal);
+  // The check and the directions in one sweep (both compare every tile with its neighbours).
+  m_work.tiles += settleChecking(straight, diagonal);  // the reachable tiles, as settleAll()
   const auto checked = Clock::now();
   m_buildTimes.repaired = std::int64_t(m_seeds.size());
-  // Every distance is a real route's and every tile too high is lowered to what a neighbour
-  // offers and spreads that: the edges all meet Bellman's condition again, so the field is exact.
-  propagate();
+  if (!m_seeds.empty()) {
+    // Every distance is a real route's and every tile too high is lowered to what a neighbour
+    // offers and spreads that: the edges all meet Bellman's condition again, so the field is
+    // exact. The tiles it lowered, and their neighbours, get their directions again.
+    for (const std::uint32_t tile : m_seeds) m_distance[tile] = bestFromNeighbours(tile);
+    m_touched.assign(m_seeds.begin(), m_seeds.end());
+    m_recording = true;
+    m_sweepDirections = false;
+    m_sweepAbove = m_distance.size() / (m_moves[0].size() + 1);
+    propagate();
+    m_recording = false;
+    refreshDirections();
+  }
   const auto repaired = Clock::now();
   m_buildTimes.canonical = true;
   m_buildTimes.checkMicros = std::chrono::duration<double, std::micro>(checked - scanEnd).count();
@@ -1373,77 +1386,95 @@ bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal) {
 
 #if RPGNAV_FIELD_AVX2
 namespace {
-// findTooHigh()'s test for the tiles row .. row + width - 1, four at a time (AVX2): appends those
-// too high to `found` and returns the tiles done (a multiple of four; the caller does the rest).
-__attribute__((target("avx2"))) std::size_t tooHighRowAvx2(const std::int64_t* distance, const std::int32_t* weight,
-                                                           const std::uint8_t* openBits, std::size_t row, std::size_t width,
-                                                           const std::ptrdiff_t* offset, std::int64_t straight,
-                                                           std::int64_t diagonal, std::vector<std::uint32_t>& found) {
+// settleChecking()'s sweep of the tiles row .. row + width - 1, four at a time (AVX2; every
+// passable tile weighs the same: `straight` and `diagonal` are its steps): each tile's direction
+// (as directionRowAvx2), the reachable ones counted, and the tiles a neighbour offers a shorter
+// distance than they hold appended to `found`. Returns the tiles done (a multiple of four; the
+// caller does the rest).
+__attribute__((target("avx2"))) std::size_t checkingRowAvx2(const std::int64_t* distance, const std::int32_t* weight,
+                                                            const std::uint8_t* openBits, std::uint8_t* direction,
+                                                            std::size_t row, std::size_t width, const std::ptrdiff_t* offset,
+                                                            std::int64_t straight, std::int64_t diagonal,
+                                                            std::int64_t& reachable, std::vector<std::uint32_t>& found) {
+  constexpr std::int64_t kNone = CrowdField::kNoDirection;
+  const __m256i unreachable = _mm256_set1_epi64x(CrowdField::kUnreachable);
   std::size_t x = 0;
   for (; x + 4 <= width; x += 4) {
     const std::size_t tile = row + x;
     const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + tile));
-    // (here - step never overflows: distances lie in [0, kUnreachable].)
-    const __m256i viaStraight = _mm256_sub_epi64(here, _mm256_set1_epi64x(straight));
-    const __m256i viaDiagonal = _mm256_sub_epi64(here, _mm256_set1_epi64x(diagonal));
-    __m256i lower[8];
-    __m256i any = _mm256_setzero_si256();
-    for (int m = 0; m < 8; ++m) {
-      const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + offset[m]));
-      lower[m] = _mm256_cmpgt_epi64(m < 4 ? viaStraight : viaDiagonal, there);
-      any = _mm256_or_si256(any, lower[m]);
-    }
-    // Mostly no neighbour lies a step lower at all; else the moves (a wall's corner, a door) and
-    // walls (which hold no distance to check) decide.
-    if (_mm256_testz_si256(any, any)) continue;
+    const __m256i none = _mm256_cmpeq_epi64(here, unreachable);
+    reachable += 4 - std::popcount(unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(none))));
     std::int32_t packed;
     std::memcpy(&packed, openBits + tile, sizeof packed);
+    // Walls hold no distance to check and take no direction: no moves.
     const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile))),
                                             _mm256_setzero_si256());
     const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed)));
-    __m256i high = _mm256_setzero_si256();
-    for (int m = 0; m < 8; ++m) high = _mm256_or_si256(high, _mm256_and_si256(lower[m], _mm256_set1_epi64x(std::int64_t(1) << m)));
-    high = _mm256_and_si256(high, open);
-    for (unsigned lanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(high, _mm256_setzero_si256()))));
-         lanes != 0; lanes &= lanes - 1) {
+    __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
+    // From the last move to the first, so the first exact one is kept.
+    for (int m = 7; m >= 0; --m) {
+      const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + offset[m]));
+      const __m256i step = _mm256_set1_epi64x(m >= 4 ? diagonal : straight);
+      const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
+      const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
+      // (here - there never overflows: both lie in [0, kUnreachable].)
+      const __m256i fall = _mm256_sub_epi64(here, there);
+      best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), _mm256_and_si256(_mm256_cmpeq_epi64(fall, step), moveOpen));
+      high = _mm256_or_si256(high, _mm256_and_si256(_mm256_cmpgt_epi64(fall, step), moveOpen));
+    }
+    for (unsigned lanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(high))); lanes != 0; lanes &= lanes - 1) {
       found.push_back(std::uint32_t(tile + std::size_t(std::countr_zero(lanes))));
     }
+    best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(kNone), none);
+    // The four lanes' low bytes (each 0-255) stored at once.
+    const __m128i low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(best, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+    const std::int32_t bytes = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packus_epi32(low, low), _mm_setzero_si128()));
+    std::memcpy(direction + tile, &bytes, sizeof bytes);
   }
   return x;
 }
 }  // namespace
 #endif
 
-void CrowdField::findTooHigh(std::int64_t straight, std::int64_t diagonal) {
+bool CrowdField::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept {
+  const std::int64_t here = m_distance[tile];
+  const unsigned bits = m_weight[tile] != 0 ? m_open[tile] : 0u;
+  // (here - step never overflows: distances lie in [0, kUnreachable].)
+  bool high = false;
+  for (std::size_t k = 0; k < 8; ++k) {
+    const std::int64_t step = k < 4 ? straight : diagonal;
+    high |= ((bits >> k) & 1u) != 0 && m_distance[std::size_t(std::ptrdiff_t(tile) + offset[k])] < here - step;
+  }
+  return high;
+}
+
+std::int64_t CrowdField::settleChecking(std::int64_t straight, std::int64_t diagonal) {
   std::ptrdiff_t offset[8];
   for (std::size_t k = 0; k < 8; ++k) offset[k] = m_moves[0][k].offset;
-  const std::uint8_t* open = m_open.data();
-  const std::int32_t* weight = m_weight.data();
-  const std::int64_t* distance = m_distance.data();
+  const SettleArrays arrays = settleArrays();
+  std::int64_t reachable = 0;
   m_seeds.clear();
+  m_work.tiles += std::int64_t(m_costs.width()) * m_costs.height();  // every tile looked at, as settleRange()
 #if RPGNAV_FIELD_AVX2
   static const bool avx2 = __builtin_cpu_supports("avx2");
 #endif
+  const auto width = std::size_t(m_costs.width());
   for (std::int32_t y = 0; y < m_costs.height(); ++y) {
     const std::size_t row = padded({0, y});
     std::size_t x = 0;
 #if RPGNAV_FIELD_AVX2
-    if (avx2) x = tooHighRowAvx2(distance, weight, open, row, std::size_t(m_costs.width()), offset, straight, diagonal, m_seeds);
+    if (avx2) {
+      x = checkingRowAvx2(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offset, straight, diagonal,
+                          reachable, m_seeds);
+    }
 #endif
-    for (std::size_t tile = row + x; tile < row + std::size_t(m_costs.width()); ++tile) {
-      const std::int64_t here = distance[tile];
-      const unsigned bits = weight[tile] != 0 ? open[tile] : 0u;
-      // (here - step never overflows: distances lie in [0, kUnreachable].)
-      bool high = false;
-      for (std::size_t k = 0; k < 8; ++k) {
-        const std::int64_t step = k < 4 ? straight : diagonal;
-        high |= ((bits >> k) & 1u) != 0 && distance[std::size_t(std::ptrdiff_t(tile) + offset[k])] < here - step;
-      }
-      if (high) m_seeds.push_back(std::uint32_t(tile));
+    for (std::size_t tile = row + x; tile < row + width; ++tile) {
+      settleWith<8>(arrays, tile, offset);
+      reachable += arrays.distance[tile] != kUnreachable;
+      if (tooHigh(tile, offset, straight, diagonal)) m_seeds.push_back(std::uint32_t(tile));
     }
   }
-  // Lowered to the best a neighbour offers (a real route's distance still).
-  for (const std::uint32_t tile : m_seeds) m_distance[tile] = bestFromNeighbours(tile);
+  return reachable;
 }
 
 std::pair<int, std::size_t> CrowdField::bucketShape() const noexcept {

@@ -188,8 +188,11 @@ class CrowdField {
     /// integrated in three phases instead of by Dial's algorithm alone: routes scanned along
     /// straight lines (distances of real routes, maybe too high), a check of every tile against
     /// its neighbours, and Dial's algorithm from the tiles found too high (`repaired` of them),
-    /// so the result is the same. Their times; `canonical` false when the scan gave up (walls
-    /// scattered everywhere: scanMicros is the time it took) or does not apply (all zero).
+    /// so the result is the same. The check's sweep also picks every tile's direction (those
+    /// the repair changes are picked again after it), so on this path the directions are part
+    /// of integrationMicros and flowMicros is 0. The phases' times; `canonical` false when the
+    /// scan gave up (walls scattered everywhere: scanMicros is the time it took) or does not
+    /// apply (all zero).
     bool canonical = false;
     double scanMicros = 0.0, checkMicros = 0.0, repairMicros = 0.0;
     std::int64_t repaired = 0;
@@ -406,8 +409,11 @@ class CrowdField {
   // Rabin's canonical Dijkstra), from the goals in m_seeds. False when it gave up (too many
   // jump points: walls scattered everywhere).
   bool scanCanonical(std::int64_t straight, std::int64_t diagonal);
-  // Its second: the tiles a neighbour offers a shorter distance than they hold, into m_seeds.
-  void findTooHigh(std::int64_t straight, std::int64_t diagonal);
+  // Its second: every tile's direction, and the tiles a neighbour offers a shorter distance
+  // than they hold, into m_seeds (one sweep). Returns the reachable tiles, as settleAll().
+  std::int64_t settleChecking(std::int64_t straight, std::int64_t diagonal);
+  // The check for one tile: a neighbour offers it a shorter distance than it holds.
+  bool tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept;
 
   CostField m_costs;
   std::int32_t m_stride = 0;  // padded row length
