@@ -1401,14 +1401,18 @@ __attribute__((target("avx2"))) std::size_t checkingRowAvx2(const std::int64_t* 
   std::size_t x = 0;
   for (; x + 4 <= width; x += 4) {
     const std::size_t tile = row + x;
+    const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile));
+    if (_mm_testz_si128(weights, weights)) {  // four walls (runs of them): nothing to check, no direction
+      std::memset(direction + tile, CrowdField::kNoDirection, 4);
+      continue;
+    }
     const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + tile));
     const __m256i none = _mm256_cmpeq_epi64(here, unreachable);
     reachable += 4 - std::popcount(unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(none))));
     std::int32_t packed;
     std::memcpy(&packed, openBits + tile, sizeof packed);
     // Walls hold no distance to check and take no direction: no moves.
-    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile))),
-                                            _mm256_setzero_si256());
+    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
     const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed)));
     __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
     // From the last move to the first, so the first exact one is kept.
