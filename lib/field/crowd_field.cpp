@@ -343,7 +343,8 @@ void CrowdField::markGoal(std::size_t tile, bool goal) {
 }
 
 std::int64_t CrowdField::repairAllowance() const noexcept {
-  return std::max<std::int64_t>(kMinimumAllowance, std::int64_t(m_costs.width()) * m_costs.height() / kAllowanceShare);
+  const std::int64_t share = scansWhole() ? kScanAllowanceShare : kAllowanceShare;
+  return std::max<std::int64_t>(kMinimumAllowance, std::int64_t(m_costs.width()) * m_costs.height() / share);
 }
 
 void CrowdField::update(std::span<const WeightChange> changes, std::span<const std::uint32_t> removedGoals,
@@ -1265,10 +1266,7 @@ bool CrowdField::integrateCanonical() {
   m_buildTimes.repaired = 0;
   // One weight on every passable tile, so a route's cost is its count of straight and diagonal
   // steps; no sources and no crossings that cost extra (doors that block are in the move bits).
-  if (m_parityMatters || m_moves[0].size() != 8 || !m_boundsExact || m_lightest != m_heaviest || !m_sources.empty() ||
-      !m_crossings.empty() || m_stopEarly || m_recording || m_seeds.empty()) {
-    return false;
-  }
+  if (!scansWhole() || !m_boundsExact || m_stopEarly || m_recording || m_seeds.empty()) return false;
   using Clock = std::chrono::steady_clock;
   const auto begin = Clock::now();
   const std::int64_t straight = kStep * m_lightest, diagonal = kDiagonalStep * m_lightest;

@@ -211,8 +211,10 @@ class CrowdField {
   };
   const Work& lastWork() const noexcept { return m_work; }
   /// How many tiles a repair may look at before it gives up for a rebuild: 1/kAllowanceShare of
-  /// the map, at least kMinimumAllowance.
-  static constexpr std::int64_t kAllowanceShare = 32, kMinimumAllowance = 64;
+  /// the map, at least kMinimumAllowance; 1/kScanAllowanceShare where a rebuild scans (square
+  /// 8-connected maps of one weight, no sources, no doors that cost extra: see BuildTimes), which
+  /// costs a few nanoseconds a tile against some 25 for each tile a repair looks at.
+  static constexpr std::int64_t kAllowanceShare = 32, kScanAllowanceShare = 128, kMinimumAllowance = 64;
   std::int64_t repairAllowance() const noexcept;
 
   // --- Bounded by followers ---
@@ -405,6 +407,11 @@ class CrowdField {
   // build()'s integration on square 8-connected maps of one weight (see BuildTimes): true when
   // it applies (and was done), false to leave it to propagate().
   bool integrateCanonical();
+  // True when a full build would take the canonical integration (bounds permitting).
+  bool scansWhole() const noexcept {
+    return !m_parityMatters && m_moves[0].size() == 8 && m_lightest == m_heaviest && m_sources.empty() && m_crossings.empty() &&
+           !m_bounded;
+  }
   // Its first phase: distances of routes that go diagonally, then straight (Sturtevant and
   // Rabin's canonical Dijkstra), from the goals in m_seeds. False when it gave up (too many
   // jump points: walls scattered everywhere).

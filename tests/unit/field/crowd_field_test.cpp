@@ -612,7 +612,17 @@ TEST_CASE("crowd field: a repair that would cost more than a rebuild gives up fo
   const std::int64_t rebuildTiles = field.lastWork().tiles;
   CHECK(field.lastWork().rebuilt);
   CHECK(rebuildTiles == 2 * 64 * 64);  // every tile settled once, then given its direction
-  CHECK(field.repairAllowance() == 64 * 64 / CrowdField::kAllowanceShare);
+  // (A rebuild here scans: square 8-way, one weight. A weighted field's rebuild costs more a
+  // tile, and its repairs may look at more.)
+  CHECK(field.lastBuild().canonical);
+  CHECK(field.repairAllowance() == std::max(CrowdField::kMinimumAllowance, 64 * 64 / CrowdField::kScanAllowanceShare));
+  {
+    std::mt19937 terrain(6);
+    CrowdField weighted(CostField::build(test::randomMap(terrain, Layout::square(), 64, 64, 0.0, true), TerrainTable::kWalk).value());
+    weighted.setGoals(std::vector<Cell>{{32, 32}});
+    CHECK_FALSE(weighted.lastBuild().canonical);
+    CHECK(weighted.repairAllowance() == 64 * 64 / CrowdField::kAllowanceShare);
+  }
   // A wall in a far corner: a small repair, no rebuild.
   REQUIRE(field.setCost({1, 1}, CostField::kImpassable) == Status::Ok);
   CHECK_FALSE(field.lastWork().rebuilt);
