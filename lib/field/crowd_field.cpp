@@ -477,7 +477,10 @@ bool CrowdField::findAffected(std::int64_t budget) {
   // a dependent lies in a later one. (A quarter of the cost of a binary heap per candidate: a
   // repair that gives up wastes less.)
   const std::uint32_t queuedMark = freshStamp(2), affectedMark = queuedMark + 1;
-  const auto [shift, count] = bucketShape();
+  // (Not a structured binding: clang 14 does not let the lambda below capture one.)
+  const std::pair<int, std::size_t> shape = bucketShape();
+  const int shift = shape.first;
+  const std::size_t count = shape.second;
   const std::size_t mask = count - 1;
   if (m_repairBuckets.size() < count) m_repairBuckets.resize(count);
   std::vector<std::uint32_t>& seeds = m_repairSeeds;
