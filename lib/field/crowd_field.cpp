@@ -635,39 +635,66 @@ void CrowdField::settle(std::size_t tile) noexcept {
 #if RPGNAV_FIELD_AVX2
 namespace {
 // settleWith<8>() for the tiles row .. row + width - 1, four at a time (AVX2): the tiles done
-// (a multiple of four; the caller does the rest); adds the reachable ones to `reachable`.
+// (a multiple of four; the caller does the rest); adds the reachable ones to `reachable`. With
+// kCheck (the canonical integration's sweep, where every passable tile weighs the same: its
+// steps are `straight` and `diagonal`, not read from the weights), also appends to `found` the
+// tiles a neighbour offers a shorter distance than they hold.
+template <bool kCheck>
 __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t* distance, const std::int32_t* weight,
                                                              const std::uint8_t* openBits, std::uint8_t* direction,
                                                              std::size_t row, std::size_t width, const std::ptrdiff_t* offset,
-                                                             std::int64_t& reachable) noexcept {
+                                                             std::int64_t& reachable, std::int64_t straight, std::int64_t diagonal,
+                                                             std::vector<std::uint32_t>* found) {
   constexpr std::int64_t kNone = CrowdField::kNoDirection;
   const __m256i unreachable = _mm256_set1_epi64x(CrowdField::kUnreachable);
   std::size_t x = 0;
   for (; x + 4 <= width; x += 4) {
     const std::size_t tile = row + x;
+    // Runs of four tiles with no direction: walls, and for the directions alone any unreachable
+    // ones (the check still looks at those that are not walls: a neighbour may offer them a
+    // distance). Walls are told by their weights before their distances are loaded.
+    const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile));
+    if (kCheck && _mm_testz_si128(weights, weights)) {
+      std::memset(direction + tile, CrowdField::kNoDirection, 4);
+      continue;
+    }
     const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + tile));
     const __m256i none = _mm256_cmpeq_epi64(here, unreachable);
     const int unreached = _mm256_movemask_pd(_mm256_castsi256_pd(none));
     reachable += 4 - std::popcount(unsigned(unreached));
-    if (unreached == 0xf) {  // four unreachable tiles (walls, closed areas: runs of them)
+    if (!kCheck && unreached == 0xf) {
       std::memset(direction + tile, CrowdField::kNoDirection, 4);
       continue;
     }
     std::int32_t packed;
     std::memcpy(&packed, openBits + tile, sizeof packed);
-    const __m256i open = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed));
-    __m256i best = _mm256_set1_epi64x(kNone);
+    // Walls hold no distance to check: no moves.
+    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
+    const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed)));
+    __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
     // From the last move to the first, so the first exact one is kept.
     for (int m = 7; m >= 0; --m) {
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset[m]);
       const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + next));
-      const __m256i w = _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + next)));
-      // Weights and step lengths fit in 32 bits: their product in 64 (as the scalar rule).
-      const __m256i step = _mm256_mul_epi32(w, _mm256_set1_epi64x(m >= 4 ? CrowdField::kDiagonalStep : CrowdField::kStep));
+      __m256i step;
+      if constexpr (kCheck) {
+        step = _mm256_set1_epi64x(m >= 4 ? diagonal : straight);
+      } else {
+        const __m256i w = _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + next)));
+        // Weights and step lengths fit in 32 bits: their product in 64 (as the scalar rule).
+        step = _mm256_mul_epi32(w, _mm256_set1_epi64x(m >= 4 ? CrowdField::kDiagonalStep : CrowdField::kStep));
+      }
       const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
-      const __m256i exact = _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_sub_epi64(here, there), step),
-                                             _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit));
-      best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), exact);
+      const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
+      // (here - there never overflows: both lie in [0, kUnreachable].)
+      const __m256i fall = _mm256_sub_epi64(here, there);
+      best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), _mm256_and_si256(_mm256_cmpeq_epi64(fall, step), moveOpen));
+      if constexpr (kCheck) high = _mm256_or_si256(high, _mm256_and_si256(_mm256_cmpgt_epi64(fall, step), moveOpen));
+    }
+    if constexpr (kCheck) {
+      for (unsigned lanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(high))); lanes != 0; lanes &= lanes - 1) {
+        found->push_back(std::uint32_t(tile + std::size_t(std::countr_zero(lanes))));
+      }
     }
     best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(kNone), none);
     // The four lanes' low bytes (each 0-255) stored at once.
@@ -708,7 +735,10 @@ std::int64_t CrowdField::settleRange(Cell low, Cell high) noexcept {
       // Square 8-connected maps: four tiles at a time where the processor can (a third of the
       // sweep's time on cities/Berlin_0_1024); the same integers, the same directions.
       if constexpr (kMoves == 8) {
-        if (avx2) x = directionRowAvx2(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offsets[0], reachable);
+        if (avx2) {
+          x = directionRowAvx2<false>(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offsets[0],
+                                      reachable, 0, 0, nullptr);
+        }
       }
 #endif
       for (std::size_t tile = row + x; tile < row + width; ++tile) {
@@ -1385,62 +1415,6 @@ bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal) {
   return true;
 }
 
-#if RPGNAV_FIELD_AVX2
-namespace {
-// settleChecking()'s sweep of the tiles row .. row + width - 1, four at a time (AVX2; every
-// passable tile weighs the same: `straight` and `diagonal` are its steps): each tile's direction
-// (as directionRowAvx2), the reachable ones counted, and the tiles a neighbour offers a shorter
-// distance than they hold appended to `found`. Returns the tiles done (a multiple of four; the
-// caller does the rest).
-__attribute__((target("avx2"))) std::size_t checkingRowAvx2(const std::int64_t* distance, const std::int32_t* weight,
-                                                            const std::uint8_t* openBits, std::uint8_t* direction,
-                                                            std::size_t row, std::size_t width, const std::ptrdiff_t* offset,
-                                                            std::int64_t straight, std::int64_t diagonal,
-                                                            std::int64_t& reachable, std::vector<std::uint32_t>& found) {
-  constexpr std::int64_t kNone = CrowdField::kNoDirection;
-  const __m256i unreachable = _mm256_set1_epi64x(CrowdField::kUnreachable);
-  std::size_t x = 0;
-  for (; x + 4 <= width; x += 4) {
-    const std::size_t tile = row + x;
-    const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile));
-    if (_mm_testz_si128(weights, weights)) {  // four walls (runs of them): nothing to check, no direction
-      std::memset(direction + tile, CrowdField::kNoDirection, 4);
-      continue;
-    }
-    const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + tile));
-    const __m256i none = _mm256_cmpeq_epi64(here, unreachable);
-    reachable += 4 - std::popcount(unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(none))));
-    std::int32_t packed;
-    std::memcpy(&packed, openBits + tile, sizeof packed);
-    // Walls hold no distance to check and take no direction: no moves.
-    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
-    const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed)));
-    __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
-    // From the last move to the first, so the first exact one is kept.
-    for (int m = 7; m >= 0; --m) {
-      const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + offset[m]));
-      const __m256i step = _mm256_set1_epi64x(m >= 4 ? diagonal : straight);
-      const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
-      const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
-      // (here - there never overflows: both lie in [0, kUnreachable].)
-      const __m256i fall = _mm256_sub_epi64(here, there);
-      best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), _mm256_and_si256(_mm256_cmpeq_epi64(fall, step), moveOpen));
-      high = _mm256_or_si256(high, _mm256_and_si256(_mm256_cmpgt_epi64(fall, step), moveOpen));
-    }
-    for (unsigned lanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(high))); lanes != 0; lanes &= lanes - 1) {
-      found.push_back(std::uint32_t(tile + std::size_t(std::countr_zero(lanes))));
-    }
-    best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(kNone), none);
-    // The four lanes' low bytes (each 0-255) stored at once.
-    const __m128i low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(best, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
-    const std::int32_t bytes = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packus_epi32(low, low), _mm_setzero_si128()));
-    std::memcpy(direction + tile, &bytes, sizeof bytes);
-  }
-  return x;
-}
-}  // namespace
-#endif
-
 bool CrowdField::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept {
   const std::int64_t here = m_distance[tile];
   const unsigned bits = m_weight[tile] != 0 ? m_open[tile] : 0u;
@@ -1469,8 +1443,8 @@ std::int64_t CrowdField::settleChecking(std::int64_t straight, std::int64_t diag
     std::size_t x = 0;
 #if RPGNAV_FIELD_AVX2
     if (avx2) {
-      x = checkingRowAvx2(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offset, straight, diagonal,
-                          reachable, m_seeds);
+      x = directionRowAvx2<true>(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offset, reachable,
+                                 straight, diagonal, &m_seeds);
     }
 #endif
     for (std::size_t tile = row + x; tile < row + width; ++tile) {
