@@ -155,6 +155,7 @@ void CrowdField::setWeight(std::size_t tile, std::int32_t weight) {
   const std::int32_t old = m_weight[tile];
   if (old == weight) return;
   m_weight[tile] = weight;
+  ++m_mapEdits;
   // The moves onto this tile, or past its corner, opened or closed: its neighbours' bits are
   // looked at again in refreshOpenAround() (once each, however many of their neighbours changed).
   if ((old == 0) != (weight == 0)) m_flipped.push_back(std::uint32_t(tile));
@@ -672,7 +673,17 @@ __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t*
     const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
     const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed)));
     __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
-    // From the last move to the first, so the first exact one is kept.
+    // From the last move to the first, so the first exact one is kept. Four tiles away from
+    // walls (every move open: no move bits to apply) are the most common case of the check.
+    if (kCheck && packed == -1 && _mm256_testz_si256(wall, wall)) {
+      for (int m = 7; m >= 0; --m) {
+        const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + offset[m]));
+        const __m256i step = _mm256_set1_epi64x(m >= 4 ? diagonal : straight);
+        const __m256i fall = _mm256_sub_epi64(here, there);
+        best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), _mm256_cmpeq_epi64(fall, step));
+        high = _mm256_or_si256(high, _mm256_cmpgt_epi64(fall, step));
+      }
+    } else {
     for (int m = 7; m >= 0; --m) {
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset[m]);
       const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + next));
@@ -690,6 +701,7 @@ __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t*
       const __m256i fall = _mm256_sub_epi64(here, there);
       best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), _mm256_and_si256(_mm256_cmpeq_epi64(fall, step), moveOpen));
       if constexpr (kCheck) high = _mm256_or_si256(high, _mm256_and_si256(_mm256_cmpgt_epi64(fall, step), moveOpen));
+    }
     }
     if constexpr (kCheck) {
       for (unsigned lanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(high))); lanes != 0; lanes &= lanes - 1) {
@@ -963,6 +975,7 @@ std::span<const CrowdField::Crossing> CrowdField::crossingsOf(std::size_t tile) 
 }
 
 void CrowdField::applyDoors() {
+  ++m_mapEdits;
   // The tiles whose bits change: those the doors marked before and those they mark now.
   std::vector<std::uint32_t> before;
   before.swap(m_doorMarked);
@@ -1128,6 +1141,7 @@ void CrowdField::setFollowers(std::span<const Cell> followers, std::int32_t marg
     std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
     std::fill(m_direction.begin(), m_direction.end(), kNoDirection);
     m_region.clear();
+    m_rows.assign(std::size_t(m_costs.height()), RowSpan{});
     m_lostFollowers.clear();
     buildBounded();
     return;
@@ -1142,6 +1156,7 @@ void CrowdField::clearFollowers() {
   m_followers.clear();
   m_lostFollowers.clear();
   m_region.clear();
+  m_rows.clear();
   m_frontier.clear();
   m_followerMark.clear();
   rebuild();
@@ -1188,13 +1203,13 @@ std::pair<Cell, Cell> CrowdField::settledBox() const noexcept {
 
 void CrowdField::buildBounded() {
   m_work.rebuilt = true;
+  m_buildTimes = {};
+  const bool canonical = buildBoundedCanonical();
+  m_buildTimes.canonical = canonical;
+  m_boundedEdits = m_mapEdits;
+  if (canonical) return;
   // Everything the last bounded field wrote goes back to unreached.
-  for (const std::uint32_t tile : m_region) {
-    m_distance[tile] = kUnreachable;
-    m_direction[tile] = kNoDirection;
-  }
-  m_work.tiles += std::int64_t(m_region.size());
-  m_region.clear();
+  resetWritten();
   m_settledTiles = 0;
   m_frontier.clear();
   seedGoals(m_frontier);
@@ -1267,6 +1282,296 @@ void CrowdField::growBounded() {
   m_pendingFollowers = 0;
 }
 
+void CrowdField::resetWritten() {
+  for (const std::uint32_t tile : m_region) {
+    m_distance[tile] = kUnreachable;
+    m_direction[tile] = kNoDirection;
+  }
+  m_work.tiles += std::int64_t(m_region.size());
+  m_region.clear();
+  for (std::size_t y = 0; y < m_rows.size(); ++y) {
+    RowSpan& span = m_rows[y];
+    if (span.low > span.high) continue;
+    const std::size_t first = padded({span.low, std::int32_t(y)}), count = std::size_t(span.high - span.low + 1);
+    std::fill_n(m_distance.begin() + std::ptrdiff_t(first), count, kUnreachable);
+    std::fill_n(m_direction.begin() + std::ptrdiff_t(first), count, kNoDirection);
+    m_work.tiles += std::int64_t(count);
+    span = {};
+  }
+}
+
+void CrowdField::rowsFromRegion() {
+  // Padded tile -> row and column by a multiplication (a division per tile would cost more than
+  // the rest of a canonical build), corrected where rounding put it one row off.
+  const auto stride = std::uint64_t(m_stride);
+  const double perRow = 1.0 / double(stride);
+  for (const std::uint32_t tile : m_region) {
+    std::uint64_t row = std::uint64_t(double(tile) * perRow);
+    if (row * stride > tile) --row;
+    if ((row + 1) * stride <= tile) ++row;
+    const auto x = std::int32_t(tile - row * stride) - 1, y = std::int32_t(row) - 1;
+    RowSpan& span = m_rows[std::size_t(y)];
+    if (span.low > span.high) {
+      span = {x, x};
+    } else {
+      span.low = std::min(span.low, x);
+      span.high = std::max(span.high, x);
+    }
+  }
+  m_work.tiles += std::int64_t(m_region.size());
+  m_region.clear();
+}
+
+bool CrowdField::buildBoundedCanonical() {
+  // The last bounded field must be this map's and must have stopped short of the whole
+  // component (its limit bounds where the new one lies), and every new goal must lie in it.
+  if (!oneWeightSquare() || !m_boundsExact || m_boundedEdits != m_mapEdits || m_limit == kUnreachable || m_limit <= 0 ||
+      m_goals.empty() || m_rows.empty()) {
+    return false;
+  }
+  // After an attempt that was given up (the scan's routes needed a repair, or it met walls
+  // scattered thickly), the next few builds go straight to Dial's algorithm: near the same goals
+  // the next attempt would likely fail too, and a failed one costs as much as a success.
+  if (m_scanPause > 0) {
+    --m_scanPause;
+    return false;
+  }
+  const std::int64_t straight = kStep * m_lightest, diagonal = kDiagonalStep * m_lightest;
+  // `moved`: the farthest a new goal lies from the old ones. A tile's old distance is at most its
+  // new one plus that (through the nearest new goal), so the tiles below a distance D now lay
+  // below D + moved before: within (D + moved - m_limit) / straight + 1 tiles of an old settled
+  // tile (a route out of the settled area costs at least the limit, and a step at least straight).
+  std::int64_t moved = 0;
+  for (const Cell goal : m_goals) {
+    const std::int64_t was = m_distance[padded(goal)];
+    if (was >= m_limit) return false;
+    moved = std::max(moved, was);
+  }
+  // The scan writes below `cap`: the old limit, the goals' move and a bucket more, which holds
+  // the new stop (the end of the bucket past the farthest follower and the margin, each now at
+  // most `moved` further) unless the followers moved away meanwhile (then Dial's algorithm does it).
+  const int shift = bucketShape().first;
+  const std::int64_t cap = m_limit + moved + (std::int64_t(1) << shift);
+  // The old written rows hold the settled tiles and the frontier beside them (where a route out
+  // of the settled area steps first); the new field's tiles below the cap, and its frontier,
+  // lie within `reach` tiles of those.
+  const std::int32_t reach = std::int32_t((cap + moved - m_limit) / straight) + 1;
+  rowsFromRegion();
+  // The area the new field can write: the old written rows widened by `reach` every way.
+  const std::int32_t height = m_costs.height(), width = m_costs.width();
+  m_area.assign(std::size_t(height), RowSpan{});
+  for (std::int32_t y = 0; y < height; ++y) {
+    const RowSpan span = m_rows[std::size_t(y)];
+    if (span.low > span.high) continue;
+    const RowSpan wide{std::max(0, span.low - reach), std::min(width - 1, span.high + reach)};
+    for (std::int32_t row = std::max(0, y - reach); row <= std::min(height - 1, y + reach); ++row) {
+      RowSpan& area = m_area[std::size_t(row)];
+      area = area.low > area.high ? wide : RowSpan{std::min(area.low, wide.low), std::max(area.high, wide.high)};
+    }
+  }
+  // The old distances go (the directions are all written by the last sweep: the area covers them).
+  for (std::int32_t y = 0; y < height; ++y) {
+    RowSpan& span = m_rows[std::size_t(y)];
+    if (span.low > span.high) continue;
+    std::fill_n(m_distance.begin() + std::ptrdiff_t(padded({span.low, y})), std::size_t(span.high - span.low + 1), kUnreachable);
+    m_work.tiles += span.high - span.low + 1;
+    span = {};
+  }
+  const auto giveUp = [this]() {
+    m_rows.swap(m_area);  // everything the scan may have written: resetWritten() clears it
+    m_scanPause = kScanPause;
+    return false;
+  };
+  m_seeds.clear();
+  seedGoals(m_seeds);
+  if (!scanCanonical(straight, diagonal, cap)) return giveUp();
+  // Where Dial's bounded build stops: the end of the first bucket past the farthest follower
+  // looked for (not those known cut off) and the margin. Every follower must lie below the cap.
+  m_margin = std::int64_t(m_marginTiles) * kStep * m_lightest;
+  std::int64_t farthest = 0;
+  for (const std::uint32_t tile : m_followers) {
+    if (std::find(m_lostFollowers.begin(), m_lostFollowers.end(), tile) != m_lostFollowers.end()) continue;
+    if (m_distance[tile] >= cap) return giveUp();
+    farthest = std::max(farthest, m_distance[tile]);
+  }
+  const std::int64_t stop = (((farthest + m_margin) >> shift) + 1) << shift;
+  if (stop > cap) return giveUp();
+  m_frontier.clear();
+  m_settledTiles = 0;
+  if (!finishBoundedRows(stop, straight, diagonal)) return giveUp();
+  // Nothing beside the settled tiles: the goals' whole component is settled (Dial's queue ran dry).
+  m_limit = m_frontier.empty() ? kUnreachable : stop;
+  m_farthestFollower = farthest;
+  m_pendingFollowers = 0;
+  return true;
+}
+
+#if RPGNAV_FIELD_AVX2
+namespace {
+// The four 64-bit lanes' low bytes (each 0-255), packed into one word.
+__attribute__((target("avx2"))) inline std::int32_t lowBytes(__m256i lanes) {
+  const __m128i low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(lanes, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+  return _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packus_epi32(low, low), _mm_setzero_si128()));
+}
+
+// finishBoundedRows() for the tiles row .. row + width - 1, four at a time (AVX2; every passable
+// tile weighs the same: `straight` and `diagonal` are its steps). Returns the tiles done (a
+// multiple of four; the caller does the rest), or width + 1 when a kept neighbour offers some
+// tile less than it holds and than `stop`. `first` and `last`: the first and last tile written
+// (kept or frontier), updated.
+__attribute__((target("avx2"))) std::size_t finishRowAvx2(std::int64_t* distance, const std::int32_t* weight,
+                                                          const std::uint8_t* openBits, std::uint8_t* direction, std::size_t row,
+                                                          std::size_t width, const std::ptrdiff_t* offsets, std::int64_t straight,
+                                                          std::int64_t diagonal, std::int64_t stop, std::int64_t& settledTiles,
+                                                          std::vector<std::uint32_t>& frontier, std::size_t& firstTile,
+                                                          std::size_t& lastTile) {
+  // (Locals, not the callers' memory: the byte stores into `direction` could alias those, and
+  // the compiler would load them again after every one.)
+  std::ptrdiff_t offset[8];
+  for (int m = 0; m < 8; ++m) offset[m] = offsets[m];
+  std::int64_t settled = 0;
+  std::size_t first = firstTile, last = lastTile;
+  // A direction is the first move (settleWith's order) whose neighbour lies exactly a step
+  // nearer: 255 - the largest of (255 - m) over the exact moves m (255 - 0 = kNoDirection when
+  // none), in single-cycle operations (a chain of byte blends is slower).
+  static_assert(CrowdField::kNoDirection == 255);
+  const __m256i unreachable = _mm256_set1_epi64x(CrowdField::kUnreachable), below = _mm256_set1_epi64x(stop);
+  const __m256i none = _mm256_set1_epi64x(255);
+  std::size_t x = 0;
+  for (; x + 4 <= width; x += 4) {
+    const std::size_t tile = row + x;
+    const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile));
+    if (_mm_testz_si128(weights, weights)) {  // four walls: unreached already
+      std::memset(direction + tile, CrowdField::kNoDirection, 4);
+      continue;
+    }
+    const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + tile));
+    const __m256i kept = _mm256_cmpgt_epi64(below, here);
+    const auto keptLanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(kept)));
+    std::int32_t packed;
+    std::memcpy(&packed, openBits + tile, sizeof packed);
+    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
+    const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed)));
+    __m256i rank = _mm256_setzero_si256();  // the largest 255 - m over the exact moves
+    if (keptLanes == 0xf) {
+      // Four settled tiles (most of the area): their directions, and the check alone (a
+      // neighbour that offers one of them less lies below it, so is kept: no offers to gather).
+      // Away from walls every move is open (most of those): no move bits to apply.
+      __m256i high = _mm256_setzero_si256();
+      if (packed == -1) {
+        for (int m = 7; m >= 0; --m) {
+          const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + offset[m]));
+          const __m256i step = _mm256_set1_epi64x(m >= 4 ? diagonal : straight);
+          const __m256i fall = _mm256_sub_epi64(here, there);
+          rank = _mm256_max_epu32(rank, _mm256_and_si256(_mm256_cmpeq_epi64(fall, step), _mm256_set1_epi64x(255 - m)));
+          high = _mm256_or_si256(high, _mm256_cmpgt_epi64(fall, step));
+        }
+      } else {
+        for (int m = 7; m >= 0; --m) {
+          const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + offset[m]));
+          const __m256i step = _mm256_set1_epi64x(m >= 4 ? diagonal : straight);
+          const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
+          const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
+          const __m256i fall = _mm256_sub_epi64(here, there);
+          const __m256i exact = _mm256_and_si256(_mm256_cmpeq_epi64(fall, step), moveOpen);
+          rank = _mm256_max_epu32(rank, _mm256_and_si256(exact, _mm256_set1_epi64x(255 - m)));
+          high = _mm256_or_si256(high, _mm256_and_si256(_mm256_cmpgt_epi64(fall, step), moveOpen));
+        }
+      }
+      if (!_mm256_testz_si256(high, high)) return width + 1;
+      const std::int32_t bytes = lowBytes(_mm256_sub_epi64(none, rank));
+      std::memcpy(direction + tile, &bytes, sizeof bytes);
+      settled += 4;
+      if (first == std::size_t(-1)) first = tile;
+      last = tile + 3;
+      continue;
+    }
+    __m256i offered = unreachable;
+    for (int m = 7; m >= 0; --m) {
+      const __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + offset[m]));
+      const __m256i step = _mm256_set1_epi64x(m >= 4 ? diagonal : straight);
+      const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
+      const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
+      const __m256i exact = _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_sub_epi64(here, there), step), moveOpen);
+      rank = _mm256_max_epu32(rank, _mm256_and_si256(exact, _mm256_set1_epi64x(255 - m)));
+      // (A neighbour at kUnreachable wraps round here, but is never below the stop.)
+      const __m256i candidate = _mm256_add_epi64(there, step);
+      const __m256i better = _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi64(below, there), moveOpen),
+                                              _mm256_cmpgt_epi64(offered, candidate));
+      offered = _mm256_blendv_epi8(offered, candidate, better);
+    }
+    // A kept neighbour offering less than a tile holds and than the stop: a route the scan missed.
+    const __m256i ceiling = _mm256_blendv_epi8(below, here, kept);
+    const __m256i missed = _mm256_cmpgt_epi64(ceiling, offered);
+    if (!_mm256_testz_si256(missed, missed)) return width + 1;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(distance + tile), _mm256_blendv_epi8(offered, here, kept));
+    const std::int32_t bytes = lowBytes(_mm256_blendv_epi8(none, _mm256_sub_epi64(none, rank), kept));
+    std::memcpy(direction + tile, &bytes, sizeof bytes);
+    const unsigned reachedLanes =
+        unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(unreachable, offered)))) & ~keptLanes;
+    settled += std::popcount(keptLanes);
+    if ((keptLanes | reachedLanes) != 0) {
+      if (first == std::size_t(-1)) first = tile + std::size_t(std::countr_zero(keptLanes | reachedLanes));
+      last = tile + 31 - std::size_t(std::countl_zero(keptLanes | reachedLanes));
+    }
+    for (unsigned lanes = reachedLanes; lanes != 0; lanes &= lanes - 1) {
+      frontier.push_back(std::uint32_t(tile + std::size_t(std::countr_zero(lanes))));
+    }
+  }
+  settledTiles += settled;
+  firstTile = first;
+  lastTile = last;
+  return x;
+}
+}  // namespace
+#endif
+
+bool CrowdField::finishBoundedRows(std::int64_t stop, std::int64_t straight, std::int64_t diagonal) {
+  std::ptrdiff_t offset[8];
+  for (std::size_t k = 0; k < 8; ++k) offset[k] = m_moves[0][k].offset;
+  const SettleArrays arrays = settleArrays();
+#if RPGNAV_FIELD_AVX2
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
+  for (std::int32_t y = 0; y < m_costs.height(); ++y) {
+    const RowSpan area = m_area[std::size_t(y)];
+    if (area.low > area.high) continue;
+    const std::size_t row = padded({area.low, y}), width = std::size_t(area.high - area.low + 1);
+    m_work.tiles += std::int64_t(width);
+    std::size_t first = std::size_t(-1), last = 0, x = 0;
+#if RPGNAV_FIELD_AVX2
+    if (avx2) {
+      x = finishRowAvx2(m_distance.data(), m_weight.data(), m_open.data(), m_direction.data(), row, width, offset, straight,
+                        diagonal, stop, m_settledTiles, m_frontier, first, last);
+      if (x > width) return false;
+    }
+#endif
+    for (std::size_t tile = row + x; tile < row + width; ++tile) {
+      const std::int64_t here = m_distance[tile];
+      const unsigned bits = m_weight[tile] != 0 ? m_open[tile] : 0u;
+      std::int64_t offered = kUnreachable;
+      for (std::size_t k = 0; k < 8; ++k) {
+        const std::int64_t there = m_distance[std::size_t(std::ptrdiff_t(tile) + offset[k])];
+        if (((bits >> k) & 1u) != 0 && there < stop) offered = std::min(offered, there + (k < 4 ? straight : diagonal));
+      }
+      if (offered < std::min(here, stop)) return false;  // a route the scan missed
+      if (here < stop) {
+        settleWith<8>(arrays, tile, offset);
+        ++m_settledTiles;
+      } else {
+        m_distance[tile] = offered;
+        m_direction[tile] = kNoDirection;
+        if (offered == kUnreachable) continue;
+        m_frontier.push_back(std::uint32_t(tile));
+      }
+      if (first == std::size_t(-1)) first = tile;
+      last = tile;
+    }
+    if (first != std::size_t(-1)) m_rows[std::size_t(y)] = {std::int32_t(first - row) + area.low, std::int32_t(last - row) + area.low};
+  }
+  return true;
+}
+
 void CrowdField::rebuild() {
   m_work = {};
   build();
@@ -1303,7 +1608,7 @@ bool CrowdField::integrateCanonical() {
   using Clock = std::chrono::steady_clock;
   const auto begin = Clock::now();
   const std::int64_t straight = kStep * m_lightest, diagonal = kDiagonalStep * m_lightest;
-  const bool scanned = scanCanonical(straight, diagonal);
+  const bool scanned = scanCanonical(straight, diagonal, kUnreachable);
   const auto scanEnd = Clock::now();
   m_buildTimes.scanMicros = std::chrono::duration<double, std::micro>(scanEnd - begin).count();
   if (!scanned) {  // it gave up: Dial's algorithm from the goals alone
@@ -1347,7 +1652,7 @@ constexpr std::uint8_t kPartsOf[8][2] = {{}, {}, {}, {}, {0, 1}, {2, 1}, {2, 3},
 constexpr std::int64_t kJumpShare = 16, kJumpSlack = 256;
 }  // namespace
 
-bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal) {
+bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal, std::int64_t cap) {
   std::ptrdiff_t offset[8];
   for (std::size_t k = 0; k < 8; ++k) offset[k] = m_moves[0][k].offset;
   const std::uint8_t* open = m_open.data();
@@ -1367,7 +1672,7 @@ bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal) {
     if (((open[tile] >> move) & 1u) == 0) return false;
     tile = std::size_t(std::ptrdiff_t(tile) + offset[move]);
     reached += length;
-    if (distance[tile] <= reached) return false;
+    if (reached >= cap || distance[tile] <= reached) return false;
     distance[tile] = reached;
     ++written;
     return true;

@@ -184,7 +184,7 @@ class CrowdField {
   struct BuildTimes {
     double integrationMicros = 0.0;
     double flowMicros = 0.0;
-    /// Square 8-connected maps of one weight (no sources, no costly doors, not bounded) are
+    /// Square 8-connected maps of one weight (no sources, no costly doors) are
     /// integrated in three phases instead of by Dial's algorithm alone: routes scanned along
     /// straight lines (distances of real routes, maybe too high), a check of every tile against
     /// its neighbours, and Dial's algorithm from the tiles found too high (`repaired` of them),
@@ -192,7 +192,8 @@ class CrowdField {
     /// the repair changes are picked again after it), so on this path the directions are part
     /// of integrationMicros and flowMicros is 0. The phases' times; `canonical` false when the
     /// scan gave up (walls scattered everywhere: scanMicros is the time it took) or does not
-    /// apply (all zero).
+    /// apply (all zero). A bounded field (setFollowers) scans too when its goals moved within
+    /// its last settled area on an unchanged map; then only `canonical` is set (see there).
     bool canonical = false;
     double scanMicros = 0.0, checkMicros = 0.0, repairMicros = 0.0;
     std::int64_t repaired = 0;
@@ -230,6 +231,16 @@ class CrowdField {
   /// the map, on impassable tiles or cut off from every goal are left out (the field does not
   /// grow over the whole map for them; after an edit that opens ground they are looked for
   /// again). The first call turns the mode on (one pass over the map).
+  ///
+  /// On square 8-way maps of one weight (see BuildTimes), a goal step on an unchanged map is
+  /// built by the canonical scan instead of Dial's algorithm: the last field bounds where the
+  /// new one lies (a tile's distance changes by at most the goals' move), so the scan stops at
+  /// a cap past the last limit and one sweep over the last area, a few tiles wider, keeps the
+  /// tiles below the new stop with their directions, gives the tiles beside them their
+  /// frontier values and checks every kept tile against its neighbours. The result is the one
+  /// Dial's algorithm gives, array for array; where the check finds a route the scan missed,
+  /// that build and the next sixteen go to Dial's algorithm. lastBuild().canonical tells
+  /// which built the last one.
   void setFollowers(std::span<const Cell> followers, std::int32_t marginTiles = 8);
   /// Back to the whole map (a full rebuild).
   void clearFollowers();
@@ -368,6 +379,19 @@ class CrowdField {
   // Settles onward from the frontier (or the seeds) until every follower still looked for is
   // settled, plus the margin; gives the new tiles their directions.
   void growBounded();
+  // buildBounded() by the canonical scan, where the goals moved within the last bounded field
+  // of the same map (its distances then bound where the new field's area lies); false (nothing
+  // changed) where that does not apply or the scan's distances need a repair.
+  bool buildBoundedCanonical();
+  // Its last sweep, over the rows of m_area: keeps the tiles below `stop` (settled, with their
+  // directions), gives each other tile the best a kept neighbour offers (the frontier) or
+  // unreached, and notes the written rows in m_rows. False when a kept neighbour offers some
+  // tile less than it holds and than `stop` (the scan missed a route: its result is not taken).
+  bool finishBoundedRows(std::int64_t stop, std::int64_t straight, std::int64_t diagonal);
+  // A bounded field's written tiles (m_rows and m_region) back to unreached with no direction.
+  void resetWritten();
+  // m_region's tiles joined into m_rows (m_region emptied).
+  void rowsFromRegion();
   // The box every settled tile of a bounded field lies in (the whole map with sources or for a
   // field that ran dry).
   std::pair<Cell, Cell> settledBox() const noexcept;
@@ -408,14 +432,18 @@ class CrowdField {
   // it applies (and was done), false to leave it to propagate().
   bool integrateCanonical();
   // True when a full build would take the canonical integration (bounds permitting).
-  bool scansWhole() const noexcept {
-    return !m_parityMatters && m_moves[0].size() == 8 && m_lightest == m_heaviest && m_sources.empty() && m_crossings.empty() &&
-           !m_bounded;
+  bool scansWhole() const noexcept { return oneWeightSquare() && !m_bounded; }
+  // Square 8-connected, one weight on every passable tile, no sources and no door crossings that
+  // cost extra: a route's cost is its count of straight and diagonal steps (the canonical scan's
+  // maps; bounds permitting).
+  bool oneWeightSquare() const noexcept {
+    return !m_parityMatters && m_moves[0].size() == 8 && m_lightest == m_heaviest && m_sources.empty() && m_crossings.empty();
   }
   // Its first phase: distances of routes that go diagonally, then straight (Sturtevant and
   // Rabin's canonical Dijkstra), from the goals in m_seeds. False when it gave up (too many
   // jump points: walls scattered everywhere).
-  bool scanCanonical(std::int64_t straight, std::int64_t diagonal);
+  // Runs stop short of `cap`: only distances below it are written.
+  bool scanCanonical(std::int64_t straight, std::int64_t diagonal, std::int64_t cap);
   // Its second: every tile's direction, and the tiles a neighbour offers a shorter distance
   // than they hold, into m_seeds (one sweep). Returns the reachable tiles, as settleAll().
   std::int64_t settleChecking(std::int64_t straight, std::int64_t diagonal);
@@ -484,6 +512,18 @@ class CrowdField {
   // those found cut off from every goal, and the stop margin in distance units.
   bool m_bounded = false;
   std::int64_t m_limit = kUnreachable;
+  // Written tiles of a bounded field as a span per map row, besides m_region (canonical builds
+  // note rows, not tiles); m_area the rows a canonical build sweeps. An empty span has low > high.
+  struct RowSpan {
+    std::int32_t low = 1, high = 0;
+  };
+  std::vector<RowSpan> m_rows, m_area;
+  // Counts changes of weights and move bits; m_boundedEdits its value when the last bounded
+  // field was built (equal: that field's distances are this map's).
+  std::uint64_t m_mapEdits = 0, m_boundedEdits = ~std::uint64_t(0);
+  // Bounded builds left to Dial's algorithm after a canonical attempt was given up.
+  static constexpr std::int32_t kScanPause = 16;
+  std::int32_t m_scanPause = 0;
   std::vector<std::uint32_t> m_region, m_frontier, m_followers, m_lostFollowers;
   std::int64_t m_margin = 0;
   std::int32_t m_marginTiles = 8;

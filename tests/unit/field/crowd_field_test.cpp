@@ -893,7 +893,9 @@ TEST_CASE("crowd field bounded by followers: a goal step costs the area, not the
   CHECK_FALSE(field.settled({60, 50}));  // 10 tiles out: beyond the followers and the margin
   REQUIRE(field.moveGoal({50, 50}, {51, 50}) == Status::Ok);
   CHECK(field.lastWork().rebuilt);
-  CHECK(field.lastWork().tiles < wholeWork / 50);
+  // (By the canonical scan: it looks at a band a few tiles wider than the settled area.)
+  CHECK(field.lastBuild().canonical);
+  CHECK(field.lastWork().tiles < wholeWork / 20);
   // A wall far away: nothing to do.
   REQUIRE(field.setCost({190, 190}, CostField::kImpassable) == Status::Ok);
   CHECK(field.lastWork().tiles == 0);
@@ -905,7 +907,8 @@ TEST_CASE("crowd field bounded by followers: a goal step costs the area, not the
   REQUIRE(field.moveGoal({51, 50}, {52, 50}) == Status::Ok);
   CHECK(field.lastWork().tiles < wholeWork);
   REQUIRE(field.moveGoal({52, 50}, {53, 50}) == Status::Ok);
-  CHECK(field.lastWork().tiles < wholeWork / 50);
+  CHECK(field.lastBuild().canonical);
+  CHECK(field.lastWork().tiles < wholeWork / 20);
   CHECK_FALSE(field.settled({155, 155}));
   // Opening the pocket: the follower is looked for again, and reached.
   REQUIRE(field.setCost({150, 155}, 1) == Status::Ok);
@@ -1052,10 +1055,61 @@ TEST_CASE("crowd field doors: distances equal a Dijkstra written from the door r
   CHECK(blocked > 5);  // doors that cut parts of a map off
 }
 
+namespace {
+
+// A square 8-way map of one weight for the canonical scan's tests: open ground with a share of
+// walls, or (rooms > 0) rooms carved out of rock and joined by corridors one tile wide; with
+// `hills`, every floor tile hills (one weight other than cost 1's).
+TileMap oneWeightMap(std::mt19937& random, int width, int height, double walls, int rooms, bool hills) {
+  std::uniform_int_distribution<int> percent(0, 99), x(0, width - 1), y(0, height - 1);
+  TileMap map = test::randomMap(random, Layout::square(1.0f, 8), width, height, walls, false);
+  const TerrainId floor = map.terrain().findTerrainBySymbol('.').value();
+  if (rooms > 0) {
+    Cell last{x(random), y(random)};
+    for (int room = 0; room < rooms; ++room) {
+      const Cell corner{x(random), y(random)};
+      const Cell far{std::min(width - 1, corner.x + percent(random) % 12), std::min(height - 1, corner.y + percent(random) % 9)};
+      REQUIRE(map.setTerrain(corner, far, floor) == Status::Ok);
+      REQUIRE(map.setTerrain({std::min(last.x, corner.x), last.y}, {std::max(last.x, corner.x), last.y}, floor) == Status::Ok);
+      REQUIRE(map.setTerrain({corner.x, std::min(last.y, corner.y)}, {corner.x, std::max(last.y, corner.y)}, floor) == Status::Ok);
+      last = far;
+    }
+  }
+  if (hills) {
+    std::vector<Cell> ground;
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+      if (map.passable(map.cellAt(i), TerrainTable::kWalk)) ground.push_back(map.cellAt(i));
+    }
+    REQUIRE(map.setTerrain(ground, map.terrain().findTerrainBySymbol('h').value()) == Status::Ok);
+  }
+  return map;
+}
+
+// Up to `count` doors between straight neighbours (never two on one pair), open, closed or
+// locked, each set on every field in `fields`.
+std::vector<TestDoor> randomDoors(std::mt19937& random, const TileMap& map, int count, std::initializer_list<CrowdField*> fields) {
+  std::uniform_int_distribution<int> percent(0, 99), x(0, map.width() - 1), y(0, map.height() - 1);
+  std::vector<TestDoor> doors;
+  for (int d = 0; d < count; ++d) {
+    const Cell a{x(random), y(random)};
+    const NeighbourStep& move = map.layout().moves(a)[std::size_t(percent(random) % 4)];
+    const Cell b{a.x + move.dx, a.y + move.dy};
+    if (!map.contains(b) || std::any_of(doors.begin(), doors.end(), [&](const TestDoor& door) {
+          return (door.a == a && door.b == b) || (door.a == b && door.b == a);
+        })) {
+      continue;
+    }
+    doors.push_back({a, b, DoorState(percent(random) % 3)});
+    for (CrowdField* field : fields) REQUIRE(field->setDoor(a, b, doors.back().state) == Status::Ok);
+  }
+  return doors;
+}
+
+}  // namespace
+
 TEST_CASE("crowd field: the canonical integration (square 8-way, one weight) equals Dijkstra and Dial's algorithm, doors too",
           "[field][property][canonical]") {
   std::mt19937 random(1016);
-  const Layout layout = Layout::square(1.0f, 8);
   std::uniform_int_distribution<int> percent(0, 99);
   int canonical = 0, repaired = 0, withDoors = 0;
   for (int trial = 0; trial < 800; ++trial) {
@@ -1063,49 +1117,16 @@ TEST_CASE("crowd field: the canonical integration (square 8-way, one weight) equ
     const int width = trial < 8 ? 1 + trial % 3 : 1 + percent(random) % 80;
     const int height = trial < 8 ? 1 + trial / 3 : 1 + percent(random) % 60;
     const int kind = trial % 3;
-    TileMap map = test::randomMap(random, layout, width, height, kind == 1 ? 1.0 : 0.1 * (trial % 7), false);
-    const TerrainId floor = map.terrain().findTerrainBySymbol('.').value();
+    const TileMap map = oneWeightMap(random, width, height, kind == 1 ? 1.0 : 0.1 * (trial % 7), kind == 1 ? 1 + trial % 6 : 0,
+                                     trial % 5 == 4);
     std::uniform_int_distribution<int> x(0, width - 1), y(0, height - 1);
-    if (kind == 1) {  // rooms carved out of rock, joined by corridors one tile wide
-      Cell last{x(random), y(random)};
-      for (int room = 0; room < 1 + trial % 6; ++room) {
-        const Cell corner{x(random), y(random)};
-        const Cell far{std::min(width - 1, corner.x + percent(random) % 12), std::min(height - 1, corner.y + percent(random) % 9)};
-        REQUIRE(map.setTerrain(corner, far, floor) == Status::Ok);
-        REQUIRE(map.setTerrain({std::min(last.x, corner.x), last.y}, {std::max(last.x, corner.x), last.y}, floor) == Status::Ok);
-        REQUIRE(map.setTerrain({corner.x, std::min(last.y, corner.y)}, {corner.x, std::max(last.y, corner.y)}, floor) == Status::Ok);
-        last = far;
-      }
-    }
-    if (trial % 5 == 4) {  // one weight other than cost 1's: every floor tile hills
-      std::vector<Cell> ground;
-      for (std::int32_t i = 0; i < map.tileCount(); ++i) {
-        if (map.passable(map.cellAt(i), TerrainTable::kWalk)) ground.push_back(map.cellAt(i));
-      }
-      REQUIRE(map.setTerrain(ground, map.terrain().findTerrainBySymbol('h').value()) == Status::Ok);
-    }
     std::vector<Cell> goals;
     for (int g = 0; g < 1 + trial % 4; ++g) goals.push_back({x(random), y(random)});
     const CostField costs = CostField::build(map, TerrainTable::kWalk).value();
     CrowdField field(costs), dial(costs);
     // Doors that block (the default policy: closed and locked ones) are in the move bits: the
     // canonical integration still applies.
-    std::vector<TestDoor> doors;
-    if (trial % 2 == 1) {
-      for (int d = 0; d < 1 + trial % 25; ++d) {
-        const Cell a{x(random), y(random)};
-        const NeighbourStep& move = layout.moves(a)[std::size_t(percent(random) % 4)];
-        const Cell b{a.x + move.dx, a.y + move.dy};
-        if (!map.contains(b) || std::any_of(doors.begin(), doors.end(), [&](const TestDoor& door) {
-              return (door.a == a && door.b == b) || (door.a == b && door.b == a);
-            })) {
-          continue;
-        }
-        doors.push_back({a, b, DoorState(percent(random) % 3)});
-        REQUIRE(field.setDoor(a, b, doors.back().state) == Status::Ok);
-        REQUIRE(dial.setDoor(a, b, doors.back().state) == Status::Ok);
-      }
-    }
+    const std::vector<TestDoor> doors = trial % 2 == 1 ? randomDoors(random, map, 1 + trial % 25, {&field, &dial}) : std::vector<TestDoor>{};
     field.setGoals(goals);
     const bool anyGoal = std::any_of(goals.begin(), goals.end(), [&](Cell goal) { return map.passable(goal, TerrainTable::kWalk); });
     INFO("trial " << trial << " " << width << "x" << height);
@@ -1136,6 +1157,83 @@ TEST_CASE("crowd field: the canonical integration (square 8-way, one weight) equ
   CHECK(canonical > 300);
   CHECK(withDoors > 150);
   CHECK(repaired > 25);  // the scan's routes were not all shortest: the repair ran
+}
+
+TEST_CASE("crowd field bounded by followers: goal steps by the canonical scan equal a fresh bounded build",
+          "[field][bounded][property][canonical]") {
+  // Square 8-way maps of one weight (open ground with walls, or rooms and corridors; blocking
+  // doors): a goal that steps, jumps a few tiles, and followers that move. After every goal move
+  // the field must equal, array for array, one built afresh for the same goals and followers (by
+  // Dial's algorithm: a fresh field has no earlier field to bound its area), and the whole map's
+  // field on every settled tile.
+  std::mt19937 random(2611);
+  std::uniform_int_distribution<int> percent(0, 99);
+  int steps = 0, canonical = 0, notCanonical = 0;
+  for (int trial = 0; trial < 240; ++trial) {
+    const int width = 1 + percent(random) % 70, height = 1 + percent(random) % 50;
+    const bool rooms = trial % 3 == 1;
+    const TileMap map = oneWeightMap(random, width, height, rooms ? 1.0 : 0.07 * (trial % 6), rooms ? 1 + trial % 5 : 0, trial % 5 == 4);
+    std::vector<Cell> ground;
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+      if (map.passable(map.cellAt(i), TerrainTable::kWalk)) ground.push_back(map.cellAt(i));
+    }
+    if (ground.empty()) continue;
+    const CostField costs = CostField::build(map, TerrainTable::kWalk).value();
+    CrowdField bounded(costs), whole(costs);
+    const std::vector<TestDoor> doors = trial % 2 == 1 ? randomDoors(random, map, 1 + trial % 12, {&bounded, &whole}) : std::vector<TestDoor>{};
+    Cell goal = ground[std::size_t(percent(random)) % ground.size()];
+    bounded.setGoals(std::vector<Cell>{goal});
+    whole.setGoals(std::vector<Cell>{goal});
+    // Followers on tiles the goal can be reached from (none is ever cut off: the goal only moves
+    // within its own component), within `spread` tiles of it.
+    const int margin = percent(random) % 5;
+    std::vector<Cell> followers;
+    auto pickFollowers = [&](int spread) {
+      followers.clear();
+      for (int attempt = 0; attempt < 60 && followers.size() < 5; ++attempt) {
+        const Cell cell{goal.x + percent(random) % (2 * spread + 1) - spread, goal.y + percent(random) % (2 * spread + 1) - spread};
+        if (whole.reachable(cell)) followers.push_back(cell);
+      }
+    };
+    pickFollowers(6);
+    bounded.setFollowers(followers, margin);
+    for (int step = 0; step < 40; ++step) {
+      const int kind = percent(random);
+      INFO("trial " << trial << " " << width << "x" << height << " step " << step << " kind " << kind);
+      if (kind < 85) {
+        // The goal steps to a neighbour (or, now and then, jumps up to five tiles) it reaches.
+        const int reach = kind < 75 ? 1 : 5;
+        const Cell to{goal.x + percent(random) % (2 * reach + 1) - reach, goal.y + percent(random) % (2 * reach + 1) - reach};
+        if (to == goal || !whole.reachable(to)) continue;
+        REQUIRE(bounded.moveGoal(goal, to) == Status::Ok);
+        REQUIRE(whole.moveGoal(goal, to) == Status::Ok);
+        goal = to;
+        (bounded.lastBuild().canonical ? canonical : notCanonical) += 1;
+      } else {
+        // (The field only grows for followers: no fresh build to compare with.)
+        pickFollowers(kind < 95 ? 6 : 15);
+        bounded.setFollowers(followers, margin);
+        checkBounded(map, bounded, whole);
+        for (const Cell follower : followers) REQUIRE(bounded.settled(follower));
+        continue;
+      }
+      bounded.setFollowers(followers, margin);
+      CrowdField fresh(costs);
+      for (const TestDoor& door : doors) REQUIRE(fresh.setDoor(door.a, door.b, door.state) == Status::Ok);
+      fresh.setGoals(std::vector<Cell>{goal});
+      fresh.setFollowers(followers, margin);
+      REQUIRE_FALSE(fresh.lastBuild().canonical);
+      REQUIRE(bounded == fresh);
+      REQUIRE(bounded.settledCount() == fresh.settledCount());
+      REQUIRE(bounded.digest() == fresh.digest());
+      checkBounded(map, bounded, whole);
+      for (const Cell follower : followers) REQUIRE(bounded.settled(follower));
+      ++steps;
+    }
+  }
+  CHECK(steps > 4000);
+  CHECK(canonical > 2000);
+  CHECK(notCanonical > 50);  // the scan gave up (walls scattered thickly) or followers moved away
 }
 
 TEST_CASE("crowd field followers catch a goal that wanders while walls are built round it (square and hex)",
