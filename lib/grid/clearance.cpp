@@ -59,7 +59,7 @@ Clearance Clearance::build(const TileMap& map, MobilityId mobility) {
     }
     std::stable_sort(probes.begin(), probes.end(), [](const Probe& a, const Probe& b) { return a.code < b.code; });
   }
-  clearance.m_codes.assign(std::size_t(map.width()) * std::size_t(map.height()), 0);
+  clearance.m_codes.assign(std::size_t(map.width() + 2) * std::size_t(map.height() + 2), 0);
   clearance.measure(map, mobility, {0, 0}, {map.width() - 1, map.height() - 1});
   return clearance;
 }
@@ -108,7 +108,7 @@ void Clearance::measure(const TileMap& map, MobilityId mobility, Cell low, Cell 
           }
         }
       }
-      m_codes[std::size_t(y) * std::size_t(m_width) + std::size_t(x)] = code;
+      m_codes[padded({x, y})] = code;
     }
   }
 }

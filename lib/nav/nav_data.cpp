@@ -45,9 +45,14 @@ Result<std::unique_ptr<NavLayer>> NavData::build(MobilityId mobility, SizeClass 
 Status NavData::prepare(MobilityId mobility, float radius) {
   const TileMap& map = m_world->map();
   if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
-  if (!std::isfinite(radius) || radius < 0.0f || radius >= 0.5f * map.layout().tileSize()) return Status::InvalidArgument;
+  if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
   if (m_settings.landmarks < 0 || m_settings.landmarks > 16) return Status::InvalidArgument;
   if (!current()) update();
+  if (radius >= 0.5f * map.layout().tileSize()) {
+    const std::size_t index = mobility.value;
+    if (m_clearances.size() <= index) m_clearances.resize(index + 1);
+    if (!m_clearances[index]) m_clearances[index] = std::make_unique<Clearance>(Clearance::build(map, mobility));
+  }
   const std::size_t index = slot(mobility, sizeClassOf(map.layout(), radius));
   if (m_layers.size() <= index) m_layers.resize(index + 1);
   if (m_layers[index]) return Status::Ok;
@@ -60,6 +65,10 @@ Status NavData::prepare(MobilityId mobility, float radius) {
 const NavLayer* NavData::layer(MobilityId mobility, float radius) const noexcept {
   const std::size_t index = slot(mobility, sizeClassOf(m_world->map().layout(), radius));
   return index < m_layers.size() ? m_layers[index].get() : nullptr;
+}
+
+const Clearance* NavData::clearance(MobilityId mobility) const noexcept {
+  return mobility.value < m_clearances.size() ? m_clearances[mobility.value].get() : nullptr;
 }
 
 bool NavData::current() const noexcept {
@@ -126,6 +135,17 @@ NavUpdate NavData::update() {
       }
     }
   }
+  // Clearance: the tiles round each edited rectangle looked at again; built afresh when the
+  // journal no longer reaches back or a terrain's cost changed (which may open or close it).
+  for (std::size_t index = 0; index < m_clearances.size(); ++index) {
+    std::unique_ptr<Clearance>& clearance = m_clearances[index];
+    if (!clearance || (m_edits.empty() && journalled)) continue;
+    if (!journalled || costsChanged) {
+      *clearance = Clearance::build(map, MobilityId{std::uint8_t(index)});
+      continue;
+    }
+    for (const TileRect& rect : rects) clearance->update(map, rect.low, rect.high);
+  }
   m_mapVersion = map.version();
   m_doorLayoutVersion = m_world->doorLayoutVersion();
   result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count();
@@ -145,6 +165,7 @@ bool NavData::refreshLandmarks(int sweeps) {
 std::size_t NavData::memoryBytes() const noexcept {
   std::size_t total = sizeof(*this);
   for (const std::unique_ptr<NavLayer>& layer : m_layers) total += layer ? layer->memoryBytes() : 0;
+  for (const std::unique_ptr<Clearance>& clearance : m_clearances) total += clearance ? clearance->memoryBytes() : 0;
   return total;
 }
 

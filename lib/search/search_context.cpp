@@ -16,7 +16,12 @@
 #include "grid/segment_walk.hpp"
 
 #include <algorithm>
+#include <bit>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cmath>
+#include <cstring>
 
 namespace rpgnav {
 namespace {
@@ -131,6 +136,36 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   }
   m_sight = request.sightLines;
   m_gates = grid.gateCount() > 0 ? request.gates : nullptr;
+  m_fit = nullptr;
+  if (request.clearance != nullptr) {
+    const Clearance& clearance = *request.clearance;
+    if (clearance.width() != grid.width() || clearance.height() != grid.height() ||
+        clearance.scale() != (grid.layout().isHex() ? 12 : 4) || clearance.mobility() != grid.mobility()) {
+      finish(Status::InvalidArgument, "the clearance is for another map or mobility", out);
+      return out.status;
+    }
+    if (!std::isfinite(request.bodyTiles) || request.bodyTiles < 0.0 || request.bodyTiles > 3.0) {
+      finish(Status::InvalidArgument, "body radius must lie in [0, 3] tiles", out);
+      return out.status;
+    }
+    if (m_sight != nullptr || request.nearestIfUnreachable) {
+      finish(Status::InvalidArgument, "a clearance search takes neither sight lines nor nearestIfUnreachable", out);
+      return out.status;
+    }
+    if (request.bodyTiles > 0.0) {
+      m_fit = &clearance;
+      m_fitCodes = clearance.paddedCodes();
+      m_fitCode = clearance.codeFor(request.bodyTiles);
+      if (!fits(request.start)) {
+        finish(Status::StartBlocked, "the character is too wide for its start tile", out);
+        return out.status;
+      }
+      if (grid.passable(request.goal) && !fits(request.goal)) {
+        finish(Status::GoalBlocked, "the character is too wide for the goal tile", out);
+        return out.status;
+      }
+    }
+  }
   if (m_sight != nullptr) {
     const Layout& layout = grid.layout();
     if (m_sight->mapVersion() != grid.mapVersion() || m_sight->mobility() != grid.mobility()) {
@@ -221,7 +256,8 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_goalY = goal.y + 1;
   // Jump points prune by the 8-way metric's symmetries, which any-angle costs do not have: with
   // them the route could only turn at jump points and often keeps the octile's wrong side.
-  m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
+  m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square &&
+                 grid.layout().connectivity() == 8;
   // Jump points on a map of one cost touch a few scattered tiles; other searches touch whole
   // areas, which the array holds better than the table from the start.
   if (!(m_jumpPoints && grid.uniformCost())) moveToArray();
@@ -271,12 +307,12 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
     ++expandedHere;
     // Tiles at gates are expanded step by step, each step asking the gate rule.
     if (m_jumpPoints && m_grid->nearGate()[top.node] == 0) {
-      expandJumpPoint(top.node, expanded);
+      m_fit != nullptr ? expandJumpPoint<true>(top.node, expanded) : expandJumpPoint<false>(top.node, expanded);
     } else {
       expandAll(top.node, expanded.g);
     }
   }
-  finish(Status::NoPath, "no path", out);
+  finish(Status::NoPath, m_fit != nullptr ? "no route is wide enough for the character" : "no path", out);
   return out.status;
 }
 
@@ -394,6 +430,17 @@ void SearchContext::expandAll(std::int32_t index, std::int64_t g) {
     const std::int32_t next = index + step.dx + step.dy * pw;
     const std::uint8_t costClass = cls[next];
     if (costClass == 0) continue;
+    if (m_fit != nullptr) {
+      // The body fits on the next tile and, where a step passes between two other tiles (a
+      // square diagonal, any hex step), on those.
+      auto fitsAt = [&](const NeighbourStep& to) { return fits({cell.x + to.dx, cell.y + to.dy}); };
+      if (!fitsAt(step)) continue;
+      if (grid.layout().isHex()) {
+        if (!fitsAt(moves[(i + moves.size() - 1) % moves.size()]) || !fitsAt(moves[(i + 1) % moves.size()])) continue;
+      } else if (!step.sharesEdge && (!fitsAt(moves[std::size_t(step.requiresA)]) || !fitsAt(moves[std::size_t(step.requiresB)]))) {
+        continue;
+      }
+    }
     if (closeGaps) {
       // Hex tables run round the tile, so the tiles at the two ends of the edge crossed by
       // step i are steps i-1 and i+1. An end is obstructed when that tile is blocked or a door
@@ -483,6 +530,72 @@ std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::in
   }
 }
 
+std::int32_t SearchContext::jumpStraightFitting(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
+                                                std::int32_t& steps) const noexcept {
+  // The tables' rule (SearchGrid::buildJumpLine) on the tiles the body fits on: stop on a tile
+  // that is not uniform, beside which a tile opens whose neighbour behind is closed (a forced
+  // neighbour), or on the goal; give up at a tile the body does not fit on.
+  const std::int32_t pw = m_grid->paddedWidth();
+  const std::uint8_t* uniform = m_grid->uniform();
+  const std::uint8_t* codes = m_fitCodes;
+  const std::int64_t need = m_fitCode;
+  const std::int32_t stride = dx + dy * pw, side = dx != 0 ? pw : 1;
+  std::int32_t n = y * pw + x;
+  std::int32_t k = 1;
+#if defined(__SSE2__)
+  if (dx != 0) {
+    // Along a row, sixteen tiles at a time: the row, the rows beside it and those rows one tile
+    // behind, as bit masks of the tiles the body fits on; the first stop is the answer. (Loads
+    // may run past the row's end: its border tile is closed, so the stop comes first. They stay
+    // inside the arrays, else the walk below goes on.)
+    const __m128i needs = _mm_set1_epi8(char(std::uint8_t(need)));
+    const auto fitting = [&](std::int32_t at) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + at));
+      return unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, needs), v)));
+    };
+    const auto notUniform = [&](std::int32_t at) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(uniform + at));
+      return unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+    };
+    const std::int32_t count = m_grid->paddedCount();
+    while (dx > 0 ? n + 16 + pw < count : n - 16 - pw >= 0) {
+      // Tiles first .. first + 15; eastward the stop is the lowest bit, westward the highest, and
+      // a tile's "behind" is one tile west (east) of it.
+      const std::int32_t first = dx > 0 ? n + 1 : n - 16, behind = first - dx;
+      const unsigned row = fitting(first);
+      const unsigned above = fitting(first - pw), below = fitting(first + pw);
+      unsigned stop = ~row | notUniform(first) | (above & ~fitting(behind - pw)) | (below & ~fitting(behind + pw));
+      if (m_goal >= first && m_goal < first + 16) stop |= 1u << (m_goal - first);
+      stop &= 0xffffu;
+      if (stop != 0) {
+        const std::int32_t bit = dx > 0 ? std::countr_zero(stop) : 31 - std::countl_zero(stop);
+        if (((row >> bit) & 1u) == 0) return -1;
+        steps = k - 1 + (dx > 0 ? bit + 1 : 16 - bit);
+        return first + bit;
+      }
+      n += 16 * dx;
+      k += 16;
+    }
+  }
+#endif
+  // Past the goal no stop is looked for it (as jumpStraight).
+  const std::int32_t toGoal = (dx != 0 ? m_goalY == y : m_goalX == x) ? (dx != 0 ? (m_goalX - x) * dx : (m_goalY - y) * dy) : -1;
+  // The two tiles beside the last tile walked (beside the next one's "behind").
+  bool left = codes[n + side] >= need, right = codes[n - side] >= need;
+  for (;; ++k) {
+    n += stride;
+    if (codes[n] < need) return -1;
+    const bool leftHere = codes[n + side] >= need, rightHere = codes[n - side] >= need;
+    if (k == toGoal || uniform[n] == 0 || (leftHere && !left) || (rightHere && !right)) {
+      steps = k;
+      return n;
+    }
+    left = leftHere;
+    right = rightHere;
+  }
+}
+
+template <bool kFit>
 void SearchContext::jumpDiagonal(std::int32_t index, std::int64_t gIndex, std::int32_t dx, std::int32_t dy) {
   // Walks the diagonal; at every diagonal tile the two straight jumps it would make are run at
   // once and their jump points become successors of `index` directly ("diagonal first, then
@@ -499,24 +612,25 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int64_t gIndex, std::i
   const std::int64_t g = gIndex + grid.halfDiagonal(cls[index]) - grid.halfDiagonal(costClass);
   std::int32_t n = index, x = index % pw, y = index / pw;
   for (std::int64_t k = 1;; ++k) {
-    if (cls[n + dx] == 0 || cls[n + vertical] == 0) return;  // no corner cutting
+    if (!open<kFit>(n + dx) || !open<kFit>(n + vertical)) return;  // no corner cutting
     n += dx + vertical;
     x += dx;
     y += dy;
-    if (cls[n] == 0) return;
+    if (!open<kFit>(n)) return;
     const std::int64_t gHere = g + k * diagonalCost;
     if (n == m_goal || uniform[n] == 0) {
       relax(n, {x - 1, y - 1}, gHere, index, dx, dy);
       return;
     }
     std::int32_t steps = 0;
-    const std::int32_t across = jumpStraight(x, y, dx, 0, steps);
+    const std::int32_t across = kFit ? jumpStraightFitting(x, y, dx, 0, steps) : jumpStraight(x, y, dx, 0, steps);
     if (across >= 0) relax(across, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
-    const std::int32_t down = jumpStraight(x, y, 0, dy, steps);
+    const std::int32_t down = kFit ? jumpStraightFitting(x, y, 0, dy, steps) : jumpStraight(x, y, 0, dy, steps);
     if (down >= 0) relax(down, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
   }
 }
 
+template <bool kFit>
 void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
   const SearchGrid& grid = *m_grid;
   const std::uint8_t* cls = grid.classes();
@@ -542,7 +656,7 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
     } else if (dx != 0) {
       add(dx, 0);
       for (std::int32_t s : {-1, 1}) {
-        if (cls[index - dx + s * pw] == 0 && cls[index + s * pw] != 0) {
+        if (!open<kFit>(index - dx + s * pw) && open<kFit>(index + s * pw)) {
           add(0, s);
           add(dx, s);
         }
@@ -550,7 +664,7 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
     } else {
       add(0, dy);
       for (std::int32_t s : {-1, 1}) {
-        if (cls[index + s - dy * pw] == 0 && cls[index + s] != 0) {
+        if (!open<kFit>(index + s - dy * pw) && open<kFit>(index + s)) {
           add(s, 0);
           add(s, dy);
         }
@@ -562,13 +676,13 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
     const std::int32_t dx = directions[i][0], dy = directions[i][1];
     const std::int32_t next = index + dx + dy * pw;
     const std::uint8_t costClass = cls[next];
-    if (costClass == 0) continue;
+    if (!open<kFit>(next)) continue;
     if (dx != 0 && dy != 0) {
-      jumpDiagonal(index, here.g, dx, dy);
+      jumpDiagonal<kFit>(index, here.g, dx, dy);
       continue;
     }
     std::int32_t steps = 0;
-    const std::int32_t target = jumpStraight(x, y, dx, dy, steps);
+    const std::int32_t target = kFit ? jumpStraightFitting(x, y, dx, dy, steps) : jumpStraight(x, y, dx, dy, steps);
     if (target < 0) continue;
     // Every tile the jump enters has the first one's class (see jumpDiagonal).
     const std::int64_t cost = grid.halfStraight(cls[index]) + (2 * steps - 1) * grid.halfStraight(costClass);

@@ -40,11 +40,12 @@ class Clearance {
 
   std::int32_t width() const noexcept { return m_width; }
   std::int32_t height() const noexcept { return m_height; }
+  MobilityId mobility() const noexcept { return m_mobility; }
   /// 4 on square maps, 12 on hex maps: code = scale × d².
   std::int32_t scale() const noexcept { return m_scale; }
   /// The tile's code (kFar beyond kFarTiles); 0 off the map. O(1).
   std::uint8_t code(Cell cell) const noexcept {
-    return contains(cell) ? m_codes[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] : 0;
+    return contains(cell) ? m_codes[padded(cell)] : 0;
   }
   /// The tile's clearance in tiles (kFarTiles when it is at least that).
   double tiles(Cell cell) const noexcept;
@@ -54,7 +55,10 @@ class Clearance {
   /// True when a body of radius `radiusTiles` centred on the tile keeps out of every tile the
   /// mobility cannot enter and stays inside the map.
   bool fits(Cell cell, double radiusTiles) const noexcept { return code(cell) >= codeFor(radiusTiles); }
-  /// Bytes held (one per tile).
+  /// The codes with a border of 0 round the map, row-major, width + 2 per row: the search's
+  /// padded layout (SearchGrid::padded), so a tile's code is read at its search index.
+  const std::uint8_t* paddedCodes() const noexcept { return m_codes.data(); }
+  /// Bytes held (one per tile, and the border).
   std::size_t memoryBytes() const noexcept { return m_codes.capacity(); }
 
   /// The code of the distance from a tile's centre to another tile `offset` steps away (offset
@@ -76,7 +80,10 @@ class Clearance {
   MobilityId m_mobility{};
   std::int32_t m_reach = 0;  // the largest |dx| or |dy| of any probe
   std::array<std::vector<Probe>, 4> m_probes;
-  std::vector<std::uint8_t> m_codes;  // row-major
+  std::size_t padded(Cell cell) const noexcept {
+    return std::size_t(cell.y + 1) * std::size_t(m_width + 2) + std::size_t(cell.x + 1);
+  }
+  std::vector<std::uint8_t> m_codes;  // padded: see paddedCodes()
 };
 
 }  // namespace rpgnav

@@ -6,6 +6,7 @@
 
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/field/crowd_field.hpp"
+#include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/grid/convex_corners.hpp"
 #include "rpgnav/grid/segment_tester.hpp"
 #include "rpgnav/search/search_grid.hpp"
@@ -93,13 +94,20 @@ class NavData {
   NavData(const NavData&) = delete;
   NavData& operator=(const NavData&) = delete;
 
+  /// Characters up to this many tiles in radius.
+  static constexpr float kMaxRadiusTiles = 3.0f;
   /// Builds the layer for `mobility` and characters of `radius` (world units) when it is not
-  /// there yet (after bringing the data up to date). InvalidArgument for an unknown mobility, a
-  /// radius out of [0, half a tile), a terrain cost the search cannot take, or bad settings.
+  /// there yet (after bringing the data up to date), and for a radius of half a tile or more the
+  /// mobility's clearance (one byte per tile, shared by every radius). InvalidArgument for an
+  /// unknown mobility, a radius out of [0, kMaxRadiusTiles tiles], a terrain cost the search
+  /// cannot take, or bad settings.
   Status prepare(MobilityId mobility, float radius = 0.0f);
   /// The layer for a mobility and radius, or nullptr when it was not prepared (or its last update
   /// failed).
   const NavLayer* layer(MobilityId mobility, float radius) const noexcept;
+  /// The mobility's clearance (see Clearance), or nullptr when no radius of half a tile or more
+  /// was prepared for it. Kept up to date by update() like the layers.
+  const Clearance* clearance(MobilityId mobility) const noexcept;
 
   /// Applies the map's and the world's edits since the last update to every layer, in place.
   NavUpdate update();
@@ -132,6 +140,7 @@ class NavData {
   const World* m_world;
   NavDataSettings m_settings;
   std::vector<std::unique_ptr<NavLayer>> m_layers;  // by slot()
+  std::vector<std::unique_ptr<Clearance>> m_clearances;  // by mobility
   std::uint64_t m_mapVersion;
   std::uint64_t m_doorLayoutVersion;
   std::vector<TileEdit> m_edits;  // update()'s scratch

@@ -5,6 +5,7 @@
 
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/grid/segment_tester.hpp"
 #include "rpgnav/search/search_grid.hpp"
 
@@ -77,6 +78,18 @@ struct SearchRequest {
   std::optional<Vec2> goalPoint;
   /// What the grid's gates mean in this query; nullptr: every gate is open and free.
   const GateRule* gates = nullptr;
+  /// Characters of any size (issue 27): the clearance of the grid's map and mobility, and the
+  /// body's radius in tiles, 0 to 3. The search then keeps to tiles where the body fits
+  /// (Clearance::fits: no tile it cannot enter, and not the map's edge, within the radius of the
+  /// centre), and steps from tile to tile only where the tiles round the step fit too: for a
+  /// square diagonal the two tiles beside it, for a hex step the two tiles next to both ends
+  /// (then the whole segment between the centres keeps the radius: the least distance along it
+  /// is never below those four centres' least). Straight square steps need only their two ends.
+  /// Jump points are off (their tables know no sizes). Not with `sightLines` or
+  /// `nearestIfUnreachable` (InvalidArgument). A start or goal tile the body does not fit on is
+  /// StartBlocked / GoalBlocked; no route wide enough is NoPath with a reason saying so.
+  const Clearance* clearance = nullptr;
+  double bodyTiles = 0.0;
 };
 
 /// The answer to a SearchRequest. Reuse one object across queries: its path keeps its capacity.
@@ -227,6 +240,9 @@ class SearchContext {
   // True when a gate sits on the edge between padded tiles a and b and is a wall for this query
   // wherever it is not crossed (GateCrossing::solid).
   bool solidGate(std::int32_t a, std::int32_t b) const;
+  // Jump points. kFit: for a body wider than a tile, on the tiles it fits on (m_fitCodes), with
+  // the jumps walked tile by tile (the grid's jump tables know no sizes); otherwise the tables.
+  template <bool kFit>
   void expandJumpPoint(std::int32_t node, Node here);
   void relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
@@ -235,7 +251,20 @@ class SearchContext {
   // the jump points it finds directly.
   std::int32_t jumpStraight(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
                             std::int32_t& steps) const noexcept;
+  // jumpStraight for a wide body: the same stops (a tile not uniform, a forced neighbour, the
+  // goal) on the tiles it fits on, found by walking.
+  std::int32_t jumpStraightFitting(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
+                                   std::int32_t& steps) const noexcept;
+  template <bool kFit>
   void jumpDiagonal(std::int32_t node, std::int64_t g, std::int32_t dx, std::int32_t dy);
+  // A padded tile the search may stand on: passable and, for a wide body, where it fits.
+  // (A tile the body fits on is passable: the clearance, for the grid's mobility, is 0 where
+  // it is not, and m_fitCode is at least 1.)
+  template <bool kFit>
+  bool open(std::int32_t paddedIndex) const noexcept {
+    if constexpr (kFit) return m_fitCodes[paddedIndex] >= m_fitCode;
+    return m_grid->classes()[paddedIndex] != 0;
+  }
   void finish(Status status, const char* reason, SearchResult& out);
   void buildPath(SearchResult& out) const;
   void buildAnyAnglePath(SearchResult& out) const;
@@ -265,6 +294,12 @@ class SearchContext {
   std::array<std::uint32_t, 16> m_goalLandmarks{};  // the goal's landmark distances
   bool m_partial = false;
   bool m_jumpPoints = false;
+  // Bodies wider than a tile (SearchRequest::clearance): the clearance and the least code a
+  // tile needs; nullptr when the body needs nothing beyond an enterable tile.
+  const Clearance* m_fit = nullptr;
+  const std::uint8_t* m_fitCodes = nullptr;  // m_fit's padded codes
+  std::int64_t m_fitCode = 0;
+  bool fits(Cell cell) const noexcept { return m_fit->code(cell) >= m_fitCode; }
   // Any-angle mode (m_sight set): the tester, radius, and the route's two end points.
   const SegmentTester* m_sight = nullptr;
   const GateRule* m_gates = nullptr;

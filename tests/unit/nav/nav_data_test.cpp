@@ -103,6 +103,10 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
       for (int d = 0; d < w * h / 25; ++d) randomEdit(random, map, world);  // a few doors and changes first
       NavData data(world);
       for (const LayerKey& key : kLayers) REQUIRE(data.prepare(key.mobility, key.radius * layout.tileSize()) == Status::Ok);
+      // A character a tile and a half in radius: the walkers' clearance is kept too.
+      REQUIRE(data.prepare(TerrainTable::kWalk, 1.5f * layout.tileSize()) == Status::Ok);
+      REQUIRE(data.clearance(TerrainTable::kWalk) != nullptr);
+      CHECK(data.clearance(TerrainTable::kFly) == nullptr);
       for (int e = 0; e < 40; ++e) {
         const std::string what = randomEdit(random, map, world);
         INFO(layoutName(layout.kind()) << " trial " << trial << " edit " << e << ": " << what);
@@ -121,6 +125,11 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
               test::layerDifference(*patched, *fresh.layer(key.mobility, key.radius * layout.tileSize()), false);
           INFO("layer " << int(key.mobility.value) << " radius " << key.radius << ": " << difference);
           REQUIRE(difference.empty());
+        }
+        REQUIRE(fresh.prepare(TerrainTable::kWalk, 1.5f * layout.tileSize()) == Status::Ok);
+        for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+          INFO("clearance at " << map.cellAt(i).x << "," << map.cellAt(i).y);
+          REQUIRE(data.clearance(TerrainTable::kWalk)->code(map.cellAt(i)) == fresh.clearance(TerrainTable::kWalk)->code(map.cellAt(i)));
         }
         // The planners' answers: bit for bit those on fresh data.
         Planner onPatched(data), onFresh(fresh);
@@ -202,7 +211,11 @@ TEST_CASE("navigation data: the contract with queries, the journal's reach and b
   CHECK(isSuccess(planner.plan(request, result)));
   // Bad preparations.
   CHECK(data.prepare(MobilityId{7}) == Status::InvalidArgument);
-  CHECK(data.prepare(TerrainTable::kWalk, 0.5f) == Status::InvalidArgument);
+  CHECK(data.prepare(TerrainTable::kWalk, 3.01f) == Status::InvalidArgument);  // over three tiles
+  CHECK(data.prepare(TerrainTable::kWalk, -0.1f) == Status::InvalidArgument);
+  CHECK(data.clearance(TerrainTable::kWalk) == nullptr);
+  REQUIRE(data.prepare(TerrainTable::kWalk, 3.0f) == Status::Ok);
+  CHECK(data.clearance(TerrainTable::kWalk) != nullptr);
   CHECK(data.prepare(TerrainTable::kWalk, std::numeric_limits<float>::quiet_NaN()) == Status::InvalidArgument);
 }
 
