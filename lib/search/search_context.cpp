@@ -542,6 +542,9 @@ std::int32_t SearchContext::jumpStraightFitting(std::int32_t x, std::int32_t y, 
   const std::int32_t stride = dx + dy * pw, side = dx != 0 ? pw : 1;
   std::int32_t n = y * pw + x;
   std::int32_t k = 1;
+  // On a map of one cost with no gates every passable tile is uniform: one array fewer to read
+  // (down a column, a cache line a tile).
+  const bool allUniform = m_grid->uniformCost() && m_grid->gateCount() == 0;
 #if defined(__SSE2__)
   if (dx != 0) {
     // Along a row, sixteen tiles at a time: the row, the rows beside it and those rows one tile
@@ -564,7 +567,8 @@ std::int32_t SearchContext::jumpStraightFitting(std::int32_t x, std::int32_t y, 
       const std::int32_t first = dx > 0 ? n + 1 : n - 16, behind = first - dx;
       const unsigned row = fitting(first);
       const unsigned above = fitting(first - pw), below = fitting(first + pw);
-      unsigned stop = ~row | notUniform(first) | (above & ~fitting(behind - pw)) | (below & ~fitting(behind + pw));
+      unsigned stop = ~row | (above & ~fitting(behind - pw)) | (below & ~fitting(behind + pw));
+      if (!allUniform) stop |= notUniform(first);
       if (m_goal >= first && m_goal < first + 16) stop |= 1u << (m_goal - first);
       stop &= 0xffffu;
       if (stop != 0) {
@@ -578,7 +582,7 @@ std::int32_t SearchContext::jumpStraightFitting(std::int32_t x, std::int32_t y, 
     }
   }
 #endif
-  // Past the goal no stop is looked for it (as jumpStraight).
+  // The goal, when it lies on this line ahead: that many tiles from (x, y); else -1.
   const std::int32_t toGoal = (dx != 0 ? m_goalY == y : m_goalX == x) ? (dx != 0 ? (m_goalX - x) * dx : (m_goalY - y) * dy) : -1;
   // The two tiles beside the last tile walked (beside the next one's "behind").
   bool left = codes[n + side] >= need, right = codes[n - side] >= need;
@@ -586,7 +590,7 @@ std::int32_t SearchContext::jumpStraightFitting(std::int32_t x, std::int32_t y, 
     n += stride;
     if (codes[n] < need) return -1;
     const bool leftHere = codes[n + side] >= need, rightHere = codes[n - side] >= need;
-    if (k == toGoal || uniform[n] == 0 || (leftHere && !left) || (rightHere && !right)) {
+    if (k == toGoal || (!allUniform && uniform[n] == 0) || (leftHere && !left) || (rightHere && !right)) {
       steps = k;
       return n;
     }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // A* speed on Moving AI maps (uniform cost, every scenario line, checked against the optimum),
 // on the same maps with random terrain-cost patches (checked against plain A* without jump
+// points), for wide characters (radius 0.5-3 tiles on dao/brc202d, the scenario lines a body of
+// 1.5 tiles can travel, against radius 0 on the same lines; checked against A* without jump
 // points), and on the hex sample map with its terrain costs.
 //
 // usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]
-//                                [--only uniform|weighted|hex] [--map NAME] [--every K]
+//                                [--only uniform|weighted|wide|hex] [--map NAME] [--every K]
 //                                [--no-jump-points]
 // --map keeps the Moving AI maps whose name contains NAME; --every K runs every K-th scenario
 // line (for quick side-by-side runs of two builds).
+#include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/search/search_context.hpp"
@@ -42,7 +45,9 @@ struct Figures {
 
 // Runs every query `repeat` times and keeps each query's fastest time (less noise from the
 // machine); checks lengths against the optimum, or costs against a reference grid search.
-Figures run(const SearchGrid& grid, const std::vector<Query>& queries, int repeat, bool checkAgainstPlain) {
+// A body of `radius` tiles when `clearance` is given.
+Figures run(const SearchGrid& grid, const std::vector<Query>& queries, int repeat, bool checkAgainstPlain,
+            const Clearance* clearance = nullptr, double radius = 0.0) {
   SearchContext context, reference;
   SearchResult result, expected;
   std::vector<double> micros(queries.size(), 1e300);
@@ -54,6 +59,8 @@ Figures run(const SearchGrid& grid, const std::vector<Query>& queries, int repea
       request.start = queries[i].start;
       request.goal = queries[i].goal;
       request.jumpPoints = g_jumpPoints;
+      request.clearance = clearance;
+      request.bodyTiles = radius;
       const auto begin = std::chrono::steady_clock::now();
       context.findPath(grid, request, result);
       const auto end = std::chrono::steady_clock::now();
@@ -62,10 +69,10 @@ Figures run(const SearchGrid& grid, const std::vector<Query>& queries, int repea
       expanded += double(result.expanded);
       bool ok = result.status == Status::Ok;
       if (ok && queries[i].optimal >= 0) ok = std::abs(result.length - queries[i].optimal) <= queries[i].tolerance;
-      if (ok && checkAgainstPlain) {
+      if (checkAgainstPlain) {  // the same answer as A* without jump points (a wide body's NoPath too)
         request.jumpPoints = false;
         reference.findPath(grid, request, expected);
-        ok = expected.costUnits == result.costUnits;
+        ok = expected.status == result.status && expected.costUnits == result.costUnits;
       }
       figures.mismatches += ok ? 0 : 1;
     }
@@ -168,7 +175,7 @@ int main(int argc, char** argv) {
       repeat = std::max(1, std::atoi(argv[++i]));
     } else {
       std::fprintf(stderr, "usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]\n"
-                   "                              [--only uniform|weighted|hex] [--map NAME] [--every K]\n"
+                   "                              [--only uniform|weighted|wide|hex] [--map NAME] [--every K]\n"
                    "                              [--no-jump-points]\n");
       return 2;
     }
@@ -220,6 +227,44 @@ int main(int argc, char** argv) {
         print(std::string(name) + " +costs, " + std::to_string(landmarks) + " landmarks", figures);
         if (landmarks > 0) std::printf("%-34s (grid build with landmarks: %.0f ms)\n", "", buildMs);
       }
+    }
+  }
+  // Wide characters on dao/brc202d: the scenario lines a body of 1.5 tiles can travel (start and
+  // goal where it fits, a route wide enough), at radius 0 and at each radius, same lines.
+  if (std::filesystem::is_directory(movingAi / "dao") && (only == "all" || only == "wide") &&
+      std::string("dao/brc202d").find(mapFilter) != std::string::npos) {
+    auto map = readMovingAiMap(movingAi / "dao/brc202d.map");
+    auto scenario = readScenario(movingAi / "dao/brc202d.map.scen");
+    const SearchGrid grid = SearchGrid::build(*map, TerrainTable::kWalk).value();
+    const auto begin = std::chrono::steady_clock::now();
+    const Clearance clearance = Clearance::build(*map, TerrainTable::kWalk);
+    const double buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+    std::vector<Query> queries;
+    SearchContext context;
+    SearchResult result;
+    for (std::size_t k = 0; k < scenario->size(); k += std::size_t(every)) {
+      SearchRequest request;
+      request.start = (*scenario)[k].start;
+      request.goal = (*scenario)[k].goal;
+      request.clearance = &clearance;
+      request.bodyTiles = 1.5;
+      if (context.findPath(grid, request, result) == Status::Ok) queries.push_back({request.start, request.goal});
+    }
+    std::printf("dao/brc202d, wide characters: %zu of %zu scenario lines wide enough for radius 1.5; clearance built in %.1f ms, "
+                "%zu bytes (%.2f a tile)\n",
+                queries.size(), (scenario->size() + std::size_t(every) - 1) / std::size_t(every), buildMs, clearance.memoryBytes(),
+                double(clearance.memoryBytes()) / double(map->tileCount()));
+    const Figures narrow = run(grid, queries, repeat, true);
+    failures += int(narrow.mismatches);
+    print("dao/brc202d radius 0", narrow);
+    for (const double radius : {0.5, 1.0, 1.5, 2.0, 3.0}) {
+      // (Lines a wider body cannot travel answer NoPath or a blocked end: wrong only where A*
+      // without jump points answers otherwise.)
+      const Figures wide = run(grid, queries, repeat, true, &clearance, radius);
+      failures += int(wide.mismatches);
+      char name[64];
+      std::snprintf(name, sizeof name, "dao/brc202d radius %.1f (%.2fx)", radius, wide.medianMicros / narrow.medianMicros);
+      print(name, wide);
     }
   }
   if (only != "all" && only != "hex") return failures == 0 ? 0 : 1;
