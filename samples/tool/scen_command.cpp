@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// rpgnav scen MAP SCEN: runs Moving AI scenario lines through A* and compares with the optimum.
+// rpgnav scen MAP SCEN: runs Moving AI scenario lines through A* and compares with the optimum;
+// with --radius R, for a body R world units in radius (up to 3 tiles), against A* without jump
+// points for that body instead (the scenario's optimum is a point's).
 #include "commands.hpp"
 #include "describe.hpp"
 #include "options.hpp"
 
+#include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/path/planner.hpp"
@@ -13,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,10 +25,11 @@ namespace rpgnav::tool {
 int scenCommand(Arguments args) {
   constexpr const char* kUsage =
       "usage: rpgnav scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n"
-      "                            [--any-angle]\n";
+      "                            [--any-angle] [--radius R]\n";
   std::string mapPath, scenPath;
   long long limit = -1;
   bool csv = false, noJumpPoints = false, pipeline = false, anyAngle = false;
+  double radius = 0.0;
   std::string mobilityName = "walk";
   CommandLine commandLine("rpgnav scen", kUsage);
   commandLine.positional("MAP", mapPath);
@@ -36,7 +41,15 @@ int scenCommand(Arguments args) {
   commandLine.flag("--no-jump-points", noJumpPoints);
   commandLine.flag("--pipeline", pipeline);
   commandLine.flag("--any-angle", anyAngle);  // the pipeline's search (the scenario's own A* check stays 8-way)
+  commandLine.option("--radius", "a number of world units, 0 to 3 tiles", [&](std::string_view value) {
+    return readNumber(value, radius) && std::isfinite(radius) && radius >= 0.0;
+  });
   if (const auto exit = commandLine.parse(args)) return *exit;
+  if (radius > 0.0 && (pipeline || anyAngle)) {
+    // (The planner's stages after the search take characters under half a tile for now.)
+    std::fprintf(stderr, "rpgnav scen: --radius runs the search alone: not with --pipeline or --any-angle\n");
+    return 2;
+  }
   auto document = readMapFile(mapPath);
   if (!document) {
     std::fprintf(stderr, "rpgnav scen: %s\n", document.error().message.c_str());
@@ -59,6 +72,18 @@ int scenCommand(Arguments args) {
     std::fprintf(stderr, "rpgnav scen: %s\n", grid.error().message.c_str());
     return 1;
   }
+  const double bodyTiles = radius / double(map.layout().tileSize());
+  if (bodyTiles > 3.0) {
+    std::fprintf(stderr, "rpgnav scen: --radius %g is over 3 tiles (%g world units on this map)\n", radius,
+                 3.0 * double(map.layout().tileSize()));
+    return 2;
+  }
+  // A wide body: its clearance, and the plain search it is checked against.
+  const std::optional<Clearance> clearance =
+      bodyTiles > 0.0 ? std::optional<Clearance>(Clearance::build(map, *mobility)) : std::nullopt;
+  SearchContext plainContext;
+  SearchResult plain;
+  long long tooWide = 0;
 
   SearchContext context;
   SearchResult result;
@@ -86,12 +111,35 @@ int scenCommand(Arguments args) {
     request.start = entry.start;
     request.goal = entry.goal;
     request.jumpPoints = !noJumpPoints;
+    if (clearance) {
+      request.clearance = &*clearance;
+      request.bodyTiles = bodyTiles;
+    }
     const auto begin = std::chrono::steady_clock::now();
     context.findPath(*grid, request, result);
     const auto end = std::chrono::steady_clock::now();
     const double us = std::chrono::duration<double, std::micro>(end - begin).count();
     micros.push_back(us);
     const bool found = result.status == Status::Ok;
+    if (clearance) {
+      // Too wide to start, to end or to get through: the plain search must say the same; else
+      // the same cost.
+      request.jumpPoints = false;
+      plainContext.findPath(*grid, request, plain);
+      const bool mismatch = plain.status != result.status || (found && plain.costUnits != result.costUnits);
+      if (mismatch) {
+        std::fprintf(stderr, "line %d: (%d,%d)->(%d,%d) %s length %.8f; without jump points %s length %.8f\n", entry.lineNumber,
+                     entry.start.x, entry.start.y, entry.goal.x, entry.goal.y, std::string(toString(result.status)).c_str(),
+                     result.length, std::string(toString(plain.status)).c_str(), plain.length);
+      }
+      mismatches += mismatch ? 1 : 0;
+      tooWide += found ? 0 : 1;
+      if (csv) {
+        std::printf("%zu,%d,%d,%d,%d,%.8f,%.8f,%lld,%.3f\n", i, entry.start.x, entry.start.y, entry.goal.x, entry.goal.y,
+                    entry.optimalLength, found ? result.length : -1.0, static_cast<long long>(result.expanded), us);
+      }
+      continue;
+    }
     const bool mismatch = !found || std::abs(result.length - entry.optimalLength) > entry.tolerance();
     if (!found) {
       ++failures;
@@ -133,6 +181,12 @@ int scenCommand(Arguments args) {
     for (double v : values) total += v;
     return values.empty() ? 0.0 : total / double(values.size());
   };
+  if (clearance) {
+    std::printf("%s: %zu queries for radius %g, %lld mismatches against A* without jump points, %lld too wide "
+                "(no route, or a start or goal it does not fit on), mean %.2f us, median %.2f us\n",
+                scenPath.c_str(), count, radius, mismatches, tooWide, mean(micros), median(micros));
+    return mismatches == 0 ? 0 : 1;
+  }
   std::printf("%s: %zu queries, %lld mismatches (%lld without a path), mean %.2f us, median %.2f us\n",
               scenPath.c_str(), count, mismatches, failures, mean(micros), median(micros));
   if (pipeline) {
