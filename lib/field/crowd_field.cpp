@@ -35,8 +35,47 @@ Result<CostField> CostField::build(const TileMap& map, MobilityId mobility) {
   return field;
 }
 
+Result<CostField> CostField::build(const TileMap& map, MobilityId mobility, const Clearance& clearance, double bodyTiles) {
+  if (!map.terrain().valid(mobility)) return Error{Status::InvalidArgument, "unknown mobility"};
+  if (clearance.mobility() != mobility || clearance.width() != map.width() || clearance.height() != map.height() ||
+      clearance.scale() != (map.layout().isHex() ? 12 : 4)) {
+    return Error{Status::InvalidArgument, "the clearance is for another map or mobility"};
+  }
+  if (!std::isfinite(bodyTiles) || bodyTiles < 0.0 || bodyTiles > 3.0) return Error{Status::InvalidArgument, "body radius must lie in [0, 3] tiles"};
+  auto field = build(map, mobility);
+  if (!field) return field;
+  field->m_bodyTiles = bodyTiles;
+  if (bodyTiles > 0.0) {
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) field->m_bytes[std::size_t(i)] = field->byteOf(map, &clearance, i);
+  }
+  return field;
+}
+
+std::uint8_t CostField::byteOf(const TileMap& map, const Clearance* clearance, std::int32_t index) const noexcept {
+  const Cell cell = map.cellAt(index);
+  if (clearance != nullptr && m_bodyTiles > 0.0 && !clearance->fits(cell, m_bodyTiles)) return kImpassable;
+  return byteFor(map.cost(cell, m_mobility));
+}
+
+Status CostField::refresh(const TileMap& map, const Clearance& clearance, std::vector<Cell>& changed) {
+  if (map.width() != m_width || map.height() != m_height || !(map.layout() == m_layout) || m_bodyTiles <= 0.0 ||
+      clearance.mobility() != m_mobility || clearance.width() != m_width || clearance.height() != m_height) {
+    return Status::InvalidArgument;
+  }
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    const std::uint8_t now = byteOf(map, &clearance, i);
+    if (now != m_bytes[std::size_t(i)]) {
+      m_bytes[std::size_t(i)] = now;
+      changed.push_back(map.cellAt(i));
+    }
+  }
+  return Status::Ok;
+}
+
 Status CostField::refresh(const TileMap& map, std::vector<Cell>& changed) {
-  if (map.width() != m_width || map.height() != m_height || !(map.layout() == m_layout)) return Status::InvalidArgument;
+  if (map.width() != m_width || map.height() != m_height || !(map.layout() == m_layout) || m_bodyTiles > 0.0) {
+    return Status::InvalidArgument;
+  }
   for (std::int32_t i = 0; i < map.tileCount(); ++i) {
     const std::uint8_t now = byteFor(map.cost(map.cellAt(i), m_mobility));
     if (now != m_bytes[std::size_t(i)]) {
@@ -50,7 +89,9 @@ Status CostField::refresh(const TileMap& map, std::vector<Cell>& changed) {
 Status CostField::refresh(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects, bool all,
                           std::vector<Cell>& changed) {
   if (all) return refresh(map, changed);
-  if (map.width() != m_width || map.height() != m_height || !(map.layout() == m_layout)) return Status::InvalidArgument;
+  if (map.width() != m_width || map.height() != m_height || !(map.layout() == m_layout) || m_bodyTiles > 0.0) {
+    return Status::InvalidArgument;
+  }
   for (const auto& [low, high] : rects) {
     for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, m_height - 1); ++y) {
       for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, m_width - 1); ++x) {
@@ -113,6 +154,15 @@ CrowdField::CrowdField(const CostField& costs)
       }
       m_moves[std::size_t(parity)].push_back(move);
     }
+    if (layout.isHex() && costs.bodyTiles() > 0.0) {
+      // A body's hex step passes between the tiles next to both of its ends (the moves before
+      // and after it round the tile): they must be passable for it too.
+      std::vector<Move>& moves = m_moves[std::size_t(parity)];
+      for (std::size_t k = 0; k < moves.size(); ++k) {
+        moves[k].sideA = moves[(k + moves.size() - 1) % moves.size()].offset;
+        moves[k].sideB = moves[(k + 1) % moves.size()].offset;
+      }
+    }
   }
   if (m_parityMatters) {  // padded coordinates are one more than the tile's: the parity flips
     for (std::size_t tile = 0; tile < size; ++tile) {
@@ -135,7 +185,10 @@ void CrowdField::refreshOpen(std::size_t tile) noexcept {
   const auto at = [&](std::ptrdiff_t offset) { return m_weight[std::size_t(std::ptrdiff_t(tile) + offset)]; };
   for (std::size_t k = 0; k < moves.size(); ++k) {
     const Move& move = moves[k];
-    if (at(move.offset) != 0 && (move.cornerA == 0 || (at(move.cornerA) != 0 && at(move.cornerB) != 0))) open |= 1u << k;
+    if (at(move.offset) != 0 && (move.cornerA == 0 || (at(move.cornerA) != 0 && at(move.cornerB) != 0)) &&
+        (move.sideA == 0 || (at(move.sideA) != 0 && at(move.sideB) != 0))) {
+      open |= 1u << k;
+    }
   }
   if (!m_doorBlocked.empty()) open &= ~unsigned(m_doorBlocked[tile]);  // doors that block, or cost extra
   m_open[tile] = std::uint8_t((m_open[tile] & ~((1u << (m_parityMatters ? kParityShift : 8)) - 1)) | open);
@@ -300,11 +353,17 @@ Status CrowdField::setCosts(std::span<const TileCost> tiles) {
   return Status::Ok;
 }
 
-Status CrowdField::syncWithMap(const TileMap& map) {
+Status CrowdField::syncWithMap(const TileMap& map) { return syncWith(map, nullptr); }
+
+Status CrowdField::syncWithMap(const TileMap& map, const Clearance& clearance) { return syncWith(map, &clearance); }
+
+Status CrowdField::syncWith(const TileMap& map, const Clearance* clearance) {
   std::vector<Cell>& changed = m_changedCells;
   changed.clear();
   CostField fresh = m_costs;
-  if (fresh.refresh(map, changed) != Status::Ok) return Status::InvalidArgument;
+  if ((clearance != nullptr ? fresh.refresh(map, *clearance, changed) : fresh.refresh(map, changed)) != Status::Ok) {
+    return Status::InvalidArgument;
+  }
   m_costChanges.clear();
   for (const Cell cell : changed) m_costChanges.push_back({cell, fresh.at(cell)});
   return setCosts(m_costChanges);

@@ -16,6 +16,7 @@
 /// checked against a full rebuild by plain equality.
 
 #include "rpgnav/core/status.hpp"
+#include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
@@ -38,6 +39,16 @@ class CostField {
 
   /// InvalidArgument for a mobility the map's terrain table does not know.
   static Result<CostField> build(const TileMap& map, MobilityId mobility);
+  /// A size class (issue 27): the field for bodies `bodyTiles` tiles in radius (0-3). Tiles the
+  /// body does not fit on (Clearance::fits; `clearance` is the map's for `mobility`) are
+  /// impassable, and a CrowdField built on it steps between two tiles only where the tiles beside
+  /// the step fit too (square diagonals, as always; hex steps: the two tiles next to both ends),
+  /// as the search does for such a body. A body pays the terrain under its centre.
+  /// InvalidArgument for an unknown mobility, a clearance of another map or mobility, or a radius
+  /// out of [0, 3].
+  static Result<CostField> build(const TileMap& map, MobilityId mobility, const Clearance& clearance, double bodyTiles);
+  /// The body's radius in tiles (0: a point, build() without a clearance).
+  double bodyTiles() const noexcept { return m_bodyTiles; }
 
   std::int32_t width() const noexcept { return m_width; }
   std::int32_t height() const noexcept { return m_height; }
@@ -54,8 +65,12 @@ class CostField {
   /// outside it), as a field of their own with the same layout.
   CostField crop(Cell origin, std::int32_t width, std::int32_t height) const;
   /// Reads the map's tiles again (after edits); appends the tiles whose byte changed.
-  /// InvalidArgument when the map's size or layout is not this field's.
+  /// InvalidArgument when the map's size or layout is not this field's, or for a body's field
+  /// (it reads the clearance too: the overload below).
   Status refresh(const TileMap& map, std::vector<Cell>& changed);
+  /// A body's field after edits, from the map and its clearance brought up to date
+  /// (Clearance::update, or NavData::update). InvalidArgument as above, or for a point's field.
+  Status refresh(const TileMap& map, const Clearance& clearance, std::vector<Cell>& changed);
   /// The same for the tiles of the rectangles low..high only (the tiles an edit named), or for
   /// every tile when `all` (a terrain's cost changed).
   Status refresh(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects, bool all, std::vector<Cell>& changed);
@@ -65,10 +80,13 @@ class CostField {
   Status set(Cell cell, std::uint8_t cost);
 
  private:
+  // The byte of tile `index` of `map` (a body's: impassable where it does not fit).
+  std::uint8_t byteOf(const TileMap& map, const Clearance* clearance, std::int32_t index) const noexcept;
   Layout m_layout;
   MobilityId m_mobility;
   std::int32_t m_width = 0;
   std::int32_t m_height = 0;
+  double m_bodyTiles = 0.0;
   std::vector<std::uint8_t> m_bytes;
 };
 
@@ -126,6 +144,9 @@ class CrowdField {
   /// The map was edited: its tiles are read again and every changed one applied as setCost.
   /// InvalidArgument when the map's size or layout differ.
   Status syncWithMap(const TileMap& map);
+  /// The same for a body's field (CostField::build with a clearance), from the map and its
+  /// clearance brought up to date.
+  Status syncWithMap(const TileMap& map, const Clearance& clearance);
   /// Danger: a per-tile cost for being there, 0-255 (0 outside the map). Several layers add up
   /// (clamped to 255); `layer` counts from 0, at most kMaxDangerLayers. Incremental.
   static constexpr int kMaxDangerLayers = 8;
@@ -286,6 +307,8 @@ class CrowdField {
   }
 
  private:
+  // syncWithMap's work, for a point's field (no clearance) or a body's.
+  Status syncWith(const TileMap& map, const Clearance* clearance);
   // The arrays are padded with a border of impassable tiles: neighbours need no bounds checks.
   std::size_t padded(Cell cell) const noexcept {
     return std::size_t(cell.y + 1) * std::size_t(m_stride) + std::size_t(cell.x + 1);
@@ -296,6 +319,7 @@ class CrowdField {
     std::int64_t length;                  // kStep or kDiagonalStep
     double perLength;                     // 1 / length
     std::ptrdiff_t cornerA = 0, cornerB = 0;  // square diagonals: the tiles that must be passable
+    std::ptrdiff_t sideA = 0, sideB = 0;      // a body's hex steps: the tiles next to both ends (that must be too)
     Vec2 unit = Vec2::Zero();                 // world direction of the step
   };
   // The move table for a tile (hex tables depend on the row or column parity).
