@@ -17,11 +17,10 @@
 
 #include <algorithm>
 #include <bit>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <cmath>
-#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>  // the wide body's jumps along rows
+#endif
 
 namespace rpgnav {
 namespace {

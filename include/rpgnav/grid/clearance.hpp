@@ -16,7 +16,8 @@ namespace rpgnav {
 /// centre to the nearest tile the mobility cannot enter or to the map's edge (the tiles beyond
 /// it count as such), in tiles, up to kFarTiles.
 ///
-/// Stored as an exact integer code, one byte per tile: scale × d², where scale is 4 on square
+/// Stored as an exact integer code, one byte per tile (and a one-tile border, as the search
+/// grid has: 1.01 bytes a tile on a 481×530 map): scale × d², where scale is 4 on square
 /// maps and 12 on hex maps — the squared distance from a tile's centre to another tile is a
 /// multiple of 1/4 (squares) or 1/12 (hexes), so the code loses nothing. Clearances of
 /// kFarTiles or more read kFar. A tile the mobility cannot enter has clearance 0.
