@@ -694,6 +694,12 @@ void CrowdField::settle(std::size_t tile) noexcept {
 
 #if RPGNAV_FIELD_AVX2
 namespace {
+// The four 64-bit lanes' low bytes (each 0-255), packed into one word.
+__attribute__((target("avx2"))) inline std::int32_t lowBytes(__m256i lanes) {
+  const __m128i low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(lanes, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+  return _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packus_epi32(low, low), _mm_setzero_si128()));
+}
+
 // settleWith<8>() for the tiles row .. row + width - 1, four at a time (AVX2): the tiles done
 // (a multiple of four; the caller does the rest); adds the reachable ones to `reachable`. With
 // kCheck (the canonical integration's sweep, where every passable tile weighs the same: its
@@ -768,9 +774,7 @@ __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t*
       }
     }
     best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(kNone), none);
-    // The four lanes' low bytes (each 0-255) stored at once.
-    const __m128i low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(best, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
-    const std::int32_t bytes = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packus_epi32(low, low), _mm_setzero_si128()));
+    const std::int32_t bytes = lowBytes(best);  // the four directions stored at once
     std::memcpy(direction + tile, &bytes, sizeof bytes);
   }
   return x;
@@ -1348,12 +1352,16 @@ void CrowdField::resetWritten() {
   }
   m_work.tiles += std::int64_t(m_region.size());
   m_region.clear();
+  clearRows(true);
+}
+
+void CrowdField::clearRows(bool directions) {
   for (std::size_t y = 0; y < m_rows.size(); ++y) {
     RowSpan& span = m_rows[y];
     if (span.low > span.high) continue;
     const std::size_t first = padded({span.low, std::int32_t(y)}), count = std::size_t(span.high - span.low + 1);
     std::fill_n(m_distance.begin() + std::ptrdiff_t(first), count, kUnreachable);
-    std::fill_n(m_direction.begin() + std::ptrdiff_t(first), count, kNoDirection);
+    if (directions) std::fill_n(m_direction.begin() + std::ptrdiff_t(first), count, kNoDirection);
     m_work.tiles += std::int64_t(count);
     span = {};
   }
@@ -1429,13 +1437,7 @@ bool CrowdField::buildBoundedCanonical() {
     }
   }
   // The old distances go (the directions are all written by the last sweep: the area covers them).
-  for (std::int32_t y = 0; y < height; ++y) {
-    RowSpan& span = m_rows[std::size_t(y)];
-    if (span.low > span.high) continue;
-    std::fill_n(m_distance.begin() + std::ptrdiff_t(padded({span.low, y})), std::size_t(span.high - span.low + 1), kUnreachable);
-    m_work.tiles += span.high - span.low + 1;
-    span = {};
-  }
+  clearRows(false);
   const auto giveUp = [this]() {
     m_rows.swap(m_area);  // everything the scan may have written: resetWritten() clears it
     m_scanPause = kScanPause;
@@ -1467,12 +1469,6 @@ bool CrowdField::buildBoundedCanonical() {
 
 #if RPGNAV_FIELD_AVX2
 namespace {
-// The four 64-bit lanes' low bytes (each 0-255), packed into one word.
-__attribute__((target("avx2"))) inline std::int32_t lowBytes(__m256i lanes) {
-  const __m128i low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(lanes, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
-  return _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packus_epi32(low, low), _mm_setzero_si128()));
-}
-
 // finishBoundedRows() for the tiles row .. row + width - 1, four at a time (AVX2; every passable
 // tile weighs the same: `straight` and `diagonal` are its steps). Returns the tiles done (a
 // multiple of four; the caller does the rest), or width + 1 when a kept neighbour offers some

@@ -432,7 +432,7 @@ void SearchContext::expandAll(std::int32_t index, std::int64_t g) {
     if (m_fit != nullptr) {
       // The body fits on the next tile and, where a step passes between two other tiles (a
       // square diagonal, any hex step), on those.
-      auto fitsAt = [&](const NeighbourStep& to) { return fits({cell.x + to.dx, cell.y + to.dy}); };
+      auto fitsAt = [&](const NeighbourStep& to) { return open<true>(index + to.dx + to.dy * pw); };
       if (!fitsAt(step)) continue;
       if (grid.layout().isHex()) {
         if (!fitsAt(moves[(i + moves.size() - 1) % moves.size()]) || !fitsAt(moves[(i + 1) % moves.size()])) continue;

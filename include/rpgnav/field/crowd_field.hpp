@@ -414,6 +414,8 @@ class CrowdField {
   bool finishBoundedRows(std::int64_t stop, std::int64_t straight, std::int64_t diagonal);
   // A bounded field's written tiles (m_rows and m_region) back to unreached with no direction.
   void resetWritten();
+  // m_rows' tiles back to unreached (and, with `directions`, to no direction); m_rows emptied.
+  void clearRows(bool directions);
   // m_region's tiles joined into m_rows (m_region emptied).
   void rowsFromRegion();
   // The box every settled tile of a bounded field lies in (the whole map with sources or for a
