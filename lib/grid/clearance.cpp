@@ -113,6 +113,16 @@ void Clearance::measure(const TileMap& map, MobilityId mobility, Cell low, Cell 
   }
 }
 
+bool Clearance::stepFits(const Layout& layout, Cell from, std::size_t move, double radiusTiles) const noexcept {
+  const std::span<const NeighbourStep> moves = layout.moves(from);
+  const std::int64_t need = codeFor(radiusTiles);
+  auto fitsAt = [&](const NeighbourStep& step) { return code({from.x + step.dx, from.y + step.dy}) >= need; };
+  const NeighbourStep& step = moves[move];
+  if (code(from) < need || !fitsAt(step)) return false;
+  if (layout.isHex()) return fitsAt(moves[(move + moves.size() - 1) % moves.size()]) && fitsAt(moves[(move + 1) % moves.size()]);
+  return step.sharesEdge || (fitsAt(moves[std::size_t(step.requiresA)]) && fitsAt(moves[std::size_t(step.requiresB)]));
+}
+
 double Clearance::tiles(Cell cell) const noexcept {
   const std::uint8_t stored = code(cell);
   return stored == kFar ? double(kFarTiles) : std::sqrt(double(stored) / double(m_scale));

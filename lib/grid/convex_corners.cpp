@@ -207,6 +207,19 @@ void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vec
     }
     return true;
   };
+  // A wide body's disc round a corner can cross the triangle while the corner and its beside
+  // point both lie outside: such a corner stops a→c too (narrow bodies keep the cheaper test,
+  // and their answers).
+  const bool wide = clearance >= 0.5f * m_tileSize;
+  auto withinOfEdges = [&](const Point& p) {
+    for (int i = 0; i < 3; ++i) {
+      const Point& u = triangle[std::size_t(i)];
+      const Point uv = triangle[std::size_t((i + 1) % 3)] - u;
+      const double t = std::clamp((p - u).dot(uv) / uv.squaredNorm(), 0.0, 1.0);
+      if ((u + t * uv - p).norm() < double(clearance)) return true;
+    }
+    return false;
+  };
   const auto [first, last] = rowsMeeting(low, high);
   for (std::size_t r = first; r < last; ++r) {
     const Row& row = m_rows[r];
@@ -216,7 +229,10 @@ void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vec
     auto it = std::lower_bound(row.corners.begin(), row.corners.end(), x0 - reach,
                                [](const ConvexCorner& corner, double x) { return double(corner.point.x()) < x; });
     for (; it != row.corners.end() && double(it->point.x()) <= x1 + reach; ++it) {
-      if (inside(it->point.cast<double>()) || inside(it->beside(clearance).cast<double>())) out.push_back(*it);
+      if (inside(it->point.cast<double>()) || inside(it->beside(clearance).cast<double>()) ||
+          (wide && withinOfEdges(it->point.cast<double>()))) {
+        out.push_back(*it);
+      }
     }
   }
 }

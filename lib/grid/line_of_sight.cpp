@@ -89,6 +89,58 @@ bool closerThan(const detail::Vec2d& a, const detail::Vec2d& b, const std::array
 
 }  // namespace
 
+namespace {
+
+// Radius (tiles) up to which the tiles touching the tiles a segment visits are all that can come
+// within it: a tile that touches none of them is at least 1 tile away on squares, 1/√3 on hexes.
+double touchingRingReach(const Layout& layout) { return layout.isHex() ? 0.57735026918962584 : 1.0; }
+
+// Every tile whose polygon can come within `keep` of segment ab (layout space), row by row of the
+// layout (columns on flat-topped hexes), among the tiles `first`..`last` (inclusive): in each row,
+// the tiles whose centre lies within keep plus the tile's circumradius of the segment's part in
+// the row's band. Stops at the first tile for which `visit` returns false.
+template <typename Visit>
+bool forTilesNear(const Layout& layout, const detail::Vec2d& a, const detail::Vec2d& b, double keep, Cell first,
+                  Cell last, Visit&& visit) {
+  const bool flat = layout.kind() == LayoutKind::HexFlat;
+  const int major = flat ? 0 : 1, minor = 1 - major;  // v: across the rows; u: along them
+  auto rowCell = [&](std::int32_t row) { return flat ? Cell{row, 0} : Cell{0, row}; };
+  const double v0 = layout.localCenter(rowCell(0))[major], pitch = layout.localCenter(rowCell(1))[major] - v0;
+  const double reach = keep + (layout.isHex() ? 0.57735026918962584 : 0.70710678118654757) + 1e-9;
+  const double vLow = std::min(a[major], b[major]) - reach, vHigh = std::max(a[major], b[major]) + reach;
+  const double du = b[minor] - a[minor], dv = b[major] - a[major];
+  const std::int32_t rowLow = flat ? first.x : first.y, rowHigh = flat ? last.x : last.y;
+  const std::int32_t kLow = flat ? first.y : first.x, kHigh = flat ? last.y : last.x;
+  const double rowFrom = std::clamp(std::ceil((vLow - v0) / pitch), double(rowLow), double(rowHigh) + 1.0);
+  for (auto row = std::int32_t(rowFrom); row <= rowHigh && v0 + row * pitch <= vHigh; ++row) {
+    const double v = v0 + row * pitch;
+    double t0 = 0.0, t1 = 1.0;  // the segment's part within reach of the row's centre line
+    if (dv != 0.0) {
+      t0 = (v - reach - a[major]) / dv;
+      t1 = (v + reach - a[major]) / dv;
+      if (t0 > t1) std::swap(t0, t1);
+      t0 = std::max(t0, 0.0);
+      t1 = std::min(t1, 1.0);
+      if (t0 > t1) continue;
+    }
+    const double u0 = std::min(a[minor] + du * t0, a[minor] + du * t1) - reach;
+    const double u1 = std::max(a[minor] + du * t0, a[minor] + du * t1) + reach;
+    auto at = [&](double u) {
+      detail::Vec2d p;
+      p[major] = v;
+      p[minor] = std::clamp(u, double(kLow) - 2.0, double(kHigh) + 2.0);
+      const Cell cell = layout.tileAtLocal(p);
+      return flat ? cell.y : cell.x;
+    };
+    for (std::int32_t k = std::max(at(u0) - 1, kLow), end = std::min(at(u1) + 1, kHigh); k <= end; ++k) {
+      if (!visit(flat ? Cell{row, k} : Cell{k, row})) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius) {
   SegmentProbe probe;
   if (!finite(from) || !finite(to) || !std::isfinite(radius) || radius < 0.0f) return probe;
@@ -98,29 +150,45 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
   const double length = (b - a).norm();
   probe.length = length * double(layout.tileSize());
   const double localRadius = double(radius) / double(layout.tileSize());
-  // Clearance: only tiles touching a tile the segment visits can come within radius (< half a
-  // tile) of it. Each blocked one is tested once per probe; a small cache of the last tested
-  // tiles avoids repeating the work for neighbours shared by consecutive tiles.
+  const double keep = detail::keptDistance(localRadius, a, b);
+  // Distances measured from the same end whichever way the segment runs (wide bodies only: the
+  // narrow rule's answers stay as they were).
+  const bool reversed = localRadius >= 0.5 && detail::measureReversed(a, b);
+  const detail::Vec2d& near = reversed ? b : a;
+  const detail::Vec2d& far = reversed ? a : b;
+  auto tooClose = [&](Cell cell) {
+    std::array<detail::Vec2d, 6> corners;
+    const int count = layout.localCorners(cell, corners);
+    if (!closerThan(near, far, corners, count, keep)) return false;
+    probe.blocker = cell;
+    probe.hasBlocker = true;
+    return true;
+  };
+  // Wider than the touching ring reaches: after the walk, every blocked tile near the segment.
+  const bool band = localRadius > touchingRingReach(layout);
+  auto bandClear = [&] {
+    // Off the map every tile is forbidden, and the border round it holds the nearest of them to
+    // any point on the map: the sweep stays within it, however wide the radius.
+    return forTilesNear(layout, near, far, keep, {-1, -1}, {map.width(), map.height()},
+                        [&](Cell cell) { return map.passable(cell, mobility) || !tooClose(cell); });
+  };
+  // Clearance: up to the ring's reach only tiles touching a tile the segment visits can come
+  // within the radius of it. Each blocked one is tested once per probe; a small cache of the last
+  // tested tiles avoids repeating the work for neighbours shared by consecutive tiles.
   std::array<Cell, 16> tested{};
   std::size_t testedCount = 0, testedNext = 0;
   auto clearAround = [&](Cell cell) {
-    if (localRadius <= 0.0) return true;
+    if (localRadius <= 0.0 || band) return true;
     for (const NeighbourStep& step : layout.touching(cell)) {
-      const Cell near{cell.x + step.dx, cell.y + step.dy};
-      if (map.passable(near, mobility)) continue;
+      const Cell next{cell.x + step.dx, cell.y + step.dy};
+      if (map.passable(next, mobility)) continue;
       bool seen = false;
-      for (std::size_t i = 0; i < testedCount && !seen; ++i) seen = tested[i] == near;
+      for (std::size_t i = 0; i < testedCount && !seen; ++i) seen = tested[i] == next;
       if (seen) continue;
-      tested[testedNext] = near;
+      tested[testedNext] = next;
       testedNext = (testedNext + 1) % tested.size();
       testedCount = std::min(testedCount + 1, tested.size());
-      std::array<detail::Vec2d, 6> corners;
-      const int count = layout.localCorners(near, corners);
-      if (closerThan(a, b, corners, count, localRadius)) {
-        probe.blocker = near;
-        probe.hasBlocker = true;
-        return false;
-      }
+      if (tooClose(next)) return false;
     }
     return true;
   };
@@ -136,7 +204,7 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
   };
   if (length <= detail::geometryTolerance(a, b)) {  // a point: its tile and its surroundings
     const Cell cell = layout.tileAtLocal(a);
-    probe.clear = map.passable(cell, mobility) && clearAround(cell);
+    probe.clear = map.passable(cell, mobility) && clearAround(cell) && (!band || bandClear());
     if (!map.passable(cell, mobility)) {
       probe.blocker = cell;
       probe.hasBlocker = true;
@@ -194,8 +262,8 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
         }
         return true;
       });
-  probe.clear = clear;
-  probe.cost = clear ? cost * probe.length : 0.0;
+  probe.clear = clear && (!band || bandClear());
+  probe.cost = probe.clear ? cost * probe.length : 0.0;
   return probe;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/grid/segment_tester.hpp"
 
+#include "grid/segment_walk.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -220,7 +222,9 @@ bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
   const Layout& layout = m_map->layout();
   Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
   if (!a.allFinite() || !b.allFinite() || !std::isfinite(clearance)) return false;
-  const double pad = double(clearance) / double(layout.tileSize());
+  const double radius = double(clearance) / double(layout.tileSize());
+  const double pad = detail::keptDistance(radius, a, b);
+  if (radius >= 0.5 && detail::measureReversed(a, b)) std::swap(a, b);  // as probeSegment measures
   // Along the axis the segment advances along least (few lines, long runs of bits); u along a
   // line, v across.
   const bool column = std::abs(b.x() - a.x()) < std::abs(b.y() - a.y());

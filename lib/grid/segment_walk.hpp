@@ -56,6 +56,22 @@ inline double costTolerance(const Vec2d& a, const Vec2d& b) {
   return 5e-7 * magnitude;
 }
 
+/// Wide bodies (radius of half a tile or more, the ones the search fits by Clearance): the
+/// distance, in tiles, a segment must keep from a forbidden tile, less the float rounding of
+/// points meant to lie exactly that far (costTolerance). The search fits a body that touches
+/// at exactly its radius; the float centres of such a fit come out up to 1.6·10⁻⁷ × magnitude
+/// closer, and the probes must agree with the search. Narrow radii keep the exact rule.
+inline double keptDistance(double radiusTiles, const Vec2d& a, const Vec2d& b) {
+  return radiusTiles >= 0.5 ? radiusTiles - costTolerance(a, b) : radiusTiles;
+}
+
+/// Wide bodies' probes measure from the lexicographically smaller end, so a segment and its
+/// reverse get the same answer at a distance equal to the radius (straightening from the goal
+/// probes reversed segments that the planner measures forward).
+inline bool measureReversed(const Vec2d& a, const Vec2d& b) {
+  return b.x() < a.x() || (b.x() == a.x() && b.y() < a.y());
+}
+
 /// The tiles whose closure contains p (within `tolerance`).
 inline TileSet locate(const Layout& layout, const Vec2d& p, double tolerance) {
   TileSet set;

@@ -15,6 +15,8 @@ namespace rpgnav::detail {
 /// radius + comfort counts up to this many tiles: in a corridor one tile wide no point is further
 /// than half a tile from the walls, and the probes are made for clearances under half a tile.
 inline constexpr float kMostClearance = 0.49f;
+/// radius + comfort of a wide body (radius of half a tile or more) counts up to this many tiles.
+inline constexpr float kMostWideClearance = 4.0f;
 /// An end of the path that stands closer to a wall than a level's clearance is forgiven within
 /// this many times that clearance of it: far enough for a path to leave a wall it starts by at a
 /// slant of about 1 in 3 (rising from the radius to radius + comfort), rather than stepping
@@ -43,7 +45,10 @@ class Comfort {
       : m_context(context), m_first(first), m_last(last), m_forgiveEnds(forgiveEnds) {
     const float tile = context.map.layout().tileSize();
     const float radius = context.radius;
-    const float top = std::min(radius + context.comfort, kMostClearance * tile);
+    // Wide bodies (half a tile or more) are probed by a band of any width: their comfort is
+    // capped only where the clearance stops being measured (Clearance::kFarTiles).
+    const bool wide = radius >= 0.5f * tile;
+    const float top = std::min(radius + context.comfort, (wide ? kMostWideClearance : kMostClearance) * tile);
     m_clearance = {radius, radius, radius, radius};
     if (!(top > radius)) return;
     m_clearance[0] = top;
@@ -129,7 +134,13 @@ class Comfort {
     const bool forgiveA = forgiven(a, keep, level, probes), forgiveB = forgiven(b, keep, level, probes);
     if (!forgiveA && !forgiveB) return false;
     const Eigen::Vector2d from = a.cast<double>(), d = b.cast<double>() - from;
-    const double cut = double(kForgiven * keep) / d.norm();
+    // Wide bodies: forgiven within kForgiven × the comfort's part of the clearance beyond the
+    // radius (a slant of 1 in 3 from the radius up), not × the whole clearance (6 tiles for a
+    // body of 3).
+    const float radius = m_context.radius;
+    const float forgivenWithin = radius >= 0.5f * m_context.map.layout().tileSize()
+                                     ? radius + kForgiven * (keep - radius) : kForgiven * keep;
+    const double cut = double(forgivenWithin) / d.norm();
     const double t0 = forgiveA ? cut : 0.0, t1 = forgiveB ? 1.0 - cut : 1.0;
     if (!(t0 < t1)) return true;
     ++probes;

@@ -3,6 +3,7 @@
 // Comparisons the stages share: a candidate piece of path replaces another only when it is
 // neither dearer nor longer (the pipeline promises both), with room for rounding in the sums.
 
+#include "core/distances.hpp"
 #include "rpgnav/core/types.hpp"
 
 #include <algorithm>
@@ -28,14 +29,6 @@ inline bool noWorse(const Leg& candidate, const Leg& replaced) {
 /// it is no dearer than any way of the same or greater length, and length alone decides.
 inline bool atCheapestCost(double cost, double length, double cheapest) {
   return noWorse(cost, length * cheapest);
-}
-
-/// Distance from point x to the segment a→b (double precision).
-inline double pointToSegment(const Eigen::Vector2d& x, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
-  const Eigen::Vector2d ab = b - a;
-  const double length2 = ab.squaredNorm();
-  const double t = length2 > 0.0 ? std::clamp((x - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
-  return (a + t * ab - x).norm();
 }
 
 inline double cross(const Eigen::Vector2d& u, const Eigen::Vector2d& v) { return u.x() * v.y() - u.y() * v.x(); }

@@ -26,20 +26,18 @@ std::string_view pathStageName(PathStage stage) noexcept {
   return "unknown";
 }
 
-bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noexcept {
+bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius, double slack) noexcept {
   // Distance between two segments: zero when they cross, else the least of the four
   // endpoint-to-segment distances.
-  using Point = Eigen::Vector2d;
-  const Point p = from.cast<double>(), q = to.cast<double>(), u = barrier.a.cast<double>(), v = barrier.b.cast<double>();
-  auto cross = [](const Point& x, const Point& y) { return x.x() * y.y() - x.y() * y.x(); };
-  const double d1 = cross(q - p, u - p), d2 = cross(q - p, v - p), d3 = cross(v - u, p - u), d4 = cross(v - u, q - u);
-  if (((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0)) && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))) {
-    return true;
-  }
-  using detail::pointToSegment;
-  const double distance = std::min({pointToSegment(p, u, v), pointToSegment(q, u, v), pointToSegment(u, p, q),
-                                    pointToSegment(v, p, q)});
-  return distance < barrierClearance(barrier, radius);
+  if (slack > 0.0 && (to.x() < from.x() || (to.x() == from.x() && to.y() < from.y()))) std::swap(from, to);
+  const double distance = detail::segmentsDistance(from.cast<double>(), to.cast<double>(), barrier.a.cast<double>(),
+                                                   barrier.b.cast<double>());
+  return distance < barrierClearance(barrier, radius) - slack;
+}
+
+double barrierSlack(const Layout& layout, float radius, Vec2 from, Vec2 to) noexcept {
+  if (!(radius >= 0.5f * layout.tileSize())) return 0.0;
+  return 5e-7 * std::max({1.0, double(from.cwiseAbs().maxCoeff()), double(to.cwiseAbs().maxCoeff())});
 }
 
 double barrierClearance(const Barrier& barrier, float radius) noexcept {
@@ -81,6 +79,11 @@ double StageContext::dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& prob
 }
 
 bool StageContext::openAround(Cell cell) const {
+  // The tester's ring of touching tiles holds everything that can come within 1 tile (squares)
+  // or 1/√3 (hexes) of a segment inside the tile; a wide body's clearances may reach further.
+  const Layout& layout = map.layout();
+  const float reach = (layout.isHex() ? 0.57735f : 1.0f) * layout.tileSize();
+  if (radius >= 0.5f * layout.tileSize() && radius + comfort > reach) return false;
   if (!lines.openAround(cell)) return false;
   for (const Barrier& barrier : barriers) {
     for (const Cell side : {barrier.tileA, barrier.tileB}) {

@@ -88,6 +88,85 @@ Status Planner::fail(PathResult& out, Status status, const char* reason) {
   return status;
 }
 
+namespace {
+
+// A wide body's radius in tiles, as the search and the entry tiles fit it. The radius and the tile
+// size are floats: their quotient is off by up to 1.2·10⁻⁷ of itself either way, so a body meant
+// to be exactly as wide as a clearance (1.75 tiles of 0.7) could come out a hair wider and fit
+// nowhere such a clearance is. A body 4·10⁻⁷ of its radius narrower fits there; the probes,
+// which keep the radius less 5·10⁻⁷ × the coordinates' magnitude (at least the radius: a
+// fitting centre lies that far from the map's edge at 0), agree.
+double bodyTilesOf(float radius, const Layout& layout) {
+  return double(radius) / double(layout.tileSize()) * (1.0 - 4e-7);
+}
+
+}  // namespace
+
+Planner::EntryTile Planner::entryTile(Vec2 point, Cell own, const PathRequest& request) const {
+  const TileMap& map = m_world->map();
+  const Layout& layout = map.layout();
+  EntryTile entry;
+  const float tile = layout.tileSize();
+  if (request.radius < 0.5f * tile) {
+    entry.tile = own;
+    entry.clear = probeSegment(map, request.mobility, point, layout.tileCenter(own), request.radius).clear;
+    entry.roomy = false;
+    return entry;
+  }
+  // Wide: the search moves the body's centre between tile centres where it fits (Clearance), so
+  // the path begins at such a centre. The own tile first, then the touching ones in the layout's
+  // order (deterministic).
+  entry.roomy = probeSegment(map, request.mobility, point, point, request.radius).clear;
+  if (!entry.roomy) return entry;
+  const Clearance& clearance = *navData().clearance(request.mobility);
+  const double bodyTiles = bodyTilesOf(request.radius, layout);
+  auto tryTile = [&](Cell cell) {
+    if (!clearance.fits(cell, bodyTiles)) return false;
+    if (!probeSegment(map, request.mobility, point, layout.tileCenter(cell), request.radius).clear) return false;
+    entry.tile = cell;
+    entry.clear = true;
+    return true;
+  };
+  if (tryTile(own)) return entry;
+  for (const NeighbourStep& step : layout.touching(own)) {
+    if (tryTile({own.x + step.dx, own.y + step.dy})) return entry;
+  }
+  return entry;
+}
+
+Vec2 Planner::wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const {
+  const Layout& layout = m_world->map().layout();
+  const Eigen::Vector2d edge0 = door.edge[0].cast<double>(), edge1 = door.edge[1].cast<double>();
+  auto distance = [&](const Eigen::Vector2d& p) { return detail::pointToSegment(p, edge0, edge1); };
+  // The search's centre polyline (start, then the tiles' centres) walked back from the door to
+  // its last point at least `keep` from it; the stop lies on the step that comes closer, where
+  // the distance reaches `keep` (found by halving: the distance along a segment is convex).
+  std::size_t last = tiles.size() - 1;
+  auto point = [&](std::size_t k) -> Eigen::Vector2d { return layout.tileCenter(tiles[k]).cast<double>(); };
+  while (last > 0 && distance(point(last)) < double(keep)) --last;
+  Eigen::Vector2d far = point(last), near;
+  if (distance(far) >= double(keep)) {
+    if (last + 1 == tiles.size()) return far.cast<float>();
+    near = point(last + 1);
+  } else {
+    // Even the first tile's centre is closer: stop between the start and it, or where it stands.
+    near = far;
+    far = start.cast<double>();
+    if (distance(far) < double(keep)) {
+      tiles.resize(1);
+      return start;
+    }
+  }
+  tiles.resize(last + 1);
+  double low = 0.0, high = 1.0;  // far + (near - far) × t keeps `keep` at low, not at high
+  for (int i = 0; i < 40; ++i) {
+    const double middle = 0.5 * (low + high);
+    (distance(far + (near - far) * middle) >= double(keep) ? low : high) = middle;
+  }
+  return (far + (near - far) * low).cast<float>();
+}
+
+
 const NavLayer* Planner::layerFor(MobilityId mobility, float radius, const char*& reason) {
   if (m_ownData) {
     // Its own data: prepared on first use, brought up to date after edits.
@@ -110,7 +189,10 @@ const NavLayer* Planner::layerFor(MobilityId mobility, float radius, const char*
     return nullptr;
   }
   const NavLayer* layer = m_data->layer(mobility, radius);
-  if (layer == nullptr) reason = "no navigation data for this mobility and size: NavData::prepare() it first";
+  if (layer == nullptr || (radius >= 0.5f * m_world->map().layout().tileSize() && m_data->clearance(mobility) == nullptr)) {
+    reason = "no navigation data for this mobility and size: NavData::prepare() it first";
+    return nullptr;
+  }
   return layer;
 }
 
@@ -139,8 +221,9 @@ const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
   };
   if (!finite(request.start) || !finite(request.goal)) return failed(Status::InvalidArgument, "start or goal is not finite");
   if (!map.terrain().valid(request.mobility)) return failed(Status::InvalidArgument, "unknown mobility");
-  if (!std::isfinite(request.radius) || request.radius < 0.0f || request.radius >= 0.5f * layout.tileSize()) {
-    return failed(Status::InvalidArgument, "radius must be at least 0 and under half a tile");
+  if (!std::isfinite(request.radius) || request.radius < 0.0f ||
+      request.radius > NavData::kMaxRadiusTiles * layout.tileSize()) {
+    return failed(Status::InvalidArgument, "radius must be at least 0 and at most 3 tiles");
   }
   const float comfort = request.comfort.value_or(m_settings.comfort * layout.tileSize());
   if (!std::isfinite(comfort) || comfort < 0.0f) {
@@ -151,18 +234,24 @@ const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
   if (!goalTile) return failed(Status::OutOfBounds, "goal lies outside the map");
   if (!map.passable(*startTile, request.mobility)) return failed(Status::StartBlocked, "start tile cannot be entered by this mobility");
   if (!map.passable(*goalTile, request.mobility)) return failed(Status::GoalBlocked, "goal tile cannot be entered by this mobility");
-  // A character must have room where it stands and be able to step to its tile's centre (on
-  // hexes a blocked neighbour's corner can come within the radius of that short segment even
-  // when both ends have room); the same for the goal. Stage 3 relies on both segments.
-  if (!probeSegment(map, request.mobility, request.start, layout.tileCenter(*startTile), request.radius).clear) {
-    return failed(Status::StartBlocked, "start is closer than the radius to a blocked tile");
-  }
-  if (!probeSegment(map, request.mobility, request.goal, layout.tileCenter(*goalTile), request.radius).clear) {
-    return failed(Status::GoalBlocked, "goal is closer than the radius to a blocked tile");
-  }
   const char* dataReason = "";
   const NavLayer* data = layerFor(request.mobility, request.radius, dataReason);
   if (data == nullptr) return failed(Status::InvalidArgument, dataReason);
+  // A character must have room where it stands and be able to step to the centre of the tile its
+  // path begins on (on hexes a blocked neighbour's corner can come within the radius of that
+  // short segment even when both ends have room); the same for the goal. Stage 3 relies on both
+  // segments. Narrow characters use the tile they stand on; a wide one the first tile of that
+  // tile and those touching it where its body fits on the centre (see entryTile).
+  m_entry = entryTile(request.start, *startTile, request);
+  if (!m_entry.clear) {
+    return failed(Status::StartBlocked, m_entry.roomy ? "the character is too wide for the tiles round the start: none beside it fits its body"
+                                                     : "start is closer than the radius to a blocked tile");
+  }
+  m_exit = entryTile(request.goal, *goalTile, request);
+  if (!m_exit.clear) {
+    return failed(Status::GoalBlocked, m_exit.roomy ? "the character is too wide for the tiles round the goal: none beside it fits its body"
+                                                   : "goal is closer than the radius to a blocked tile");
+  }
   m_doors->begin(*m_world, Traveller{request.character, request.mobility, request.radius});
   return data;
 }
@@ -183,19 +272,19 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
   PathRequest request = asked;
   if (doors) {
     const Layout& layout = map.layout();
-    auto meetsAny = [&](Vec2 point) {
-      const Vec2 centre = layout.tileCenter(*map.tileAt(point));
+    auto meetsAny = [&](Vec2 point, Cell entry) {
+      const Vec2 centre = layout.tileCenter(entry);
       m_doors->barriersNear(point.cwiseMin(centre), point.cwiseMax(centre), asked.radius + layout.tileSize(), false,
                             m_barriers);
       return std::any_of(m_barriers.begin(), m_barriers.end(),
-                         [&](const Barrier& barrier) { return meetsBarrier(barrier, point, centre, asked.radius); });
+                         [&](const Barrier& barrier) { return meetsBarrier(barrier, point, centre, asked.radius, barrierSlack(layout, asked.radius, point, centre)); });
     };
-    if (meetsAny(asked.goal)) {
+    if (meetsAny(asked.goal, m_exit.tile)) {
       return fail(out, Status::GoalBlocked, "goal is closer than the radius to a closed door, or touches one");
     }
-    if (meetsAny(asked.start)) {
+    if (meetsAny(asked.start, m_entry.tile)) {
       m_escapeFrom = asked.start;
-      request.start = layout.tileCenter(*map.tileAt(asked.start));
+      request.start = layout.tileCenter(m_entry.tile);
     }
   }
   StageContext context = stageContext(request, *data);
@@ -229,6 +318,8 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
   m_pending.request = request;
   m_pending.request.ignore = m_pending.ignore;
   m_pending.askedStart = asked.start;
+  m_pending.startTile = m_entry.tile;
+  m_pending.goalTile = m_exit.tile;
   m_pending.data = data;
   m_pending.mapVersion = m_world->map().version();
   m_pending.doorLayoutVersion = m_world->doorLayoutVersion();
@@ -259,6 +350,7 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
   const TileMap& map = m_world->map();
   const Layout& layout = map.layout();
   const bool doors = !m_world->doors().empty();
+  const bool wide = request.radius >= 0.5f * layout.tileSize();
   StageContext context = stageContext(request, *data);
   {
     StageStats& stats = out.stats(PathStage::Search);
@@ -269,11 +361,15 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
       status = m_search.resume(maxExpansions, m_searchResult);
     } else {
       SearchRequest search;
-      search.start = *map.tileAt(request.start);
-      search.goal = *map.tileAt(request.goal);
+      search.start = m_pending.startTile;
+      search.goal = m_pending.goalTile;
       search.maxExpansions = maxExpansions;
       if (doors) search.gates = m_doors.get();
-      if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
+      if (request.radius >= 0.5f * layout.tileSize()) {
+        // A wide body: only tiles where it fits, steps its swept body fits (no any-angle search).
+        search.clearance = navData().clearance(request.mobility);
+        search.bodyTiles = bodyTilesOf(request.radius, layout);
+      } else if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
         search.sightLines = &data->lines();
         search.radius = request.radius;
         search.startPoint = request.start;
@@ -306,13 +402,22 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
       low = low.cwiseMin(layout.tileCenter(tile));
       high = high.cwiseMax(layout.tileCenter(tile));
     }
-    m_doors->barriersNear(low, high, layout.tileSize() + request.radius, false, m_barriers);
+    // A wide body's bends stand up to √2 × its clearance from the corner they pass (2/√3 on
+    // hexes), further out than the tiles' hull: the reach covers their segments too.
+    const float reach = wide ? layout.tileSize() + 2.5f * (request.radius + context.comfort)
+                             : layout.tileSize() + request.radius;
+    m_doors->barriersNear(low, high, reach, false, m_barriers);
     context.barriers = m_barriers;
   }
   if (stop) {
+    const float gap = m_settings.doorApproachGap * layout.tileSize();
     const Cell side = out.tilePath[stop->lastTile];
-    goal = m_doors->approachPoint(stop->door, side, request.radius, m_settings.doorApproachGap * layout.tileSize());
-    if (!context.probe(goal, layout.tileCenter(side)).clear) goal = layout.tileCenter(side);
+    goal = m_doors->approachPoint(stop->door, side, request.radius, gap);
+    if (wide) {
+      goal = wideDoorStop(*m_world->door(stop->door), request.radius + gap, request.start, out.tilePath);
+    } else if (!context.probe(goal, layout.tileCenter(side)).clear) {
+      goal = layout.tileCenter(side);
+    }
     out.door = stop->door;
     out.stopPoint = goal;
   }

@@ -135,7 +135,7 @@ Status ReplanScheduler::add(const CharacterSpec& spec) {
   const TileMap& map = m_world->map();
   if (spec.id.value == 0 || find(spec.id) != nullptr) return Status::InvalidArgument;
   if (!map.terrain().valid(spec.mobility)) return Status::InvalidArgument;
-  if (!std::isfinite(spec.radius) || spec.radius < 0.0f || spec.radius >= 0.5f * map.layout().tileSize()) {
+  if (!std::isfinite(spec.radius) || spec.radius < 0.0f || spec.radius > NavData::kMaxRadiusTiles * map.layout().tileSize()) {
     return Status::InvalidArgument;
   }
   if (!std::isfinite(spec.speed) || !(spec.speed > 0.0f)) return Status::InvalidArgument;

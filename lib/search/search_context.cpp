@@ -13,6 +13,7 @@
 // cheaply; the route is rebuilt from the segments.
 #include "rpgnav/search/search_context.hpp"
 
+#include "core/distances.hpp"
 #include "grid/segment_walk.hpp"
 
 #include <algorithm>
@@ -155,6 +156,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
       m_fit = &clearance;
       m_fitCodes = clearance.paddedCodes();
       m_fitCode = clearance.codeFor(request.bodyTiles);
+      m_fitRadius = request.bodyTiles;
       if (!fits(request.start)) {
         finish(Status::StartBlocked, "the character is too wide for its start tile", out);
         return out.status;
@@ -255,8 +257,10 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_goalY = goal.y + 1;
   // Jump points prune by the 8-way metric's symmetries, which any-angle costs do not have: with
   // them the route could only turn at jump points and often keeps the octile's wrong side.
+  // A wide body keeps its radius from walls among the gates too, which the fitted jumps do not
+  // look at: on a grid with gates it is searched tile by tile.
   m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square &&
-                 grid.layout().connectivity() == 8;
+                 grid.layout().connectivity() == 8 && !(m_fit != nullptr && m_gates != nullptr);
   // Jump points on a map of one cost touch a few scattered tiles; other searches touch whole
   // areas, which the array holds better than the table from the start.
   if (!(m_jumpPoints && grid.uniformCost())) moveToArray();
@@ -454,6 +458,7 @@ void SearchContext::expandAll(std::int32_t index, std::int64_t g) {
         continue;
       }
     }
+    if (m_fit != nullptr && m_gates != nullptr && stepMeetsWall(index, next)) continue;
     std::int64_t gateCost = 0;
     if (!step.sharesEdge) {  // square diagonal: both orthogonal tiles must be passable
       const NeighbourStep& a = moves[std::size_t(step.requiresA)];
@@ -474,6 +479,43 @@ void SearchContext::expandAll(std::int32_t index, std::int64_t g) {
 bool SearchContext::solidGate(std::int32_t a, std::int32_t b) const {
   const std::int32_t gate = m_grid->gateBetween(a, b);
   return gate >= 0 && m_gates->crossing(std::uint32_t(gate)).solid;
+}
+
+bool SearchContext::stepMeetsWall(std::int32_t from, std::int32_t to) const {
+  const SearchGrid& grid = *m_grid;
+  const Cell a = grid.cellOf(from);
+  const std::span<const std::uint32_t> near = grid.gatesNear(a);
+  if (near.empty()) return false;
+  const Layout& layout = grid.layout();
+  const Eigen::Vector2d p = layout.localCenter(a), q = layout.localCenter(grid.cellOf(to));
+  const std::int32_t crossed = grid.gateBetween(from, to);
+  // Exact geometry in layout space (double rounding only): a step that touches a wall's edge at
+  // exactly the radius fits, as on tiles; the planner's probes allow for its points' float
+  // rounding (barrierSlack).
+  const double magnitude = std::max({1.0, p.cwiseAbs().maxCoeff(), q.cwiseAbs().maxCoeff()});
+  const double keep = m_fitRadius - 1e-12 * magnitude;
+  for (const std::uint32_t index : near) {
+    if (std::int32_t(index) == crossed) continue;
+    const SearchGate& gate = grid.gate(index);
+    // Cheaply out of reach: the edge lies within 0.71 tiles of its tiles' centres.
+    const Eigen::Vector2d centre = layout.localCenter(gate.a);
+    if (detail::pointToSegment(centre, p, q) > keep + 0.75) continue;
+    std::array<Eigen::Vector2d, 6> ca, cb;
+    const int na = layout.localCorners(gate.a, ca), nb = layout.localCorners(gate.b, cb);
+    Eigen::Vector2d ends[2];
+    int shared = 0;
+    for (int i = 0; i < na && shared < 2; ++i) {
+      for (int j = 0; j < nb; ++j) {
+        if ((ca[std::size_t(i)] - cb[std::size_t(j)]).squaredNorm() < 1e-18 * magnitude * magnitude) {
+          ends[shared++] = ca[std::size_t(i)];
+          break;
+        }
+      }
+    }
+    if (shared < 2 || detail::segmentsDistance(p, q, ends[0], ends[1]) >= keep) continue;
+    if (m_gates->crossing(index).solid) return true;
+  }
+  return false;
 }
 
 bool SearchContext::gateAllows(std::int32_t from, std::int32_t to, std::int32_t a, std::int32_t b,

@@ -110,6 +110,28 @@ std::optional<Error> SearchGrid::readGates(const TileMap& map, std::span<const S
   std::sort(ends.begin(), ends.end());
   m_gateEnds = std::move(ends);
   m_gates.assign(gates.begin(), gates.end());
+  // Buckets for gatesNear(): each gate in every bucket within kGateReach of its tiles.
+  m_gateBucketStart.clear();
+  m_gateBucketList.clear();
+  if (m_gateEnds.empty()) return std::nullopt;
+  m_gateBucketsWide = (m_width + kGateBucket - 1) / kGateBucket;
+  const std::int32_t bucketsHigh = (m_height + kGateBucket - 1) / kGateBucket;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> entries;  // (bucket, gate)
+  for (std::size_t i = 0; i < gates.size(); ++i) {
+    if (gates[i].removed) continue;
+    const Cell low{std::min(gates[i].a.x, gates[i].b.x) - kGateReach, std::min(gates[i].a.y, gates[i].b.y) - kGateReach};
+    const Cell high{std::max(gates[i].a.x, gates[i].b.x) + kGateReach, std::max(gates[i].a.y, gates[i].b.y) + kGateReach};
+    for (std::int32_t by = std::max(0, low.y) / kGateBucket; by <= std::min(m_height - 1, high.y) / kGateBucket; ++by) {
+      for (std::int32_t bx = std::max(0, low.x) / kGateBucket; bx <= std::min(m_width - 1, high.x) / kGateBucket; ++bx) {
+        entries.push_back({std::uint32_t(by * m_gateBucketsWide + bx), std::uint32_t(i)});
+      }
+    }
+  }
+  std::sort(entries.begin(), entries.end());
+  m_gateBucketStart.assign(std::size_t(m_gateBucketsWide) * std::size_t(bucketsHigh) + 1, 0);
+  for (const auto& [bucket, gate] : entries) ++m_gateBucketStart[bucket + 1];
+  for (std::size_t b = 1; b < m_gateBucketStart.size(); ++b) m_gateBucketStart[b] += m_gateBucketStart[b - 1];
+  for (const auto& entry : entries) m_gateBucketList.push_back(entry.second);
   return std::nullopt;
 }
 
@@ -360,7 +382,7 @@ void SearchGrid::buildLandmarks() { refreshLandmarks(std::numeric_limits<int>::m
 
 std::size_t SearchGrid::memoryBytes() const noexcept {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  return sizeof(*this) + bytes(m_class) + bytes(m_uniform) + bytes(m_nearGate) + bytes(m_gates) + bytes(m_gateEnds) +
+  return sizeof(*this) + bytes(m_class) + bytes(m_uniform) + bytes(m_nearGate) + bytes(m_gates) + bytes(m_gateEnds) + bytes(m_gateBucketStart) + bytes(m_gateBucketList) +
          bytes(m_jumps) + bytes(m_landmarks) + bytes(m_landmarkDistances) + m_regions.memoryBytes() +
          bytes(m_refresh.nearest) + bytes(m_refresh.distance) + bytes(m_refresh.staged);
 }

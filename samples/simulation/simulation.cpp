@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "simulation.hpp"
 
+#include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/regions.hpp"
 
@@ -22,6 +23,35 @@ struct Digest {
   }
 };
 
+// Labels the tiles a body of `bodyTiles` fits on by what it can reach under the search's step rule
+// (Clearance::stepFits); -1 where it does not fit.
+std::vector<std::int32_t> bodyComponents(const TileMap& map, const Clearance& clearance, double bodyTiles) {
+  const Layout& layout = map.layout();
+  std::vector<std::int32_t> label(std::size_t(map.width()) * std::size_t(map.height()), -1);
+  std::vector<Cell> queue;
+  std::int32_t next = 0;
+  for (std::int32_t y = 0; y < map.height(); ++y) {
+    for (std::int32_t x = 0; x < map.width(); ++x) {
+      if (label[std::size_t(map.index({x, y}))] >= 0 || !clearance.fits({x, y}, bodyTiles)) continue;
+      label[std::size_t(map.index({x, y}))] = next;
+      queue.assign(1, Cell{x, y});
+      while (!queue.empty()) {
+        const Cell cell = queue.back();
+        queue.pop_back();
+        const auto moves = layout.moves(cell);
+        for (std::size_t m = 0; m < moves.size(); ++m) {
+          const Cell to{cell.x + moves[m].dx, cell.y + moves[m].dy};
+          if (!clearance.stepFits(layout, cell, m, bodyTiles) || label[std::size_t(map.index(to))] >= 0) continue;
+          label[std::size_t(map.index(to))] = next;
+          queue.push_back(to);
+        }
+      }
+      ++next;
+    }
+  }
+  return label;
+}
+
 }  // namespace
 
 Spread spreadOf(std::vector<double> values) {
@@ -40,22 +70,32 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
   const float tile = layout.tileSize();
   const MobilityId walk = TerrainTable::kWalk;
   if (options.characters < 0 || !(options.fps > 0.0) || !(options.seconds >= 0.0) || !(options.speed > 0.0f) ||
-      !(options.radius >= 0.0f && options.radius < 0.5f) || !(options.wanderMax >= options.wanderMin)) {
+      !(options.radius >= 0.0f && options.radius <= NavData::kMaxRadiusTiles) || !(options.wanderMax >= options.wanderMin)) {
     return Error{Status::InvalidArgument, "simulation options out of range"};
   }
   const float radius = options.radius * tile;
+  // Wide characters (half a tile or more) move between tiles their body fits on (see
+  // SearchRequest::clearance): they stand and wander only there, within what such a body reaches.
+  const bool wide = options.radius >= 0.5f;
+  const Clearance clearance = wide ? Clearance::build(map, walk) : Clearance{};
   // Tiles a character may stand on: walkable, with room for its radius at the centre.
   std::vector<Cell> open;
   for (std::int32_t y = 0; y < map.height(); ++y) {
     for (std::int32_t x = 0; x < map.width(); ++x) {
       const Vec2 centre = layout.tileCenter({x, y});
-      if (map.passable({x, y}, walk) && probeSegment(map, walk, centre, centre, radius).clear) open.push_back({x, y});
+      const bool room = wide ? clearance.fits({x, y}, options.radius) : probeSegment(map, walk, centre, centre, radius).clear;
+      if (map.passable({x, y}, walk) && room) open.push_back({x, y});
     }
   }
   if (open.size() < std::size_t(options.characters) + 1) {
     return Error{Status::InvalidArgument, "the map has fewer open tiles than characters"};
   }
-  const RegionMap regions = RegionMap::compute(map, walk);
+  const RegionMap regions = wide ? RegionMap{} : RegionMap::compute(map, walk);
+  const std::vector<std::int32_t> bodyRegions = wide ? bodyComponents(map, clearance, options.radius) : std::vector<std::int32_t>{};
+  auto connected = [&](Cell a, Cell b) {
+    if (!wide) return regions.connected(a, b);
+    return bodyRegions[std::size_t(map.index(a))] == bodyRegions[std::size_t(map.index(b))];
+  };
   std::mt19937 random(options.seed);
   auto anyTile = [&] { return open[std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(random)]; };
   // A goal within the wander distance, in the same region (the nearest try after 32 misses).
@@ -65,7 +105,7 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
     double bestMiss = 1e300;
     for (int attempt = 0; attempt < 32; ++attempt) {
       const Cell candidate = anyTile();
-      if (!regions.connected(here, candidate)) continue;
+      if (!connected(here, candidate)) continue;
       const double distance = double((layout.tileCenter(candidate) - from).norm()) / double(tile);
       const double miss = distance < options.wanderMin ? options.wanderMin - distance
                           : distance > options.wanderMax ? distance - options.wanderMax

@@ -91,8 +91,8 @@ int simCommand(Arguments args) {
     options.budget.micros = 0.0;
     return readNumber(value, options.budget.expansions) && options.budget.expansions >= 0;
   });
-  commandLine.option("--radius", "a number of tiles, at least 0 and under 0.5", [&](std::string_view value) {
-    return readNumber(value, options.radius) && options.radius >= 0.0f && options.radius < 0.5f;
+  commandLine.option("--radius", "a number of tiles from 0 to 3", [&](std::string_view value) {
+    return readNumber(value, options.radius) && options.radius >= 0.0f && options.radius <= 3.0f;
   });
   commandLine.option("--speed", "a number of tiles per second, above 0 and at most 100", [&](std::string_view value) {
     return readNumber(value, options.speed) && options.speed > 0.0f && options.speed <= 100.0f;
@@ -148,7 +148,7 @@ int simCommand(Arguments args) {
     picture.world(world, false);
     static const char* kColours[] = {"#0050ff", "#00a0a0", "#8b4513", "#000080", "#ff1493", "#9acd32", "#4b0082", "#00c0ff"};
     for (std::size_t i = 0; i < report->trails.size(); ++i) {
-      picture.trail(report->trails[i], options.radius, kColours[i % 8], i == 0 ? "trails (one colour per character)" : "");
+      picture.trail(report->trails[i], options.radius * map.layout().tileSize(), kColours[i % 8], i == 0 ? "trails (one colour per character)" : "");
     }
     if (picture.save(svgPath) != Status::Ok) {
       std::fprintf(stderr, "rpgnav sim: cannot write %s\n", svgPath.c_str());

@@ -4,6 +4,7 @@
 #include "support/geometry.hpp"
 
 #include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/world/world.hpp"
 
 #include <algorithm>
 #include <array>
@@ -190,6 +191,10 @@ SegmentJudgement judgeSegment(const TileMap& map, MobilityId mobility, Vec2 from
     judgement.cost = cost;
     judgement.dearest = dearest;
   }
+  // Wide bodies (half a tile or more) keep the radius up to the float rounding of their points
+  // (README): the search fits them exactly at a clearance equal to the radius, and tile centres
+  // in float come out up to 1.6·10⁻⁷ × magnitude closer.
+  if (r >= 0.5) slack = std::max(slack, 5e-7 * magnitude * size);
   if (radius > 0.0 && judgement.clearance < radius - slack) {
     return fail("comes within " + std::to_string(judgement.clearance) + " of a blocked tile");
   }
@@ -213,7 +218,13 @@ PolylineJudgement judgePolyline(const TileMap& map, MobilityId mobility, std::sp
     }
     for (const Door* door : walls) {
       const double distance = segmentsDistance(points[i - 1], points[i], door->edge[0], door->edge[1]);
-      if (distance < std::max(radius - slack, touch)) {
+      // (Wide bodies: up to the float rounding of the points, as for tiles.)
+      const Layout& layout = map.layout();
+      const double size = double(layout.tileSize());
+      const double magnitude = std::max({1.0, layout.toLocal(points[i - 1]).cwiseAbs().maxCoeff(),
+                                         layout.toLocal(points[i]).cwiseAbs().maxCoeff()});
+      const double doorSlack = radius >= 0.5 * size ? std::max(slack, 5e-7 * magnitude * size) : slack;
+      if (distance < std::max(radius - doorSlack, touch)) {
         judgement.why = "within " + std::to_string(distance) + " of door " + door->name + where();
         return judgement;
       }
@@ -329,6 +340,64 @@ bool reachable(const TileMap& map, MobilityId mobility, std::span<const Door> do
 
 namespace rpgnav::test {
 
+BodyFitRule::BodyFitRule(const TileMap& m, MobilityId mob, double r) : map(m), mobility(mob), radius(r) {
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+    clearance.push_back(stepClearance(map, mobility, map.cellAt(i), map.cellAt(i), radius));
+  }
+}
+
+double BodyFitRule::stepClearance(const TileMap& map, MobilityId mobility, Cell from, Cell to, double radius) {
+  const Layout& layout = map.layout();
+  const double size = double(layout.tileSize());
+  return judgeSegment(map, mobility, layout.tileCenter(from), layout.tileCenter(to), radius * size).clearance / size;
+}
+
+bool BodyFitRule::fits(Cell cell) const {
+  // (Exact codes: a clearance equal to the radius fits. The brute force works from the float
+  // centre and corners: within their rounding of it, 5·10⁻⁷ × the coordinates' magnitude in
+  // tiles, as the README's rule for wide bodies allows.)
+  if (!map.contains(cell)) return false;
+  const double magnitude = std::max(1.0, map.layout().toLocal(map.layout().tileCenter(cell)).cwiseAbs().maxCoeff() + radius + 1.0);
+  return clearance[std::size_t(map.index(cell))] >= radius - std::max(1e-6, 5e-7 * magnitude);
+}
+
+std::optional<std::int64_t> BodyFitRule::step(Cell from, Cell to) const {
+  if (!fits(to)) return std::nullopt;
+  const bool between = map.layout().isHex() || (from.x != to.x && from.y != to.y);
+  if (!between) return 0;
+  // The tiles adjacent to both ends.
+  for (const NeighbourStep& a : map.layout().moves(from)) {
+    const Cell side{from.x + a.dx, from.y + a.dy};
+    if (side == to) continue;
+    for (const NeighbourStep& b : map.layout().moves(to)) {
+      if (Cell{to.x + b.dx, to.y + b.dy} != side) continue;
+      // (On squares only the two orthogonal tiles: a diagonal's neighbours in common.)
+      if (!map.layout().isHex() && side.x != from.x && side.y != from.y) continue;
+      if (!fits(side)) return std::nullopt;
+    }
+  }
+  return 0;
+}
+
+bool BodyFitRule::reaches(Cell start, Cell goal) const {
+  if (!fits(start) || !fits(goal)) return false;
+  std::vector<char> seen(std::size_t(map.tileCount()), 0);
+  std::deque<Cell> open{start};
+  seen[std::size_t(map.index(start))] = 1;
+  while (!open.empty()) {
+    const Cell cell = open.front();
+    open.pop_front();
+    if (cell == goal) return true;
+    for (const NeighbourStep& move : map.layout().moves(cell)) {
+      const Cell next{cell.x + move.dx, cell.y + move.dy};
+      if (!map.contains(next) || seen[std::size_t(map.index(next))] || !map.passable(next, mobility) || !step(cell, next)) continue;
+      seen[std::size_t(map.index(next))] = 1;
+      open.push_back(next);
+    }
+  }
+  return false;
+}
+
 std::vector<const Door*> wallDoors(std::span<const Door> doors) {
   std::vector<const Door*> walls;
   for (const Door& door : doors) {
@@ -443,6 +512,151 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
   }
   if (!detours && !noMore(final.cost, search.cost)) {
     return "final cost " + std::to_string(final.cost) + " above the search polyline's " + std::to_string(search.cost);
+  }
+  return "";
+}
+
+}  // namespace rpgnav::test
+
+namespace rpgnav::test {
+namespace {
+
+using Point = Eigen::Vector2d;
+
+// Distance from a point to a convex polygon (0 inside), written here independently of the
+// library's geometry.
+double pointToPolygon(const Point& x, const TilePolygon& polygon) {
+  bool inside = true;
+  double best = 1e30;
+  for (int i = 0; i < polygon.count; ++i) {
+    const Point a = polygon.corners[std::size_t(i)].cast<double>();
+    const Point b = polygon.corners[std::size_t((i + 1) % polygon.count)].cast<double>();
+    // Corners are clockwise on screen (y down): inside is to the right of each edge there.
+    const double side = (b.x() - a.x()) * (x.y() - a.y()) - (b.y() - a.y()) * (x.x() - a.x());
+    if (side < 0) inside = false;
+    best = std::min(best, pointToSegment(x, a, b));
+  }
+  return inside ? 0.0 : best;
+}
+
+}  // namespace
+
+// Distance from the segment a→b to a convex polygon (0 when it touches or enters it), exact.
+double segmentToPolygon(const Point& a, const Point& b, const TilePolygon& polygon) {
+  if (pointToPolygon(a, polygon) == 0.0) return 0.0;
+  double best = 1e30;
+  for (int i = 0; i < polygon.count; ++i) {
+    best = std::min(best, test::segmentDistance(a, b, polygon.corners[std::size_t(i)].cast<double>(),
+                                                polygon.corners[std::size_t((i + 1) % polygon.count)].cast<double>()));
+  }
+  return best;
+}
+
+// Points every `step` along the curve (its table's chords are within the stage's tolerance of
+// it, and every table point lies on it).
+std::vector<Vec2> densePoints(const SmoothPath& path, double step) {
+  std::vector<Vec2> out;
+  path.sampleEvery(step, out);
+  for (const SmoothPath::Sample& sample : path.samples()) out.push_back(sample.point);
+  return out;
+}
+
+// The independent check: every point of the curve is on a tile the mobility may enter and at
+// least `radius` (less `slack`) from every blocked tile, closed door and blocking entity; and so
+// is every chord of its sampled polyline, by exact segment distances (less the sampling
+// tolerance too). Returns the first violation found, or an empty string.
+std::string curveViolation(const World& world, const PathRequest& request, const SmoothPath& path, double slack) {
+  const TileMap& map = world.map();
+  const Layout& layout = map.layout();
+  const double radius = double(request.radius) - slack;
+  // Only closed doors and blocking entities near the curve matter (the curve lies in the box of
+  // its spans' points): flat entities, the character itself and those it starts inside do not block.
+  Point low = Point::Constant(1e30), high = Point::Constant(-1e30);
+  for (const CubicSpan& span : path.spans()) {
+    for (const Vec2& q : span.p) {
+      low = low.cwiseMin(q.cast<double>());
+      high = high.cwiseMax(q.cast<double>());
+    }
+  }
+  auto nearBox = [&](const Point& a, const Point& b, double reach) {
+    return (a.cwiseMin(b).array() <= high.array() + reach).all() && (a.cwiseMax(b).array() >= low.array() - reach).all();
+  };
+  std::vector<const Door*> closed;
+  for (const Door& door : world.doors()) {
+    if (door.state != DoorState::Open && nearBox(door.edge[0].cast<double>(), door.edge[1].cast<double>(), double(request.radius))) {
+      closed.push_back(&door);
+    }
+  }
+  std::vector<const Entity*> blocking;
+  for (const Entity& e : world.entities().all()) {
+    const bool holdsStart = (e.position - request.start).norm() < e.radius + request.radius;
+    const Point centre = e.position.cast<double>();
+    if (!e.flat() && !holdsStart && e.id != request.character && nearBox(centre, centre, double(e.radius + request.radius))) {
+      blocking.push_back(&e);
+    }
+  }
+  // A blocked tile within the radius of a point is at most this many tiles from the point's own.
+  // (Its centre within radius + 2 circumradii of the point's own tile's centre: on hexes more
+  // steps of offset coordinates than on squares.)
+  const std::int32_t around = std::int32_t(std::ceil(double(request.radius) / double(layout.tileSize()))) + 2;
+  for (const Vec2& p : densePoints(path, 0.05 * layout.tileSize())) {
+    const Point x = p.cast<double>();
+    // (Built only for a violation: formatting every point would cost more than the checks.)
+    auto where = [&p] { return " at " + std::to_string(p.x()) + "," + std::to_string(p.y()); };
+    const auto tile = map.tileAt(p);
+    if (!tile || !map.passable(*tile, request.mobility)) return "forbidden tile" + where();
+    for (std::int32_t dy = -around; dy <= around; ++dy) {
+      for (std::int32_t dx = -around; dx <= around; ++dx) {
+        const Cell near{tile->x + dx, tile->y + dy};
+        if (!map.passable(near, request.mobility) && pointToPolygon(x, layout.tilePolygon(near)) < radius) {
+          return "too close to a blocked tile" + where();
+        }
+      }
+    }
+    for (const Door* door : closed) {
+      if (pointToSegment(x, door->edge[0].cast<double>(), door->edge[1].cast<double>()) < radius) {
+        return "too close to door " + door->name + where();
+      }
+    }
+    for (const Entity* e : blocking) {
+      if ((x - e->position.cast<double>()).norm() < double(e->radius) + radius) {
+        return "inside entity " + std::to_string(e->id.value) + where();
+      }
+    }
+  }
+  // The polyline a game gets (sampled to the stage's default tolerance, 0.01 tiles): each chord,
+  // exactly, against the blocked tiles, closed doors and blocking entities around it. A chord may
+  // stray that tolerance from the curve.
+  const double tolerance = 0.01 * double(layout.tileSize());
+  std::vector<Vec2> polyline;
+  path.sample(tolerance, polyline);
+  const double chordRadius = radius - tolerance;
+  const std::int32_t reach = std::int32_t(std::ceil(double(request.radius) / double(layout.tileSize()))) + 2;
+  for (std::size_t i = 1; i < polyline.size(); ++i) {
+    const Point a = polyline[i - 1].cast<double>(), b = polyline[i].cast<double>();
+    auto where = [&a, &b] {
+      return " on the chord from " + std::to_string(a.x()) + "," + std::to_string(a.y()) + " to " + std::to_string(b.x()) +
+             "," + std::to_string(b.y());
+    };
+    const auto from = map.tileAt(polyline[i - 1]), to = map.tileAt(polyline[i]);
+    if (!from || !to) return "chord leaves the map" + where();
+    for (std::int32_t y = std::min(from->y, to->y) - reach; y <= std::max(from->y, to->y) + reach; ++y) {
+      for (std::int32_t x = std::min(from->x, to->x) - reach; x <= std::max(from->x, to->x) + reach; ++x) {
+        if (!map.passable({x, y}, request.mobility) && segmentToPolygon(a, b, layout.tilePolygon({x, y})) < chordRadius) {
+          return "chord too close to a blocked tile" + where();
+        }
+      }
+    }
+    for (const Door* door : closed) {
+      if (test::segmentDistance(a, b, door->edge[0].cast<double>(), door->edge[1].cast<double>()) < chordRadius) {
+        return "chord too close to door " + door->name + where();
+      }
+    }
+    for (const Entity* e : blocking) {
+      if (pointToSegment(e->position.cast<double>(), a, b) < double(e->radius) + chordRadius) {
+        return "chord enters entity " + std::to_string(e->id.value) + where();
+      }
+    }
   }
   return "";
 }

@@ -8,9 +8,11 @@
 #include "rpgnav/grid/tile_map.hpp"
 #include "rpgnav/path/path.hpp"
 #include "rpgnav/world/doors.hpp"
+#include "rpgnav/world/world.hpp"
 
 #include <Eigen/Core>
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -67,6 +69,28 @@ std::optional<std::vector<Vec2>> radiusKeepingCentrePolyline(const TileMap& map,
 bool reachable(const TileMap& map, MobilityId mobility, std::span<const Door> doors, Cell start, Cell goal,
                double radius);
 
+/// The rule the search documents for a wide body (radius `radius` tiles), from brute-force
+/// clearances (judgeSegment), not from Clearance: the body fits on a tile when its centre lies
+/// at least the radius from every forbidden tile and the map's edge; a step needs the tiles next
+/// to both of its ends to fit as well when it passes between two (square diagonals, hex steps).
+struct BodyFitRule {
+  const TileMap& map;
+  MobilityId mobility;
+  double radius;
+  std::vector<double> clearance;  // per tile, in tiles
+
+  BodyFitRule(const TileMap& map, MobilityId mobility, double radius);
+  /// The least distance, in tiles, from the segment between two tiles' centres (one tile: its
+  /// centre) to a forbidden tile or the map's edge: exact where below `radius`, at least it
+  /// otherwise.
+  static double stepClearance(const TileMap& map, MobilityId mobility, Cell from, Cell to, double radius);
+  bool fits(Cell cell) const;
+  /// A step rule for dijkstraCosts (0: no extra cost), nothing when the body cannot take it.
+  std::optional<std::int64_t> step(Cell from, Cell to) const;
+  /// True when the body can go from `start` to `goal` by such steps (both must fit).
+  bool reaches(Cell start, Cell goal) const;
+};
+
 /// The doors that are walls for a character under the default policy: closed and locked ones.
 std::vector<const Door*> wallDoors(std::span<const Door> doors);
 
@@ -82,5 +106,16 @@ std::vector<const Door*> wallDoors(std::span<const Door> doors);
 /// tile search does not see), cost no more than the search's polyline. Returns what broke, or "".
 std::string costInvariantViolation(const TileMap& map, const PathRequest& request, const PathResult& result,
                                    std::span<const Door* const> walls, bool anyAngle, bool detours = false);
+
+/// Distance from the segment a→b to a convex tile polygon (0 when it touches or enters it), exact.
+double segmentToPolygon(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const TilePolygon& polygon);
+/// Points every `step` along the curve, and every point of its table.
+std::vector<Vec2> densePoints(const SmoothPath& path, double step);
+
+/// The independent check of a smoothed curve: every point of it is on a tile the mobility may
+/// enter and at least the radius (less `slack`) from every blocked tile, closed door and
+/// blocking entity of the world; and so is every chord of its polyline sampled at 0.01 tiles, by
+/// exact segment distances (less that tolerance too). Returns the first violation, or "".
+std::string curveViolation(const World& world, const PathRequest& request, const SmoothPath& path, double slack);
 
 }  // namespace rpgnav::test

@@ -56,6 +56,11 @@ class Clearance {
   /// True when a body of radius `radiusTiles` centred on the tile keeps out of every tile the
   /// mobility cannot enter and stays inside the map.
   bool fits(Cell cell, double radiusTiles) const noexcept { return code(cell) >= codeFor(radiusTiles); }
+  /// The search's step rule for a body of radius `radiusTiles` (SearchRequest::clearance): the
+  /// step layout.moves(from)[move] is open when the body fits on both its tiles and on the tiles
+  /// its swept body passes between: a square diagonal's two side tiles, a hex step's two tiles
+  /// next to both ends. For tools and tests that label what such a body can reach.
+  bool stepFits(const Layout& layout, Cell from, std::size_t move, double radiusTiles) const noexcept;
   /// The codes with a border of 0 round the map, row-major, width + 2 per row: the search's
   /// padded layout (SearchGrid::padded), so a tile's code is read at its search index.
   const std::uint8_t* paddedCodes() const noexcept { return m_codes.data(); }

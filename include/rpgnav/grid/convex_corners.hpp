@@ -45,7 +45,9 @@ class ConvexCorners {
   void update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects);
 
   /// Appends to `out` every corner that lies, or whose beside(clearance) point lies, inside the
-  /// closed triangle a, b, c (within a rounding tolerance). Work is proportional to the rows of the
+  /// closed triangle a, b, c (within a rounding tolerance), and for a clearance of half a tile or
+  /// more every corner closer than the clearance to the triangle (a wide body's disc round it
+  /// crosses the triangle while both points lie outside). Work is proportional to the rows of the
   /// index the triangle covers plus the corners near it.
   void inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vector<ConvexCorner>& out) const;
 

@@ -149,8 +149,13 @@ inline constexpr double kBarrierTouch = 2e-3;
 /// The least distance a path of `radius` keeps from the barrier: the radius, and never less than
 /// kBarrierTouch of the barrier's length.
 double barrierClearance(const Barrier& barrier, float radius) noexcept;
-/// True when the segment from→to comes closer than barrierClearance() to the barrier.
-bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius) noexcept;
+/// True when the segment from→to comes closer than barrierClearance() to the barrier, less
+/// `slack` (see barrierSlack). With a slack the answer does not depend on the segment's direction.
+bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius, double slack = 0.0) noexcept;
+/// Wide bodies (radius of half a tile or more) keep their radius from barriers up to the float
+/// rounding of the points, as from tiles (see the README): 5·10⁻⁷ × the segment's largest world
+/// coordinate (at least 1). 0 for narrower bodies, whose rule is exact.
+double barrierSlack(const Layout& layout, float radius, Vec2 from, Vec2 to) noexcept;
 
 /// The doors that are walls for one query, near a box: for stages that lead the path beyond the
 /// ground the planner gathered StageContext::barriers for (stage 7's detours).
@@ -252,8 +257,10 @@ struct StageContext {
   bool openAround(Cell cell) const;
   bool blockedByBarrier(Vec2 from, Vec2 to) const noexcept { return blockedByBarrier(from, to, radius); }
   bool blockedByBarrier(Vec2 from, Vec2 to, float clearance) const noexcept {
+    if (barriers.empty()) return false;
+    const double slack = barrierSlack(map.layout(), radius, from, to);
     for (const Barrier& barrier : barriers) {
-      if (meetsBarrier(barrier, from, to, clearance)) return true;
+      if (meetsBarrier(barrier, from, to, clearance, slack)) return true;
     }
     return false;
   }

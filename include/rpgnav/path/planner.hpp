@@ -181,12 +181,29 @@ class Planner {
     bool active = false;
     PathRequest request;           // as planned (from the tile centre when escaping a door)
     Vec2 askedStart = Vec2::Zero();  // as asked
+    Cell startTile, goalTile;      // where the search begins and ends (see entryTile)
     std::vector<EntityId> ignore;  // request.ignore points here
     const NavLayer* data = nullptr;
     std::uint64_t mapVersion = 0;  // the tiles' (TileMap::version)
     std::uint64_t doorLayoutVersion = 0;
   };
   Pending m_pending;
+  // The tile a path begins or ends on: the one the point lies in for a narrow character; for a
+  // wide one (half a tile or more) the first of that tile and those touching it whose centre
+  // fits the body and is reached from the point by a segment that keeps the radius. `clear`:
+  // found; `roomy`: the point itself keeps the radius (so a failure means only that no tile
+  // centre beside it fits the body).
+  struct EntryTile {
+    Cell tile;
+    bool clear = false;
+    bool roomy = false;
+  };
+  EntryTile entryTile(Vec2 point, Cell own, const PathRequest& request) const;
+  EntryTile m_entry, m_exit;  // of the plan being prepared
+  // Where a wide body stops in front of a door that stops it: the last point of the search's
+  // centre polyline (`start`, then the centres of `tiles`) at least `keep` (radius and gap) from
+  // the door; `tiles` is cut after the tile that point belongs to.
+  Vec2 wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const;
 };
 
 }  // namespace rpgnav

@@ -85,7 +85,10 @@ struct SearchRequest {
   /// square diagonal the two tiles beside it, for a hex step the two tiles next to both ends
   /// (then the whole segment between the centres keeps the radius: the least distance along it
   /// is never below those four centres' least). Straight square steps need only their two ends.
-  /// Jump points are off (their tables know no sizes). Not with `sightLines` or
+  /// Gates that are walls for the query (GateCrossing::solid: closed doors) are kept at the radius
+  /// too: a step whose segment comes closer to one than the radius is not taken, unless it
+  /// crosses that very gate. On 8-connected square maps jumps are walked on the tiles the body
+  /// fits on; on a grid with gates the search expands tile by tile. Not with `sightLines` or
   /// `nearestIfUnreachable` (InvalidArgument). A start or goal tile the body does not fit on is
   /// StartBlocked / GoalBlocked; no route wide enough is NoPath with a reason saying so.
   const Clearance* clearance = nullptr;
@@ -240,6 +243,10 @@ class SearchContext {
   // True when a gate sits on the edge between padded tiles a and b and is a wall for this query
   // wherever it is not crossed (GateCrossing::solid).
   bool solidGate(std::int32_t a, std::int32_t b) const;
+  // A wide body's step from padded tile `from` to its neighbour `to`: true when the segment
+  // between their centres comes within the body's radius of a gate that is a wall for this query
+  // (GateCrossing::solid), the gate the step crosses excepted.
+  bool stepMeetsWall(std::int32_t from, std::int32_t to) const;
   // Jump points. kFit: for a body wider than a tile, on the tiles it fits on (m_fitCodes), with
   // the jumps walked tile by tile (the grid's jump tables know no sizes); otherwise the tables.
   template <bool kFit>
@@ -300,6 +307,7 @@ class SearchContext {
   const std::uint8_t* m_fitCodes = nullptr;  // m_fit's padded codes
   std::int64_t m_fitCode = 0;
   bool fits(Cell cell) const noexcept { return m_fit->code(cell) >= m_fitCode; }
+  double m_fitRadius = 0.0;  // the body's radius in tiles (layout space)
   // Any-angle mode (m_sight set): the tester, radius, and the route's two end points.
   const SegmentTester* m_sight = nullptr;
   const GateRule* m_gates = nullptr;

@@ -121,6 +121,20 @@ class SearchGrid {
   /// True when every passable tile of the map costs the same for this mobility.
   bool uniformCost() const noexcept { return m_costClasses == 1; }
   std::size_t gateCount() const noexcept { return m_gates.size(); }
+  const SearchGate& gate(std::size_t index) const noexcept { return m_gates[index]; }
+  /// Gates a wide body's step from `cell` may pass close to: every gate with a tile within
+  /// kGateReach tiles of `cell` in both coordinates (and some further ones: the gates are kept in
+  /// buckets of kGateBucket × kGateBucket tiles). Ascending indices; removed gates are left out.
+  std::span<const std::uint32_t> gatesNear(Cell cell) const noexcept {
+    if (m_gateBucketStart.empty() || !contains(cell)) return {};
+    const std::size_t bucket = std::size_t(cell.y / kGateBucket) * std::size_t(m_gateBucketsWide) + std::size_t(cell.x / kGateBucket);
+    return {m_gateBucketList.data() + m_gateBucketStart[bucket], m_gateBucketStart[bucket + 1] - m_gateBucketStart[bucket]};
+  }
+  /// A body of up to 3 tiles (NavData::kMaxRadiusTiles) stepping between two neighbours' centres
+  /// comes within its radius only of the edges of tiles whose centres lie within 4.42 tiles of
+  /// the step's first tile's: 5 rows or columns of hexes' offset coordinates, fewer on squares.
+  static constexpr std::int32_t kGateReach = 6;
+  static constexpr std::int32_t kGateBucket = 8;
 
   // --- Internal layout used by the search (padded, row-major, width + 2 per row). ---
   std::int32_t paddedWidth() const noexcept { return m_width + 2; }
@@ -211,6 +225,10 @@ class SearchGrid {
     friend bool operator<(const GateEnd& a, const GateEnd& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; }
   };
   std::vector<GateEnd> m_gateEnds;  // sorted
+  // gatesNear(): per bucket (row-major, m_gateBucketsWide a row) a range of m_gateBucketList.
+  std::int32_t m_gateBucketsWide = 0;
+  std::vector<std::uint32_t> m_gateBucketStart;  // bucket count + 1 entries; empty without gates
+  std::vector<std::uint32_t> m_gateBucketList;
   bool m_closesNarrowGaps = false;
   std::int64_t m_minHalfStraight = 0;
   std::int64_t m_minHalfDiagonal = 0;

@@ -103,7 +103,13 @@ TEST_CASE("planner: bad input gets a status and a reason", "[path]") {
   const Vec2 wall = map.layout().tileCenter({2, 1});
   CHECK(planner.plan({Vec2(nan, 0.5f), left}, result) == Status::InvalidArgument);
   CHECK(planner.plan({left, left, MobilityId{0}, -1.0f}, result) == Status::InvalidArgument);
-  CHECK(planner.plan({left, left, MobilityId{0}, 0.5f}, result) == Status::InvalidArgument);
+  CHECK(planner.plan({left, left, MobilityId{0}, 3.01f}, result) == Status::InvalidArgument);
+  CHECK(std::string(result.reason) == "radius must be at least 0 and at most 3 tiles");
+  CHECK(planner.plan({left, left, MobilityId{0}, std::numeric_limits<float>::infinity()}, result) == Status::InvalidArgument);
+  // Radius 0.5 on a map 3 tiles high: the start's tile and its neighbours fit (clearance 0.5 on
+  // row 1); radius 1 fits nowhere.
+  CHECK(planner.plan({left, left, MobilityId{0}, 0.5f}, result) == Status::Ok);
+  CHECK(planner.plan({left, left, MobilityId{0}, 1.0f}, result) == Status::StartBlocked);
   CHECK(planner.plan({left, left, MobilityId{0}, nan}, result) == Status::InvalidArgument);
   CHECK(planner.plan({left, left, MobilityId{7}}, result) == Status::InvalidArgument);
   CHECK(planner.plan({Vec2(-10.0f, 0.5f), left}, result) == Status::OutOfBounds);

@@ -23,139 +23,9 @@ namespace {
 using Point = Eigen::Vector2d;
 using test::pointToSegment;
 
-// Distance from a point to a convex polygon (0 inside), written here independently of the
-// library's geometry.
-double pointToPolygon(const Point& x, const TilePolygon& polygon) {
-  bool inside = true;
-  double best = 1e30;
-  for (int i = 0; i < polygon.count; ++i) {
-    const Point a = polygon.corners[std::size_t(i)].cast<double>();
-    const Point b = polygon.corners[std::size_t((i + 1) % polygon.count)].cast<double>();
-    // Corners are clockwise on screen (y down): inside is to the right of each edge there.
-    const double side = (b.x() - a.x()) * (x.y() - a.y()) - (b.y() - a.y()) * (x.x() - a.x());
-    if (side < 0) inside = false;
-    best = std::min(best, pointToSegment(x, a, b));
-  }
-  return inside ? 0.0 : best;
-}
-
-// Distance from the segment a→b to a convex polygon (0 when it touches or enters it), exact.
-double segmentToPolygon(const Point& a, const Point& b, const TilePolygon& polygon) {
-  if (pointToPolygon(a, polygon) == 0.0) return 0.0;
-  double best = 1e30;
-  for (int i = 0; i < polygon.count; ++i) {
-    best = std::min(best, test::segmentDistance(a, b, polygon.corners[std::size_t(i)].cast<double>(),
-                                                polygon.corners[std::size_t((i + 1) % polygon.count)].cast<double>()));
-  }
-  return best;
-}
-
-// Points every `step` along the curve (its table's chords are within the stage's tolerance of
-// it, and every table point lies on it).
-std::vector<Vec2> densePoints(const SmoothPath& path, double step) {
-  std::vector<Vec2> out;
-  path.sampleEvery(step, out);
-  for (const SmoothPath::Sample& sample : path.samples()) out.push_back(sample.point);
-  return out;
-}
-
-// The independent check: every point of the curve is on a tile the mobility may enter and at
-// least `radius` (less `slack`) from every blocked tile, closed door and blocking entity; and so
-// is every chord of its sampled polyline, by exact segment distances (less the sampling
-// tolerance too). Returns the first violation found, or an empty string.
-std::string violation(const World& world, const PathRequest& request, const SmoothPath& path, double slack) {
-  const TileMap& map = world.map();
-  const Layout& layout = map.layout();
-  const double radius = double(request.radius) - slack;
-  // Only closed doors and blocking entities near the curve matter (the curve lies in the box of
-  // its spans' points): flat entities, the character itself and those it starts inside do not block.
-  Point low = Point::Constant(1e30), high = Point::Constant(-1e30);
-  for (const CubicSpan& span : path.spans()) {
-    for (const Vec2& q : span.p) {
-      low = low.cwiseMin(q.cast<double>());
-      high = high.cwiseMax(q.cast<double>());
-    }
-  }
-  auto nearBox = [&](const Point& a, const Point& b, double reach) {
-    return (a.cwiseMin(b).array() <= high.array() + reach).all() && (a.cwiseMax(b).array() >= low.array() - reach).all();
-  };
-  std::vector<const Door*> closed;
-  for (const Door& door : world.doors()) {
-    if (door.state != DoorState::Open && nearBox(door.edge[0].cast<double>(), door.edge[1].cast<double>(), double(request.radius))) {
-      closed.push_back(&door);
-    }
-  }
-  std::vector<const Entity*> blocking;
-  for (const Entity& e : world.entities().all()) {
-    const bool holdsStart = (e.position - request.start).norm() < e.radius + request.radius;
-    const Point centre = e.position.cast<double>();
-    if (!e.flat() && !holdsStart && e.id != request.character && nearBox(centre, centre, double(e.radius + request.radius))) {
-      blocking.push_back(&e);
-    }
-  }
-  // A blocked tile within the radius of a point is at most this many tiles from the point's own.
-  const std::int32_t around = std::max(1, std::int32_t(std::ceil(double(request.radius) / double(layout.tileSize()))));
-  for (const Vec2& p : densePoints(path, 0.05 * layout.tileSize())) {
-    const Point x = p.cast<double>();
-    // (Built only for a violation: formatting every point would cost more than the checks.)
-    auto where = [&p] { return " at " + std::to_string(p.x()) + "," + std::to_string(p.y()); };
-    const auto tile = map.tileAt(p);
-    if (!tile || !map.passable(*tile, request.mobility)) return "forbidden tile" + where();
-    for (std::int32_t dy = -around; dy <= around; ++dy) {
-      for (std::int32_t dx = -around; dx <= around; ++dx) {
-        const Cell near{tile->x + dx, tile->y + dy};
-        if (!map.passable(near, request.mobility) && pointToPolygon(x, layout.tilePolygon(near)) < radius) {
-          return "too close to a blocked tile" + where();
-        }
-      }
-    }
-    for (const Door* door : closed) {
-      if (pointToSegment(x, door->edge[0].cast<double>(), door->edge[1].cast<double>()) < radius) {
-        return "too close to door " + door->name + where();
-      }
-    }
-    for (const Entity* e : blocking) {
-      if ((x - e->position.cast<double>()).norm() < double(e->radius) + radius) {
-        return "inside entity " + std::to_string(e->id.value) + where();
-      }
-    }
-  }
-  // The polyline a game gets (sampled to the stage's default tolerance, 0.01 tiles): each chord,
-  // exactly, against the blocked tiles, closed doors and blocking entities around it. A chord may
-  // stray that tolerance from the curve.
-  const double tolerance = 0.01 * double(layout.tileSize());
-  std::vector<Vec2> polyline;
-  path.sample(tolerance, polyline);
-  const double chordRadius = radius - tolerance;
-  const std::int32_t reach = std::int32_t(std::ceil(double(request.radius) / double(layout.tileSize()))) + 2;
-  for (std::size_t i = 1; i < polyline.size(); ++i) {
-    const Point a = polyline[i - 1].cast<double>(), b = polyline[i].cast<double>();
-    auto where = [&a, &b] {
-      return " on the chord from " + std::to_string(a.x()) + "," + std::to_string(a.y()) + " to " + std::to_string(b.x()) +
-             "," + std::to_string(b.y());
-    };
-    const auto from = map.tileAt(polyline[i - 1]), to = map.tileAt(polyline[i]);
-    if (!from || !to) return "chord leaves the map" + where();
-    for (std::int32_t y = std::min(from->y, to->y) - reach; y <= std::max(from->y, to->y) + reach; ++y) {
-      for (std::int32_t x = std::min(from->x, to->x) - reach; x <= std::max(from->x, to->x) + reach; ++x) {
-        if (!map.passable({x, y}, request.mobility) && segmentToPolygon(a, b, layout.tilePolygon({x, y})) < chordRadius) {
-          return "chord too close to a blocked tile" + where();
-        }
-      }
-    }
-    for (const Door* door : closed) {
-      if (test::segmentDistance(a, b, door->edge[0].cast<double>(), door->edge[1].cast<double>()) < chordRadius) {
-        return "chord too close to door " + door->name + where();
-      }
-    }
-    for (const Entity* e : blocking) {
-      if (pointToSegment(e->position.cast<double>(), a, b) < double(e->radius) + chordRadius) {
-        return "chord enters entity " + std::to_string(e->id.value) + where();
-      }
-    }
-  }
-  return "";
-}
+using test::curveViolation;
+using test::densePoints;
+using test::segmentToPolygon;
 
 // `count` entities (ids 1..count) anywhere on the world's map, radii minRadius..maxRadius tiles,
 // every `flatEvery`-th one flat, the rest static obstacles.
@@ -223,7 +93,7 @@ std::string dearerTerrain(const TileMap& map, MobilityId mobility, const std::ve
 }
 
 void requireSafe(const World& world, const PathRequest& request, const SmoothPath& path, double slack) {
-  REQUIRE(violation(world, request, path, slack).empty());
+  REQUIRE(curveViolation(world, request, path, slack).empty());
 }
 
 // Within each span: the derivative never vanishes or turns back (no cusp), and the span's
@@ -482,7 +352,7 @@ TEST_CASE("smoothing keeps every rule through arbitrary clear control points", "
         INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius);
         REQUIRE(path.spans().size() == points.size() - 1);
         const PathRequest request{points.front(), points.back(), mobility, radius};
-        const std::string problem = violation(world, request, path, 1e-4 * size);
+        const std::string problem = curveViolation(world, request, path, 1e-4 * size);
         if (!problem.empty()) FAIL(problem);
         const std::string dearer = dearerTerrain(map, mobility, points, path);
         if (!dearer.empty()) FAIL(dearer);

@@ -898,7 +898,7 @@ TEST_CASE("scheduler: bad input is refused", "[schedule]") {
   spec.mobility = MobilityId{200};
   CHECK(scheduler.add(spec) == Status::InvalidArgument);
   CHECK(scheduler.add(character(2, centre(2, 5), goal, 1.0f, -0.1f)) == Status::InvalidArgument);
-  CHECK(scheduler.add(character(2, centre(2, 5), goal, 1.0f, 0.5f)) == Status::InvalidArgument);
+  CHECK(scheduler.add(character(2, centre(2, 5), goal, 1.0f, 3.01f)) == Status::InvalidArgument);
   CHECK(scheduler.add(character(2, centre(2, 5), goal, 1.0f, std::numeric_limits<float>::quiet_NaN())) ==
         Status::InvalidArgument);
   const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -909,9 +909,9 @@ TEST_CASE("scheduler: bad input is refused", "[schedule]") {
   CHECK(scheduler.add(character(2, centre(2, 5), Goal::following(EntityId{2}))) == Status::InvalidArgument);
   CHECK(scheduler.size() == 1);
   CHECK_FALSE(scheduler.info(EntityId{2}).known);
-  // The edge of the allowed: radius 0, just under half a tile.
+  // The edge of the allowed: radius 0, and 3 tiles (NavData::kMaxRadiusTiles).
   CHECK(scheduler.add(character(2, centre(2, 5), goal, 1.0f, 0.0f)) == Status::Ok);
-  CHECK(scheduler.add(character(3, centre(2, 5), goal, 1.0f, 0.49f)) == Status::Ok);
+  CHECK(scheduler.add(character(3, centre(2, 5), goal, 1.0f, 3.0f)) == Status::Ok);
   CHECK(scheduler.size() == 3);
 
   const EntityId unknown{77};

@@ -17,52 +17,11 @@ using namespace rpgnav;
 
 namespace {
 
-// The least distance, in tiles, from the segment between two tiles' centres (one tile: its
-// centre) to a tile the mobility cannot enter or the map's edge, by brute force over the tiles
-// within reach of `radius` (tiles): exact where it is below the radius, at least it otherwise.
 double bruteClearance(const TileMap& map, MobilityId mobility, Cell from, Cell to, double radius) {
-  const Layout& layout = map.layout();
-  const double size = double(layout.tileSize());
-  return test::judgeSegment(map, mobility, layout.tileCenter(from), layout.tileCenter(to), radius * size).clearance / size;
+  return test::BodyFitRule::stepClearance(map, mobility, from, to, radius);
 }
 
-// The rule the search documents, from brute-force clearances: the body fits on a tile when its
-// centre lies at least the radius from every forbidden tile; a step needs the tiles next to
-// both of its ends to fit as well when it passes between two (square diagonals, hex steps).
-struct FitRule {
-  const TileMap& map;
-  MobilityId mobility;
-  double radius;
-  std::vector<double> clearance;  // per tile, in tiles
-
-  FitRule(const TileMap& m, MobilityId mob, double r) : map(m), mobility(mob), radius(r) {
-    for (std::int32_t i = 0; i < map.tileCount(); ++i) {
-      clearance.push_back(bruteClearance(map, mobility, map.cellAt(i), map.cellAt(i), radius));
-    }
-  }
-  bool fits(Cell cell) const {
-    // (Exact codes: a clearance equal to the radius fits. The brute force works from the tiles'
-    // corners in single precision: within 1e-6 of it.)
-    return map.contains(cell) && clearance[std::size_t(map.index(cell))] >= radius - 1e-6;
-  }
-  std::optional<std::int64_t> step(Cell from, Cell to) const {
-    if (!fits(to)) return std::nullopt;
-    const bool between = map.layout().isHex() || (from.x != to.x && from.y != to.y);
-    if (!between) return 0;
-    // The tiles adjacent to both ends.
-    for (const NeighbourStep& a : map.layout().moves(from)) {
-      const Cell side{from.x + a.dx, from.y + a.dy};
-      if (side == to) continue;
-      for (const NeighbourStep& b : map.layout().moves(to)) {
-        if (Cell{to.x + b.dx, to.y + b.dy} != side) continue;
-        // (On squares only the two orthogonal tiles: a diagonal's neighbours in common.)
-        if (!map.layout().isHex() && side.x != from.x && side.y != from.y) continue;
-        if (!fits(side)) return std::nullopt;
-      }
-    }
-    return 0;
-  }
-};
+using FitRule = test::BodyFitRule;
 
 SearchResult searchWide(const SearchGrid& grid, const Clearance& clearance, Cell start, Cell goal, double radius,
                         bool jumpPoints = true) {
