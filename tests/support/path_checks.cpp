@@ -340,7 +340,8 @@ bool reachable(const TileMap& map, MobilityId mobility, std::span<const Door> do
 
 namespace rpgnav::test {
 
-BodyFitRule::BodyFitRule(const TileMap& m, MobilityId mob, double r) : map(m), mobility(mob), radius(r) {
+BodyFitRule::BodyFitRule(const TileMap& m, MobilityId mob, double r, std::vector<const Door*> w)
+    : map(m), mobility(mob), radius(r), walls(std::move(w)) {
   for (std::int32_t i = 0; i < map.tileCount(); ++i) {
     clearance.push_back(stepClearance(map, mobility, map.cellAt(i), map.cellAt(i), radius));
   }
@@ -363,6 +364,13 @@ bool BodyFitRule::fits(Cell cell) const {
 
 std::optional<std::int64_t> BodyFitRule::step(Cell from, Cell to) const {
   if (!fits(to)) return std::nullopt;
+  const Layout& layout = map.layout();
+  for (const Door* door : walls) {
+    if ((door->a == from && door->b == to) || (door->a == to && door->b == from)) continue;
+    const double magnitude = std::max(1.0, layout.toLocal(layout.tileCenter(from)).cwiseAbs().maxCoeff() + 1.0);
+    const double distance = segmentsDistance(layout.tileCenter(from), layout.tileCenter(to), door->edge[0], door->edge[1]);
+    if (distance < (radius - 5e-7 * magnitude) * double(layout.tileSize())) return std::nullopt;
+  }
   const bool between = map.layout().isHex() || (from.x != to.x && from.y != to.y);
   if (!between) return 0;
   // The tiles adjacent to both ends.

@@ -78,8 +78,11 @@ struct BodyFitRule {
   MobilityId mobility;
   double radius;
   std::vector<double> clearance;  // per tile, in tiles
+  /// Doors that are walls for the body: a step's centre segment keeps the radius from each of
+  /// them but the one it crosses (closed doors are crossed: the path stops in front of them).
+  std::vector<const Door*> walls;
 
-  BodyFitRule(const TileMap& map, MobilityId mobility, double radius);
+  BodyFitRule(const TileMap& map, MobilityId mobility, double radius, std::vector<const Door*> walls = {});
   /// The least distance, in tiles, from the segment between two tiles' centres (one tile: its
   /// centre) to a forbidden tile or the map's edge: exact where below `radius`, at least it
   /// otherwise.

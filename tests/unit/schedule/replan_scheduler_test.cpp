@@ -3,8 +3,10 @@
 // batches on threads and bad input. Time is simulated: every update() gets its `now`.
 #include <catch2/catch.hpp>
 
+#include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/schedule/replan_scheduler.hpp"
+#include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
@@ -784,6 +786,62 @@ Outcome wander() {
   return out;
 }
 
+// Characters of three sizes (a person, a cart of 1.2 tiles, an ogre of 2) on an open map with
+// blocks, taking new goals where their bodies fit as they arrive.
+Outcome wanderWide() {
+  std::mt19937 random(2727);
+  TileMap map = test::randomMap(random, Layout::square(), 48, 40, 0.0, true);
+  const TerrainId wall = terrainOf(map, '#');
+  for (int b = 0; b < 30; ++b) {
+    const Cell low{std::uniform_int_distribution<int>(0, 45)(random), std::uniform_int_distribution<int>(0, 37)(random)};
+    REQUIRE(map.setTerrain(low, Cell{low.x + std::uniform_int_distribution<int>(0, 2)(random),
+                                     low.y + std::uniform_int_distribution<int>(0, 2)(random)}, wall) == Status::Ok);
+  }
+  const Clearance clearance = Clearance::build(map, kWalk);
+  const float radii[] = {0.25f, 1.2f, 2.0f};
+  auto fitting = [&](float radius) {
+    for (;;) {
+      const Cell cell{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 39)(random)};
+      if (clearance.fits(cell, double(radius) + 0.01)) return map.layout().tileCenter(cell);
+    }
+  };
+  World world(map);
+  ReplanScheduler scheduler(world);
+  const std::uint32_t n = 12;
+  for (std::uint32_t id = 1; id <= n; ++id) {
+    const float radius = radii[id % 3];
+    REQUIRE(scheduler.add(character(id, fitting(radius), Goal::at(fitting(radius)), 3.0f, radius)) == Status::Ok);
+  }
+  Outcome out;
+  const double dt = 1.0 / 30.0;
+  for (int frame = 0; frame < 600; ++frame) {
+    scheduler.update(frame * dt, ReplanBudget::work(3000));
+    out.events.insert(out.events.end(), scheduler.events().begin(), scheduler.events().end());
+    for (const ReplanEvent& event : scheduler.events()) {
+      if (event.kind == ReplanEventKind::GoalUnreachable) {
+        REQUIRE(scheduler.setGoal(event.character, Goal::at(fitting(radii[event.character.value % 3]))) == Status::Ok);
+      }
+    }
+    for (std::uint32_t id = 1; id <= n; ++id) {
+      if (const PathResult* path = scheduler.path(EntityId{id})) {
+        // Every path a wide character gets keeps its radius from the walls.
+        INFO("character " << id << " radius " << radii[id % 3]);
+        REQUIRE(test::judgePolyline(map, kWalk, path->controlPoints, double(radii[id % 3])).clear);
+      }
+      if (scheduler.follow(EntityId{id}, 3.0 * dt).arrived) {
+        ++out.arrivals;
+        REQUIRE(scheduler.setGoal(EntityId{id}, Goal::at(fitting(radii[id % 3]))) == Status::Ok);
+      }
+    }
+  }
+  for (std::uint32_t id = 1; id <= n; ++id) {
+    out.positions.push_back(scheduler.position(EntityId{id}));
+    const PathResult* path = scheduler.path(EntityId{id});
+    out.paths.push_back(path != nullptr ? path->controlPoints : std::vector<Vec2>{});
+  }
+  return out;
+}
+
 bool bitwiseEqual(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2)) == 0);
 }
@@ -806,6 +864,17 @@ TEST_CASE("scheduler: the same calls give the same events and positions, bit for
   }
   CHECK(bitwiseEqual(a.positions, b.positions));
   REQUIRE(a.paths.size() == b.paths.size());
+  for (std::size_t i = 0; i < a.paths.size(); ++i) CHECK(bitwiseEqual(a.paths[i], b.paths[i]));
+}
+
+TEST_CASE("scheduler: wide characters (1.2 and 2 tiles) are planned, keep their radius and arrive, the same bit for bit",
+          "[schedule][wide]") {
+  const Outcome a = wanderWide();
+  const Outcome b = wanderWide();
+  CHECK(a.arrivals > 12);
+  REQUIRE(a.events.size() == b.events.size());
+  for (std::size_t i = 0; i < a.events.size(); ++i) REQUIRE(sameEvent(a.events[i], b.events[i]));
+  CHECK(bitwiseEqual(a.positions, b.positions));
   for (std::size_t i = 0; i < a.paths.size(); ++i) CHECK(bitwiseEqual(a.paths[i], b.paths[i]));
 }
 
