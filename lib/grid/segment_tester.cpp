@@ -290,6 +290,24 @@ SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
       return result;
     case Verdict::Unsure: break;
   }
+  if (!m_rows.empty() && radius >= 0.5f * m_map->layout().tileSize()) {
+    // A wide body on squares: keeps() finds the walls within the radius from the bitmaps, a row
+    // at a time, instead of the walk's polygon tests round every tile it visits. A segment that
+    // keeps a positive radius from every tile the mobility cannot enter lies in passable tiles:
+    // on a map of one cost its cost is its length × that cost; otherwise the walk at radius 0
+    // prices it.
+    if (!keeps(from, to, radius)) {
+      result.length = (to.cast<double>() - from.cast<double>()).norm();
+      return result;
+    }
+    if (uniformCost()) {
+      result.clear = true;
+      result.length = (to.cast<double>() - from.cast<double>()).norm();
+      result.cost = result.length * m_cheapest;
+      return result;
+    }
+    return probeSegment(*m_map, m_mobility, from, to, 0.0f);
+  }
   return probeSegment(*m_map, m_mobility, from, to, radius);
 }
 

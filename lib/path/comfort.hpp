@@ -29,7 +29,11 @@ inline constexpr float kWorth = 2.0f;
 /// A comfort of at least this many tiles is also tried at a half and at a quarter of its strength
 /// before the radius alone: a passage too narrow for all of it then still keeps some (a hex row
 /// keeps 0.29 tiles from its walls at most; below this comfort the steps would buy too little to
-/// be worth their probes).
+/// be worth their probes). Not for wide bodies (half a tile or more): they keep to passages at
+/// least as wide as themselves, which a comfort of a fraction of a tile changes little, and where
+/// such a passage fits the body exactly every level above the radius fails at every bend (twice
+/// the probes for nothing: on dao/brc202d a radius of 0.5 took 2.2× the time of stages 3-8 with
+/// the halved levels, rpgnav_pipeline_benchmark).
 inline constexpr float kHalvedFrom = 0.1f;
 
 /// The clearances one query's stages try, level 0 the most comfortable: radius + comfort
@@ -52,7 +56,7 @@ class Comfort {
     m_clearance = {radius, radius, radius, radius};
     if (!(top > radius)) return;
     m_clearance[0] = top;
-    if (top - radius >= kHalvedFrom * tile) {
+    if (!wide && top - radius >= kHalvedFrom * tile) {
       m_clearance[1] = radius + 0.5f * (top - radius);
       m_clearance[2] = radius + 0.25f * (top - radius);
       m_levels = 4;

@@ -134,6 +134,39 @@ Planner::EntryTile Planner::entryTile(Vec2 point, Cell own, const PathRequest& r
   return entry;
 }
 
+std::optional<Cell> Planner::wideEscapeTile(const PathRequest& request) {
+  const TileMap& map = m_world->map();
+  const Layout& layout = map.layout();
+  const Clearance& clearance = *navData().clearance(request.mobility);
+  const double bodyTiles = bodyTilesOf(request.radius, layout);
+  const Cell own = *map.tileAt(request.start);
+  const auto reach = std::int32_t(std::ceil(bodyTiles)) + 1;
+  // The doors round the tiles looked at (within reach steps and the body's radius of them).
+  const Vec2 span = Vec2::Constant(float(reach + 1) * layout.tileSize());
+  m_doors->barriersNear(request.start - span, request.start + span, request.radius, false, m_barriers);
+  std::optional<Cell> best;
+  double bestDistance = std::numeric_limits<double>::infinity();
+  for (std::int32_t dy = -reach; dy <= reach; ++dy) {
+    for (std::int32_t dx = -reach; dx <= reach; ++dx) {
+      const Cell cell{own.x + dx, own.y + dy};
+      if (!clearance.fits(cell, bodyTiles)) continue;
+      const Vec2 centre = layout.tileCenter(cell);
+      const double distance = double((centre - request.start).norm());
+      if (distance >= bestDistance) continue;  // (row-major order breaks ties)
+      // The centre keeps the radius from the doors, and the step back crosses none of them (it
+      // may pass within the radius of the door that holds the character: that one is exempt).
+      const bool clearOfDoors = std::none_of(m_barriers.begin(), m_barriers.end(), [&](const Barrier& barrier) {
+        return meetsBarrier(barrier, centre, centre, request.radius, barrierSlack(layout, request.radius, centre, centre)) ||
+               meetsBarrier(barrier, request.start, centre, 0.0f);
+      });
+      if (!clearOfDoors || !probeSegment(map, request.mobility, request.start, centre, request.radius).clear) continue;
+      best = cell;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 Vec2 Planner::wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const {
   const Layout& layout = m_world->map().layout();
   const Eigen::Vector2d edge0 = door.edge[0].cast<double>(), edge1 = door.edge[1].cast<double>();
@@ -284,6 +317,13 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
     }
     if (meetsAny(asked.start, m_entry.tile)) {
       m_escapeFrom = asked.start;
+      if (asked.radius >= 0.5f * layout.tileSize()) {
+        // A wide body: its entry tile's centre may lie within its radius of the door too; it
+        // steps back to the nearest centre that fits it and keeps the radius from the doors.
+        const auto escape = wideEscapeTile(asked);
+        if (!escape) return fail(out, Status::NoPath, "a closed door holds the character: no tile beside it keeps the radius from it");
+        m_entry.tile = *escape;
+      }
       request.start = layout.tileCenter(m_entry.tile);
     }
   }

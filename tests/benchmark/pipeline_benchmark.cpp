@@ -187,6 +187,42 @@ int main(int argc, char** argv) {
     std::printf("%-20s %7zu %10.1f %14.1f %8.0f\n", name, search.size(), s, a, s > 0 ? 100.0 * a / s : 0.0);
   }
 
+  // Large characters (issue 27): the whole pipeline for bodies of 0.5 to 2.5 tiles on brc202d,
+  // tile centre to tile centre, on the scenario lines the body can travel (start and goal tiles
+  // it fits on, a route wide enough); the same lines at radius 0 for comparison.
+  std::printf("\nlarge characters, dao/brc202d, tile centre to tile centre (lines the body travels): median per query\n");
+  std::printf("%-8s %7s %10s %14s %12s %8s\n", "radius", "queries", "search_us", "after_search", "radius0_all", "probes");
+  {
+    auto map = readMovingAiMap(movingAi / "dao" / "brc202d.map");
+    auto scenario = readScenario(movingAi / "dao" / "brc202d.map.scen");
+    if (!map || !scenario) return std::fprintf(stderr, "brc202d: cannot read\n"), 1;
+    PlannerSettings settings = base;
+    settings.enabled[std::size_t(PathStage::StraightLine)] = false;
+    Planner planner(*map, settings), pointPlanner(*map, settings);
+    PathResult result, point;
+    for (const float radius : {0.5f, 1.0f, 1.5f, 2.5f}) {
+      std::vector<double> search, after, pointTotal, probes;
+      for (const ScenarioEntry& entry : *scenario) {
+        const Vec2 from = map->layout().tileCenter(entry.start), to = map->layout().tileCenter(entry.goal);
+        if (planner.plan({from, to, TerrainTable::kWalk, radius}, result) != Status::Ok) continue;
+        if (pointPlanner.plan({from, to}, point) != Status::Ok) continue;
+        double rest = 0, total = 0;
+        std::int32_t probed = 0;
+        for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) {
+          rest += result.stages[std::size_t(s)].micros;
+          probed += result.stages[std::size_t(s)].probes;
+        }
+        for (const StageStats& stage : point.stages) total += stage.micros;
+        search.push_back(result.stats(PathStage::Search).micros);
+        after.push_back(rest);
+        pointTotal.push_back(total);
+        probes.push_back(double(probed));
+      }
+      std::printf("%-8.2f %7zu %10.1f %14.1f %12.1f %8.0f\n", double(radius), search.size(), median(search), median(after),
+                  median(pointTotal), median(probes));
+    }
+  }
+
   // Smoothing (stage 8) and sampling the curve (to 0.01 tiles): what they add to the whole
   // pipeline's median time, on every dao map, from the scenario's start to its goal as a game
   // would ask (all other stages on). Each query is planned by two planners, one with stage 8 off,

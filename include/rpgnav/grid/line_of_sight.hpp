@@ -62,10 +62,17 @@ struct SegmentProbe {
   bool hasBlocker = false;
 };
 
-/// Probes the segment for a character of `mobility` and `radius` (world units, 0 up to just
-/// under half a tile). Non-finite input, or a negative or non-finite radius, gives clear = false.
-/// A zero-length segment probes a standing position: its tile passable, blocked tiles at least
-/// `radius` away.
+/// Probes the segment for a character of `mobility` and `radius` (world units, 0 or more; the
+/// pipeline uses up to 3 tiles). Non-finite input, or a negative or non-finite radius, gives
+/// clear = false. A zero-length segment probes a standing position: its tile passable, blocked
+/// tiles at least `radius` away.
+/// Up to the reach of the tiles touching those the segment visits (1 tile on squares, 1/√3 on
+/// hexes) those are all it looks at; a wider radius sweeps, row by row, every tile within the
+/// radius of the segment (the map's edge a border of forbidden tiles). Wide bodies (half a tile
+/// or more) keep the radius up to the float rounding of the points (5·10⁻⁷ × the coordinates'
+/// magnitude in tiles: the search fits them touching at exactly their radius, and tile centres
+/// come out that much closer in float), and the answer does not depend on the segment's
+/// direction.
 /// Stops at the first violation, so a blocked probe is cheap.
 SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius);
 

@@ -100,8 +100,8 @@ class SegmentTester {
   /// True when the fast test alone proves the segment clear at the cheapest cost.
   bool cheaplyClear(Vec2 from, Vec2 to, float radius) const;
 
-  /// True when the segment keeps `clearance` (world units, under half a tile) from every tile the
-  /// mobility cannot enter, tiles off the map included: walls only, whatever the passable tiles
+  /// True when the segment keeps `clearance` (world units; wide ones as probeSegment keeps them)
+  /// from every tile the mobility cannot enter, tiles off the map included: walls only, whatever the passable tiles
   /// cost. For a segment already known to be clear at a smaller radius, whether it also keeps a
   /// wider berth (see PathRequest::comfort). On square maps the impassable tiles near the segment
   /// are found 64 per machine word and only their distance is computed; on hex maps this is
@@ -115,8 +115,9 @@ class SegmentTester {
   SegmentProbe probeKeeping(Vec2 from, Vec2 to, float radius, float clearance, bool& keepsClearance) const;
 
   /// True when the tile and every tile touching it are inside the map and passable at the
-  /// cheapest cost: any segment inside this tile is then clear for every radius under half a
-  /// tile, and costs its length × cheapestCost().
+  /// cheapest cost: any segment inside this tile is then clear for every radius up to 1 tile on
+  /// squares, 1/√3 on hexes (what the touching tiles reach: StageContext::openAround does not ask
+  /// for wider bodies), and costs its length × cheapestCost().
   bool openAround(Cell cell) const noexcept;
 
   /// Square maps: the cheapest-passable bits by rows (by columns when `column`), for callers

@@ -29,8 +29,12 @@ struct PathRequest {
   Vec2 start = Vec2(0.0f, 0.0f);  ///< World position.
   Vec2 goal = Vec2(0.0f, 0.0f);   ///< World position.
   MobilityId mobility = MobilityId{0};
-  /// Personal radius in world units: the path keeps this far from blocked tiles.
-  /// [Limit: 0 <= radius < tileSize / 2]
+  /// Personal radius in world units: the path keeps this far from blocked tiles, closed doors
+  /// and the map's edge. From half a tile up the character is "wide": its search keeps to tiles
+  /// and steps its body fits (NavData::clearance), its path begins and ends on such a tile's
+  /// centre (its own, or one touching it), and a door (one tile edge) lets through only a body
+  /// of exactly half a tile; see the README, "Large characters". [Limit: 0 <= radius <= 3 ×
+  /// tileSize (NavData::kMaxRadiusTiles)]
   float radius = 0.0f;
   /// The character planned for (EntityId{0}: none): never an obstacle to itself; the door policy
   /// and listener are told who it is.
@@ -44,7 +48,7 @@ struct PathRequest {
   /// the margin never makes a goal unreachable nor the path dearer than the search's route or a
   /// clear straight segment (see the README's pipeline). Unset: PlannerSettings::comfort.
   /// 0: paths are pulled taut against walls at the radius. [Limit: finite, >= 0; radius + comfort
-  /// counts up to 0.49 tiles]
+  /// counts up to 0.49 tiles for a radius under half a tile, up to 4 tiles for a wider one]
   std::optional<float> comfort;
 };
 
@@ -223,7 +227,7 @@ struct StageContext {
   /// probeSegment for this character, through the tester's fast path; a segment meeting a
   /// barrier is not clear.
   SegmentProbe probe(Vec2 from, Vec2 to) const { return probeWith(from, to, radius); }
-  /// probe() for a wider character, or at a wider clearance (under half a tile).
+  /// probe() for a wider character, or at a wider clearance.
   SegmentProbe probeWith(Vec2 from, Vec2 to, float wider) const {
     SegmentProbe result = lines.probe(from, to, wider);
     if (result.clear && blockedByBarrier(from, to, wider)) result.clear = false;

@@ -33,7 +33,8 @@ struct PlannerSettings {
   DetourSettings detours;
   SmoothingSettings smoothing;
   /// A path that stops at a door ends this far beyond the character's radius from the door's
-  /// edge (at most at the tile's centre). [Units: tiles] [Limit: >= 0]
+  /// edge (at most at the tile's centre; a wide body, half a tile or more, stops on its search's
+  /// centre polyline where it is that far). [Units: tiles] [Limit: >= 0]
   float doorApproachGap = 0.1f;
   /// Comfort for requests that do not set PathRequest::comfort: how much further than the radius
   /// paths keep from walls where there is room (see PathRequest::comfort). A quarter tile looks
@@ -48,7 +49,8 @@ struct PlannerSettings {
   /// price: searches one to two orders of magnitude slower (see the README's figures). For
   /// paths that must look right (the player's character, cut scenes) rather than for crowds.
   /// Hex characters as wide as half a hex edge or wider always get the tile search (see
-  /// SearchRequest::radius).
+  /// SearchRequest::radius); characters of half a tile or more always get the tile search that
+  /// fits their bodies (SearchRequest::clearance).
   bool anyAngleSearch = false;
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
@@ -94,8 +96,11 @@ class Planner {
   Planner& operator=(Planner&&) noexcept;
 
   /// Plans a path; the status is also in out.status. Bad input gets InvalidArgument (NaN, radius
-  /// out of range, unknown mobility), OutOfBounds (a point off the map), StartBlocked /
-  /// GoalBlocked (in a forbidden tile, or closer than the radius to a blocked one) or NoPath.
+  /// out of range, unknown mobility, shared data not prepared for the mobility and size),
+  /// OutOfBounds (a point off the map), StartBlocked / GoalBlocked (in a forbidden tile, closer
+  /// than the radius to a blocked one, or, for a wide body, no tile centre beside the point that
+  /// fits it: "too wide") or NoPath ("no route is wide enough for the character" when only the
+  /// body's width stands in the way).
   /// Successes: Ok, StoppedAtDoor, BlockedByEntity (see PathResult).
   Status plan(const PathRequest& request, PathResult& out);
 
@@ -204,6 +209,10 @@ class Planner {
   // centre polyline (`start`, then the centres of `tiles`) at least `keep` (radius and gap) from
   // the door; `tiles` is cut after the tile that point belongs to.
   Vec2 wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const;
+  // A wide body held by a door closed on it: the tile within ceil(radius) + 1 steps whose centre
+  // is nearest the start, fits the body, keeps the radius from the doors that are walls, and is
+  // reached from the start by a segment that keeps the radius from tiles and crosses no such door.
+  std::optional<Cell> wideEscapeTile(const PathRequest& request);
 };
 
 }  // namespace rpgnav

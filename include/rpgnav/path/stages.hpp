@@ -10,7 +10,8 @@
 /// Comfort (StageContext::comfort, from PathRequest::comfort): stages 3 to 6 and 8 prefer changes
 /// that keep radius + comfort from walls, trying a few levels of clearance in turn — radius +
 /// comfort, + half of it, + a quarter (for a comfort of a tenth of a tile or more), then the
-/// radius alone; radius + comfort counts up to 0.49 tiles. A change at a level is made only when
+/// radius alone; radius + comfort counts up to 0.49 tiles (4 tiles for bodies of half a tile or
+/// more). A change at a level is made only when
 /// it keeps that level's clearance and, as always, is neither dearer nor longer than what it
 /// replaces; a less comfortable level is tried only where the path does not keep the one above
 /// already. So a path keeps the comfort where there is room and comes closer, down to the radius,

@@ -56,7 +56,7 @@ struct Goal {
 struct CharacterSpec {
   EntityId id{0};  ///< Non-zero and unique in the scheduler; also the path's PathRequest::character.
   MobilityId mobility = MobilityId{0};
-  float radius = 0.0f;  ///< World units, 0 <= radius < half a tile.
+  float radius = 0.0f;  ///< World units, 0 <= radius <= 3 tiles (NavData::kMaxRadiusTiles).
   float speed = 1.0f;   ///< World units per second (> 0): follow() and the "stuck" test use it.
   Vec2 position = Vec2(0.0f, 0.0f);
   Goal goal;
@@ -196,7 +196,7 @@ class ReplanScheduler {
   /// At most this many characters (about a million) in one scheduler.
   static constexpr std::size_t kMaxCharacters = std::size_t(1) << 20;
   /// InvalidArgument for id 0, an id already registered, a mobility the terrain table does not
-  /// know, a radius out of [0, half a tile), a speed that is not positive, or a non-finite point;
+  /// know, a radius out of [0, 3 tiles], a speed that is not positive, or a non-finite point;
   /// LimitExceeded when kMaxCharacters are registered already. The character is planned at the
   /// first update (its phase is spread over the interval after).
   Status add(const CharacterSpec& character);

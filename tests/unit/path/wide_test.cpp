@@ -364,3 +364,62 @@ TEST_CASE("shared navigation data must be prepared for a wide body before a plan
   REQUIRE(data.prepare(TerrainTable::kWalk, 1.0f) == Status::Ok);
   CHECK(planner.plan(request, result) == Status::Ok);
 }
+
+TEST_CASE("a wide body a door was closed on steps back to the nearest centre that keeps its radius from it", "[path][wide]") {
+  // A hall eight rows high with a closed door on an edge of its floor (between (10,3) and
+  // (10,4): the line y = 4 from x = 10 to 11). A body of radius 1 standing on (10.5, 4.5) is
+  // half a tile from it; so is its tile's centre. The nearest centre that keeps 1 from the door
+  // on this side is (10.5, 5.5).
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "####################",
+                                                               "#..................#",
+                                                               "#..................#",
+                                                               "#..................#",
+                                                               "#..................#",
+                                                               "#..................#",
+                                                               "#..................#",
+                                                               "#..................#",
+                                                               "#..................#",
+                                                               "####################",
+                                                           });
+  World world(map);
+  REQUIRE(world.addDoor({"trapdoor", {10, 3}, {10, 4}, DoorState::Closed}).ok());
+  Planner planner(world);
+  PathResult result;
+  const PathRequest request{Vec2(10.5f, 4.5f), Vec2(3.5f, 6.5f), TerrainTable::kWalk, 1.0f};
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  REQUIRE(result.controlPoints.size() >= 2);
+  CHECK(result.controlPoints.front() == request.start);
+  CHECK(result.controlPoints[1] == Vec2(10.5f, 5.5f));
+  // After the step back, every segment keeps the radius from the door.
+  for (std::size_t i = 2; i < result.controlPoints.size(); ++i) {
+    CHECK(test::segmentsDistance(result.controlPoints[i - 1], result.controlPoints[i], Vec2(10.0f, 4.0f), Vec2(11.0f, 4.0f)) >=
+          1.0 - 1e-5);
+  }
+  // In a corridor three rows high (rows 1-3) the door across it (between (4,2) and (5,2): x = 5):
+  // the body steps back to (3.5, 2.5), 1.5 from the door.
+  const TileMap corridorMap = test::mapFromAscii(Layout::square(), {
+                                                                       "##########",
+                                                                       "#........#",
+                                                                       "#........#",
+                                                                       "#........#",
+                                                                       "##########",
+                                                                   });
+  World corridor(corridorMap);
+  REQUIRE(corridor.addDoor({"gate", {4, 2}, {5, 2}, DoorState::Closed}).ok());
+  Planner back(corridor);
+  const Status status = back.plan({Vec2(4.5f, 2.5f), Vec2(2.5f, 2.5f), TerrainTable::kWalk, 1.0f}, result);
+  INFO(toString(status) << ": " << result.reason);
+  REQUIRE(status == Status::Ok);
+  REQUIRE(result.controlPoints.size() == 3);  // the step back is kept as it is
+  CHECK(result.controlPoints[1] == Vec2(3.5f, 2.5f));
+  // Hemmed in: the door across the corridor at x = 3, two tiles from its west end: on the
+  // body's side no centre both fits it and keeps 1 from the door, and the rest is beyond it.
+  const TileMap shortMap = test::mapFromAscii(Layout::square(), {"##########", "#........#", "#........#", "#........#", "##########"});
+  World shortCorridor(shortMap);
+  REQUIRE(shortCorridor.addDoor({"gate", {2, 2}, {3, 2}, DoorState::Closed}).ok());
+  Planner held(shortCorridor);
+  REQUIRE(held.plan({Vec2(2.5f, 2.5f), Vec2(6.5f, 2.5f), TerrainTable::kWalk, 1.0f}, result) == Status::NoPath);
+  CHECK(std::string(result.reason) == "a closed door holds the character: no tile beside it keeps the radius from it");
+  CHECK(result.controlPoints.front() == Vec2(4.5f, 2.5f));
+}
