@@ -185,3 +185,47 @@ TEST_CASE("probeSegment prices segments along edges and through corners as the c
   CHECK(segments > 2000);
   CHECK(along > 50);
 }
+
+TEST_CASE("probes for wide bodies (up to 3 tiles) match brute-force clearance, agree with the tester and with the reversed segment",
+          "[grid][los][property][wide]") {
+  // Beyond the touching ring's reach (1 tile on squares, 1/√3 on hexes) probeSegment sweeps the
+  // band round the segment; the tester's fast path (SegmentTester::keeps on squares) must say the
+  // same. At a radius equal to a distance exactly (tile centres and corners, radii of whole and
+  // half tiles) the answer must not depend on the segment's direction.
+  std::mt19937 random(2727);
+  int compared = 0, clear = 0, exact = 0;
+  for (const Layout& layout : test::allLayouts()) {
+    for (int trial = 0; trial < 24; ++trial) {
+      const int w = std::uniform_int_distribution<int>(6, 20)(random), h = std::uniform_int_distribution<int>(6, 20)(random);
+      const TileMap map = test::randomMap(random, layout, w, h, 0.03, trial % 2 == 0);
+      const SegmentTester tester(map, TerrainTable::kWalk);
+      for (int s = 0; s < 60; ++s) {
+        const Cell from{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const Cell to{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const Vec2 a = layout.tileCenter(from), b = s % 4 == 0 ? a : layout.tileCenter(to);
+        const bool round = s % 2 == 0;
+        const float radius = round ? 0.5f * float(std::uniform_int_distribution<int>(1, 6)(random))
+                                   : std::uniform_real_distribution<float>(0.5f, 3.0f)(random);
+        const SegmentProbe probe = probeSegment(map, TerrainTable::kWalk, a, b, radius);
+        INFO(layoutName(layout.kind()) << " (" << a.x() << "," << a.y() << ")->(" << b.x() << "," << b.y() << ") r " << radius);
+        REQUIRE(probe.clear == probeSegment(map, TerrainTable::kWalk, b, a, radius).clear);
+        REQUIRE(probe.clear == tester.probe(a, b, radius).clear);
+        const double gap = clearance(map, TerrainTable::kWalk, a, b);
+        const bool sees = hasLineOfSight(map, TerrainTable::kWalk, a, b);
+        if (round && std::abs(gap - radius) < 1e-6) {
+          // Touching at exactly the radius keeps it (the search fits such bodies).
+          ++exact;
+          REQUIRE(probe.clear == sees);
+          continue;
+        }
+        if (std::abs(gap - radius) < 1e-5) continue;  // within rounding of the boundary
+        REQUIRE(probe.clear == (sees && gap >= radius));
+        ++compared;
+        clear += probe.clear ? 1 : 0;
+      }
+    }
+  }
+  CHECK(compared > 4000);
+  CHECK(clear > compared / 20);
+  CHECK(exact > 100);
+}

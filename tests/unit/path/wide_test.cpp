@@ -61,7 +61,7 @@ std::optional<Cell> entryTile(const TileMap& map, const test::BodyFitRule& rule,
 
 struct Counts {
   int planned = 0, searched = 0, straight = 0, noPath = 0, refused = 0, entered = 0, curves = 0, doorStops = 0,
-      nearDoors = 0, skipped = 0;
+      nearDoors = 0, skipped = 0, detoured = 0, blocked = 0;
 };
 
 // Doors on random edges between two tiles the body may enter (about `per1000` per thousand
@@ -123,6 +123,17 @@ TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through ev
       }
       const std::vector<const Door*> walls = test::wallDoors(world.doors());
       const test::BodyFitRule rule(map, TerrainTable::kWalk, radiusTiles, walls);
+      // Entities (barrels, guards, a stall) on every fourth map: stage 7 leads the body round
+      // them at their radius plus its own.
+      const bool entities = trial % 4 == 1;
+      if (entities) {
+        for (std::uint32_t e = 1; e <= 8; ++e) {
+          const Vec2 at = layout.tileCenter({std::uniform_int_distribution<int>(0, w - 1)(random),
+                                             std::uniform_int_distribution<int>(0, h - 1)(random)});
+          const float size = std::uniform_real_distribution<float>(0.2f, 0.8f)(random) * layout.tileSize();
+          REQUIRE(world.entities().add({EntityId{e}, at, size, kEntityStatic}) == Status::Ok);
+        }
+      }
       PlannerSettings settings;
       settings.recordStages = true;
       Planner planner(world, settings);
@@ -214,10 +225,12 @@ TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through ev
             ++counts.doorStops;
             break;
           }
+          case Status::BlockedByEntity: ++counts.blocked; break;
           case Status::Ok: break;
           default: FAIL("unexpected status");
         }
         ++counts.planned;
+        counts.detoured += result.detours.empty() ? 0 : 1;
         bool nearDoor = false;
         for (const Door* door : walls) {
           for (std::size_t i = 1; i < result.controlPoints.size() && !nearDoor; ++i) {
@@ -226,7 +239,7 @@ TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through ev
           }
         }
         counts.nearDoors += nearDoor ? 1 : 0;
-        const std::string violation = test::costInvariantViolation(map, request, result, walls, false);
+        const std::string violation = test::costInvariantViolation(map, request, result, walls, false, entities);
         INFO(violation);
         REQUIRE(violation.empty());
         if (result.tilePath.empty()) {
@@ -253,7 +266,8 @@ TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through ev
                               ", straight " + std::to_string(counts.straight) + ", from or to a touching tile " +
                               std::to_string(counts.entered) + ", curves " + std::to_string(counts.curves) + "), NoPath " +
                               std::to_string(counts.noPath) + ", refused " + std::to_string(counts.refused) +
-                              ", door stops " + std::to_string(counts.doorStops) + ", passing within a tile of a closed door " +
+                              ", door stops " + std::to_string(counts.doorStops) + ", detours " + std::to_string(counts.detoured) +
+                              ", blocked by entities " + std::to_string(counts.blocked) + ", passing within a tile of a closed door " +
                               std::to_string(counts.nearDoors) + ", starts by a door skipped " + std::to_string(counts.skipped);
   WARN(summary);
   CHECK(counts.searched > 800);
@@ -262,6 +276,7 @@ TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through ev
   CHECK(counts.noPath > 30);
   CHECK(counts.refused > 5);
   CHECK(counts.doorStops > 30);
+  CHECK(counts.detoured > 50);
   CHECK(counts.nearDoors > 200);
 }
 
