@@ -5,6 +5,7 @@
 
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/planner.hpp"
+#include "rpgnav/grid/clearance.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/geometry.hpp"
 #include "support/path_checks.hpp"
@@ -453,9 +454,18 @@ TEST_CASE("paths with entities and doors keep every invariant on random maps", "
 TEST_CASE("a warm planner allocates nothing: every stage reuses its memory", "[path][memory]") {
   // The same queries twice with one planner and one result: the first pass sizes every buffer
   // (search nodes, stage scratch, the result's vectors), the second must allocate nothing.
+  // Last, wide bodies (1.2 tiles: the clearance fit, the band probes, entry tiles) on open maps.
   std::mt19937 random(77);
-  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy()}) {
-    const TileMap map = test::randomMap(random, layout, 48, 48, 0.2);
+  struct Setting {
+    Layout layout;
+    double walls;
+    float radius;
+  };
+  for (const auto& [layout, walls, radius] : {Setting{Layout::square(), 0.2, 0.2f}, Setting{Layout::square(1.0f, 4), 0.2, 0.2f},
+                                             Setting{Layout::hexPointy(), 0.2, 0.2f}, Setting{Layout::square(), 0.015, 1.2f},
+                                             Setting{Layout::hexFlat(), 0.015, 1.2f}}) {
+    const TileMap map = test::randomMap(random, layout, 48, 48, walls, radius < 0.5f);
+    const Clearance clearance = Clearance::build(map, TerrainTable::kWalk);
     World world(map);
     for (std::uint32_t i = 1; i <= 150; ++i) {
       const Vec2 p(std::uniform_real_distribution<float>(0.0f, 48.0f)(random), std::uniform_real_distribution<float>(0.0f, 48.0f)(random));
@@ -463,9 +473,16 @@ TEST_CASE("a warm planner allocates nothing: every stage reuses its memory", "[p
     }
     std::vector<PathRequest> requests;
     for (int q = 0; q < 60; ++q) {
-      const Cell s{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 47)(random)};
-      const Cell g{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 47)(random)};
-      requests.push_back({layout.tileCenter(s), layout.tileCenter(g), TerrainTable::kWalk, 0.2f});
+      Cell s{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 47)(random)};
+      Cell g{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 47)(random)};
+      // (Wide bodies: ends where they fit.)
+      for (int attempt = 0; attempt < 200 && radius >= 0.5f && !clearance.fits(s, radius); ++attempt) {
+        s = {std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 47)(random)};
+      }
+      for (int attempt = 0; attempt < 200 && radius >= 0.5f && !clearance.fits(g, radius); ++attempt) {
+        g = {std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 47)(random)};
+      }
+      requests.push_back({layout.tileCenter(s), layout.tileCenter(g), TerrainTable::kWalk, radius});
     }
     Planner planner(world);
     PathResult result;
@@ -477,7 +494,7 @@ TEST_CASE("a warm planner allocates nothing: every stage reuses its memory", "[p
       curved += result.smoothed.spans().size() > 1 ? 1 : 0;
     }
     const std::uint64_t allocations = test::allocationCount() - before;  // before INFO, which allocates
-    INFO(layoutName(layout.kind()));
+    INFO(layoutName(layout.kind()) << " radius " << radius);
     CHECK(allocations == 0);
     CHECK(curved > 10);
   }
