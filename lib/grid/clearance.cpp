@@ -115,6 +115,7 @@ void Clearance::measure(const TileMap& map, MobilityId mobility, Cell low, Cell 
 
 bool Clearance::stepFits(const Layout& layout, Cell from, std::size_t move, double radiusTiles) const noexcept {
   const std::span<const NeighbourStep> moves = layout.moves(from);
+  if (move >= moves.size()) return false;
   const std::int64_t need = codeFor(radiusTiles);
   auto fitsAt = [&](const NeighbourStep& step) { return code({from.x + step.dx, from.y + step.dy}) >= need; };
   const NeighbourStep& step = moves[move];

@@ -187,7 +187,7 @@ std::pair<std::size_t, std::size_t> ConvexCorners::rowsMeeting(double low, doubl
   return {std::size_t(first - m_rows.begin()), std::size_t(last - m_rows.begin())};
 }
 
-void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vector<ConvexCorner>& out) const {
+void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vector<ConvexCorner>& out, bool discs) const {
   const std::array<Point, 3> triangle{a.cast<double>(), b.cast<double>(), c.cast<double>()};
   const double area = cross(triangle[1] - triangle[0], triangle[2] - triangle[0]);
   if (area == 0.0 || !std::isfinite(area)) return;
@@ -210,7 +210,6 @@ void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vec
   // A wide body's disc round a corner can cross the triangle while the corner and its beside
   // point both lie outside: such a corner stops a→c too (narrow bodies keep the cheaper test,
   // and their answers).
-  const bool wide = clearance >= 0.5f * m_tileSize;
   auto withinOfEdges = [&](const Point& p) {
     for (int i = 0; i < 3; ++i) {
       const Point& u = triangle[std::size_t(i)];
@@ -230,7 +229,7 @@ void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vec
                                [](const ConvexCorner& corner, double x) { return double(corner.point.x()) < x; });
     for (; it != row.corners.end() && double(it->point.x()) <= x1 + reach; ++it) {
       if (inside(it->point.cast<double>()) || inside(it->beside(clearance).cast<double>()) ||
-          (wide && withinOfEdges(it->point.cast<double>()))) {
+          (discs && withinOfEdges(it->point.cast<double>()))) {
         out.push_back(*it);
       }
     }

@@ -150,7 +150,7 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
   const double length = (b - a).norm();
   probe.length = length * double(layout.tileSize());
   const double localRadius = double(radius) / double(layout.tileSize());
-  const double keep = detail::keptDistance(localRadius, a, b);
+  const double keep = detail::keptDistance(localRadius, a, b, detail::worldTilesOf(from, to, layout.tileSize()));
   // Distances measured from the same end whichever way the segment runs (wide bodies only: the
   // narrow rule's answers stay as they were).
   const bool reversed = localRadius >= 0.5 && detail::measureReversed(a, b);

@@ -223,7 +223,10 @@ bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
   Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
   if (!a.allFinite() || !b.allFinite() || !std::isfinite(clearance)) return false;
   const double radius = double(clearance) / double(layout.tileSize());
-  const double pad = detail::keptDistance(radius, a, b);
+  // (Far beyond any map, as probeSegment: not clear.)
+  constexpr double kFar = 8.0 * TileMap::kMaxSide;
+  if (a.cwiseAbs().maxCoeff() >= kFar || b.cwiseAbs().maxCoeff() >= kFar) return false;
+  const double pad = detail::keptDistance(radius, a, b, detail::worldTilesOf(from, to, layout.tileSize()));
   if (radius >= 0.5 && detail::measureReversed(a, b)) std::swap(a, b);  // as probeSegment measures
   // Along the axis the segment advances along least (few lines, long runs of bits); u along a
   // line, v across.

@@ -56,13 +56,26 @@ inline double costTolerance(const Vec2d& a, const Vec2d& b) {
   return 5e-7 * magnitude;
 }
 
-/// Wide bodies (radius of half a tile or more, the ones the search fits by Clearance): the
-/// distance, in tiles, a segment must keep from a forbidden tile, less the float rounding of
-/// points meant to lie exactly that far (costTolerance). The search fits a body that touches
-/// at exactly its radius; the float centres of such a fit come out up to 1.6·10⁻⁷ × magnitude
-/// closer, and the probes must agree with the search. Narrow radii keep the exact rule.
-inline double keptDistance(double radiusTiles, const Vec2d& a, const Vec2d& b) {
-  return radiusTiles >= 0.5 ? radiusTiles - costTolerance(a, b) : radiusTiles;
+/// The float rounding a wide body's distances allow (radius of half a tile or more, the bodies
+/// the search fits by Clearance), in tiles: 5·10⁻⁷ × the largest of 1, the points' layout
+/// coordinates `a`, `b`, their world coordinates in tiles (`worldTiles`: the floats are rounded
+/// there, far from the map's corner when the origin is) and the radius (the planner fits bodies
+/// 4·10⁻⁷ of their radius narrower: see bodyTilesOf). The search fits a body that touches at
+/// exactly its radius; the float centres of such a fit come out that much closer.
+inline double wideTolerance(double radiusTiles, const Vec2d& a, const Vec2d& b, double worldTiles) {
+  return 5e-7 * std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y()), worldTiles, radiusTiles});
+}
+
+/// The distance, in tiles, a segment from a to b (layout space) must keep from a forbidden tile:
+/// the radius, less wideTolerance for wide bodies (never below 0). Narrow radii keep the exact
+/// rule.
+inline double keptDistance(double radiusTiles, const Vec2d& a, const Vec2d& b, double worldTiles) {
+  return radiusTiles >= 0.5 ? std::max(0.0, radiusTiles - wideTolerance(radiusTiles, a, b, worldTiles)) : radiusTiles;
+}
+
+/// The largest world coordinate of two points, in tiles (for wideTolerance).
+inline double worldTilesOf(Vec2 from, Vec2 to, float tileSize) {
+  return double(std::max(from.cwiseAbs().maxCoeff(), to.cwiseAbs().maxCoeff())) / double(tileSize);
 }
 
 /// Wide bodies' probes measure from the lexicographically smaller end, so a segment and its

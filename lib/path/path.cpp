@@ -36,8 +36,10 @@ bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius, doub
 }
 
 double barrierSlack(const Layout& layout, float radius, Vec2 from, Vec2 to) noexcept {
+  const double tile = double(layout.tileSize());
   if (!(radius >= 0.5f * layout.tileSize())) return 0.0;
-  return 5e-7 * std::max({1.0, double(from.cwiseAbs().maxCoeff()), double(to.cwiseAbs().maxCoeff())});
+  return tile * detail::wideTolerance(double(radius) / tile, layout.toLocal(from), layout.toLocal(to),
+                                      detail::worldTilesOf(from, to, layout.tileSize()));
 }
 
 double barrierClearance(const Barrier& barrier, float radius) noexcept {

@@ -94,8 +94,7 @@ namespace {
 // size are floats: their quotient is off by up to 1.2·10⁻⁷ of itself either way, so a body meant
 // to be exactly as wide as a clearance (1.75 tiles of 0.7) could come out a hair wider and fit
 // nowhere such a clearance is. A body 4·10⁻⁷ of its radius narrower fits there; the probes,
-// which keep the radius less 5·10⁻⁷ × the coordinates' magnitude (at least the radius: a
-// fitting centre lies that far from the map's edge at 0), agree.
+// which keep the radius less 5·10⁻⁷ × at least the radius (detail::wideTolerance), agree.
 double bodyTilesOf(float radius, const Layout& layout) {
   return double(radius) / double(layout.tileSize()) * (1.0 - 4e-7);
 }
@@ -267,24 +266,33 @@ const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
   if (!goalTile) return failed(Status::OutOfBounds, "goal lies outside the map");
   if (!map.passable(*startTile, request.mobility)) return failed(Status::StartBlocked, "start tile cannot be entered by this mobility");
   if (!map.passable(*goalTile, request.mobility)) return failed(Status::GoalBlocked, "goal tile cannot be entered by this mobility");
-  const char* dataReason = "";
-  const NavLayer* data = layerFor(request.mobility, request.radius, dataReason);
-  if (data == nullptr) return failed(Status::InvalidArgument, dataReason);
   // A character must have room where it stands and be able to step to the centre of the tile its
   // path begins on (on hexes a blocked neighbour's corner can come within the radius of that
   // short segment even when both ends have room); the same for the goal. Stage 3 relies on both
-  // segments. Narrow characters use the tile they stand on; a wide one the first tile of that
-  // tile and those touching it where its body fits on the centre (see entryTile).
-  m_entry = entryTile(request.start, *startTile, request);
-  if (!m_entry.clear) {
-    return failed(Status::StartBlocked, m_entry.roomy ? "the character is too wide for the tiles round the start: none beside it fits its body"
-                                                     : "start is closer than the radius to a blocked tile");
-  }
-  m_exit = entryTile(request.goal, *goalTile, request);
-  if (!m_exit.clear) {
-    return failed(Status::GoalBlocked, m_exit.roomy ? "the character is too wide for the tiles round the goal: none beside it fits its body"
-                                                   : "goal is closer than the radius to a blocked tile");
-  }
+  // segments. Narrow characters use the tile they stand on (checked before the navigation data
+  // is looked at, as always); a wide one the first of that tile and those touching it where its
+  // body fits on the centre (see entryTile), which needs the data's clearance.
+  const bool wide = request.radius >= 0.5f * layout.tileSize();
+  auto endsRefused = [&]() -> bool {
+    m_entry = entryTile(request.start, *startTile, request);
+    if (!m_entry.clear) {
+      fail(out, Status::StartBlocked, m_entry.roomy ? "the character is too wide for the tiles round the start: none beside it fits its body"
+                                                    : "start is closer than the radius to a blocked tile");
+      return true;
+    }
+    m_exit = entryTile(request.goal, *goalTile, request);
+    if (!m_exit.clear) {
+      fail(out, Status::GoalBlocked, m_exit.roomy ? "the character is too wide for the tiles round the goal: none beside it fits its body"
+                                                  : "goal is closer than the radius to a blocked tile");
+      return true;
+    }
+    return false;
+  };
+  if (!wide && endsRefused()) return nullptr;
+  const char* dataReason = "";
+  const NavLayer* data = layerFor(request.mobility, request.radius, dataReason);
+  if (data == nullptr) return failed(Status::InvalidArgument, dataReason);
+  if (wide && endsRefused()) return nullptr;
   m_doors->begin(*m_world, Traveller{request.character, request.mobility, request.radius});
   return data;
 }

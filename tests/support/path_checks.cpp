@@ -93,6 +93,14 @@ double segmentsDistance(Vec2 p, Vec2 q, Vec2 u, Vec2 v) {
   return segmentDistance(p.cast<double>(), q.cast<double>(), u.cast<double>(), v.cast<double>());
 }
 
+double wideSlack(const Layout& layout, double radiusTiles, Vec2 from, Vec2 to) {
+  const double size = double(layout.tileSize());
+  const double magnitude = std::max({1.0, layout.toLocal(from).cwiseAbs().maxCoeff(), layout.toLocal(to).cwiseAbs().maxCoeff(),
+                                     double(from.cwiseAbs().maxCoeff()) / size, double(to.cwiseAbs().maxCoeff()) / size,
+                                     radiusTiles});
+  return 5e-7 * magnitude * size;
+}
+
 SegmentJudgement judgeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, double radius,
                               double slack) {
   const Layout& layout = map.layout();
@@ -192,9 +200,9 @@ SegmentJudgement judgeSegment(const TileMap& map, MobilityId mobility, Vec2 from
     judgement.dearest = dearest;
   }
   // Wide bodies (half a tile or more) keep the radius up to the float rounding of their points
-  // (README): the search fits them exactly at a clearance equal to the radius, and tile centres
-  // in float come out up to 1.6·10⁻⁷ × magnitude closer.
-  if (r >= 0.5) slack = std::max(slack, 5e-7 * magnitude * size);
+  // (README): 5·10⁻⁷ tiles × the largest of the coordinates in tiles from the map's corner and
+  // from the world's origin, and the radius in tiles.
+  if (r >= 0.5) slack = std::max(slack, wideSlack(layout, r, from, to));
   if (radius > 0.0 && judgement.clearance < radius - slack) {
     return fail("comes within " + std::to_string(judgement.clearance) + " of a blocked tile");
   }
@@ -221,9 +229,8 @@ PolylineJudgement judgePolyline(const TileMap& map, MobilityId mobility, std::sp
       // (Wide bodies: up to the float rounding of the points, as for tiles.)
       const Layout& layout = map.layout();
       const double size = double(layout.tileSize());
-      const double magnitude = std::max({1.0, layout.toLocal(points[i - 1]).cwiseAbs().maxCoeff(),
-                                         layout.toLocal(points[i]).cwiseAbs().maxCoeff()});
-      const double doorSlack = radius >= 0.5 * size ? std::max(slack, 5e-7 * magnitude * size) : slack;
+      const double doorSlack =
+          radius >= 0.5 * size ? std::max(slack, wideSlack(layout, radius / size, points[i - 1], points[i])) : slack;
       if (distance < std::max(radius - doorSlack, touch)) {
         judgement.why = "within " + std::to_string(distance) + " of door " + door->name + where();
         return judgement;
@@ -358,8 +365,9 @@ bool BodyFitRule::fits(Cell cell) const {
   // centre and corners: within their rounding of it, 5·10⁻⁷ × the coordinates' magnitude in
   // tiles, as the README's rule for wide bodies allows.)
   if (!map.contains(cell)) return false;
-  const double magnitude = std::max(1.0, map.layout().toLocal(map.layout().tileCenter(cell)).cwiseAbs().maxCoeff() + radius + 1.0);
-  return clearance[std::size_t(map.index(cell))] >= radius - std::max(1e-6, 5e-7 * magnitude);
+  const Vec2 centre = map.layout().tileCenter(cell);
+  const double slack = wideSlack(map.layout(), radius, centre, centre) / double(map.layout().tileSize());
+  return clearance[std::size_t(map.index(cell))] >= radius - std::max(1e-6, slack);
 }
 
 std::optional<std::int64_t> BodyFitRule::step(Cell from, Cell to) const {
@@ -367,9 +375,10 @@ std::optional<std::int64_t> BodyFitRule::step(Cell from, Cell to) const {
   const Layout& layout = map.layout();
   for (const Door* door : walls) {
     if ((door->a == from && door->b == to) || (door->a == to && door->b == from)) continue;
-    const double magnitude = std::max(1.0, layout.toLocal(layout.tileCenter(from)).cwiseAbs().maxCoeff() + 1.0);
     const double distance = segmentsDistance(layout.tileCenter(from), layout.tileCenter(to), door->edge[0], door->edge[1]);
-    if (distance < (radius - 5e-7 * magnitude) * double(layout.tileSize())) return std::nullopt;
+    if (distance < radius * double(layout.tileSize()) - wideSlack(layout, radius, layout.tileCenter(from), layout.tileCenter(to))) {
+      return std::nullopt;
+    }
   }
   const bool between = map.layout().isHex() || (from.x != to.x && from.y != to.y);
   if (!between) return 0;

@@ -39,6 +39,11 @@ struct SegmentJudgement {
 SegmentJudgement judgeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, double radius,
                               double slack = 1e-6);
 
+/// The float rounding a wide body's distances may fall short by (README, "Large characters"),
+/// world units: 5·10⁻⁷ tiles × the largest of 1, the points' coordinates in tiles from the map's
+/// corner and from the world's origin, and the radius in tiles.
+double wideSlack(const Layout& layout, double radiusTiles, Vec2 from, Vec2 to);
+
 /// Distance between the segment p→q and the segment u→v (world units, double precision).
 double segmentsDistance(Vec2 p, Vec2 q, Vec2 u, Vec2 v);
 

@@ -45,11 +45,11 @@ class ConvexCorners {
   void update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects);
 
   /// Appends to `out` every corner that lies, or whose beside(clearance) point lies, inside the
-  /// closed triangle a, b, c (within a rounding tolerance), and for a clearance of half a tile or
-  /// more every corner closer than the clearance to the triangle (a wide body's disc round it
-  /// crosses the triangle while both points lie outside). Work is proportional to the rows of the
+  /// closed triangle a, b, c (within a rounding tolerance), and with `discs` (a wide body's, half a
+  /// tile or more) every corner closer than the clearance to the triangle too (the body's disc
+  /// round it crosses the triangle while both points lie outside). Work is proportional to the rows of the
   /// index the triangle covers plus the corners near it.
-  void inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vector<ConvexCorner>& out) const;
+  void inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vector<ConvexCorner>& out, bool discs = false) const;
 
   /// The corner whose beside(clearance) point is `bend` (to within rounding), if any: tells a
   /// bend the path already makes round a corner from any other point.

@@ -157,8 +157,9 @@ double barrierClearance(const Barrier& barrier, float radius) noexcept;
 /// `slack` (see barrierSlack). With a slack the answer does not depend on the segment's direction.
 bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius, double slack = 0.0) noexcept;
 /// Wide bodies (radius of half a tile or more) keep their radius from barriers up to the float
-/// rounding of the points, as from tiles (see the README): 5·10⁻⁷ × the segment's largest world
-/// coordinate (at least 1). 0 for narrower bodies, whose rule is exact.
+/// rounding of the points, as from tiles (see the README): 5·10⁻⁷ tiles × the largest of 1, the
+/// points' coordinates in tiles from the map's corner and from the world's origin, and the radius
+/// in tiles; in world units. 0 for narrower bodies, whose rule is exact.
 double barrierSlack(const Layout& layout, float radius, Vec2 from, Vec2 to) noexcept;
 
 /// The doors that are walls for one query, near a box: for stages that lead the path beyond the

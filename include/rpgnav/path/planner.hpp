@@ -207,7 +207,8 @@ class Planner {
   EntryTile m_entry, m_exit;  // of the plan being prepared
   // Where a wide body stops in front of a door that stops it: the last point of the search's
   // centre polyline (`start`, then the centres of `tiles`) at least `keep` (radius and gap) from
-  // the door; `tiles` is cut after the tile that point belongs to.
+  // the door. `tiles` is cut after the last tile whose centre keeps that much (the stop may lie
+  // on the step beyond it, short of the next centre: stage 3 runs from that centre to the stop).
   Vec2 wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const;
   // A wide body held by a door closed on it: the tile within ceil(radius) + 1 steps whose centre
   // is nearest the start, fits the body, keeps the radius from the doors that are walls, and is

@@ -229,3 +229,14 @@ TEST_CASE("probes for wide bodies (up to 3 tiles) match brute-force clearance, a
   CHECK(clear > compared / 20);
   CHECK(exact > 100);
 }
+
+TEST_CASE("the tester's wide probes refuse segments far off the map, as probeSegment does", "[grid][los][wide]") {
+  const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(3), Layout::square(), 10, 10, 0.0, false);
+  const SegmentTester tester(map, TerrainTable::kWalk);
+  for (const float far : {3e6f, 1e30f}) {
+    INFO("far " << far);
+    CHECK_FALSE(tester.probe(Vec2(5.5f, 5.5f), Vec2(far, 5.5f), 0.6f).clear);
+    CHECK_FALSE(tester.keeps(Vec2(5.5f, 5.5f), Vec2(far, 5.5f), 0.6f));
+    CHECK_FALSE(probeSegment(map, TerrainTable::kWalk, Vec2(5.5f, 5.5f), Vec2(far, 5.5f), 0.6f).clear);
+  }
+}

@@ -438,3 +438,36 @@ TEST_CASE("a wide body a door was closed on steps back to the nearest centre tha
   CHECK(std::string(result.reason) == "a closed door holds the character: no tile beside it keeps the radius from it");
   CHECK(result.controlPoints.front() == Vec2(4.5f, 2.5f));
 }
+
+TEST_CASE("a wide body's plan does not depend on where the map sits in the world (review of issue 27)", "[path][wide]") {
+  // Two rooms joined by a corridor exactly 3 tiles wide (rows 4-6), tiles of 0.7: a body of 1.5
+  // tiles fits the corridor touching both walls. Far from the world's origin the float tile
+  // centres come out closer to the walls than near it; the probes allow for that as the search's
+  // exact fit needs.
+  const std::initializer_list<std::string_view> rows = {
+      "##############################", "#.........####...............#", "#.........####...............#",
+      "#.........####...............#", "#............................#", "#............................#",
+      "#............................#", "#.........####...............#", "#.........####...............#",
+      "#.........####...............#", "##############################"};
+  for (const Vec2 origin : {Vec2(0.0f, 0.0f), Vec2(0.0f, 1000.3f), Vec2(-733.1f, 2049.9f)}) {
+    const TileMap map = test::mapFromAscii(Layout::square(0.7f, 8, origin), rows);
+    Planner planner(map);
+    PathResult result;
+    const Vec2 start = map.layout().tileCenter({5, 5}), goal = map.layout().tileCenter({22, 5});
+    INFO("origin " << origin.transpose());
+    CHECK(planner.plan({start, map.layout().tileCenter({22, 2}), TerrainTable::kWalk, 1.05f}, result) == Status::Ok);
+    CHECK(planner.plan({start, goal, TerrainTable::kWalk, 1.05f}, result) == Status::Ok);
+  }
+  // A map round the world's origin with a closed door 2.5 tiles from the row the search takes
+  // for a body of 2.5 tiles (a hair more): the doors' allowance covers the body's own.
+  for (const Vec2 origin : {Vec2(0.0f, 0.0f), Vec2(-10.0f, -10.0f)}) {
+    const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(1), Layout::square(1.0f, 8, origin), 20, 20, 0.0, false);
+    World world(map);
+    REQUIRE(world.addDoor({"door", {10, 13}, {10, 14}, DoorState::Closed}).ok());
+    Planner planner(world);
+    PathResult result;
+    const Vec2 start = origin + Vec2(8.5f, 11.5f), goal = origin + Vec2(11.5f, 11.5f);
+    INFO("origin " << origin.transpose());
+    CHECK(planner.plan({start, goal, TerrainTable::kWalk, 2.50000095f}, result) == Status::Ok);
+  }
+}
