@@ -69,10 +69,10 @@ struct SegmentProbe {
 /// Up to the reach of the tiles touching those the segment visits (1 tile on squares, 1/√3 on
 /// hexes) those are all it looks at; a wider radius sweeps, row by row, every tile within the
 /// radius of the segment (the map's edge a border of forbidden tiles). Wide bodies (half a tile
-/// or more) keep the radius up to the float rounding of the points (5·10⁻⁷ × the coordinates'
-/// magnitude in tiles: the search fits them touching at exactly their radius, and tile centres
-/// come out that much closer in float), and the answer does not depend on the segment's
-/// direction.
+/// or more) keep the radius up to the float rounding of the points (5·10⁻⁷ tiles × the largest
+/// of the coordinates in tiles from the map's corner and from the world's origin, and the
+/// radius: the search fits them touching at exactly their radius, and tile centres come out
+/// that much closer in float), and the answer does not depend on the segment's direction.
 /// Stops at the first violation, so a blocked probe is cheap.
 SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius);
 
