@@ -157,6 +157,12 @@ TilePolygon Layout::tilePolygon(Cell cell) const noexcept {
 }
 
 std::optional<std::array<Vec2, 2>> Layout::sharedEdge(Cell a, Cell b) const noexcept {
+  const auto local = localSharedEdge(a, b);
+  if (!local) return std::nullopt;
+  return std::array<Vec2, 2>{toWorld((*local)[0]), toWorld((*local)[1])};
+}
+
+std::optional<std::array<Eigen::Vector2d, 2>> Layout::localSharedEdge(Cell a, Cell b) const noexcept {
   bool neighbours = false;
   for (const NeighbourStep& step : touching(a)) {
     neighbours = neighbours || (step.sharesEdge && Cell{a.x + step.dx, a.y + step.dy} == b);
@@ -165,12 +171,12 @@ std::optional<std::array<Vec2, 2>> Layout::sharedEdge(Cell a, Cell b) const noex
   // The two corners the tiles have in common, compared in layout space (exact up to rounding).
   std::array<Eigen::Vector2d, 6> ca, cb;
   const int na = localCorners(a, ca), nb = localCorners(b, cb);
-  std::array<Vec2, 2> edge{Vec2::Zero(), Vec2::Zero()};
+  std::array<Eigen::Vector2d, 2> edge{Eigen::Vector2d::Zero(), Eigen::Vector2d::Zero()};
   int found = 0;
   for (int i = 0; i < na && found < 2; ++i) {
     for (int j = 0; j < nb; ++j) {
       if ((ca[std::size_t(i)] - cb[std::size_t(j)]).norm() < 1e-6) {
-        edge[std::size_t(found++)] = toWorld(ca[std::size_t(i)]);
+        edge[std::size_t(found++)] = ca[std::size_t(i)];
         break;
       }
     }

@@ -500,19 +500,8 @@ bool SearchContext::stepMeetsWall(std::int32_t from, std::int32_t to) const {
     // Cheaply out of reach: the edge lies within 0.71 tiles of its tiles' centres.
     const Eigen::Vector2d centre = layout.localCenter(gate.a);
     if (detail::pointToSegment(centre, p, q) > keep + 0.75) continue;
-    std::array<Eigen::Vector2d, 6> ca, cb;
-    const int na = layout.localCorners(gate.a, ca), nb = layout.localCorners(gate.b, cb);
-    Eigen::Vector2d ends[2];
-    int shared = 0;
-    for (int i = 0; i < na && shared < 2; ++i) {
-      for (int j = 0; j < nb; ++j) {
-        if ((ca[std::size_t(i)] - cb[std::size_t(j)]).squaredNorm() < 1e-18 * magnitude * magnitude) {
-          ends[shared++] = ca[std::size_t(i)];
-          break;
-        }
-      }
-    }
-    if (shared < 2 || detail::segmentsDistance(p, q, ends[0], ends[1]) >= keep) continue;
+    const auto edge = layout.localSharedEdge(gate.a, gate.b);
+    if (!edge || detail::segmentsDistance(p, q, (*edge)[0], (*edge)[1]) >= keep) continue;
     if (m_gates->crossing(index).solid) return true;
   }
   return false;

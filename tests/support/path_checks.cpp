@@ -415,6 +415,22 @@ bool BodyFitRule::reaches(Cell start, Cell goal) const {
   return false;
 }
 
+void addRandomDoors(std::mt19937& random, World& world, int doorsPer100) {
+  const TileMap& map = world.map();
+  const Layout& layout = map.layout();
+  const int w = map.width(), h = map.height();
+  const int doors = std::max(1, w * h * doorsPer100 / 100);
+  for (int d = 0; d < doors; ++d) {
+    const Cell a{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+    const auto moves = layout.moves(a);
+    const NeighbourStep& step = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(random)];
+    const Cell b{a.x + step.dx, a.y + step.dy};
+    if (!step.sharesEdge || !map.contains(b)) continue;
+    const DoorState state = DoorState(std::uniform_int_distribution<int>(0, 2)(random));
+    (void)world.addDoor({"d" + std::to_string(d), a, b, state});
+  }
+}
+
 std::vector<const Door*> wallDoors(std::span<const Door> doors) {
   std::vector<const Door*> walls;
   for (const Door& door : doors) {

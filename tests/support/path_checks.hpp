@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -98,6 +99,10 @@ struct BodyFitRule {
   /// True when the body can go from `start` to `goal` by such steps (both must fit).
   bool reaches(Cell start, Cell goal) const;
 };
+
+/// Doors on random edges (about `doorsPer100` per hundred tiles; a second door on one edge is
+/// refused), closed, locked or open.
+void addRandomDoors(std::mt19937& random, World& world, int doorsPer100);
 
 /// The doors that are walls for a character under the default policy: closed and locked ones.
 std::vector<const Door*> wallDoors(std::span<const Door> doors);

@@ -126,6 +126,8 @@ class Layout {
   /// The edge two tiles share (world units, its two corners), when they share one: the place a
   /// door sits. Nothing for tiles that only touch at a corner or do not touch.
   std::optional<std::array<Vec2, 2>> sharedEdge(Cell a, Cell b) const noexcept;
+  /// The same edge in layout space, exact (no rounding to world floats).
+  std::optional<std::array<Eigen::Vector2d, 2>> localSharedEdge(Cell a, Cell b) const noexcept;
   /// Where the segment from `from` to `to` (layout space) leaves tile `cell`, if it crosses the
   /// tile's inside and leaves before reaching `to`.
   std::optional<Eigen::Vector2d> segmentExit(Cell cell, const Eigen::Vector2d& from,

@@ -53,23 +53,6 @@ std::optional<Vec2> standingPoint(std::mt19937& random, const World& world, Mobi
   return std::nullopt;
 }
 
-// Doors on random edges (about `doorsPer100` per hundred tiles), closed, locked or open.
-void addRandomDoors(std::mt19937& random, World& world, int doorsPer100) {
-  const TileMap& map = world.map();
-  const Layout& layout = map.layout();
-  const int w = map.width(), h = map.height();
-  const int doors = std::max(1, w * h * doorsPer100 / 100);
-  for (int d = 0; d < doors; ++d) {
-    const Cell a{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
-    const auto moves = layout.moves(a);
-    const NeighbourStep& step = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(random)];
-    const Cell b{a.x + step.dx, a.y + step.dy};
-    if (!step.sharesEdge || !map.contains(b)) continue;
-    const DoorState state = DoorState(std::uniform_int_distribution<int>(0, 2)(random));
-    (void)world.addDoor({"d" + std::to_string(d), a, b, state});  // a second door on one edge is refused
-  }
-}
-
 void checkQuery(Planner& planner, const World& world, const PathRequest& request, bool anyAngle, Counts& counts) {
   const TileMap& map = world.map();
   const Layout& layout = map.layout();
@@ -183,7 +166,7 @@ TEST_CASE("every path keeps its promises on random hex and square maps with cost
       const int w = std::uniform_int_distribution<int>(3, 22)(random), h = std::uniform_int_distribution<int>(3, 22)(random);
       const TileMap map = test::randomMap(random, layout, w, h, std::uniform_real_distribution<double>(0.03, 0.25)(random));
       World world(map);
-      addRandomDoors(random, world, 10);
+      test::addRandomDoors(random, world, 10);
       ++counts.maps;
       const std::vector<const Door*> walls = test::wallDoors(world.doors());
       PlannerSettings settings;

@@ -64,23 +64,6 @@ struct Counts {
       nearDoors = 0, skipped = 0, detoured = 0, blocked = 0;
 };
 
-// Doors on random edges between two tiles the body may enter (about `per1000` per thousand
-// tiles), closed, locked or open.
-void addRandomDoors(std::mt19937& random, World& world, int per1000) {
-  const TileMap& map = world.map();
-  const Layout& layout = map.layout();
-  const int doors = std::max(1, map.width() * map.height() * per1000 / 1000);
-  for (int d = 0; d < doors; ++d) {
-    const Cell a{std::uniform_int_distribution<int>(0, map.width() - 1)(random),
-                 std::uniform_int_distribution<int>(0, map.height() - 1)(random)};
-    const auto moves = layout.moves(a);
-    const NeighbourStep& step = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(random)];
-    const Cell b{a.x + step.dx, a.y + step.dy};
-    if (!step.sharesEdge || !map.contains(b)) continue;
-    (void)world.addDoor({"d" + std::to_string(d), a, b, DoorState(std::uniform_int_distribution<int>(0, 2)(random))});
-  }
-}
-
 }  // namespace
 
 TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through every stage on random square and hex maps",
@@ -110,7 +93,7 @@ TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through ev
       World world(map);
       // Doors on two maps in three.
       if (trial % 3 != 0) {
-        addRandomDoors(random, world, 10);
+        test::addRandomDoors(random, world, 1);
         // Closed or locked doors in the wall's openings (on the edge to the row above).
         for (const Cell cell : doorways) {
           for (const NeighbourStep& step : layout.moves(cell)) {
