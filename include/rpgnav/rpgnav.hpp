@@ -23,6 +23,7 @@
 #include "rpgnav/path/path.hpp"
 #include "rpgnav/path/smooth_path.hpp"
 #include "rpgnav/path/planner.hpp"
+#include "rpgnav/avoid/local_avoidance.hpp"
 #include "rpgnav/schedule/replan_scheduler.hpp"
 #include "rpgnav/debug/svg.hpp"
 #include "rpgnav/field/crowd_field.hpp"

@@ -10,7 +10,6 @@
 namespace rpgnav {
 namespace {
 
-bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 
 // Far beyond any map (kMaxSide tiles): walking there would only count blocked tiles, and int32
 // cell coordinates would overflow.

@@ -12,6 +12,15 @@
 namespace rpgnav {
 namespace {
 
+int polygonSides(const DetourSettings& settings) { return std::clamp(settings.polygonSides, 4, 64); }
+
+// The distance from an entity's centre to the corners of the regular polygon circumscribed
+// about its disc grown by the body's radius and the margin (world units).
+double cornerDistance(const DetourSettings& settings, float entityRadius, float bodyRadius, float margin) {
+  const double step = 2.0 * std::numbers::pi / double(polygonSides(settings));
+  return (double(entityRadius) + double(bodyRadius) + double(margin)) / std::cos(step / 2.0);
+}
+
 using Point = Eigen::Vector2d;
 
 using detail::convexHull;
@@ -97,6 +106,15 @@ class DetourFinder {
         if (!inTheWay || std::int32_t(m_group.size()) >= m_settings.maxGroup || inGroup(inTheWay->id)) break;
         addToGroup(*inTheWay);
       }
+      if (!m_best && !m_passAvoiding && groupHasAvoiding()) {
+        // Characters under local avoidance make way for each other (LocalAvoidance): a crowd of
+        // them never ends a path. Route this segment again through them, round the rest.
+        m_passAvoiding = true;
+        const bool routed = routeSegment(a, b, reach > 0.0 ? std::max(reach - double((a - segmentStart).norm()), 1e-9) : 0.0,
+                                         out, detours, outcome);
+        m_passAvoiding = false;
+        return routed;
+      }
       if (!m_best) {
         // No way round: stop in front of the blocker's grown space.
         const double entry = entryDistance(blocker, a, b);
@@ -119,7 +137,12 @@ class DetourFinder {
     return true;
   }
 
-  bool ignored(const Entity& entity) const { return !m_entities.blocks(entity, m_start, m_context.radius); }
+  bool ignored(const Entity& entity) const {
+    return (m_passAvoiding && (entity.flags & kEntityAvoiding) != 0) || !m_entities.blocks(entity, m_start, m_context.radius);
+  }
+  bool groupHasAvoiding() const {
+    return std::any_of(m_group.begin(), m_group.end(), [](const Entity& e) { return (e.flags & kEntityAvoiding) != 0; });
+  }
 
   // Entities (not ignored) whose grown space the segment enters, into m_near.
   void blockersOf(Vec2 a, Vec2 b) {
@@ -183,12 +206,11 @@ class DetourFinder {
   std::optional<Entity> tryDetour(Vec2 a, Vec2 b) {
     m_best.reset();
     // The group's polygon corners: each grown disc by a circumscribed regular polygon.
-    const int sides = std::clamp(m_settings.polygonSides, 4, 64);
+    const int sides = polygonSides(m_settings);
     const double step = 2.0 * std::numbers::pi / double(sides);
-    const double stretch = 1.0 / std::cos(step / 2.0);
     m_corners.clear();
     for (const Entity& entity : m_group) {
-      const double grown = (double(entity.radius) + double(m_context.radius) + double(m_margin)) * stretch;
+      const double grown = cornerDistance(m_settings, entity.radius, m_context.radius, m_margin);
       for (int k = 0; k < sides; ++k) {
         m_corners.push_back(entity.position.cast<double>() + grown * Point(std::cos(step * k), std::sin(step * k)));
       }
@@ -338,9 +360,14 @@ class DetourFinder {
   std::vector<Vec2>& m_candidatePoints = m_buffers.candidatePoints;  // every candidate's points
   std::vector<Barrier>& m_barriers = m_buffers.barriers;
   std::optional<Candidate> m_best;
+  bool m_passAvoiding = false;  // routing a segment through characters under local avoidance
 };
 
 }  // namespace
+
+float detourReach(const DetourSettings& settings, float entityRadius, float bodyRadius, float tileSize) noexcept {
+  return float(cornerDistance(settings, entityRadius, bodyRadius, settings.margin * tileSize));
+}
 
 bool EntityQuery::blocks(const Entity& entity, Vec2 start, float radius) const {
   if (entity.flat()) return false;

@@ -33,7 +33,6 @@ class StageTimer {
   std::chrono::steady_clock::time_point& m_lap;
 };
 
-bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 
 // With comfort a path's price per unit length (cost / length) may exceed that of the path without
 // comfort by this share (see refine): enough for a bend pushed off a corner onto a sliver of the

@@ -232,21 +232,85 @@ PathFollower::Step PathFollower::advance(double distance) noexcept {
     return step;
   }
   const double total = m_path->length();
-  const double before = m_s;
-  m_s = std::min(total, m_s + (std::isfinite(distance) && distance > 0.0 ? distance : 0.0));
-  step.travelled = m_s - before;
-  m_sample = m_path->sampleBefore(m_s, m_sample);
+  moveTo(std::min(total, m_s + (std::isfinite(distance) && distance > 0.0 ? distance : 0.0)), step);
   step.position = m_path->positionAt(m_sample, m_s);
+  if (!m_arrived && m_s >= total) {
+    m_arrived = true;
+    step.arrived = true;
+    step.position = m_path->samples().back().point;
+  }
+  return step;
+}
+
+void PathFollower::moveTo(double s, Step& step) noexcept {
+  step.travelled = s - m_s;
+  m_s = s;
+  m_sample = m_path->sampleBefore(m_s, m_sample);
   step.heading = m_path->tangentAt(m_sample, m_s);
   step.firstReached = std::int32_t(m_nextKnot);
   while (m_nextKnot < m_path->knotCount() && m_path->knot(m_nextKnot) <= m_s) {
     ++m_nextKnot;
     ++step.reached;
   }
-  if (!m_arrived && m_s >= total) {
+}
+
+Vec2 PathFollower::preferredVelocity(Vec2 position, double speed, double lead, double slowRadius) const noexcept {
+  if (m_path == nullptr || m_path->empty() || m_arrived || !(speed > 0.0) || !finite(position)) return Vec2::Zero();
+  const double total = m_path->length();
+  const double ahead = std::min(total, m_s + (std::isfinite(lead) && lead > 0.0 ? lead : 0.0));
+  const Vec2 target = pointAhead(lead);
+  const Vec2 offset = target - position;
+  const double distance = double(offset.norm());
+  if (!(distance > 0.0)) {
+    return ahead >= total ? Vec2::Zero() : Vec2(m_path->tangentAt(m_sample, m_s) * float(speed));
+  }
+  // Full speed until the end (the target then) is within slowRadius, then in proportion to the
+  // distance left.
+  double wanted = speed;
+  if (ahead >= total && slowRadius > 0.0 && distance < slowRadius) wanted = speed * distance / slowRadius;
+  return offset * float(wanted / distance);
+}
+
+Vec2 PathFollower::pointAhead(double distance) const noexcept {
+  if (m_path == nullptr || m_path->empty()) return Vec2::Zero();
+  const double s = std::min(m_path->length(), m_s + (std::isfinite(distance) && distance > 0.0 ? distance : 0.0));
+  return m_path->positionAt(m_path->sampleBefore(s, m_sample), s);
+}
+
+PathFollower::Step PathFollower::track(Vec2 position, double window, double arriveDistance) noexcept {
+  Step step;
+  step.ending = m_ending;
+  if (m_path == nullptr || m_path->empty() || !finite(position)) return advance(0.0);
+  step.position = position;
+  const double total = m_path->length();
+  const double limit = std::min(total, m_s + (std::isfinite(window) && window > 0.0 ? window : 0.0));
+  // The nearest point of the arc length table's chords from the place to the limit (the first
+  // of equals: never further than it needs).
+  const std::span<const SmoothPath::Sample> samples = m_path->samples();
+  double best = m_s;
+  float bestDistance = (m_path->positionAt(m_sample, m_s) - position).squaredNorm();
+  for (std::size_t i = m_sample; i + 1 < samples.size() && samples[i].s < limit; ++i) {
+    const Vec2 a = samples[i].point, b = samples[i + 1].point;
+    const Vec2 ab = b - a;
+    const float lengthSquared = ab.squaredNorm();
+    const float t = lengthSquared > 0.0f ? std::clamp((position - a).dot(ab) / lengthSquared, 0.0f, 1.0f) : 0.0f;
+    // The chord's ends exactly (the end of the path must be reachable bit for bit).
+    const double along = t <= 0.0f   ? samples[i].s
+                         : t >= 1.0f ? samples[i + 1].s
+                                     : samples[i].s + double(t) * (samples[i + 1].s - samples[i].s);
+    const double s = std::clamp(along, m_s, limit);
+    const float d = (a + t * ab - position).squaredNorm();
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = s;
+    }
+  }
+  // Within arriveDistance of the end, body and place: there (the place jumps to the end).
+  const bool there = total - best <= arriveDistance && double((samples.back().point - position).norm()) <= arriveDistance;
+  moveTo(there ? total : best, step);
+  if (!m_arrived && there) {
     m_arrived = true;
     step.arrived = true;
-    step.position = m_path->samples().back().point;
   }
   return step;
 }

@@ -14,7 +14,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 
 
 PathFollower::Ending endingOf(Status status) {
@@ -83,6 +82,10 @@ struct ReplanScheduler::Character {
   double travelledSinceRequest = 0.0;  // walked by follow() while its plan was made
   bool movedByGame = false;            // setPosition() since the last follow()
   std::vector<DoorId> doorsOnPath;
+  // move(): how it moved last frame, whether it makes way, whether its arrival was reported.
+  Vec2 velocity = Vec2::Zero();
+  YieldKind yield = YieldKind::None;
+  bool arrivalReported = false;
   // Checks.
   double nextCorridorCheck = 0.0;
   Vec2 progressAnchor = Vec2::Zero();
@@ -105,7 +108,8 @@ ReplanScheduler::ReplanScheduler(const World& world, PlannerSettings planner, Sc
       m_settings(settings),
       m_ownData(std::make_unique<NavData>(world, data)),
       m_data(m_ownData.get()),
-      m_planner(*m_data, withHorizon(planner, settings)) {
+      m_planner(*m_data, withHorizon(planner, settings)),
+      m_avoidance(world) {
   if (!(m_settings.interval > 0.0) || !std::isfinite(m_settings.interval)) m_settings.interval = 1.0;
   m_seenMapVersion = world.mapVersion();
   m_seenTileVersion = world.map().version();
@@ -113,7 +117,11 @@ ReplanScheduler::ReplanScheduler(const World& world, PlannerSettings planner, Sc
 }
 
 ReplanScheduler::ReplanScheduler(NavData& data, PlannerSettings planner, SchedulerSettings settings)
-    : m_world(&data.world()), m_settings(settings), m_data(&data), m_planner(data, withHorizon(planner, settings)) {
+    : m_world(&data.world()),
+      m_settings(settings),
+      m_data(&data),
+      m_planner(data, withHorizon(planner, settings)),
+      m_avoidance(data.world()) {
   if (!(m_settings.interval > 0.0) || !std::isfinite(m_settings.interval)) m_settings.interval = 1.0;
   m_seenMapVersion = m_world->mapVersion();
   m_seenTileVersion = m_world->map().version();
@@ -141,6 +149,7 @@ Status ReplanScheduler::add(const CharacterSpec& spec) {
   if (!std::isfinite(spec.speed) || !(spec.speed > 0.0f)) return Status::InvalidArgument;
   if (!finite(spec.position) || (spec.goal.follow.value == 0 && !finite(spec.goal.point))) return Status::InvalidArgument;
   if (spec.goal.follow == spec.id) return Status::InvalidArgument;
+  if (!validAvoidanceSettings(spec.avoidance)) return Status::InvalidArgument;
   if (m_characters.size() >= kMaxCharacters) return Status::LimitExceeded;
   // Its navigation data, built now (between frames) rather than by a plan or a worker's job.
   if (const Status prepared = m_data->prepare(spec.mobility, spec.radius); prepared != Status::Ok) return prepared;
@@ -218,6 +227,98 @@ PathFollower::Step ReplanScheduler::follow(EntityId id, double distance) {
   return step;
 }
 
+Status ReplanScheduler::setAvoidance(EntityId id, const AvoidanceSettings& settings) {
+  Character* character = find(id);
+  if (character == nullptr || !validAvoidanceSettings(settings)) return Status::InvalidArgument;
+  character->spec.avoidance = settings;
+  return Status::Ok;
+}
+
+std::span<const MoveStep> ReplanScheduler::move(double dt) {
+  const auto begin = Clock::now();
+  m_steps.clear();
+  if (!(dt > 0.0) || !std::isfinite(dt)) return m_steps;
+  m_moving = true;
+  const float tile = m_world->map().layout().tileSize();
+  const double arrive = double(m_settings.arriveDistance * tile);
+  const double slow = 0.5 * double(tile);
+  // What each character wants, and its way ahead (for the passage rule).
+  m_agents.resize(m_characters.size());
+  m_route.resize(m_characters.size() * kRoutePoints);
+  Vec2 low = Vec2::Constant(std::numeric_limits<float>::max()), high = -low;
+  float widest = 0.0f, fastest = 0.0f;
+  for (std::size_t i = 0; i < m_characters.size(); ++i) {
+    Character& c = *m_characters[i];
+    AvoidanceAgent& agent = m_agents[i];
+    agent = AvoidanceAgent{c.spec.id, c.spec.mobility, c.position, c.velocity, Vec2::Zero(), c.spec.radius, c.spec.speed,
+                           c.spec.avoidance};
+    if (c.hasPath && !c.follower.arrived()) {
+      const double lead = std::max(double(m_settings.lead * tile), double(c.spec.radius));
+      agent.preferred = c.follower.preferredVelocity(c.position, double(c.spec.speed), lead, slow);
+      Vec2* route = m_route.data() + i * kRoutePoints;
+      for (std::size_t k = 0; k < kRoutePoints; ++k) route[k] = c.follower.pointAhead(double(k + 1) * 0.25 * double(tile));
+      agent.route = std::span<const Vec2>(route, kRoutePoints);
+    } else if (c.hasPath && !c.path.controlPoints.empty()) {
+      // At its goal: back onto it when pushed off.
+      const Vec2 offset = c.path.controlPoints.back() - c.position;
+      const double distance = double(offset.norm());
+      if (distance > arrive) agent.preferred = offset * float(std::min(double(c.spec.speed), double(c.spec.speed) * distance / slow) / distance);
+    }
+    low = low.cwiseMin(c.position);
+    high = high.cwiseMax(c.position);
+    widest = std::max(widest, c.spec.radius);
+    fastest = std::max(fastest, c.spec.speed);
+  }
+  // The world's other entities near the characters: obstacles that stand still.
+  m_obstacles.clear();
+  if (!m_characters.empty()) {
+    const Vec2 centre = (low + high) * 0.5f;
+    const float reach = 0.5f * (high - low).norm() + widest + fastest + 4.0f * tile;
+    m_nearEntities.clear();
+    m_world->entitySource().entitiesNear(centre, centre, reach, m_nearEntities);
+    // Each kept as far off as stage 7's ways round it run: a character pushed closer could not
+    // be led round it (its path would stop there).
+    const DetourSettings& detours = m_planner.settings().detours;
+    for (const Entity& entity : m_nearEntities) {
+      if (entity.flat() || find(entity.id) != nullptr) continue;
+      m_obstacles.push_back(entity);
+      m_obstacles.back().radius = detourReach(detours, entity.radius, widest, tile) - widest;
+    }
+  }
+  m_avoided.resize(m_agents.size());
+  if (m_avoidance.step(m_agents, m_obstacles, dt, m_avoided) != Status::Ok) {
+    std::fill(m_avoided.begin(), m_avoided.end(), AvoidanceResult{});  // checked at add(): cannot happen
+  }
+  // Move, and find where each now is on its path.
+  m_steps.resize(m_characters.size());
+  for (std::size_t i = 0; i < m_characters.size(); ++i) {
+    Character& c = *m_characters[i];
+    const AvoidanceResult& avoided = m_avoided[i];
+    MoveStep& step = m_steps[i];
+    c.velocity = avoided.velocity;
+    c.yield = avoided.yield;
+    c.position += avoided.velocity * float(dt);
+    c.movedByGame = false;
+    step.character = c.spec.id;
+    step.position = c.position;
+    step.velocity = c.velocity;
+    step.yield = avoided.yield;
+    step.yieldingTo = avoided.yieldingTo;
+    if (!c.hasPath) continue;
+    const double window = double(c.spec.speed) * dt + 0.5 * double(tile);
+    step.path = c.follower.track(c.position, window, arrive);
+    c.travelledSinceRequest += step.path.travelled;
+    if (step.path.reached > 0 && !c.path.controlPoints.empty()) {
+      c.segment = std::min(std::size_t(step.path.firstReached + step.path.reached - 1), c.path.controlPoints.size() - 1);
+    }
+    // Arrival is reported once, also when a plan accepted meanwhile placed it at the end.
+    step.path.arrived = c.follower.arrived() && !c.arrivalReported;
+    if (step.path.arrived) c.arrivalReported = true;
+  }
+  m_moveMicros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
+  return m_steps;
+}
+
 const PathResult* ReplanScheduler::path(EntityId id) const noexcept {
   const Character* character = find(id);
   return character != nullptr && character->hasPath ? &character->path : nullptr;
@@ -290,7 +391,9 @@ ReplanScheduler::Character* ReplanScheduler::nextDue(double now, Vec2& goal) {
       const bool idle = known && character->reason == ReplanReason::Periodic && character->hasPath &&
                         character->spec.goal.follow.value == 0 && character->follower.arrived() &&
                         character->path.status == Status::Ok && goal == character->plannedGoal &&
-                        character->position == character->path.controlPoints.back();
+                        (m_moving ? (character->position - character->path.controlPoints.back()).norm() <=
+                                        2.0f * m_settings.arriveDistance * m_world->map().layout().tileSize()
+                                  : character->position == character->path.controlPoints.back());
       if (known && !idle) return character;
       if (!known) {
         ReplanEvent event{character->spec.id, ReplanEventKind::GoalUnreachable, character->reason, Status::InvalidArgument};
@@ -445,7 +548,7 @@ void ReplanScheduler::notice(double now) {
       }
     }
     // Little progress while there was somewhere to go.
-    if (character.follower.arrived() || !isSuccess(character.path.status)) {
+    if (character.follower.arrived() || !isSuccess(character.path.status) || character.yield != YieldKind::None) {
       character.progressAnchor = character.position;
       character.progressSince = now;
     } else if (now - character.progressSince >= m_settings.stuckTime) {
@@ -485,6 +588,8 @@ void ReplanScheduler::notice(double now) {
         m_world->entitySource().entitiesNear(from, to, radius, near);
         for (const Entity& entity : near) {
           if (entity.id == character.spec.id || entity.flat() || entity.id == character.spec.goal.follow) continue;
+          // Characters under local avoidance make way by themselves: no replan for them.
+          if ((entity.flags & kEntityAvoiding) != 0) continue;
           // Entities it already stands in (a crowd at the start) do not count, as in the planner.
           if ((entity.position - character.position).norm() < entity.radius + radius) continue;
           if (entityTouchesSegment(entity, from, to, radius)) {
@@ -582,8 +687,15 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
     curve = &character.straight;
   }
   character.follower.follow(*curve, endingOf(character.path.status));
-  // It kept walking while the plan was made: go on from as far along the new path.
-  if (character.travelledSinceRequest > 0.0 && !character.movedByGame) {
+  character.arrivalReported = false;
+  if (m_moving) {
+    // Moved by move(): on from the point of the new path nearest to where it stands (it never
+    // jumps); the new path began where it stood when the plan was asked for.
+    const float tile = m_world->map().layout().tileSize();
+    character.follower.track(character.position, character.travelledSinceRequest + double(tile),
+                             double(m_settings.arriveDistance * tile));
+  } else if (character.travelledSinceRequest > 0.0 && !character.movedByGame) {
+    // It kept walking while the plan was made: go on from as far along the new path.
     const PathFollower::Step step = character.follower.advance(character.travelledSinceRequest);
     if (!curve->empty()) character.position = step.position;
   }

@@ -96,8 +96,29 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
     if (!wide) return regions.connected(a, b);
     return bodyRegions[std::size_t(map.index(a))] == bodyRegions[std::size_t(map.index(b))];
   };
+  if (options.avoidance) {
+    // Goals and starts clear of the world's entities (a goal inside furniture cannot be reached),
+    // and starts on distinct tiles (bodies do not start in each other).
+    std::vector<Entity> near;
+    std::erase_if(open, [&](Cell cell) {
+      const Vec2 centre = layout.tileCenter(cell);
+      near.clear();
+      world.entities().entitiesNear(centre, centre, 2.0f * radius + tile, near);
+      return std::any_of(near.begin(), near.end(), [&](const Entity& e) {
+        return !e.flat() && (e.position - centre).norm() < detourReach(DetourSettings{}, e.radius, radius, tile);
+      });
+    });
+    if (open.size() < std::size_t(options.characters) + 1) {
+      return Error{Status::InvalidArgument, "the map has fewer open tiles than characters"};
+    }
+  }
   std::mt19937 random(options.seed);
   auto anyTile = [&] { return open[std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(random)]; };
+  std::vector<Cell> starts;
+  if (options.avoidance) {
+    starts = open;
+    std::shuffle(starts.begin(), starts.end(), random);
+  }
   // A goal within the wander distance, in the same region (the nearest try after 32 misses).
   auto goalFrom = [&](Vec2 from) {
     const Cell here = *map.tileAt(from);
@@ -126,12 +147,13 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
   std::vector<Vec2> currentGoal;
   for (int i = 0; i < options.characters; ++i) {
     const EntityId id{firstId + std::uint32_t(i)};
-    const Vec2 start = layout.tileCenter(anyTile());
-    if (world.entities().add(Entity{id, start, radius, kEntityMoving}) != Status::Ok) {
+    const Vec2 start = layout.tileCenter(options.avoidance ? starts[std::size_t(i)] : anyTile());
+    const std::uint8_t flags = options.avoidance ? std::uint8_t(kEntityMoving | kEntityAvoiding) : std::uint8_t(kEntityMoving);
+    if (world.entities().add(Entity{id, start, radius, flags}) != Status::Ok) {
       return Error{Status::InvalidArgument, "cannot register a character as an entity"};
     }
     currentGoal.push_back(goalFrom(start));
-    CharacterSpec spec{id, walk, radius, options.speed * tile, start, Goal::at(currentGoal.back())};
+    CharacterSpec spec{id, walk, radius, options.speed * tile, start, Goal::at(currentGoal.back()), options.avoid};
     if (scheduler.add(spec) != Status::Ok) return Error{Status::InvalidArgument, "cannot register a character"};
     ids.push_back(id);
   }
@@ -157,10 +179,88 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
   };  // standing at the end of a blocked path
   double intervalSum = 0.0;
   std::int64_t intervals = 0;
+  // Stuck spells, and how long each has been near its goal without getting there.
+  std::vector<double> slowFor(ids.size(), 0.0), nearGoalFor(ids.size(), 0.0);
+  std::vector<YieldKind> yielding(ids.size(), YieldKind::None);
+  std::vector<std::size_t> byX(ids.size());
+  const double dt = 1.0 / options.fps;
+  // The avoidance loop's game: every character moves at once; arrivals get new goals; a goal
+  // held by another character for a second counts as taken; doors open after a wait.
+  auto moveAll = [&](double now) {
+    const std::span<const MoveStep> steps = scheduler.move(dt);
+    report.moveMicros.push_back(scheduler.moveMicros());
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const MoveStep& moved = steps[i];
+      const std::size_t k = moved.character.value - firstId;
+      world.entities().move(moved.character, moved.position);
+      if (moved.yield != YieldKind::None && yielding[k] == YieldKind::None) ++report.yields;
+      yielding[k] = moved.yield;
+      const PathResult* path = scheduler.path(moved.character);
+      // Stuck: slow, not at its goal, not waiting at a door.
+      const double speed = double(moved.velocity.norm());
+      const double toGoal = double((currentGoal[k] - moved.position).norm());
+      const bool atGoal = toGoal <= double(2.0f * radius + 0.25f * tile);
+      const bool atDoor = path != nullptr && path->status == Status::StoppedAtDoor &&
+                          (path->stopPoint - moved.position).norm() <= std::max(tile, 4.0f * radius);
+      // Waiting its turn at a narrow passage (or queued behind one who does) is waiting at a door.
+      const bool waiting = moved.yield == YieldKind::Wait;
+      if (speed < options.stuckSpeed * double(options.speed * tile) && !atGoal && !atDoor && !waiting) {
+        slowFor[k] += dt;
+        if (slowFor[k] > options.stuckAfter) {
+          // The whole spell counts, once it has lasted stuckAfter.
+          report.stuckSeconds += slowFor[k] - dt <= options.stuckAfter ? slowFor[k] : dt;
+          if (slowFor[k] - dt <= options.stuckAfter) ++report.stuckSpells;
+        }
+      } else {
+        slowFor[k] = 0.0;
+      }
+      nearGoalFor[k] = atGoal && speed < 0.5 * double(options.speed * tile) ? nearGoalFor[k] + dt : 0.0;
+      if (moved.path.arrived && moved.path.ending == PathFollower::Ending::Goal) {
+        ++report.goalsReached;
+        nearGoalFor[k] = 0.0;
+        retarget(k);
+      } else if (nearGoalFor[k] > 1.0 && path != nullptr && path->status == Status::Ok) {
+        ++report.goalsTaken;
+        nearGoalFor[k] = 0.0;
+        retarget(k);
+      } else if (moved.path.arrived && moved.path.ending == PathFollower::Ending::DoorStop) {
+        openings.push_back({now + options.doorOpenDelay, path->door});
+      } else if (moved.path.arrived && moved.path.ending == PathFollower::Ending::Blocked && blockedSince[k] < 0.0) {
+        blockedSince[k] = now;  // in front of furniture: only static entities end a path now
+      }
+      if (moved.path.travelled > 0.0) blockedSince[k] = -1.0;
+      if (blockedSince[k] >= 0.0 && now - blockedSince[k] > options.giveUpAfter) {
+        blockedSince[k] = -1.0;
+        ++report.gaveUp;
+        retarget(k);
+      }
+    }
+    // Overlaps: a sweep over the characters sorted by x.
+    for (std::size_t i = 0; i < ids.size(); ++i) byX[i] = i;
+    std::sort(byX.begin(), byX.end(), [&](std::size_t a, std::size_t b) {
+      const float xa = scheduler.position(ids[a]).x(), xb = scheduler.position(ids[b]).x();
+      return xa != xb ? xa < xb : a < b;
+    });
+    for (std::size_t i = 0; i < byX.size(); ++i) {
+      const Vec2 p = scheduler.position(ids[byX[i]]);
+      for (std::size_t j = i + 1; j < byX.size(); ++j) {
+        const Vec2 q = scheduler.position(ids[byX[j]]);
+        if (q.x() - p.x() >= 2.0f * radius) break;
+        const double depth = double(2.0f * radius - (q - p).norm());
+        if (depth <= 0.0) continue;
+        const double fraction = depth / double(2.0f * radius);
+        ++report.overlapPairFrames;
+        if (fraction > 0.05) ++report.overlapsOver5;
+        report.worstOverlap = std::max(report.worstOverlap, fraction);
+      }
+    }
+  };
   for (int frame = 0; frame < frames; ++frame) {
     const double now = double(frame) / options.fps;
+    if (options.avoidance) moveAll(now);
+    report.characterSeconds += double(ids.size()) * dt;
     // The game: characters walk; arrivals get new goals; doors open after a wait.
-    for (std::size_t i = 0; i < ids.size(); ++i) {
+    for (std::size_t i = 0; i < ids.size() && !options.avoidance; ++i) {
       const PathFollower::Step moved = scheduler.follow(ids[i], step);
       if (scheduler.path(ids[i]) == nullptr) continue;
       world.entities().move(ids[i], scheduler.position(ids[i]));

@@ -29,6 +29,15 @@ struct SimulationOptions {
   double doorToggleEvery = 4.0;  ///< Seconds between random door state changes (0: never).
   double doorOpenDelay = 1.0;    ///< Seconds a character waits at a closed door before it opens.
   double giveUpAfter = 3.0;      ///< Seconds blocked by others before a character picks a new goal.
+  /// Characters move with local avoidance (ReplanScheduler::move): they pass and make way for
+  /// each other, and a path never ends in front of one. False: the old loop (follow(), each on
+  /// its curve; paths stop in front of others), as it was.
+  bool avoidance = true;
+  AvoidanceSettings avoid;
+  /// A character slower than this fraction of its speed for more than stuckAfter seconds, while
+  /// not at its goal or a door, counts as stuck for the whole spell.
+  double stuckSpeed = 0.1;
+  double stuckAfter = 1.0;
   double trailEvery = 0.0;       ///< Seconds between trail points (0: no trails).
 };
 
@@ -42,6 +51,15 @@ struct SimulationReport {
   double meanInterval = 0.0;
   /// The longest a character waited between two plans (seconds).
   double longestInterval = 0.0;
+  std::vector<double> moveMicros;   ///< ReplanScheduler::move() per frame (with avoidance).
+  double characterSeconds = 0.0;    ///< Characters × seconds simulated.
+  double stuckSeconds = 0.0;        ///< Character-seconds stuck (see stuckSpeed).
+  std::int64_t stuckSpells = 0;
+  std::int64_t overlapPairFrames = 0;  ///< Pair-frames closer than the sum of their radii.
+  std::int64_t overlapsOver5 = 0;      ///< ...of which by more than 5% of that sum.
+  double worstOverlap = 0.0;           ///< The deepest, as a fraction of the sum of radii.
+  std::int64_t yields = 0;             ///< Times a character began to make way for another.
+  std::int64_t goalsTaken = 0;         ///< Goals found held by another character (new goal picked).
   std::vector<std::vector<Vec2>> trails;  ///< Per character, when trailEvery > 0.
   std::uint64_t digest = 0;  ///< Hash of every event and final position (repeatability).
 };

@@ -16,10 +16,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav sim MAP [--characters N] [--seconds S] [--fps F] [--seed K] [--budget-us U | --budget-expansions E]\n"
-    "                      [--radius R] [--speed V] [--horde] [--svg FILE]\n"
+    "                      [--radius R] [--speed V] [--no-avoidance] [--horde] [--svg FILE]\n"
     "  characters wander between random goals (8-60 tiles away) on MAP's doors and entities; doors change\n"
     "  state now and then; the scheduler replans each character about once a second within the budget\n"
-    "  (default 400 us of wall time per frame); radius (default 0.25) in tiles, speed (default 3) in tiles per second\n"
+    "  (default 400 us of wall time per frame); radius (default 0.25) in tiles, speed (default 3) in tiles per second;\n"
+    "  characters pass and make way for each other (local avoidance) unless --no-avoidance\n"
     "  --horde: instead, N monsters chase one wandering target along a shared crowd field while walls come and go\n";
 
 // The horde mode: a crowd field shared by every monster.
@@ -98,6 +99,8 @@ int simCommand(Arguments args) {
     return readNumber(value, options.speed) && options.speed > 0.0f && options.speed <= 100.0f;
   });
   commandLine.flag("--horde", horde);
+  bool noAvoidance = false;
+  commandLine.flag("--no-avoidance", noAvoidance);
   commandLine.option("--svg", svgPath);
   if (const auto exit = commandLine.parse(args)) return *exit;
   auto document = readMapFile(mapPath);
@@ -113,6 +116,7 @@ int simCommand(Arguments args) {
   // Trail points close enough that no chord between them cuts a wall's corner (0.15 tiles at
   // the default speed); the picture drops those on straight runs.
   if (!svgPath.empty()) options.trailEvery = 0.05;
+  options.avoidance = !noAvoidance;
   if (horde) return hordeRun(mapPath, world.map(), options, svgPath);
   auto report = sample::runSimulation(world, options);
   if (!report) {
@@ -138,9 +142,19 @@ int simCommand(Arguments args) {
               (long long)report->newPaths, (long long)report->doorStops, (long long)report->blocked,
               (long long)report->unreachable);
   std::printf("game: %lld goals reached, %lld doors opened by waiting characters, %lld random door changes, %lld gave up\n"
-              "      after %.0f s blocked by others\n",
+              "      after %.0f s blocked by %s\n",
               (long long)report->goalsReached, (long long)report->doorsOpened, (long long)report->doorToggles,
-              (long long)report->gaveUp, options.giveUpAfter);
+              (long long)report->gaveUp, options.giveUpAfter, options.avoidance ? "furniture" : "others");
+  if (options.avoidance) {
+    const sample::Spread move = sample::spreadOf(report->moveMicros);
+    const double share = report->characterSeconds > 0.0 ? 100.0 * report->stuckSeconds / report->characterSeconds : 0.0;
+    std::printf("moving (local avoidance) per frame: median %.1f us, p99 %.1f us, max %.1f us\n", move.median, move.p99, move.max);
+    std::printf("stuck: %.1f of %.0f character-seconds (%.2f%%, %lld spells); %lld yields; %lld goals found taken\n",
+                report->stuckSeconds, report->characterSeconds, share, (long long)report->stuckSpells,
+                (long long)report->yields, (long long)report->goalsTaken);
+    std::printf("overlaps: %lld pair-frames, %lld over 5%% of the radii, worst %.1f%%\n",
+                (long long)report->overlapPairFrames, (long long)report->overlapsOver5, 100.0 * report->worstOverlap);
+  }
   std::printf("digest %016llx\n", (unsigned long long)report->digest);
   if (!svgPath.empty()) {
     // The characters are the world's moving entities: their trails end at their bodies.

@@ -43,7 +43,6 @@ void check(bool condition) {
   if (!condition) std::abort();
 }
 
-bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 
 }  // namespace
 

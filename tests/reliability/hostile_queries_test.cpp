@@ -98,7 +98,6 @@ float hostileRadius(std::mt19937& random, float tile) {
   return std::uniform_real_distribution<float>(0.0f, 0.3f)(random) * tile;
 }
 
-bool finite(Vec2 p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
 
 // A failure says why; a success is finite, starts at the start and stays near the map.
 void checkResult(const TileMap& map, const PathRequest& request, Status status, const PathResult& result, int& successes) {

@@ -25,8 +25,13 @@ TerrainTable testTerrain() {
 }
 
 TileMap mapFromAscii(const Layout& layout, std::initializer_list<std::string_view> rows) {
+  return mapFromRows(layout, std::span<const std::string_view>(rows.begin(), rows.size()));
+}
+
+TileMap mapFromRows(const Layout& layout, std::span<const std::string_view> rows) {
   const TerrainTable terrain = testTerrain();
   const auto height = std::int32_t(rows.size());
+  if (rows.empty()) throw std::invalid_argument("empty test map");
   const auto width = std::int32_t(rows.begin()->size());
   std::vector<TerrainId> tiles;
   for (std::string_view row : rows) {

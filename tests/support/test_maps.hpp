@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,6 +25,8 @@ TerrainTable testTerrain();
 
 /// A map from rows of symbols of testTerrain(), e.g. {"..#", ".~."}.
 TileMap mapFromAscii(const Layout& layout, std::initializer_list<std::string_view> rows);
+/// The same from rows built at run time.
+TileMap mapFromRows(const Layout& layout, std::span<const std::string_view> rows);
 
 /// A random map of testTerrain() symbols where each tile is a wall with probability `wallRate`
 /// and otherwise floor, water, swamp or hills with the given weights.

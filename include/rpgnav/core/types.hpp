@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 
+#include <cmath>
 #include <compare>
 #include <cstdint>
 #include <functional>
@@ -14,6 +15,8 @@ namespace rpgnav {
 /// A position or direction in world units. 8 bytes, so no Eigen alignment rules apply.
 /// Eigen leaves it uninitialised by default: always construct it with values.
 using Vec2 = Eigen::Vector2f;
+/// Both coordinates are finite (no NaN, no infinity).
+inline bool finite(Vec2 v) noexcept { return std::isfinite(v.x()) && std::isfinite(v.y()); }
 
 /// Integer tile coordinates: column x and row y of a tile in a TileMap (y grows downwards).
 /// On hex maps these are offset coordinates (see Layout).

@@ -105,6 +105,21 @@ class PathFollower {
   /// Moves `distance` (world units, negative and NaN count as 0) along the path, stopping at its end.
   Step advance(double distance) noexcept;
 
+  /// For bodies that are not moved exactly along the curve (local avoidance pushes them about):
+  /// the velocity a body at `position` wants in order to follow the path at `speed`, towards the
+  /// curve point `lead` world units ahead of the follower's place (the end, near it), slowing
+  /// down within `slowRadius` of the end; zero once arrived. Does not move the follower.
+  Vec2 preferredVelocity(Vec2 position, double speed, double lead, double slowRadius) const noexcept;
+  /// The curve point `distance` world units ahead of the follower's place (clamped to the end;
+  /// zero for no path). Does not move the follower.
+  Vec2 pointAhead(double distance) const noexcept;
+  /// The body is now at `position`: the follower's place moves on to the curve point nearest to
+  /// it within the next `window` world units of the curve (never back). Reports the control
+  /// points reached like advance(); arrived when both the place and the body come within
+  /// `arriveDistance` of the end (the place then moves to the end). The step's position is
+  /// `position`, its heading the curve's tangent.
+  Step track(Vec2 position, double window, double arriveDistance) noexcept;
+
   double distanceTravelled() const noexcept { return m_s; }
   double remaining() const noexcept { return m_path ? m_path->length() - m_s : 0.0; }
   bool arrived() const noexcept { return m_arrived; }
@@ -116,6 +131,8 @@ class PathFollower {
   std::size_t m_sample = 0;
   std::size_t m_nextKnot = 1;
   bool m_arrived = false;
+  // The place moves to arc length s: the knots passed go into `step`.
+  void moveTo(double s, Step& step) noexcept;
 };
 
 }  // namespace rpgnav

@@ -125,6 +125,12 @@ struct DetourSettings {
   float horizon = 0.0f;
 };
 
+/// How far from an entity's centre stage 7's ways round it run (the corners of the polygon that
+/// stands in for its disc grown by the body's radius and the margin). A character that stands
+/// closer (outside the grown disc) cannot be led round it: its path stops there
+/// (BlockedByEntity). ReplanScheduler::move() keeps characters beyond this.
+float detourReach(const DetourSettings& settings, float entityRadius, float bodyRadius, float tileSize) noexcept;
+
 /// Who is in the way in one query.
 struct EntityQuery {
   const EntitySource& source;

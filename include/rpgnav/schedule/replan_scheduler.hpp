@@ -30,6 +30,7 @@
 /// calls, nor between collectDue() and the workers finishing. Determinism: with expansion budgets
 /// (or none), the same calls with the same times give the same paths and events.
 
+#include "rpgnav/avoid/local_avoidance.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/world/world.hpp"
 
@@ -57,9 +58,22 @@ struct CharacterSpec {
   EntityId id{0};  ///< Non-zero and unique in the scheduler; also the path's PathRequest::character.
   MobilityId mobility = MobilityId{0};
   float radius = 0.0f;  ///< World units, 0 <= radius <= 3 tiles (NavData::kMaxRadiusTiles).
-  float speed = 1.0f;   ///< World units per second (> 0): follow() and the "stuck" test use it.
+  float speed = 1.0f;   ///< World units per second (> 0): move() and the "stuck" test use it.
   Vec2 position = Vec2(0.0f, 0.0f);
   Goal goal;
+  AvoidanceSettings avoidance;  ///< How move() makes it avoid the others (priority and all).
+};
+
+/// What move() did with one character.
+struct MoveStep {
+  EntityId character{0};
+  Vec2 position = Vec2::Zero();
+  Vec2 velocity = Vec2::Zero();  ///< World units per second.
+  /// Along its path: control points reached, `arrived` (once, the frame it gets there) and how
+  /// the path ends; `heading` is the curve's.
+  PathFollower::Step path;
+  YieldKind yield = YieldKind::None;
+  EntityId yieldingTo{0};
 };
 
 /// Why a character was planned.
@@ -141,6 +155,12 @@ struct SchedulerSettings {
   /// The planner's DetourSettings::horizon when the PlannerSettings given leave it 0: paths are
   /// led round entities only this far ahead, as the replans keep coming. [Units: tiles]
   float detourHorizon = 8.0f;
+  /// move(): a character has arrived when its body is this close to the end of its path.
+  /// [Units: tiles]
+  float arriveDistance = 0.1f;
+  /// move(): characters head for the point of their path this far ahead of where they are on it
+  /// (at least their radius). [Units: tiles]
+  float lead = 0.5f;
 };
 
 /// Counters of one update() (or acceptJobs()).
@@ -213,6 +233,20 @@ class ReplanScheduler {
   /// its current path and returns where it is and which way it faces (a zero step when it has no
   /// path or unknown id).
   PathFollower::Step follow(EntityId id, double distance);
+  /// Moves every character for a frame of `dt` seconds with local avoidance (LocalAvoidance):
+  /// each walks its path at its speed, passes the others, keeps off walls and closed doors, and
+  /// makes way by the yield rule; a character at its goal stands (and steps back onto it when
+  /// pushed off). Entities of the world that are not this scheduler's characters count as
+  /// obstacles that do not move. A plan accepted later continues from where the character
+  /// stands: it never jumps. Returns one step per character (valid until the next call; empty
+  /// for a dt that is not positive and finite). Use either move() or follow() for a character:
+  /// follow() puts it back on its curve.
+  std::span<const MoveStep> move(double dt);
+  /// New avoidance settings for a character. InvalidArgument for an unknown id or settings out
+  /// of their limits.
+  Status setAvoidance(EntityId id, const AvoidanceSettings& settings);
+  /// Wall time of the last move() (microseconds).
+  double moveMicros() const noexcept { return m_moveMicros; }
 
   /// Once per frame: notices what changed, then plans due characters within the budget. A time
   /// that is not finite does nothing.
@@ -331,6 +365,16 @@ class ReplanScheduler {
   std::vector<Entity> m_nearEntities;
   std::vector<DoorId> m_nearDoors;
   std::vector<CubicSpan> m_polylineSpans;
+  // move(): the avoidance and its frame's arrays.
+  LocalAvoidance m_avoidance;
+  bool m_moving = false;  // move() was called: plans continue from where characters stand
+  std::vector<AvoidanceAgent> m_agents;
+  static constexpr std::size_t kRoutePoints = 10;  // a quarter tile apart: 2.5 tiles of way ahead
+  std::vector<Vec2> m_route;
+  std::vector<AvoidanceResult> m_avoided;
+  std::vector<Entity> m_obstacles;
+  std::vector<MoveStep> m_steps;
+  double m_moveMicros = 0.0;
 };
 
 }  // namespace rpgnav

@@ -24,6 +24,10 @@ enum EntityFlag : std::uint8_t {
   kEntityFlat = 1,    ///< Rugs, corpses, puddles: walked over, never an obstacle.
   kEntityStatic = 2,  ///< Furniture: stays where it is.
   kEntityMoving = 4,  ///< Characters and monsters: may have moved by the next query.
+  /// A character under local avoidance (LocalAvoidance, ReplanScheduler::move): it goes round
+  /// others and makes way for them, so paths go round it where they can but never end in front
+  /// of it (BlockedByEntity names only entities without this flag).
+  kEntityAvoiding = 8,
 };
 
 /// Something on the map. A non-flat entity's personal space is the disc of `radius` round its

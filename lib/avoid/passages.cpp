@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#include "passages.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rpgnav::avoid {
+namespace {
+
+// Runs are counted up to this many tiles each way: classes above it are not offered.
+constexpr std::int32_t kMaxClass = 6;
+// A passage is explored up to this many tiles (a maze of narrow corridors: the part near).
+constexpr std::size_t kMaxTiles = 512;
+
+
+}  // namespace
+
+bool Passage::contains(std::int32_t tile) const { return std::binary_search(tiles.begin(), tiles.end(), tile); }
+
+std::int32_t Passage::nearestSide(double x, double y) const {
+  std::int32_t side = -1;
+  double best = 0.0;
+  for (const Mouth& mouth : mouths) {
+    const double dx = double(mouth.cell.x) + 0.5 - x, dy = double(mouth.cell.y) + 0.5 - y;
+    const double d = dx * dx + dy * dy;
+    if (side < 0 || d < best) best = d, side = mouth.side;
+  }
+  return side;
+}
+
+std::int32_t PassageMap::widthClass(float radiusTiles) noexcept {
+  // Two bodies side by side need 4 radii.
+  const float needed = 4.0f * radiusTiles;
+  return std::clamp(std::int32_t(std::ceil(needed)) - 1, 0, kMaxClass);
+}
+
+bool PassageMap::narrow(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass) const {
+  if (!map.passable(cell, mobility)) return false;
+  auto run = [&](int dx, int dy) {
+    std::int32_t length = 1;
+    for (int sign : {-1, 1}) {
+      for (std::int32_t k = 1; k <= widthClass && length <= widthClass; ++k) {
+        if (!map.passable({cell.x + sign * k * dx, cell.y + sign * k * dy}, mobility)) break;
+        ++length;
+      }
+    }
+    return length;
+  };
+  return std::min(run(1, 0), run(0, 1)) <= widthClass;
+}
+
+void PassageMap::follow(const TileMap& map) {
+  // Only what the edits can have changed is forgotten: tiles within a class's reach of an edited
+  // rectangle, and the passages holding any of them. A cost edit (which may change passability
+  // anywhere) or a journal that no longer reaches back forgets everything.
+  m_edits.clear();
+  const bool patch = m_map == &map && map.editsSince(m_version, m_edits) &&
+                     std::none_of(m_edits.begin(), m_edits.end(), [](const TileEdit& e) { return e.costEdit; }) &&
+                     m_dead < 2 * m_passages.size() + 64;
+  m_map = &map;
+  m_version = map.version();
+  if (!patch) {
+    m_passages.clear();
+    m_of.clear();
+    m_dead = 0;
+    return;
+  }
+  for (auto& [key, of] : m_of) {
+    for (const TileEdit& edit : m_edits) {
+      const std::int32_t x0 = std::max(0, edit.low.x - kMaxClass - 1), x1 = std::min(map.width() - 1, edit.high.x + kMaxClass + 1);
+      const std::int32_t y0 = std::max(0, edit.low.y - kMaxClass - 1), y1 = std::min(map.height() - 1, edit.high.y + kMaxClass + 1);
+      for (std::int32_t y = y0; y <= y1; ++y) {
+        for (std::int32_t x = x0; x <= x1; ++x) {
+          std::int32_t& at = of[std::size_t(map.index({x, y}))];
+          if (at >= 0 && !m_passages[std::size_t(at)].tiles.empty()) {
+            // The passage changes: all its tiles are looked at afresh.
+            for (const std::int32_t tile : m_passages[std::size_t(at)].tiles) of[std::size_t(tile)] = -2;
+            m_passages[std::size_t(at)].tiles.clear();
+            m_passages[std::size_t(at)].mouths.clear();
+            ++m_dead;
+          }
+          at = -2;
+        }
+      }
+    }
+  }
+}
+
+std::vector<std::int32_t>& PassageMap::tilesOf(MobilityId mobility, std::int32_t widthClass) {
+  std::vector<std::int32_t>& tiles = m_of[std::uint32_t(mobility.value) * 256u + std::uint32_t(widthClass)];
+  if (tiles.empty()) tiles.assign(std::size_t(m_map->width()) * std::size_t(m_map->height()), -2);
+  return tiles;
+}
+
+std::int32_t PassageMap::passageAt(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass) {
+  if (widthClass <= 0 || map.layout().isHex() || !map.contains(cell)) return -1;
+  if (m_map != &map || m_version != map.version()) follow(map);
+  std::vector<std::int32_t>& of = tilesOf(mobility, widthClass);
+  const std::int32_t tile = map.index(cell);
+  if (of[std::size_t(tile)] != -2) return of[std::size_t(tile)];
+  if (!narrow(map, mobility, cell, widthClass)) {
+    of[std::size_t(tile)] = -1;
+    return -1;
+  }
+  // A new passage: its narrow tiles (4-connected), then its mouths grouped into sides.
+  Passage passage;
+  passage.widthClass = widthClass;
+  std::vector<Cell> stack{cell};
+  std::vector<Cell> cells{cell};  // every tile marked as this passage's
+  of[std::size_t(tile)] = std::int32_t(m_passages.size());
+  while (!stack.empty()) {
+    const Cell c = stack.back();
+    stack.pop_back();
+    for (const Cell n : {Cell{c.x + 1, c.y}, Cell{c.x - 1, c.y}, Cell{c.x, c.y + 1}, Cell{c.x, c.y - 1}}) {
+      if (cells.size() >= kMaxTiles || !map.contains(n) || of[std::size_t(map.index(n))] >= 0) continue;
+      if (!narrow(map, mobility, n, widthClass)) continue;
+      of[std::size_t(map.index(n))] = std::int32_t(m_passages.size());
+      cells.push_back(n);
+      stack.push_back(n);
+    }
+  }
+  for (const Cell c : cells) passage.tiles.push_back(map.index(c));
+  std::sort(passage.tiles.begin(), passage.tiles.end());
+  std::vector<Cell> mouths;
+  for (const Cell c : cells) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const Cell n{c.x + dx, c.y + dy};
+        if (!map.contains(n) || !map.passable(n, mobility) || passage.contains(map.index(n))) continue;
+        if (narrow(map, mobility, n, widthClass)) continue;
+        if (std::find(mouths.begin(), mouths.end(), n) == mouths.end()) mouths.push_back(n);
+      }
+    }
+  }
+  std::sort(mouths.begin(), mouths.end(), [&](Cell a, Cell b) { return map.index(a) < map.index(b); });
+  // Sides: mouth tiles grouped by 8-adjacency (in index order: deterministic).
+  std::vector<std::int32_t> side(mouths.size(), -1);
+  for (std::size_t i = 0; i < mouths.size(); ++i) {
+    if (side[i] >= 0) continue;
+    side[i] = passage.sides++;
+    std::vector<std::size_t> queue{i};
+    while (!queue.empty()) {
+      const std::size_t k = queue.back();
+      queue.pop_back();
+      for (std::size_t j = 0; j < mouths.size(); ++j) {
+        if (side[j] < 0 && std::abs(mouths[j].x - mouths[k].x) <= 1 && std::abs(mouths[j].y - mouths[k].y) <= 1) {
+          side[j] = side[i];
+          queue.push_back(j);
+        }
+      }
+    }
+  }
+  for (std::size_t i = 0; i < mouths.size(); ++i) passage.mouths.push_back({mouths[i], side[i]});
+  m_passages.push_back(std::move(passage));
+  return std::int32_t(m_passages.size() - 1);
+}
+
+}  // namespace rpgnav::avoid

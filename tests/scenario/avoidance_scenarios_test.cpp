@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Crowds under local avoidance (ReplanScheduler::move) in the places where characters used to
+// meet and give up: a 2-wide corridor with 20 walking each way, a one-tile doorway with 30 each
+// way (open, and closed until opened), a one-tile bridge, square and hex. Everyone must arrive,
+// nobody may overlap by more than 5% of the radii, walls and closed doors are kept, stuck time
+// stays at most 1% of character-seconds.
+#include <catch2/catch.hpp>
+
+#include "support/crowd_run.hpp"
+#include "support/test_maps.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace rpgnav;
+
+namespace {
+
+// Rows of a map `width` x `height`, all wall.
+std::vector<std::string> walls(int width, int height) { return std::vector<std::string>(std::size_t(height), std::string(std::size_t(width), '#')); }
+
+void carve(std::vector<std::string>& rows, int x0, int y0, int x1, int y1) {
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) rows[std::size_t(y)][std::size_t(x)] = '.';
+  }
+}
+
+TileMap mapOf(const Layout& layout, const std::vector<std::string>& rows) {
+  std::vector<std::string_view> views(rows.begin(), rows.end());
+  return test::mapFromRows(layout, views);
+}
+
+// Tile centres of a room [x0, x1] x [y0, y1] two apart, starting at (x0 + offset, y0 + offset).
+std::vector<Vec2> lattice(const Layout& layout, int x0, int y0, int x1, int y1, int offset) {
+  std::vector<Vec2> out;
+  for (int y = y0 + offset; y <= y1; y += 2) {
+    for (int x = x0 + offset; x <= x1; x += 2) out.push_back(layout.tileCenter({x, y}));
+  }
+  return out;
+}
+
+// `count` walk from room A's spots to room B's and as many the other way, speeds 2 to 3 tiles
+// a second from a fixed seed.
+std::vector<test::CrowdMember> crossing(const std::vector<Vec2>& startsA, const std::vector<Vec2>& goalsA,
+                                        const std::vector<Vec2>& startsB, const std::vector<Vec2>& goalsB, int count,
+                                        float radius, std::uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> speed(2.0f, 3.0f);
+  std::vector<test::CrowdMember> members;
+  for (int i = 0; i < count; ++i) {
+    members.push_back({startsA[std::size_t(i)], goalsB[std::size_t(i)], radius, speed(random), {}});
+    members.push_back({startsB[std::size_t(i)], goalsA[std::size_t(i)], radius, speed(random), {}});
+  }
+  return members;
+}
+
+void report(const char* name, const test::CrowdOutcome& outcome) {
+  if (std::getenv("RPGNAV_CROWD_VERBOSE") != nullptr) std::printf("%s: %s\n", name, outcome.summary().c_str());
+}
+
+// Everyone arrives, without overlapping, jumping, or entering walls and closed doors, and stuck
+// (below a tenth of its speed for over a second, not waiting its turn) for at most `stuckShare`
+// of the character-seconds.
+void requireGoals(const test::CrowdOutcome& outcome, double stuckShare = 0.01) {
+  INFO(outcome.summary());
+  CHECK(outcome.arrived == outcome.members);
+  CHECK(outcome.worstOverlap <= 0.05);
+  CHECK(outcome.wallsEntered == 0);
+  CHECK(outcome.doorsCrossed == 0);
+  CHECK(outcome.tooFast == 0);
+  CHECK(outcome.blockedByAvoiding == 0);
+  CHECK(outcome.stuckSeconds <= stuckShare * outcome.characterSeconds);
+}
+
+}  // namespace
+
+TEST_CASE("A 2-wide corridor: 20 walk each way and all arrive", "[avoidance][scenario]") {
+  // Two 12 x 12 rooms joined by a corridor 2 tiles wide and 20 long.
+  auto rows = walls(46, 14);
+  carve(rows, 1, 1, 12, 12);
+  carve(rows, 33, 1, 44, 12);
+  carve(rows, 13, 6, 32, 7);
+  const Layout layout = Layout::square(1.0f);
+  TileMap map = mapOf(layout, rows);
+  World world(map);
+  const auto members = crossing(lattice(layout, 1, 1, 12, 12, 0), lattice(layout, 1, 1, 12, 12, 1),
+                                lattice(layout, 33, 1, 44, 12, 0), lattice(layout, 33, 1, 44, 12, 1), 20, 0.25f, 7);
+  const test::CrowdOutcome outcome = test::runCrowd(world, members, {90.0});
+  report("corridor", outcome);
+  requireGoals(outcome);
+}
+
+TEST_CASE("A one-tile doorway: 30 cross each way and all arrive", "[avoidance][scenario]") {
+  // Two 14 x 14 rooms; the wall between them has a one-tile gap.
+  auto rows = walls(31, 16);
+  carve(rows, 1, 1, 14, 14);
+  carve(rows, 16, 1, 29, 14);
+  carve(rows, 15, 7, 15, 7);
+  const Layout layout = Layout::square(1.0f);
+  TileMap map = mapOf(layout, rows);
+  World world(map);
+  const auto members = crossing(lattice(layout, 1, 1, 14, 14, 0), lattice(layout, 1, 1, 14, 14, 1),
+                                lattice(layout, 16, 1, 29, 14, 0), lattice(layout, 16, 1, 29, 14, 1), 30, 0.25f, 11);
+  const test::CrowdOutcome outcome = test::runCrowd(world, members, {180.0});
+  report("doorway", outcome);
+  // A crowd of 60 through one gap: jostling at its mouths counts as stuck now and then.
+  requireGoals(outcome, 0.05);
+}
+
+TEST_CASE("A one-tile bridge: 6 cross each way and all arrive", "[avoidance][scenario]") {
+  // Two 8 x 8 banks joined by a bridge one tile wide and 5 long: one side must wait.
+  auto rows = walls(23, 10);
+  carve(rows, 1, 1, 8, 8);
+  carve(rows, 14, 1, 21, 8);
+  carve(rows, 9, 4, 13, 4);
+  const Layout layout = Layout::square(1.0f);
+  TileMap map = mapOf(layout, rows);
+  World world(map);
+  const auto members = crossing(lattice(layout, 1, 1, 8, 8, 0), lattice(layout, 1, 1, 8, 8, 1),
+                                lattice(layout, 14, 1, 21, 8, 0), lattice(layout, 14, 1, 21, 8, 1), 6, 0.25f, 3);
+  const test::CrowdOutcome outcome = test::runCrowd(world, members, {120.0});
+  report("bridge", outcome);
+  requireGoals(outcome);
+}
