@@ -206,12 +206,17 @@ void LocalAvoidance::Impl::passageRule() {
     Memory& m = *memory[i];
     m.waiting = false;
     const std::int32_t widthClass = avoid::PassageMap::widthClass(avoidRadius[i] / tile);
+    const std::int32_t crowdClass = avoid::PassageMap::crowdClass(avoidRadius[i] / tile);
     std::int32_t found = -1, side = -1;
     bool inside = false;
-    if (widthClass > 0 && !layout.isHex()) {
+    if (crowdClass > 0 && !layout.isHex()) {
+      // Where two cannot pass; or a stretch where two pass with little to spare.
       auto passageOf = [&](Vec2 point) {
         const std::optional<Cell> cell = map.tileAt(point);
-        return cell ? passages.passageAt(map, a.mobility, *cell, widthClass) : -1;
+        if (!cell) return -1;
+        const std::int32_t crowded = passages.passageAt(map, a.mobility, *cell, crowdClass);
+        if (crowded >= 0 && passages.passage(crowded).isStretch(crowdClass)) return crowded;
+        return passages.passageAt(map, a.mobility, *cell, widthClass);
       };
       auto sideNear = [&](std::int32_t p, Vec2 point) {
         const Eigen::Vector2d local = layout.toLocal(point);
@@ -476,6 +481,18 @@ void LocalAvoidance::Impl::solveOne(std::size_t i, AvoidanceResult& out) {
       if (item < discs.size()) {
         if (discs[item].id == a.id) continue;
         avoid::discPlane(body, discs[item].position, discs[item].radius, planes.data(), count);
+        // Two discs too close for the body to pass between: the notch between them is closed
+        // too (a capsule from one to the other), so that nobody stands in it, where no way round
+        // the pair could start.
+        for (std::uint32_t l = obstacleStart[c]; l < k && count < kMaxObstaclePlanes; ++l) {
+          const std::uint32_t other = obstacleOrder[l];
+          if (other >= discs.size() || discs[other].id == a.id) continue;
+          const Entity& p = discs[item];
+          const Entity& q = discs[other];
+          if ((p.position - q.position).norm() - p.radius - q.radius < 2.0f * radius) {
+            avoid::capsulePlane(body, p.position, q.position, std::min(p.radius, q.radius), planes.data(), count);
+          }
+        }
       } else {
         avoid::doorPlane(body, doors[item - discs.size()], planes.data(), count);
       }

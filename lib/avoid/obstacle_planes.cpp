@@ -126,6 +126,13 @@ void discPlane(const ObstacleBody& body, Vec2 centre, float radius, HalfPlane* o
   if (distance > 0.0f) addPlane(body, offset / distance, distance - radius, out, count);
 }
 
+void capsulePlane(const ObstacleBody& body, Vec2 a, Vec2 b, float radius, HalfPlane* out, std::size_t& count) {
+  const Vec2 ab = b - a;
+  const float length = ab.squaredNorm();
+  const float t = length > 0.0f ? std::clamp(ab.dot(body.position - a) / length, 0.0f, 1.0f) : 0.0f;
+  discPlane(body, a + t * ab, radius, out, count);
+}
+
 void doorPlane(const ObstacleBody& body, const std::array<Vec2, 2>& edge, HalfPlane* out, std::size_t& count) {
   const Vec2 ab = edge[1] - edge[0];
   const float length = ab.squaredNorm();

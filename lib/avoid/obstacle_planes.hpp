@@ -31,6 +31,8 @@ struct ObstacleBody {
 std::size_t wallPlanes(const TileMap& map, MobilityId mobility, const ObstacleBody& body, std::span<HalfPlane> out);
 /// Appends (at out[count], bumping count) the plane of a disc, if it can bind.
 void discPlane(const ObstacleBody& body, Vec2 centre, float radius, HalfPlane* out, std::size_t& count);
+/// The same for a capsule: the points within `radius` of the segment a-b.
+void capsulePlane(const ObstacleBody& body, Vec2 a, Vec2 b, float radius, HalfPlane* out, std::size_t& count);
 /// The same for a closed door's edge (two-sided). A door already closer than the radius (closed
 /// on the body) is left out: the body may leave it on either side.
 void doorPlane(const ObstacleBody& body, const std::array<Vec2, 2>& edge, HalfPlane* out, std::size_t& count);

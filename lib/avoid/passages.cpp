@@ -17,6 +17,11 @@ constexpr std::size_t kMaxTiles = 512;
 
 bool Passage::contains(std::int32_t tile) const { return std::binary_search(tiles.begin(), tiles.end(), tile); }
 
+bool Passage::isStretch(std::int32_t crowdClass) const {
+  const std::size_t shortest = 2 * std::size_t(crowdClass) * std::size_t(crowdClass);
+  return sides == 2 && tiles.size() >= shortest && tiles.size() <= PassageMap::kLongestStretch;
+}
+
 std::int32_t Passage::nearestSide(double x, double y) const {
   std::int32_t side = -1;
   double best = 0.0;
@@ -30,8 +35,12 @@ std::int32_t Passage::nearestSide(double x, double y) const {
 
 std::int32_t PassageMap::widthClass(float radiusTiles) noexcept {
   // Two bodies side by side need 4 radii.
-  const float needed = 4.0f * radiusTiles;
-  return std::clamp(std::int32_t(std::ceil(needed)) - 1, 0, kMaxClass);
+  return std::clamp(std::int32_t(std::ceil(4.0f * radiusTiles)) - 1, 0, kMaxClass);
+}
+
+std::int32_t PassageMap::crowdClass(float radiusTiles) noexcept {
+  // A tile to spare besides: two lanes, which crowds from both ends do not keep.
+  return std::clamp(std::int32_t(std::ceil(4.0f * radiusTiles + 1.0f)) - 1, 0, kMaxClass);
 }
 
 bool PassageMap::narrow(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass) const {

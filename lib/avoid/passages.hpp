@@ -31,12 +31,20 @@ struct Passage {
   bool contains(std::int32_t tile) const;
   /// The side whose mouth tile is nearest to `point` (layout space: tile units).
   std::int32_t nearestSide(double x, double y) const;
+  /// For the crowd class: a stretch with two ends, at least twice as long as wide and at most
+  /// kShortPassage tiles (a two-tile bridge; not a street's bit between two doors, nor a street).
+  bool isStretch(std::int32_t crowdClass) const;
 };
 
 class PassageMap {
  public:
   /// The width class of bodies of `radius` (tiles): passages are where two cannot pass.
   static std::int32_t widthClass(float radiusTiles) noexcept;
+  /// The wider class where two can pass with less than a tile to spare: crowds from both ends
+  /// jam there, so short stretches of it (a two-tile bridge) are passages too.
+  static std::int32_t crowdClass(float radiusTiles) noexcept;
+  /// Passages of the crowd class longer than this many tiles are not (a long street: two lanes).
+  static constexpr std::size_t kLongestStretch = 24;
   /// The passage holding `cell` for class k, or -1 (wide ground, a wall, a hex map, class 0).
   std::int32_t passageAt(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass);
   const Passage& passage(std::int32_t index) const { return m_passages[std::size_t(index)]; }

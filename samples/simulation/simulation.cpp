@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <chrono>
+#include <optional>
 #include <random>
 
 namespace rpgnav::sample {
@@ -90,7 +91,33 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
   if (open.size() < std::size_t(options.characters) + 1) {
     return Error{Status::InvalidArgument, "the map has fewer open tiles than characters"};
   }
-  const RegionMap regions = wide ? RegionMap{} : RegionMap::compute(map, walk);
+  // With avoidance, the world's furniture counts as walls where bodies cannot be led round it
+  // (tile centres within detourReach): a room whose only way out squeezes past a millstone by
+  // less than that is a place of its own, and goals are drawn where a route exists.
+  auto furnished = [&]() -> TileMap {
+    TileMap copy = map;
+    std::optional<TerrainId> wall;
+    for (int t = 0; t < map.terrain().terrainCount() && !wall; ++t) {
+      if (!map.terrain().passable(TerrainId{std::uint8_t(t)}, walk)) wall = TerrainId{std::uint8_t(t)};
+    }
+    if (!wall || !options.avoidance) return copy;
+    std::vector<Cell> blocked;
+    for (const Entity& e : world.entities().all()) {
+      if (e.flat()) continue;
+      const float reach = detourReach(DetourSettings{}, e.radius, radius, tile);
+      const std::optional<Cell> centre = map.tileAt(e.position);
+      if (!centre) continue;
+      const std::int32_t span = std::int32_t(std::ceil(reach / tile)) + 1;
+      for (std::int32_t y = centre->y - span; y <= centre->y + span; ++y) {
+        for (std::int32_t x = centre->x - span; x <= centre->x + span; ++x) {
+          if (map.contains({x, y}) && (layout.tileCenter({x, y}) - e.position).norm() < reach) blocked.push_back({x, y});
+        }
+      }
+    }
+    if (!blocked.empty()) (void)copy.setTerrain(blocked, *wall);
+    return copy;
+  };
+  const RegionMap regions = wide ? RegionMap{} : RegionMap::compute(furnished(), walk);
   const std::vector<std::int32_t> bodyRegions = wide ? bodyComponents(map, clearance, options.radius) : std::vector<std::int32_t>{};
   auto connected = [&](Cell a, Cell b) {
     if (!wide) return regions.connected(a, b);

@@ -432,7 +432,7 @@ TEST_CASE("a wide body's plan does not depend on where the map sits in the world
       "#.........####...............#", "#............................#", "#............................#",
       "#............................#", "#.........####...............#", "#.........####...............#",
       "#.........####...............#", "##############################"};
-  for (const Vec2 origin : {Vec2(0.0f, 0.0f), Vec2(0.0f, 1000.3f), Vec2(-733.1f, 2049.9f)}) {
+  for (const Vec2& origin : {Vec2(0.0f, 0.0f), Vec2(0.0f, 1000.3f), Vec2(-733.1f, 2049.9f)}) {
     const TileMap map = test::mapFromAscii(Layout::square(0.7f, 8, origin), rows);
     Planner planner(map);
     PathResult result;
@@ -443,7 +443,7 @@ TEST_CASE("a wide body's plan does not depend on where the map sits in the world
   }
   // A map round the world's origin with a closed door 2.5 tiles from the row the search takes
   // for a body of 2.5 tiles (a hair more): the doors' allowance covers the body's own.
-  for (const Vec2 origin : {Vec2(0.0f, 0.0f), Vec2(-10.0f, -10.0f)}) {
+  for (const Vec2& origin : {Vec2(0.0f, 0.0f), Vec2(-10.0f, -10.0f)}) {
     const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(1), Layout::square(1.0f, 8, origin), 20, 20, 0.0, false);
     World world(map);
     REQUIRE(world.addDoor({"door", {10, 13}, {10, 14}, DoorState::Closed}).ok());
