@@ -220,7 +220,10 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
       const MoveStep& moved = steps[i];
       const std::size_t k = moved.character.value - firstId;
       world.entities().move(moved.character, moved.position);
-      if (moved.yield != YieldKind::None && yielding[k] == YieldKind::None) ++report.yields;
+      if (moved.yield != YieldKind::None && yielding[k] == YieldKind::None) {
+        ++report.yields;
+        if (options.trailEvery > 0.0) (moved.yield == YieldKind::Wait ? report.waited : report.madeWay).push_back(moved.position);
+      }
       yielding[k] = moved.yield;
       const PathResult* path = scheduler.path(moved.character);
       // Stuck: slow, not at its goal, not waiting at a door.

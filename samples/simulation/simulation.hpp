@@ -59,6 +59,9 @@ struct SimulationReport {
   std::int64_t overlapsOver5 = 0;      ///< ...of which by more than 5% of that sum.
   double worstOverlap = 0.0;           ///< The deepest, as a fraction of the sum of radii.
   std::int64_t yields = 0;             ///< Times a character began to make way for another.
+  /// Where characters began to make way (step aside, back off) and to wait their turn at a
+  /// passage, when trailEvery > 0 (for pictures).
+  std::vector<Vec2> madeWay, waited;
   std::int64_t goalsTaken = 0;         ///< Goals found held by another character (new goal picked).
   std::vector<std::vector<Vec2>> trails;  ///< Per character, when trailEvery > 0.
   std::uint64_t digest = 0;  ///< Hash of every event and final position (repeatability).

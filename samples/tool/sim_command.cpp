@@ -164,6 +164,8 @@ int simCommand(Arguments args) {
     for (std::size_t i = 0; i < report->trails.size(); ++i) {
       picture.trail(report->trails[i], options.radius * map.layout().tileSize(), kColours[i % 8], i == 0 ? "trails (one colour per character)" : "");
     }
+    for (std::size_t i = 0; i < report->madeWay.size(); ++i) picture.marker(report->madeWay[i], "#ff8c00", i == 0 ? "made way (stepped aside or backed off)" : "");
+    for (std::size_t i = 0; i < report->waited.size(); ++i) picture.marker(report->waited[i], "#d00000", i == 0 ? "waited its turn at a narrow passage" : "");
     if (picture.save(svgPath) != Status::Ok) {
       std::fprintf(stderr, "rpgnav sim: cannot write %s\n", svgPath.c_str());
       return 1;

@@ -83,23 +83,33 @@ std::uint64_t fieldDigest(const TileMap& map, std::uint32_t seed) {
   return digest.value();
 }
 
+constexpr std::uint32_t kCrowd = 40;
+
+// A fixed crowd of kCrowd characters (ids 1...) with random starts and goals; `avoiding`: with
+// speeds in tiles and priorities for local avoidance.
+void addCrowd(ReplanScheduler& scheduler, const World& world, std::uint32_t seed, bool avoiding) {
+  const std::vector<Vec2> floor = floorPoints(world.map());
+  std::mt19937 random(seed);
+  const float tile = world.map().layout().tileSize();
+  for (std::uint32_t id = 1; id <= kCrowd; ++id) {
+    CharacterSpec spec;
+    spec.id = EntityId{id};
+    spec.mobility = TerrainTable::kWalk;
+    spec.radius = 0.2f * tile;
+    spec.speed = avoiding ? 2.0f * tile : 2.0f;
+    spec.position = floor[random() % floor.size()];
+    spec.goal = Goal::at(floor[random() % floor.size()]);
+    if (avoiding) spec.avoidance.priority = std::int32_t(id % 3);
+    REQUIRE(scheduler.add(spec) == Status::Ok);
+  }
+}
+
 // The scheduler on a fixed crowd, 4 s at 30 frames a second, each update capped at 3000 search
 // expansions: every event and every position.
 std::uint64_t schedulerDigest(const World& world, std::uint32_t seed) {
   ReplanScheduler scheduler(world);
-  const std::vector<Vec2> floor = floorPoints(world.map());
-  std::mt19937 random(seed);
-  const std::uint32_t crowd = 40;
-  for (std::uint32_t id = 1; id <= crowd; ++id) {
-    CharacterSpec spec;
-    spec.id = EntityId{id};
-    spec.mobility = TerrainTable::kWalk;
-    spec.radius = 0.2f * world.map().layout().tileSize();
-    spec.speed = 2.0f;
-    spec.position = floor[random() % floor.size()];
-    spec.goal = Goal::at(floor[random() % floor.size()]);
-    REQUIRE(scheduler.add(spec) == Status::Ok);
-  }
+  addCrowd(scheduler, world, seed, false);
+  const std::uint32_t crowd = kCrowd;
   test::Digest digest;
   const double dt = 1.0 / 30.0;
   for (int frame = 0; frame < 120; ++frame) {
@@ -114,6 +124,29 @@ std::uint64_t schedulerDigest(const World& world, std::uint32_t seed) {
       digest.add(event.time);
     }
     for (std::uint32_t id = 1; id <= crowd; ++id) digest.add(scheduler.follow(EntityId{id}, 2.0 * dt).position);
+  }
+  return digest.value();
+}
+
+// The same crowd moved by local avoidance (move()) for 6 s: every event, position and velocity.
+std::uint64_t avoidanceDigest(const World& world, std::uint32_t seed) {
+  ReplanScheduler scheduler(world);
+  addCrowd(scheduler, world, seed, true);
+  test::Digest digest;
+  const double dt = 1.0 / 30.0;
+  for (int frame = 0; frame < 180; ++frame) {
+    scheduler.update(frame * dt, ReplanBudget::work(3000));
+    for (const ReplanEvent& event : scheduler.events()) {
+      digest.add(event.character);
+      digest.add(event.kind);
+      digest.add(event.status);
+    }
+    for (const MoveStep& step : scheduler.move(dt)) {
+      digest.add(step.character);
+      digest.add(step.position);
+      digest.add(step.velocity);
+      digest.add(step.yield);
+    }
   }
   return digest.value();
 }
@@ -164,6 +197,36 @@ TEST_CASE("determinism: the sample maps give the same results every run, on ever
     REQUIRE(world.addFeatures(document->doors, document->entities) == Status::Ok);
     const std::vector<PathRequest> requests = fixedQueries(document->map, 7, 300);
     checkGolden(c.file, digestsOf(world, requests, 7), c.golden);
+  }
+}
+
+TEST_CASE("determinism: local avoidance moves the same crowd the same way every run, on every thread, as recorded",
+          "[reliability][determinism][avoidance]") {
+  struct Case {
+    const char* file;
+    std::uint64_t golden;
+  };
+  const Case cases[] = {
+      {"dungeon.rpgmap", 0x3cf1ef2906c847c1ull},
+      {"town.rpgmap", 0xdf991ee37aa13946ull},
+      {"wilderness.rpgmap", 0x3c47661f0ed27429ull},
+  };
+  for (const Case& c : cases) {
+    auto document = readRpgMap(test::sampleMapsDir() / c.file);
+    REQUIRE(document.ok());
+    World world(document->map);
+    REQUIRE(world.addFeatures(document->doors, document->entities) == Status::Ok);
+    const std::uint64_t first = avoidanceDigest(world, 11);
+    CHECK(avoidanceDigest(world, 11) == first);
+    std::uint64_t a = 0, b = 0;
+    std::thread ta([&] { a = avoidanceDigest(world, 11); });
+    std::thread tb([&] { b = avoidanceDigest(world, 11); });
+    ta.join();
+    tb.join();
+    CHECK(a == first);
+    CHECK(b == first);
+    INFO(c.file << ": got 0x" << std::hex << first << "ull");
+    CHECK(first == c.golden);
   }
 }
 

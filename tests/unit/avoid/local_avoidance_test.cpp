@@ -262,7 +262,7 @@ TEST_CASE("A player who does not avoid is avoided by the others; priorities spli
   }
 }
 
-TEST_CASE("The answers do not depend on the order of the agents nor on the split over threads", "[avoidance][determinism]") {
+TEST_CASE("The answers do not depend on the order of the agents nor on the split over threads", "[avoidance][determinism][threads]") {
   std::mt19937 random(3);
   TileMap map = test::randomMap(random, Layout::square(1.0f), 40, 40, 0.15, false);
   World world(map);
