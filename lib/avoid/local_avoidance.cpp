@@ -209,7 +209,7 @@ void LocalAvoidance::Impl::passageRule() {
     const std::int32_t crowdClass = avoid::PassageMap::crowdClass(avoidRadius[i] / tile);
     std::int32_t found = -1, side = -1;
     bool inside = false;
-    if (crowdClass > 0 && !layout.isHex()) {
+    if (crowdClass > 0) {
       // Where two cannot pass; or a stretch where two pass with little to spare.
       auto passageOf = [&](Vec2 point) {
         const std::optional<Cell> cell = map.tileAt(point);

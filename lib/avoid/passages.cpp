@@ -13,12 +13,22 @@ constexpr std::int32_t kMaxClass = 6;
 constexpr std::size_t kMaxTiles = 512;
 
 
+// True when two tiles touch (share an edge or, on squares, a corner).
+bool touches(const Layout& layout, Cell a, Cell b) {
+  for (const NeighbourStep& step : layout.touching(a)) {
+    if (Cell{a.x + step.dx, a.y + step.dy} == b) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool Passage::contains(std::int32_t tile) const { return std::binary_search(tiles.begin(), tiles.end(), tile); }
 
 bool Passage::isStretch(std::int32_t crowdClass) const {
-  const std::size_t shortest = 2 * std::size_t(crowdClass) * std::size_t(crowdClass);
+  // One tile wide: any length (a gap two bodies fill exactly jams at once). Wider: at least twice
+  // as long as wide (two lanes over a few tiles sort themselves out).
+  const std::size_t shortest = crowdClass == 1 ? 1 : 2 * std::size_t(crowdClass) * std::size_t(crowdClass);
   return sides == 2 && tiles.size() >= shortest && tiles.size() <= PassageMap::kLongestStretch;
 }
 
@@ -26,7 +36,7 @@ std::int32_t Passage::nearestSide(double x, double y) const {
   std::int32_t side = -1;
   double best = 0.0;
   for (const Mouth& mouth : mouths) {
-    const double dx = double(mouth.cell.x) + 0.5 - x, dy = double(mouth.cell.y) + 0.5 - y;
+    const double dx = mouth.x - x, dy = mouth.y - y;
     const double d = dx * dx + dy * dy;
     if (side < 0 || d < best) best = d, side = mouth.side;
   }
@@ -45,17 +55,40 @@ std::int32_t PassageMap::crowdClass(float radiusTiles) noexcept {
 
 bool PassageMap::narrow(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass) const {
   if (!map.passable(cell, mobility)) return false;
+  const Layout& layout = map.layout();
+  const Axial origin = layout.toAxial(cell);
+  // The run of enterable tiles through `cell` along a direction (offset steps on squares, axial
+  // steps on hexes), counted up to one more than the class.
   auto run = [&](int dx, int dy) {
     std::int32_t length = 1;
     for (int sign : {-1, 1}) {
       for (std::int32_t k = 1; k <= widthClass && length <= widthClass; ++k) {
-        if (!map.passable({cell.x + sign * k * dx, cell.y + sign * k * dy}, mobility)) break;
+        const Cell next = layout.isHex() ? layout.fromAxial({origin.q + sign * k * dx, origin.r + sign * k * dy})
+                                         : Cell{cell.x + sign * k * dx, cell.y + sign * k * dy};
+        if (!map.passable(next, mobility)) break;
         ++length;
       }
     }
     return length;
   };
+  if (layout.isHex()) return std::min({run(1, 0), run(0, 1), run(1, -1)}) <= widthClass;
   return std::min(run(1, 0), run(0, 1)) <= widthClass;
+}
+
+// Tiles sharing an edge with `cell`: 4 on squares, 6 on hexes.
+template <class Visit>
+void forEdgeNeighbours(const Layout& layout, Cell cell, Visit&& visit) {
+  if (layout.isHex()) {
+    for (const NeighbourStep& step : layout.touching(cell)) visit(Cell{cell.x + step.dx, cell.y + step.dy});
+    return;
+  }
+  for (const Cell n : {Cell{cell.x + 1, cell.y}, Cell{cell.x - 1, cell.y}, Cell{cell.x, cell.y + 1}, Cell{cell.x, cell.y - 1}}) visit(n);
+}
+
+// Tiles touching `cell` at all: 8 on squares, 6 on hexes.
+template <class Visit>
+void forTouching(const Layout& layout, Cell cell, Visit&& visit) {
+  for (const NeighbourStep& step : layout.touching(cell)) visit(Cell{cell.x + step.dx, cell.y + step.dy});
 }
 
 void PassageMap::follow(const TileMap& map) {
@@ -102,7 +135,7 @@ std::vector<std::int32_t>& PassageMap::tilesOf(MobilityId mobility, std::int32_t
 }
 
 std::int32_t PassageMap::passageAt(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass) {
-  if (widthClass <= 0 || map.layout().isHex() || !map.contains(cell)) return -1;
+  if (widthClass <= 0 || !map.contains(cell)) return -1;
   if (m_map != &map || m_version != map.version()) follow(map);
   std::vector<std::int32_t>& of = tilesOf(mobility, widthClass);
   const std::int32_t tile = map.index(cell);
@@ -120,26 +153,23 @@ std::int32_t PassageMap::passageAt(const TileMap& map, MobilityId mobility, Cell
   while (!stack.empty()) {
     const Cell c = stack.back();
     stack.pop_back();
-    for (const Cell n : {Cell{c.x + 1, c.y}, Cell{c.x - 1, c.y}, Cell{c.x, c.y + 1}, Cell{c.x, c.y - 1}}) {
-      if (cells.size() >= kMaxTiles || !map.contains(n) || of[std::size_t(map.index(n))] >= 0) continue;
-      if (!narrow(map, mobility, n, widthClass)) continue;
+    forEdgeNeighbours(map.layout(), c, [&](Cell n) {
+      if (cells.size() >= kMaxTiles || !map.contains(n) || of[std::size_t(map.index(n))] >= 0) return;
+      if (!narrow(map, mobility, n, widthClass)) return;
       of[std::size_t(map.index(n))] = std::int32_t(m_passages.size());
       cells.push_back(n);
       stack.push_back(n);
-    }
+    });
   }
   for (const Cell c : cells) passage.tiles.push_back(map.index(c));
   std::sort(passage.tiles.begin(), passage.tiles.end());
   std::vector<Cell> mouths;
   for (const Cell c : cells) {
-    for (int dy = -1; dy <= 1; ++dy) {
-      for (int dx = -1; dx <= 1; ++dx) {
-        const Cell n{c.x + dx, c.y + dy};
-        if (!map.contains(n) || !map.passable(n, mobility) || passage.contains(map.index(n))) continue;
-        if (narrow(map, mobility, n, widthClass)) continue;
-        if (std::find(mouths.begin(), mouths.end(), n) == mouths.end()) mouths.push_back(n);
-      }
-    }
+    forTouching(map.layout(), c, [&](Cell n) {
+      if (!map.contains(n) || !map.passable(n, mobility) || passage.contains(map.index(n))) return;
+      if (narrow(map, mobility, n, widthClass)) return;
+      if (std::find(mouths.begin(), mouths.end(), n) == mouths.end()) mouths.push_back(n);
+    });
   }
   std::sort(mouths.begin(), mouths.end(), [&](Cell a, Cell b) { return map.index(a) < map.index(b); });
   // Sides: mouth tiles grouped by 8-adjacency (in index order: deterministic).
@@ -152,14 +182,17 @@ std::int32_t PassageMap::passageAt(const TileMap& map, MobilityId mobility, Cell
       const std::size_t k = queue.back();
       queue.pop_back();
       for (std::size_t j = 0; j < mouths.size(); ++j) {
-        if (side[j] < 0 && std::abs(mouths[j].x - mouths[k].x) <= 1 && std::abs(mouths[j].y - mouths[k].y) <= 1) {
+        if (side[j] < 0 && touches(map.layout(), mouths[j], mouths[k])) {
           side[j] = side[i];
           queue.push_back(j);
         }
       }
     }
   }
-  for (std::size_t i = 0; i < mouths.size(); ++i) passage.mouths.push_back({mouths[i], side[i]});
+  for (std::size_t i = 0; i < mouths.size(); ++i) {
+    const Eigen::Vector2d centre = map.layout().localCenter(mouths[i]);
+    passage.mouths.push_back({mouths[i], centre.x(), centre.y(), side[i]});
+  }
   m_passages.push_back(std::move(passage));
   return std::int32_t(m_passages.size() - 1);
 }

@@ -6,10 +6,11 @@
 // a time through each, so the two sides never meet inside.
 //
 // A tile is narrow for a width class k when the straight run of tiles the mobility can enter
-// through it, across or along, is at most k tiles long (the shorter of the horizontal and the
-// vertical run). A passage is a 4-connected set of narrow tiles; its sides are the groups of
-// wider tiles touching it (8-connected), one per mouth. Found on demand and cached until the map
-// changes. Hex maps have none (their narrow places are left to the pairwise rule).
+// through it, across or along, is at most k tiles long (the shortest of the horizontal and the
+// vertical run; of the runs along the three axes on hex maps). A passage is an edge-connected
+// set of narrow tiles; its sides are the groups of
+// wider tiles touching it (8-connected), one per mouth. On hex maps the runs go along the three
+// axes and tiles touch across edges. Found on demand, kept until an edit nearby.
 
 #include "rpgnav/grid/tile_map.hpp"
 
@@ -24,6 +25,7 @@ struct Passage {
   std::vector<std::int32_t> tiles;  ///< Tile indices, sorted.
   struct Mouth {
     Cell cell;
+    double x, y;  // its centre in layout space
     std::int32_t side;
   };
   std::vector<Mouth> mouths;  ///< Wider tiles touching it, with their side.
@@ -31,8 +33,9 @@ struct Passage {
   bool contains(std::int32_t tile) const;
   /// The side whose mouth tile is nearest to `point` (layout space: tile units).
   std::int32_t nearestSide(double x, double y) const;
-  /// For the crowd class: a stretch with two ends, at least twice as long as wide and at most
-  /// kShortPassage tiles (a two-tile bridge; not a street's bit between two doors, nor a street).
+  /// For the crowd class: a stretch with two ends, of at most kLongestStretch tiles, and (wider
+  /// than one tile) at least twice as long as wide: a two-tile bridge, a one-tile gap that two
+  /// bodies fill exactly; not a street's bit between two doors, nor a long street.
   bool isStretch(std::int32_t crowdClass) const;
 };
 
@@ -45,7 +48,7 @@ class PassageMap {
   static std::int32_t crowdClass(float radiusTiles) noexcept;
   /// Passages of the crowd class longer than this many tiles are not (a long street: two lanes).
   static constexpr std::size_t kLongestStretch = 24;
-  /// The passage holding `cell` for class k, or -1 (wide ground, a wall, a hex map, class 0).
+  /// The passage holding `cell` for class k, or -1 (wide ground, a wall, class 0).
   std::int32_t passageAt(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass);
   const Passage& passage(std::int32_t index) const { return m_passages[std::size_t(index)]; }
   bool narrow(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass) const;

@@ -125,3 +125,69 @@ TEST_CASE("A one-tile bridge: 6 cross each way and all arrive", "[avoidance][sce
   report("bridge", outcome);
   requireGoals(outcome);
 }
+
+TEST_CASE("A doorway with a door: open, and closed until opened with crowds on both sides", "[avoidance][scenario]") {
+  auto rows = walls(31, 16);
+  carve(rows, 1, 1, 14, 14);
+  carve(rows, 16, 1, 29, 14);
+  carve(rows, 15, 7, 15, 7);
+  const Layout layout = Layout::square(1.0f);
+  const auto members = crossing(lattice(layout, 1, 1, 14, 14, 0), lattice(layout, 1, 1, 14, 14, 1),
+                                lattice(layout, 16, 1, 29, 14, 0), lattice(layout, 16, 1, 29, 14, 1), 15, 0.25f, 5);
+  SECTION("open") {
+    TileMap map = mapOf(layout, rows);
+    World world(map);
+    REQUIRE(world.addDoor({"gate", {14, 7}, {15, 7}, DoorState::Open}).ok());
+    const test::CrowdOutcome outcome = test::runCrowd(world, members, {120.0});
+    report("door open", outcome);
+    requireGoals(outcome, 0.05);
+  }
+  SECTION("closed, opened at 2 s") {
+    TileMap map = mapOf(layout, rows);
+    World world(map);
+    REQUIRE(world.addDoor({"gate", {14, 7}, {15, 7}, DoorState::Closed}).ok());
+    test::CrowdRunOptions options{120.0};
+    options.beforeFrame = [](World& w, double now) {
+      if (now >= 2.0 && w.doors()[0].state != DoorState::Open) REQUIRE(w.setDoorState(w.doors()[0].id, DoorState::Open) == Status::Ok);
+    };
+    const test::CrowdOutcome outcome = test::runCrowd(world, members, options);
+    report("door opened", outcome);
+    requireGoals(outcome, 0.05);
+  }
+}
+
+TEST_CASE("A one-hex gap in a wall along a row: 8 cross each way", "[avoidance][scenario]") {
+  // Pointy hexes: rows run along an axis, so a wall along a row with one hex left out is a gap
+  // one hex wide (a wall down a column zig-zags and leaves no such gap).
+  auto rows = walls(24, 13);
+  carve(rows, 1, 1, 22, 5);
+  carve(rows, 1, 7, 22, 11);
+  carve(rows, 12, 6, 12, 6);
+  const Layout layout = Layout::hexPointy(1.0f);
+  TileMap map = mapOf(layout, rows);
+  World world(map);
+  const auto members = crossing(lattice(layout, 1, 1, 22, 5, 0), lattice(layout, 1, 1, 22, 5, 1),
+                                lattice(layout, 1, 7, 22, 11, 0), lattice(layout, 1, 7, 22, 11, 1), 8, 0.22f, 9);
+  const test::CrowdOutcome outcome = test::runCrowd(world, members, {120.0});
+  report("hex gap", outcome);
+  requireGoals(outcome, 0.05);
+}
+
+TEST_CASE("Wide bodies pass each other in a hall", "[avoidance][scenario]") {
+  auto rows = walls(40, 20);
+  carve(rows, 1, 1, 38, 18);
+  const Layout layout = Layout::square(1.0f);
+  TileMap map = mapOf(layout, rows);
+  World world(map);
+  std::vector<test::CrowdMember> members;
+  // Wagons of radius 1.2 and 2 and walkers, crossing the hall both ways.
+  for (int i = 0; i < 4; ++i) {
+    const float radius = i % 2 == 0 ? 1.2f : 2.0f;
+    members.push_back({Vec2(4.0f, 3.5f + 4.0f * float(i)), Vec2(35.0f, 15.5f - 4.0f * float(i)), radius, 2.0f, {}});
+    members.push_back({Vec2(35.0f, 3.5f + 4.0f * float(i)), Vec2(4.0f, 15.5f - 4.0f * float(i)), 0.3f, 2.5f, {}});
+  }
+  const test::CrowdOutcome outcome = test::runCrowd(world, members, {90.0});
+  report("wide", outcome);
+  requireGoals(outcome);
+  CHECK(outcome.lastArrival < 40.0);
+}
