@@ -26,8 +26,8 @@ constexpr float kYieldMinimum = 0.5f;   // a yield lasts at least this long...
 constexpr float kYieldTimeout = 3.0f;   // ...and at most this long
 constexpr float kRightOfWay = 1.5f;     // a winner keeps going first this long
 constexpr float kPassageTurn = 4.0f;   // a side waiting this long at a passage gets the next turn
-constexpr float kCommitPatience = 2.0f;
-constexpr float kMouthClearance = 1.25f;  // tiles kept between a waiting body and the passage  // held up this long short of its passage: gives its turn up
+constexpr float kCommitPatience = 2.0f;   // held up this long short of its passage: gives its turn up
+constexpr float kMouthClearance = 1.25f;  // tiles kept between a waiting body and the passage
 constexpr std::int32_t kMaxSides = 8;    // passage mouths told apart (more: treated as unknown)
 constexpr float kAsideSpeed = 0.5f;
 constexpr float kBackSpeed = 0.6f;
@@ -35,9 +35,19 @@ constexpr float kBackSpeed = 0.6f;
 constexpr float kYielderShare = 0.9f;
 // Keep right: a head-on neighbour turns the preferred velocity by 15 degrees (cos, sin), no trig.
 constexpr float kKeepRightCos = 0.96592583f, kKeepRightSin = 0.25881905f;
+// Held up this long (seconds, not yielding, not waiting): its wish turns 40 degrees aside.
+constexpr float kWiggleAfter = 0.8f;
+constexpr float kWiggleCos = 0.76604444f, kWiggleSin = 0.64278761f;
 // The most planes an agent builds: neighbours plus obstacles.
 constexpr std::size_t kMaxNeighbours = 32;
 constexpr std::size_t kMaxObstaclePlanes = 64;
+// Obstacle planes gathered before the nearest kMaxObstaclePlanes are kept.
+constexpr std::size_t kMaxGathered = 512;
+// Steps shorter than this are taken as this long where an overlap is undone (no overflow).
+constexpr double kShortestStep = 1e-4;
+// Agents faster than this many times the mean max speed are looked for by everyone apart, so
+// that one fast agent does not widen everyone's neighbour search.
+constexpr float kFastFactor = 2.0f;
 
 float cross(Vec2 a, Vec2 b) noexcept { return a.x() * b.y() - a.y() * b.x(); }
 
@@ -61,6 +71,7 @@ struct Memory {
   // The passage rule: the passage ahead (-1: none), the mouth it comes from (-1: unknown),
   // whether it holds the passage for its side or waits, and for how long it has waited.
   std::int32_t passage = -1;
+  std::uint64_t passageGeneration = 0;  // PassageMap::generation() when `passage` was found
   std::int32_t side = -1;
   bool committed = false;
   bool waiting = false;
@@ -87,8 +98,9 @@ struct LocalAvoidance::Impl {
   std::unordered_map<std::uint32_t, Memory> memories;
   // The uniform grid: agents by the cell of their position; discs and doors in every cell their
   // reach overlaps (so an agent looks at its own cell only for them).
-  Vec2 gridLow = Vec2::Zero();
-  float cell = 1.0f;
+  // In double: positions far apart (up to the float range) must not overflow the extents.
+  double gridLowX = 0.0, gridLowY = 0.0;
+  double cell = 1.0;
   std::int32_t columns = 0, rows = 0;
   std::vector<std::uint32_t> agentStart, agentOrder;
   std::vector<std::uint32_t> obstacleStart, obstacleOrder;  // items: discs, then doors (index + discs.size())
@@ -101,20 +113,30 @@ struct LocalAvoidance::Impl {
   // The passage rule's state.
   avoid::PassageMap passages;
   struct Traffic {
+    std::uint64_t frame = 0;  // the frame these counts are of (older: all zero)
     std::array<std::int32_t, kMaxSides> occupants{};
     std::array<float, kMaxSides> waited{};
   };
-  std::unordered_map<std::int32_t, Traffic> traffic;
+  std::vector<Traffic> traffic;  // by passage number
+  Traffic& trafficOf(std::int32_t passage) {
+    if (std::size_t(passage) >= traffic.size()) traffic.resize(std::size_t(passage) + 1);
+    Traffic& t = traffic[std::size_t(passage)];
+    if (t.frame != frame) t = Traffic{frame};
+    return t;
+  }
+  // Fast agents (see kFastFactor), looked for apart; the cap on the others' speeds.
+  std::vector<std::uint32_t> fast;
+  std::vector<std::uint8_t> isFast;
+  float slowCap = 0.0f;
   std::vector<std::uint32_t> candidates;
   std::vector<std::uint8_t> queueState;  // finish(): 0 not looked at, 1 looking, 2 queued, 3 not
 
   explicit Impl(const World& w) : world(&w), tile(w.map().layout().tileSize()) {}
 
-  std::int32_t cellX(float x) const noexcept {
-    return std::clamp(std::int32_t(std::floor((x - gridLow.x()) / cell)), 0, columns - 1);
-  }
-  std::int32_t cellY(float y) const noexcept {
-    return std::clamp(std::int32_t(std::floor((y - gridLow.y()) / cell)), 0, rows - 1);
+  std::int32_t cellX(double x) const noexcept { return cellOf((x - gridLowX) / cell, columns); }
+  std::int32_t cellY(double y) const noexcept { return cellOf((y - gridLowY) / cell, rows); }
+  static std::int32_t cellOf(double at, std::int32_t count) noexcept {
+    return at >= 0.0 ? std::int32_t(std::min(std::floor(at), double(count - 1))) : 0;
   }
 
   Status prepare(std::span<const AvoidanceAgent> input, std::span<const Entity> obstacles, double step);
@@ -170,15 +192,26 @@ Status LocalAvoidance::Impl::prepare(std::span<const AvoidanceAgent> input, std:
   reach.resize(agents.size());
   front.assign(agents.size(), -1);
   float largestRadius = 0.0f, fastest = 0.0f;
+  double speeds = 0.0;
   for (std::size_t i = 0; i < agents.size(); ++i) {
     avoidRadius[i] = agents[i].radius + agents[i].settings.margin * tile;
     largestRadius = std::max(largestRadius, avoidRadius[i]);
     fastest = std::max(fastest, agents[i].maxSpeed);
+    speeds += double(agents[i].maxSpeed);
   }
+  // The fast few are looked for apart; everyone else's search reaches as far as agents up to
+  // the cap can come.
+  slowCap = agents.empty() ? 0.0f : std::min(fastest, kFastFactor * float(speeds / double(agents.size())));
+  fast.clear();
+  isFast.assign(agents.size(), 0);
   float obstacleReach = 0.0f;
   for (std::size_t i = 0; i < agents.size(); ++i) {
     const AvoidanceAgent& a = agents[i];
-    reach[i] = avoidRadius[i] + largestRadius + (a.maxSpeed + fastest) * a.settings.timeHorizon;
+    if (a.maxSpeed > slowCap) {
+      fast.push_back(std::uint32_t(i));
+      isFast[i] = 1;
+    }
+    reach[i] = avoidRadius[i] + largestRadius + (a.maxSpeed + slowCap) * a.settings.timeHorizon;
     obstacleReach = std::max(obstacleReach, avoidRadius[i] + a.maxSpeed * a.settings.obstacleTimeHorizon);
   }
   discs.clear();
@@ -248,23 +281,23 @@ void LocalAvoidance::Impl::passageRule() {
         }
       }
     }
-    if (found != m.passage || side != m.side) {
+    if (found != m.passage || side != m.side || m.passageGeneration != passages.generation()) {
       m.committed = false;
       m.waitedAtPassage = 0.0f;
     }
     m.passage = found;
+    m.passageGeneration = passages.generation();
     m.side = side;
     if (inside && side >= 0) m.committed = true;
     // Short of its passage and held up for long: its turn goes to whoever can use it.
     if (m.committed && !inside && m.heldUp > kCommitPatience) m.committed = false;
   }
   // Who holds each passage, and how long each side has waited.
-  traffic.clear();
   candidates.clear();
   for (std::size_t i = 0; i < agents.size(); ++i) {
     const Memory& m = *memory[i];
     if (m.passage < 0 || m.side < 0) continue;
-    Traffic& t = traffic[m.passage];
+    Traffic& t = trafficOf(m.passage);
     if (m.committed) ++t.occupants[std::size_t(m.side)];
     t.waited[std::size_t(m.side)] = std::max(t.waited[std::size_t(m.side)], m.waitedAtPassage);
     if (!m.committed) candidates.push_back(std::uint32_t(i));
@@ -279,7 +312,7 @@ void LocalAvoidance::Impl::passageRule() {
   });
   for (const std::uint32_t i : candidates) {
     Memory& m = *memory[i];
-    Traffic& t = traffic[m.passage];
+    Traffic& t = trafficOf(m.passage);
     const std::size_t own = std::size_t(m.side);
     bool wait = false;
     for (std::size_t s = 0; s < std::size_t(kMaxSides); ++s) {
@@ -302,22 +335,25 @@ void LocalAvoidance::Impl::buildGrid(float obstacleReach) {
     columns = rows = 0;
     return;
   }
-  Vec2 low = agents[0].position, high = agents[0].position;
-  float widest = 0.0f;
+  double lowX = double(agents[0].position.x()), lowY = double(agents[0].position.y()), highX = lowX, highY = lowY;
+  double widest = 0.0;
   for (std::size_t i = 0; i < agents.size(); ++i) {
-    low = low.cwiseMin(agents[i].position);
-    high = high.cwiseMax(agents[i].position);
-    widest = std::max(widest, reach[i]);
+    lowX = std::min(lowX, double(agents[i].position.x()));
+    lowY = std::min(lowY, double(agents[i].position.y()));
+    highX = std::max(highX, double(agents[i].position.x()));
+    highY = std::max(highY, double(agents[i].position.y()));
+    if (!isFast[i]) widest = std::max(widest, double(reach[i]));
   }
   // Cells of half the widest reach: an agent scans about 5 x 5 of them. Far-flung agents get
   // coarser cells, so that the grid never has many more cells than agents.
-  cell = std::max(widest * 0.5f, 0.25f * tile);
+  cell = std::max(widest * 0.5, 0.25 * double(tile));
   const double limit = 4.0 * double(agents.size()) + 4096.0;
-  auto span = [&](float extent) { return double(extent) / double(cell) + 1.0; };
-  while (span(high.x() - low.x()) * span(high.y() - low.y()) > limit) cell *= 2.0f;
-  gridLow = low;
-  columns = std::int32_t(span(high.x() - low.x()));
-  rows = std::int32_t(span(high.y() - low.y()));
+  auto span = [&](double extent) { return extent / cell + 1.0; };
+  while (span(highX - lowX) * span(highY - lowY) > limit) cell *= 2.0;
+  gridLowX = lowX;
+  gridLowY = lowY;
+  columns = std::int32_t(span(highX - lowX));
+  rows = std::int32_t(span(highY - lowY));
   const std::size_t cells = std::size_t(columns) * std::size_t(rows);
   // Agents, by counting sort (stable: input order within a cell; the answers do not depend on
   // it, the neighbour choice breaks ties on ids).
@@ -334,11 +370,12 @@ void LocalAvoidance::Impl::buildGrid(float obstacleReach) {
   }
   // Obstacles: into every cell their box, grown by the largest obstacle reach, overlaps.
   obstacleStart.assign(cells + 1, 0);
-  const Vec2 gridHigh = gridLow + Vec2(float(columns), float(rows)) * cell;
+  const double gridHighX = gridLowX + double(columns) * cell, gridHighY = gridLowY + double(rows) * cell;
   auto forCells = [&](Vec2 boxLow, Vec2 boxHigh, auto&& visit) {
     boxLow -= Vec2::Constant(obstacleReach);
     boxHigh += Vec2::Constant(obstacleReach);
-    if (boxHigh.x() < gridLow.x() || boxHigh.y() < gridLow.y() || boxLow.x() > gridHigh.x() || boxLow.y() > gridHigh.y()) {
+    if (double(boxHigh.x()) < gridLowX || double(boxHigh.y()) < gridLowY || double(boxLow.x()) > gridHighX ||
+        double(boxLow.y()) > gridHighY) {
       return;
     }
     const std::int32_t x0 = cellX(boxLow.x()), x1 = cellX(boxHigh.x()), y0 = cellY(boxLow.y()), y1 = cellY(boxHigh.y());
@@ -412,6 +449,13 @@ void LocalAvoidance::Impl::solveOne(std::size_t i, AvoidanceResult& out) {
   }
   const float radius = avoidRadius[i];
   const float tau = a.settings.timeHorizon;
+  // Held up for long in a knot of agents: try sideways, to one side then the other (by id and
+  // time, deterministic), so that a knot where every wish blocks another comes undone.
+  if (m.yield == YieldKind::None && !m.waiting && m.heldUp >= kWiggleAfter) {
+    const bool left = ((a.id.value + std::uint32_t(m.heldUp / kWiggleAfter)) & 1u) != 0;
+    const float sine = left ? -kWiggleSin : kWiggleSin;
+    preferred = Vec2(kWiggleCos * preferred.x() - sine * preferred.y(), sine * preferred.x() + kWiggleCos * preferred.y());
+  }
 
   // The nearest agents within reach, by (distance squared, id).
   struct Near {
@@ -422,28 +466,41 @@ void LocalAvoidance::Impl::solveOne(std::size_t i, AvoidanceResult& out) {
   std::array<Near, kMaxNeighbours> near;
   std::size_t found = 0;
   const std::size_t wanted = std::size_t(a.settings.maxNeighbours);
-  const float reachSquared = reach[i] * reach[i];
-  const std::int32_t ring = std::int32_t(std::ceil(reach[i] / cell));
-  const std::int32_t cx = cellX(a.position.x()), cy = cellY(a.position.y());
-  for (std::int32_t y = std::max(0, cy - ring); y <= std::min(rows - 1, cy + ring); ++y) {
-    for (std::int32_t x = std::max(0, cx - ring); x <= std::min(columns - 1, cx + ring); ++x) {
-      const std::size_t c = std::size_t(y) * std::size_t(columns) + std::size_t(x);
-      for (std::uint32_t k = agentStart[c]; k < agentStart[c + 1]; ++k) {
-        const std::uint32_t j = agentOrder[k];
-        if (j == i) continue;
-        const float d2 = (agents[j].position - a.position).squaredNorm();
-        if (!(d2 < reachSquared)) continue;
-        const Near candidate{d2, agents[j].id.value, j};
-        auto before = [](const Near& p, const Near& q) { return p.d2 != q.d2 ? p.d2 < q.d2 : p.id < q.id; };
-        if (found == wanted && !before(candidate, near[found - 1])) continue;
-        std::size_t at = found < wanted ? found++ : found - 1;
-        while (at > 0 && before(candidate, near[at - 1])) {
-          near[at] = near[at - 1];
-          --at;
+  auto consider = [&](std::uint32_t j, float within) {
+    const float d2 = (agents[j].position - a.position).squaredNorm();
+    if (!(d2 < within * within)) return;
+    const Near candidate{d2, agents[j].id.value, j};
+    auto before = [](const Near& p, const Near& q) { return p.d2 != q.d2 ? p.d2 < q.d2 : p.id < q.id; };
+    if (found == wanted && !before(candidate, near[found - 1])) return;
+    std::size_t at = found < wanted ? found++ : found - 1;
+    while (at > 0 && before(candidate, near[at - 1])) {
+      near[at] = near[at - 1];
+      --at;
+    }
+    near[at] = candidate;
+  };
+  // Within reach of each other in the horizon, at both speeds.
+  auto pairReach = [&](std::uint32_t j) {
+    return radius + avoidRadius[j] + (speed + agents[j].maxSpeed) * a.settings.timeHorizon;
+  };
+  if (isFast[i]) {
+    // A fast agent reaches beyond the grid's rings: it looks at everyone.
+    for (std::uint32_t j = 0; j < agents.size(); ++j) {
+      if (j != i) consider(j, pairReach(j));
+    }
+  } else {
+    const std::int32_t ring = std::int32_t(std::ceil(double(reach[i]) / cell));
+    const std::int32_t cx = cellX(a.position.x()), cy = cellY(a.position.y());
+    for (std::int32_t y = std::max(0, cy - ring); y <= std::min(rows - 1, cy + ring); ++y) {
+      for (std::int32_t x = std::max(0, cx - ring); x <= std::min(columns - 1, cx + ring); ++x) {
+        const std::size_t c = std::size_t(y) * std::size_t(columns) + std::size_t(x);
+        for (std::uint32_t k = agentStart[c]; k < agentStart[c + 1]; ++k) {
+          const std::uint32_t j = agentOrder[k];
+          if (j != i && !isFast[j]) consider(j, reach[i]);
         }
-        near[at] = candidate;
       }
     }
+    for (const std::uint32_t j : fast) consider(j, pairReach(j));
   }
   out.neighbours = std::uint8_t(found);
 
@@ -461,49 +518,65 @@ void LocalAvoidance::Impl::solveOne(std::size_t i, AvoidanceResult& out) {
       if (m.yield == YieldKind::None && b.velocity.dot(heading) < -0.25f * b.velocity.norm() &&
           std::fabs(cross(heading, offset)) < radius + avoidRadius[near[k].index] &&
           distance < radius + avoidRadius[near[k].index] + speed * tau) {
-        // Each turns to its own right: the two pass on opposite sides.
-        preferred = Vec2(kKeepRightCos * preferred.x() + kKeepRightSin * preferred.y(),
-                         -kKeepRightSin * preferred.x() + kKeepRightCos * preferred.y());
+        // Each turns to its own right (y grows downwards on screen): they pass on opposite sides.
+        preferred = Vec2(kKeepRightCos * preferred.x() - kKeepRightSin * preferred.y(),
+                         kKeepRightSin * preferred.x() + kKeepRightCos * preferred.y());
         break;
       }
     }
   }
 
-  // Hard planes first: walls, closed doors, static entities.
+  // Hard planes first: walls, closed doors, static entities; all gathered, the nearest kept.
   std::array<HalfPlane, kMaxObstaclePlanes + kMaxNeighbours> planes;
+  std::array<HalfPlane, kMaxGathered> gathered;
   std::size_t count = 0;
   if (columns > 0) {
     const std::size_t c = std::size_t(cellY(a.position.y())) * std::size_t(columns) + std::size_t(cellX(a.position.x()));
     avoid::ObstacleBody body{a.position, a.radius, speed, a.settings.obstacleTimeHorizon};
-    count = avoid::wallPlanes(world->map(), a.mobility, body, std::span<HalfPlane>(planes.data(), kMaxObstaclePlanes));
-    for (std::uint32_t k = obstacleStart[c]; k < obstacleStart[c + 1] && count < kMaxObstaclePlanes; ++k) {
+    count = avoid::wallPlanes(world->map(), a.mobility, body, std::span<HalfPlane>(gathered.data(), kMaxGathered));
+    for (std::uint32_t k = obstacleStart[c]; k < obstacleStart[c + 1] && count + 1 < kMaxGathered; ++k) {
       const std::uint32_t item = obstacleOrder[k];
       if (item < discs.size()) {
         if (discs[item].id == a.id) continue;
-        avoid::discPlane(body, discs[item].position, discs[item].radius, planes.data(), count);
+        avoid::discPlane(body, discs[item].position, discs[item].radius, gathered.data(), count);
         // Two discs too close for the body to pass between: the notch between them is closed
         // too (a capsule from one to the other), so that nobody stands in it, where no way round
         // the pair could start.
-        for (std::uint32_t l = obstacleStart[c]; l < k && count < kMaxObstaclePlanes; ++l) {
+        for (std::uint32_t l = obstacleStart[c]; l < k && count < kMaxGathered; ++l) {
           const std::uint32_t other = obstacleOrder[l];
           if (other >= discs.size() || discs[other].id == a.id) continue;
           const Entity& p = discs[item];
           const Entity& q = discs[other];
           if ((p.position - q.position).norm() - p.radius - q.radius < 2.0f * radius) {
-            avoid::capsulePlane(body, p.position, q.position, std::min(p.radius, q.radius), planes.data(), count);
+            avoid::capsulePlane(body, p.position, q.position, std::min(p.radius, q.radius), gathered.data(), count);
           }
         }
       } else {
-        avoid::doorPlane(body, doors[item - discs.size()], planes.data(), count);
+        avoid::doorPlane(body, doors[item - discs.size()], gathered.data(), count);
       }
     }
+  }
+  if (count > kMaxObstaclePlanes) {
+    // The nearest ones (the smallest offsets: the gap over the horizon), ties to the earlier,
+    // in their gathered order.
+    std::array<std::uint16_t, kMaxGathered> order;
+    for (std::size_t k = 0; k < count; ++k) order[k] = std::uint16_t(k);
+    auto nearer = [&](std::uint16_t p, std::uint16_t q) {
+      return gathered[p].offset != gathered[q].offset ? gathered[p].offset < gathered[q].offset : p < q;
+    };
+    std::nth_element(order.begin(), order.begin() + kMaxObstaclePlanes, order.begin() + std::ptrdiff_t(count), nearer);
+    std::sort(order.begin(), order.begin() + kMaxObstaclePlanes);
+    for (std::size_t k = 0; k < kMaxObstaclePlanes; ++k) planes[k] = gathered[order[k]];
+    count = kMaxObstaclePlanes;
+  } else {
+    std::copy(gathered.begin(), gathered.begin() + std::ptrdiff_t(count), planes.begin());
   }
   const std::size_t hard = count;
   out.obstacles = std::uint8_t(hard);
 
   // ORCA planes against the neighbours.
   const float invTau = 1.0f / tau;
-  const float invStep = float(1.0 / dt);
+  const float invStep = float(1.0 / std::max(dt, kShortestStep));
   for (std::size_t k = 0; k < found; ++k) {
     const std::size_t j = near[k].index;
     const AvoidanceAgent& b = agents[j];
@@ -562,6 +635,7 @@ void LocalAvoidance::Impl::solveOne(std::size_t i, AvoidanceResult& out) {
   }
   out.infeasible = answer.relaxed;
   out.velocity = clampLength(answer.velocity * speed, speed);
+  if (!finite(out.velocity)) out.velocity = Vec2::Zero();  // only rounding of extreme inputs
 }
 
 void LocalAvoidance::Impl::finish(std::span<const AvoidanceResult> out) {
@@ -585,6 +659,8 @@ void LocalAvoidance::Impl::finish(std::span<const AvoidanceResult> out) {
     Proposal& p = proposals[loser];
     if (p.winner < 0 || first(winner, std::size_t(p.winner))) p = Proposal{std::int32_t(winner), kind};
   };
+  // First every clock, then the conflicts: each comparison sees everyone's clocks of this frame,
+  // whatever the order of the agents.
   for (std::size_t i = 0; i < agents.size(); ++i) {
     const AvoidanceAgent& a = agents[i];
     Memory& m = *memory[i];
@@ -603,6 +679,11 @@ void LocalAvoidance::Impl::finish(std::span<const AvoidanceResult> out) {
       if (m.yield == YieldKind::None && progress >= 2.0f * wanted / 3.0f) m.waited = 0.0f;
     }
     if (m.yield != YieldKind::None) m.waited += step;
+  }
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    const AvoidanceAgent& a = agents[i];
+    const Memory& m = *memory[i];
+    if (!a.settings.responsive || idle(i)) continue;
     if (m.yield != YieldKind::None || m.heldUp < kYieldAfter || front[i] < 0) continue;
     const std::size_t j = std::size_t(front[i]);
     const AvoidanceAgent& b = agents[j];
@@ -715,7 +796,9 @@ Status LocalAvoidance::prepare(std::span<const AvoidanceAgent> agents, std::span
 }
 
 void LocalAvoidance::solve(std::size_t first, std::size_t count, std::span<AvoidanceResult> out) const {
-  const std::size_t end = std::min({first + count, m_impl->agents.size(), out.size()});
+  const std::size_t size = std::min(m_impl->agents.size(), out.size());
+  if (first >= size) return;
+  const std::size_t end = first + std::min(count, size - first);
   for (std::size_t i = first; i < end; ++i) m_impl->solveOne(i, out[i]);
 }
 

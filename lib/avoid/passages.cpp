@@ -105,6 +105,7 @@ void PassageMap::follow(const TileMap& map) {
     m_passages.clear();
     m_of.clear();
     m_dead = 0;
+    ++m_generation;  // passage numbers start again: who remembers one must forget it
     return;
   }
   for (auto& [key, of] : m_of) {
@@ -113,15 +114,17 @@ void PassageMap::follow(const TileMap& map) {
       const std::int32_t y0 = std::max(0, edit.low.y - kMaxClass - 1), y1 = std::min(map.height() - 1, edit.high.y + kMaxClass + 1);
       for (std::int32_t y = y0; y <= y1; ++y) {
         for (std::int32_t x = x0; x <= x1; ++x) {
-          std::int32_t& at = of[std::size_t(map.index({x, y}))];
-          if (at >= 0 && !m_passages[std::size_t(at)].tiles.empty()) {
+          const std::size_t tile = std::size_t(map.index({x, y}));
+          const std::int32_t held = of[tile];  // a copy: the loop below resets this tile too
+          if (held >= 0 && !m_passages[std::size_t(held)].tiles.empty()) {
             // The passage changes: all its tiles are looked at afresh.
-            for (const std::int32_t tile : m_passages[std::size_t(at)].tiles) of[std::size_t(tile)] = -2;
-            m_passages[std::size_t(at)].tiles.clear();
-            m_passages[std::size_t(at)].mouths.clear();
+            Passage& passage = m_passages[std::size_t(held)];
+            for (const std::int32_t t : passage.tiles) of[std::size_t(t)] = -2;
+            passage.tiles.clear();
+            passage.mouths.clear();
             ++m_dead;
           }
-          at = -2;
+          of[tile] = -2;
         }
       }
     }

@@ -51,6 +51,10 @@ class PassageMap {
   /// The passage holding `cell` for class k, or -1 (wide ground, a wall, class 0).
   std::int32_t passageAt(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass);
   const Passage& passage(std::int32_t index) const { return m_passages[std::size_t(index)]; }
+  std::size_t count() const noexcept { return m_passages.size(); }
+  /// Changes when passage numbers are given out afresh (after a cost edit, or more edits than the
+  /// map's journal keeps): a number remembered from before means nothing then.
+  std::uint64_t generation() const noexcept { return m_generation; }
   bool narrow(const TileMap& map, MobilityId mobility, Cell cell, std::int32_t widthClass) const;
 
  private:
@@ -63,7 +67,8 @@ class PassageMap {
   std::vector<std::int32_t>& tilesOf(MobilityId mobility, std::int32_t widthClass);
   void follow(const TileMap& map);
   std::vector<TileEdit> m_edits;
-  std::size_t m_dead = 0;  // passages forgotten after edits (their slots stay until a reset)
+  std::size_t m_dead = 0;
+  std::uint64_t m_generation = 0;  // passages forgotten after edits (their slots stay until a reset)
 };
 
 }  // namespace rpgnav::avoid

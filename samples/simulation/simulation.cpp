@@ -92,29 +92,50 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
     return Error{Status::InvalidArgument, "the map has fewer open tiles than characters"};
   }
   // With avoidance, the world's furniture counts as walls where bodies cannot be led round it
-  // (tile centres within detourReach): a room whose only way out squeezes past a millstone by
-  // less than that is a place of its own, and goals are drawn where a route exists.
+  // (tile centres within detourReach, or in the notch between two pieces too close to pass
+  // between): a room whose only way out squeezes past a millstone by less than that is a place
+  // of its own, and goals are drawn where a route exists.
+  std::vector<bool> furniture(std::size_t(map.width()) * std::size_t(map.height()), false);
+  if (options.avoidance) {
+    const std::span<const Entity> entities = world.entities().all();
+    auto mark = [&](Vec2 a, Vec2 b, float reach) {  // tiles whose centre is within reach of a-b
+      const std::optional<Cell> low = map.tileAt(a.cwiseMin(b) - Vec2::Constant(reach));
+      const std::optional<Cell> high = map.tileAt(a.cwiseMax(b) + Vec2::Constant(reach));
+      const Cell from{low ? low->x : 0, low ? low->y : 0};
+      const Cell to{high ? high->x : map.width() - 1, high ? high->y : map.height() - 1};
+      for (std::int32_t y = std::max(0, from.y - 1); y <= std::min(map.height() - 1, to.y + 1); ++y) {
+        for (std::int32_t x = std::max(0, from.x - 1); x <= std::min(map.width() - 1, to.x + 1); ++x) {
+          const Vec2 c = layout.tileCenter({x, y});
+          const Vec2 ab = b - a;
+          const float t = ab.squaredNorm() > 0.0f ? std::clamp((c - a).dot(ab) / ab.squaredNorm(), 0.0f, 1.0f) : 0.0f;
+          if ((a + t * ab - c).norm() < reach) furniture[std::size_t(map.index({x, y}))] = true;
+        }
+      }
+    };
+    for (std::size_t i = 0; i < entities.size(); ++i) {
+      if (entities[i].flat()) continue;
+      const float reachI = detourReach(DetourSettings{}, entities[i].radius, radius, tile);
+      mark(entities[i].position, entities[i].position, reachI);
+      for (std::size_t j = 0; j < i; ++j) {
+        if (entities[j].flat()) continue;
+        const float reachJ = detourReach(DetourSettings{}, entities[j].radius, radius, tile);
+        if ((entities[i].position - entities[j].position).norm() - reachI - reachJ < 2.0f * radius + 0.06f * tile) {
+          mark(entities[i].position, entities[j].position, std::min(reachI, reachJ));
+        }
+      }
+    }
+  }
   auto furnished = [&]() -> TileMap {
     TileMap copy = map;
     std::optional<TerrainId> wall;
     for (int t = 0; t < map.terrain().terrainCount() && !wall; ++t) {
       if (!map.terrain().passable(TerrainId{std::uint8_t(t)}, walk)) wall = TerrainId{std::uint8_t(t)};
     }
-    if (!wall || !options.avoidance) return copy;
     std::vector<Cell> blocked;
-    for (const Entity& e : world.entities().all()) {
-      if (e.flat()) continue;
-      const float reach = detourReach(DetourSettings{}, e.radius, radius, tile);
-      const std::optional<Cell> centre = map.tileAt(e.position);
-      if (!centre) continue;
-      const std::int32_t span = std::int32_t(std::ceil(reach / tile)) + 1;
-      for (std::int32_t y = centre->y - span; y <= centre->y + span; ++y) {
-        for (std::int32_t x = centre->x - span; x <= centre->x + span; ++x) {
-          if (map.contains({x, y}) && (layout.tileCenter({x, y}) - e.position).norm() < reach) blocked.push_back({x, y});
-        }
-      }
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+      if (furniture[std::size_t(i)]) blocked.push_back(map.cellAt(i));
     }
-    if (!blocked.empty()) (void)copy.setTerrain(blocked, *wall);
+    if (wall && !blocked.empty()) (void)copy.setTerrain(blocked, *wall);
     return copy;
   };
   const RegionMap regions = wide ? RegionMap{} : RegionMap::compute(furnished(), walk);
@@ -124,17 +145,9 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
     return bodyRegions[std::size_t(map.index(a))] == bodyRegions[std::size_t(map.index(b))];
   };
   if (options.avoidance) {
-    // Goals and starts clear of the world's entities (a goal inside furniture cannot be reached),
-    // and starts on distinct tiles (bodies do not start in each other).
-    std::vector<Entity> near;
-    std::erase_if(open, [&](Cell cell) {
-      const Vec2 centre = layout.tileCenter(cell);
-      near.clear();
-      world.entities().entitiesNear(centre, centre, 2.0f * radius + tile, near);
-      return std::any_of(near.begin(), near.end(), [&](const Entity& e) {
-        return !e.flat() && (e.position - centre).norm() < detourReach(DetourSettings{}, e.radius, radius, tile);
-      });
-    });
+    // Goals and starts clear of the furniture (a goal inside it cannot be reached), and starts on
+    // distinct tiles (bodies do not start in each other).
+    std::erase_if(open, [&](Cell cell) { return furniture[std::size_t(map.index(cell))]; });
     if (open.size() < std::size_t(options.characters) + 1) {
       return Error{Status::InvalidArgument, "the map has fewer open tiles than characters"};
     }

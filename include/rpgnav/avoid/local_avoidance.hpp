@@ -19,13 +19,17 @@
 /// - where the agents alone would stand still facing each other (a corridor, a doorway), a yield
 ///   rule picks who makes way (below), and that agent steps aside into room, or backs off.
 ///
-/// The passage rule (square maps). Where two bodies cannot pass each other (a one-tile doorway,
+/// The passage rule (square and hex maps). Where two bodies cannot pass each other (a one-tile doorway,
 /// a footbridge, a corridor narrower than four radii: see the agents' `route`), one direction at
 /// a time goes through: an agent whose route enters such a passage while agents from another of
 /// its mouths are inside, or on their way in, waits short of it; otherwise it goes in, and holds
 /// the passage for its side. Of agents reaching a free passage in the same frame, the one with
 /// the higher priority, then the longer wait, then the lower id goes first. A side that has
 /// waited `passageTurn` seconds gets the next turn: the other side lets no one else in.
+///
+/// Knots. An agent held up for 0.8 s (not yielding, not waiting) turns its wish 40 degrees aside,
+/// one way then the other (by its id and the time held), so that a knot where every wish blocks
+/// another comes undone.
 ///
 /// The yield rule. An agent that has wanted to move but made less than a third of its preferred
 /// speed for `yieldAfter` seconds, with another agent in front of it (within contact reach, on
@@ -40,7 +44,8 @@
 /// same velocities (ties break on ids, never on the order of the input).
 ///
 /// Costs: a uniform grid over the agents, built each frame by counting sort, finds the
-/// `maxNeighbours` nearest within reach (ordered by distance, then id); walls come from the tiles
+/// `maxNeighbours` nearest within reach (ordered by distance, then id; the few agents faster than
+/// twice the mean speed are looked for apart); walls come from the tiles
 /// within a few tiles of each agent, read from the live map (an edit costs nothing here), closed
 /// doors from the World's door buckets, static entities from the list given per frame. No
 /// allocation once the agent count stops growing.

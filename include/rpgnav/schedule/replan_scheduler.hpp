@@ -240,7 +240,8 @@ class ReplanScheduler {
   /// obstacles that do not move. A plan accepted later continues from where the character
   /// stands: it never jumps. Returns one step per character (valid until the next call; empty
   /// for a dt that is not positive and finite). Use either move() or follow() for a character:
-  /// follow() puts it back on its curve.
+  /// follow() puts it back on its curve. The game registers such characters in its entities with
+  /// kEntityAvoiding (the scheduler does not), so that no path ends in front of one.
   std::span<const MoveStep> move(double dt);
   /// New avoidance settings for a character. InvalidArgument for an unknown id or settings out
   /// of their limits.

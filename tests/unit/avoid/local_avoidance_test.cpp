@@ -6,6 +6,7 @@
 
 #include "rpgnav/avoid/local_avoidance.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
+#include "support/allocation_counter.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
@@ -67,6 +68,17 @@ float walk(LocalAvoidance& avoidance, std::vector<AvoidanceAgent>& agents, int f
   }
   if (last != nullptr) *last = out;
   return smallest;
+}
+
+// Two rooms joined by a one-tile gap at (5, 2).
+TileMap gapRooms() {
+  return test::mapFromAscii(Layout::square(1.0f), {
+      "###########",
+      "#....#....#",
+      "#.........#",
+      "#....#....#",
+      "###########",
+  });
 }
 
 std::uint32_t bitsOf(float v) {
@@ -386,13 +398,7 @@ TEST_CASE("Local avoidance refuses bad input", "[avoidance][hostile]") {
 
 TEST_CASE("The passage rule lets one side through a one-tile gap at a time", "[avoidance]") {
   // Two rooms and a one-tile gap; two agents meet at it from both sides with their routes.
-  TileMap map = test::mapFromAscii(Layout::square(1.0f), {
-      "###########",
-      "#....#....#",
-      "#.........#",
-      "#....#....#",
-      "###########",
-  });
+  TileMap map = gapRooms();
   World world(map);
   LocalAvoidance avoidance(world);
   std::vector<AvoidanceAgent> agents{agent(1, Vec2(3.5f, 2.5f), Vec2(2.0f, 0.0f)), agent(2, Vec2(7.5f, 2.5f), Vec2(-2.0f, 0.0f))};
@@ -426,4 +432,147 @@ TEST_CASE("The passage rule lets one side through a one-tile gap at a time", "[a
   CHECK(gap >= 0.0f);
   CHECK((agents[0].position - goals[0]).norm() < 0.1f);
   CHECK((agents[1].position - goals[1]).norm() < 0.1f);
+}
+
+// Regression tests of a review's findings (November 2026).
+
+TEST_CASE("Two agents pressed face to face settle who yields the same way in any input order", "[avoidance][determinism]") {
+  TileMap map = openMap(20, 20);
+  World world(map);
+  auto run = [&](bool swap) {
+    LocalAvoidance avoidance(world);
+    std::vector<AvoidanceAgent> agents{agent(2, Vec2(9.7f, 10.0f), Vec2(2.0f, 0.0f)), agent(1, Vec2(10.3f, 10.0f), Vec2(-2.0f, 0.0f))};
+    if (swap) std::swap(agents[0], agents[1]);
+    std::vector<AvoidanceResult> out(2);
+    std::vector<std::uint32_t> yields;  // per frame: the ids yielding (positions held by the caller)
+    for (int frame = 0; frame < 40; ++frame) {
+      REQUIRE(avoidance.step(agents, {}, 1.0 / 60.0, out) == Status::Ok);
+      std::uint32_t mask = 0;
+      for (std::size_t i = 0; i < 2; ++i) {
+        if (out[i].yield != YieldKind::None) mask |= agents[i].id.value;
+      }
+      yields.push_back(mask);
+    }
+    return yields;
+  };
+  const auto straight = run(false);
+  CHECK(run(true) == straight);
+  // Exactly one of them makes way (never both).
+  bool someone = false;
+  for (const std::uint32_t mask : straight) {
+    CHECK(mask != 3u);
+    someone = someone || mask != 0;
+  }
+  CHECK(someone);
+}
+
+TEST_CASE("Walls are kept with long obstacle horizons among many walls", "[avoidance]") {
+  // A checkerboard of single wall tiles: far more wall planes within reach than an agent keeps.
+  std::vector<std::string> rows(24, std::string(24, '.'));
+  for (int y = 0; y < 24; ++y) {
+    for (int x = 0; x < 24; ++x) {
+      if (x % 2 == 1 && y % 2 == 1) rows[std::size_t(y)][std::size_t(x)] = '#';
+    }
+  }
+  std::vector<std::string_view> views(rows.begin(), rows.end());
+  TileMap map = test::mapFromRows(Layout::square(1.0f), views);
+  World world(map);
+  for (const float horizon : {2.0f, 5.0f, 10.0f}) {
+    LocalAvoidance avoidance(world);
+    AvoidanceAgent a = agent(1, Vec2(2.5f, 2.5f), Vec2(3.0f, 2.0f), 0.2f, 3.0f);
+    a.settings.obstacleTimeHorizon = horizon;
+    std::vector<AvoidanceAgent> agents{a};
+    std::vector<AvoidanceResult> out(1);
+    for (int frame = 0; frame < 600; ++frame) {
+      agents[0].preferred = (Vec2(21.5f, 20.5f) - agents[0].position).normalized() * 3.0f;
+      REQUIRE(avoidance.step(agents, {}, 1.0 / 60.0, out) == Status::Ok);
+      agents[0].velocity = out[0].velocity;
+      agents[0].position += out[0].velocity / 60.0f;
+      if (!probeSegment(map, kWalk, agents[0].position, agents[0].position, 0.2f * (1.0f - 1e-3f)).clear) {
+        FAIL("horizon " << horizon << " frame " << frame << ": inside a wall at " << agents[0].position.transpose());
+      }
+    }
+  }
+}
+
+TEST_CASE("Tiny steps, far-flung and fast agents give finite answers", "[avoidance][hostile]") {
+  TileMap map = openMap(20, 20);
+  World world(map);
+  LocalAvoidance avoidance(world);
+  // Overlapping agents and steps down to the smallest double.
+  for (const double dt : {1e-9, 1e-30, 1e-40, 4.9e-324}) {
+    std::vector<AvoidanceAgent> agents{agent(1, Vec2(5.0f, 5.0f), Vec2(1.0f, 0.0f)), agent(2, Vec2(5.1f, 5.0f), Vec2(-1.0f, 0.0f))};
+    std::vector<AvoidanceResult> out(2);
+    REQUIRE(avoidance.step(agents, {}, dt, out) == Status::Ok);
+    for (const AvoidanceResult& r : out) CHECK(finite(r.velocity));
+  }
+  // Positions at the ends of the float range.
+  {
+    std::vector<AvoidanceAgent> agents{agent(1, Vec2(3e38f, -3e38f), Vec2(1.0f, 0.0f)), agent(2, Vec2(-3e38f, 3e38f), Vec2(0.0f, 1.0f)),
+                                       agent(3, Vec2(5.0f, 5.0f), Vec2(1.0f, 1.0f))};
+    std::vector<AvoidanceResult> out(3);
+    REQUIRE(avoidance.step(agents, {}, 1.0 / 60.0, out) == Status::Ok);
+    for (const AvoidanceResult& r : out) CHECK(finite(r.velocity));
+  }
+  // One fast player among slow walkers: they still keep out of its way.
+  std::vector<AvoidanceAgent> agents;
+  for (std::uint32_t id = 1; id <= 20; ++id) agents.push_back(agent(id, Vec2(2.0f + 0.8f * float(id), 10.5f), Vec2(0.0f, 0.0f)));
+  AvoidanceAgent player = agent(100, Vec2(10.0f, 2.0f), Vec2(0.0f, 12.0f), 0.3f, 12.0f);
+  player.settings.responsive = false;
+  agents.push_back(player);
+  const float gap = walk(avoidance, agents, 90, 1.0 / 60.0);
+  CHECK(gap >= -0.05f);
+}
+
+TEST_CASE("Passages follow tile edits: a gap widened lets both sides go, narrowed again makes one wait", "[avoidance]") {
+  TileMap map = gapRooms();
+  World world(map);
+  LocalAvoidance avoidance(world);
+  const TerrainId floor = *map.terrain().findTerrainBySymbol('.');
+  const TerrainId wall = *map.terrain().findTerrainBySymbol('#');
+  // Two agents each side of the gap, heading through it, held in place: who waits?
+  auto waiting = [&] {
+    std::vector<AvoidanceAgent> agents{agent(1, Vec2(3.5f, 2.5f), Vec2(2.0f, 0.0f)), agent(2, Vec2(7.5f, 2.5f), Vec2(-2.0f, 0.0f))};
+    std::vector<std::vector<Vec2>> routes{{}, {}};
+    for (int k = 1; k <= 10; ++k) {
+      routes[0].push_back(Vec2(3.5f + 0.25f * float(k), 2.5f));
+      routes[1].push_back(Vec2(7.5f - 0.25f * float(k), 2.5f));
+    }
+    agents[0].route = routes[0];
+    agents[1].route = routes[1];
+    std::vector<AvoidanceResult> out(2);
+    int waits = 0;
+    for (int frame = 0; frame < 5; ++frame) {
+      REQUIRE(avoidance.step(agents, {}, 1.0 / 60.0, out) == Status::Ok);
+      waits = int(out[0].yield == YieldKind::Wait) + int(out[1].yield == YieldKind::Wait);
+    }
+    return waits;
+  };
+  CHECK(waiting() == 1);
+  REQUIRE(map.setTerrain(Cell{5, 1}, Cell{5, 3}, floor) == Status::Ok);  // the wall gone
+  CHECK(waiting() == 0);
+  REQUIRE(map.setTerrain(std::vector<Cell>{Cell{5, 1}, Cell{5, 3}}, wall) == Status::Ok);  // back
+  CHECK(waiting() == 1);
+  REQUIRE(map.setTerrainCost(floor, kWalk, 1.5f) == Status::Ok);  // forgets every passage
+  CHECK(waiting() == 1);
+}
+
+TEST_CASE("A warm LocalAvoidance allocates nothing", "[avoidance][allocation]") {
+  TileMap map = gapRooms();
+  World world(map);
+  LocalAvoidance avoidance(world);
+  std::vector<AvoidanceAgent> agents{agent(1, Vec2(3.5f, 2.5f), Vec2(2.0f, 0.0f)), agent(2, Vec2(7.5f, 2.5f), Vec2(-2.0f, 0.0f)),
+                                     agent(3, Vec2(2.5f, 1.5f), Vec2(1.0f, 1.0f))};
+  std::vector<Vec2> route;
+  for (int k = 1; k <= 10; ++k) route.push_back(Vec2(3.5f + 0.25f * float(k), 2.5f));
+  agents[0].route = route;
+  const std::vector<Entity> furniture{Entity{EntityId{50}, Vec2(8.5f, 1.5f), 0.3f, kEntityStatic}};
+  std::vector<AvoidanceResult> out(agents.size());
+  for (int frame = 0; frame < 10; ++frame) REQUIRE(avoidance.step(agents, furniture, 1.0 / 60.0, out) == Status::Ok);
+  const std::uint64_t before = test::allocationCount();
+  for (int frame = 0; frame < 100; ++frame) {
+    REQUIRE(avoidance.step(agents, furniture, 1.0 / 60.0, out) == Status::Ok);
+    for (std::size_t i = 0; i < agents.size(); ++i) agents[i].position += out[i].velocity / 60.0f;
+  }
+  CHECK(test::allocationCount() == before);
 }
