@@ -35,6 +35,14 @@ void segmentPlane(const ObstacleBody& body, Vec2 a, Vec2 b, Vec2 normal, HalfPla
   if (distance > 0.0f) addPlane(body, offset / distance, distance, out, count);
 }
 
+// The point of segment a-b nearest to p.
+Vec2 nearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 ab = b - a;
+  const float length = ab.squaredNorm();
+  const float t = length > 0.0f ? std::clamp(ab.dot(p - a) / length, 0.0f, 1.0f) : 0.0f;
+  return a + t * ab;
+}
+
 }  // namespace
 
 std::size_t wallPlanes(const TileMap& map, MobilityId mobility, const ObstacleBody& body, std::span<HalfPlane> out) {
@@ -127,18 +135,12 @@ void discPlane(const ObstacleBody& body, Vec2 centre, float radius, HalfPlane* o
 }
 
 void capsulePlane(const ObstacleBody& body, Vec2 a, Vec2 b, float radius, HalfPlane* out, std::size_t& count) {
-  const Vec2 ab = b - a;
-  const float length = ab.squaredNorm();
-  const float t = length > 0.0f ? std::clamp(ab.dot(body.position - a) / length, 0.0f, 1.0f) : 0.0f;
-  discPlane(body, a + t * ab, radius, out, count);
+  discPlane(body, nearestOnSegment(body.position, a, b), radius, out, count);
 }
 
 void doorPlane(const ObstacleBody& body, const std::array<Vec2, 2>& edge, HalfPlane* out, std::size_t& count) {
-  const Vec2 ab = edge[1] - edge[0];
-  const float length = ab.squaredNorm();
-  if (!(length > 0.0f)) return;
-  const float t = std::clamp(ab.dot(body.position - edge[0]) / length, 0.0f, 1.0f);
-  const Vec2 offset = body.position - (edge[0] + t * ab);
+  if (!((edge[1] - edge[0]).squaredNorm() > 0.0f)) return;
+  const Vec2 offset = body.position - nearestOnSegment(body.position, edge[0], edge[1]);
   const float distance = offset.norm();
   if (!(distance >= body.radius * (1.0f - 1e-4f)) || distance == 0.0f) return;  // closed on the body
   addPlane(body, offset / distance, distance, out, count);

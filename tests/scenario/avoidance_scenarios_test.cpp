@@ -42,11 +42,16 @@ std::vector<Vec2> lattice(const Layout& layout, int x0, int y0, int x1, int y1, 
   return out;
 }
 
-// `count` walk from room A's spots to room B's and as many the other way, speeds 2 to 3 tiles
-// a second from a fixed seed.
-std::vector<test::CrowdMember> crossing(const std::vector<Vec2>& startsA, const std::vector<Vec2>& goalsA,
-                                        const std::vector<Vec2>& startsB, const std::vector<Vec2>& goalsB, int count,
-                                        float radius, std::uint32_t seed) {
+// A rectangle of tiles [x0, x1] x [y0, y1].
+struct Room {
+  int x0, y0, x1, y1;
+};
+
+// `count` walk from room A to room B and as many the other way, speeds 2 to 3 tiles a second from
+// a fixed seed: starts on each room's lattice from its corner, goals on the one offset by a tile.
+std::vector<test::CrowdMember> crossing(const Layout& layout, Room a, Room b, int count, float radius, std::uint32_t seed) {
+  const std::vector<Vec2> startsA = lattice(layout, a.x0, a.y0, a.x1, a.y1, 0), goalsA = lattice(layout, a.x0, a.y0, a.x1, a.y1, 1);
+  const std::vector<Vec2> startsB = lattice(layout, b.x0, b.y0, b.x1, b.y1, 0), goalsB = lattice(layout, b.x0, b.y0, b.x1, b.y1, 1);
   std::mt19937 random(seed);
   std::uniform_real_distribution<float> speed(2.0f, 3.0f);
   std::vector<test::CrowdMember> members;
@@ -86,8 +91,7 @@ TEST_CASE("A 2-wide corridor: 20 walk each way and all arrive", "[avoidance][sce
   const Layout layout = Layout::square(1.0f);
   TileMap map = mapOf(layout, rows);
   World world(map);
-  const auto members = crossing(lattice(layout, 1, 1, 12, 12, 0), lattice(layout, 1, 1, 12, 12, 1),
-                                lattice(layout, 33, 1, 44, 12, 0), lattice(layout, 33, 1, 44, 12, 1), 20, 0.25f, 7);
+  const auto members = crossing(layout, {1, 1, 12, 12}, {33, 1, 44, 12}, 20, 0.25f, 7);
   const test::CrowdOutcome outcome = test::runCrowd(world, members, {90.0});
   report("corridor", outcome);
   requireGoals(outcome);
@@ -102,8 +106,7 @@ TEST_CASE("A one-tile doorway: 30 cross each way and all arrive", "[avoidance][s
   const Layout layout = Layout::square(1.0f);
   TileMap map = mapOf(layout, rows);
   World world(map);
-  const auto members = crossing(lattice(layout, 1, 1, 14, 14, 0), lattice(layout, 1, 1, 14, 14, 1),
-                                lattice(layout, 16, 1, 29, 14, 0), lattice(layout, 16, 1, 29, 14, 1), 30, 0.25f, 11);
+  const auto members = crossing(layout, {1, 1, 14, 14}, {16, 1, 29, 14}, 30, 0.25f, 11);
   const test::CrowdOutcome outcome = test::runCrowd(world, members, {180.0});
   report("doorway", outcome);
   // A crowd of 60 through one gap: jostling at its mouths counts as stuck now and then.
@@ -119,8 +122,7 @@ TEST_CASE("A one-tile bridge: 6 cross each way and all arrive", "[avoidance][sce
   const Layout layout = Layout::square(1.0f);
   TileMap map = mapOf(layout, rows);
   World world(map);
-  const auto members = crossing(lattice(layout, 1, 1, 8, 8, 0), lattice(layout, 1, 1, 8, 8, 1),
-                                lattice(layout, 14, 1, 21, 8, 0), lattice(layout, 14, 1, 21, 8, 1), 6, 0.25f, 3);
+  const auto members = crossing(layout, {1, 1, 8, 8}, {14, 1, 21, 8}, 6, 0.25f, 3);
   const test::CrowdOutcome outcome = test::runCrowd(world, members, {120.0});
   report("bridge", outcome);
   requireGoals(outcome);
@@ -132,8 +134,7 @@ TEST_CASE("A doorway with a door: open, and closed until opened with crowds on b
   carve(rows, 16, 1, 29, 14);
   carve(rows, 15, 7, 15, 7);
   const Layout layout = Layout::square(1.0f);
-  const auto members = crossing(lattice(layout, 1, 1, 14, 14, 0), lattice(layout, 1, 1, 14, 14, 1),
-                                lattice(layout, 16, 1, 29, 14, 0), lattice(layout, 16, 1, 29, 14, 1), 15, 0.25f, 5);
+  const auto members = crossing(layout, {1, 1, 14, 14}, {16, 1, 29, 14}, 15, 0.25f, 5);
   SECTION("open") {
     TileMap map = mapOf(layout, rows);
     World world(map);
@@ -166,8 +167,7 @@ TEST_CASE("A one-hex gap in a wall along a row: 8 cross each way", "[avoidance][
   const Layout layout = Layout::hexPointy(1.0f);
   TileMap map = mapOf(layout, rows);
   World world(map);
-  const auto members = crossing(lattice(layout, 1, 1, 22, 5, 0), lattice(layout, 1, 1, 22, 5, 1),
-                                lattice(layout, 1, 7, 22, 11, 0), lattice(layout, 1, 7, 22, 11, 1), 8, 0.22f, 9);
+  const auto members = crossing(layout, {1, 1, 22, 5}, {1, 7, 22, 11}, 8, 0.22f, 9);
   const test::CrowdOutcome outcome = test::runCrowd(world, members, {120.0});
   report("hex gap", outcome);
   requireGoals(outcome, 0.05);

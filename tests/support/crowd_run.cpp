@@ -10,6 +10,17 @@
 
 namespace rpgnav::test {
 
+CharacterSpec characterSpec(std::uint32_t id, Vec2 position, Goal goal, float speed, float radius) {
+  CharacterSpec spec;
+  spec.id = EntityId{id};
+  spec.mobility = TerrainTable::kWalk;
+  spec.radius = radius;
+  spec.speed = speed;
+  spec.position = position;
+  spec.goal = goal;
+  return spec;
+}
+
 std::string CrowdOutcome::summary() const {
   char text[512];
   std::snprintf(text, sizeof text,

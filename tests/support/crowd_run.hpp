@@ -13,6 +13,9 @@
 
 namespace rpgnav::test {
 
+/// A character to register: walking, at `position`, heading for `goal`.
+CharacterSpec characterSpec(std::uint32_t id, Vec2 position, Goal goal, float speed, float radius);
+
 struct CrowdMember {
   Vec2 start = Vec2::Zero();
   Vec2 goal = Vec2::Zero();

@@ -16,8 +16,6 @@ using namespace rpgnav;
 
 namespace {
 
-constexpr MobilityId kWalk = TerrainTable::kWalk;
-
 TileMap room() {
   return test::mapFromAscii(Layout::square(1.0f), {
       "##################",
@@ -31,14 +29,7 @@ TileMap room() {
 }
 
 CharacterSpec character(std::uint32_t id, Vec2 position, Vec2 goal, float radius = 0.3f, float speed = 2.5f) {
-  CharacterSpec spec;
-  spec.id = EntityId{id};
-  spec.mobility = kWalk;
-  spec.radius = radius;
-  spec.speed = speed;
-  spec.position = position;
-  spec.goal = Goal::at(goal);
-  return spec;
+  return test::characterSpec(id, position, Goal::at(goal), speed, radius);
 }
 
 }  // namespace

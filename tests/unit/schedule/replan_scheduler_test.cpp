@@ -6,6 +6,7 @@
 #include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/schedule/replan_scheduler.hpp"
+#include "support/crowd_run.hpp"
 #include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 
@@ -30,14 +31,7 @@ TerrainId terrainOf(const TileMap& map, char symbol) { return *map.terrain().fin
 Vec2 centre(int x, int y) { return Vec2(float(x) + 0.5f, float(y) + 0.5f); }  // square tiles of size 1
 
 CharacterSpec character(std::uint32_t id, Vec2 position, Goal goal, float speed = 2.0f, float radius = 0.2f) {
-  CharacterSpec spec;
-  spec.id = EntityId{id};
-  spec.mobility = kWalk;
-  spec.radius = radius;
-  spec.speed = speed;
-  spec.position = position;
-  spec.goal = goal;
-  return spec;
+  return test::characterSpec(id, position, goal, speed, radius);
 }
 
 // The centre of a random walkable tile with x in [xLow, xHigh] (the whole width when negative).
