@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace rpgnav {
@@ -33,6 +34,12 @@ struct Candidate {
   std::size_t first = 0, count = 0;
   double length = 0.0;
   bool toEnd = true;
+  // The way leaves from the segment's start (not from an anchor before the group): that start is
+  // a dip in the path, which run() takes out where it can (see takeOutDips).
+  bool fromStart = false;
+  // The way's last point steps out of the group's hull, which holds the segment's end: that end
+  // is a dip too.
+  bool endsInside = false;
 };
 
 // The stage's scratch (see StageScratch): a warm query allocates nothing.
@@ -42,6 +49,7 @@ struct Buffers : detail::ScratchSlot {
   std::vector<Candidate> candidates;
   std::vector<Vec2> candidatePoints, out;
   std::vector<Barrier> barriers;
+  std::vector<std::size_t> dips;
 };
 
 class DetourFinder {
@@ -63,6 +71,7 @@ class DetourFinder {
     // once warm.
     std::vector<Vec2>& out = m_buffers.out;
     out.assign(1, points.front());
+    m_dips.clear();
     const double horizon = double(m_settings.horizon) * double(m_context.map.layout().tileSize());
     double along = 0.0;  // of the input path, to the start of the segment
     for (std::size_t i = 1; i < points.size(); ++i) {
@@ -71,9 +80,35 @@ class DetourFinder {
         out.insert(out.end(), points.begin() + std::ptrdiff_t(i), points.end());
         break;
       }
-      if (!routeSegment(a, b, horizon > 0.0 ? std::max(horizon - along, 1e-9) : 0.0, out, detours, outcome)) break;
-      along += double((points[i] - points[i - 1]).norm());
+      const double reach = horizon > 0.0 ? std::max(horizon - along, 1e-9) : 0.0;
+      // A point within something's grown space (the centre of a tile a barrel stands on) has no
+      // way round to it: go round to where the path leaves that space instead (beyond it on the
+      // next segment, or a later one), every piece checked for walls. If there is no such way
+      // the path stops in front as before.
+      std::size_t last = i;
+      std::optional<Vec2> leaving;
+      while (last + 1 < points.size() && withinBlocker(points[last])) {
+        leaving = whereFree(points[last], points[last + 1]);
+        if (leaving) break;
+        ++last;
+      }
+      // Straight on to the point after (the shorter way when walls allow), else to where the
+      // path leaves.
+      if (leaving && routePast(a, points, i, last, points[last + 1], false, reach, out, detours, outcome)) {
+        for (std::size_t k = i; k <= last + 1; ++k) along += double((points[k] - points[k - 1]).norm());
+        i = last + 1;
+        continue;
+      }
+      if (leaving && routePast(a, points, i, last, *leaving, true, reach, out, detours, outcome)) {
+        for (std::size_t k = i; k <= last; ++k) along += double((points[k] - points[k - 1]).norm());
+        along += double((*leaving - points[last]).norm());
+        i = last;  // on from the point it leaves at, to points[last + 1]
+        continue;
+      }
+      if (!routeSegment(a, b, reach, out, detours, outcome)) break;
+      along += double((b - a).norm());
     }
+    takeOutDips(detours);
     points.assign(out.begin(), out.end());
   }
 
@@ -127,14 +162,224 @@ class DetourFinder {
         return false;
       }
       const std::int32_t firstIndex = std::int32_t(out.size());
+      // A dip: the segment's start, when the way leaves from it (stepping out of the hull, or
+      // turning back round a polygon the way in passed). Not round characters (notFurniture).
+      if (m_best->fromStart && !groupHasAvoiding()) m_dips.push_back(out.size() - 1);
       const std::span<const Vec2> way = pointsOf(*m_best);
       out.insert(out.end(), way.begin(), way.end());
       detours.push_back({blocker.id, std::int32_t(m_group.size()), firstIndex, std::int32_t(way.size())});
-      if (m_best->toEnd) break;
+      if (m_best->toEnd) {
+        if (m_best->endsInside) m_dips.push_back(out.size());
+        out.push_back(b);
+        return true;
+      }
       a = out.back();  // the anchor after the group, on a→b
     }
+    if (!directPieceClear(a, b)) return false;
     out.push_back(b);
     return true;
+  }
+
+  // Routes a→target (on points[last]→points[last + 1], its end included), past the points
+  // i..last that lie within blockers: true when every piece is clear of walls and no dearer than
+  // the terrain the path it replaces crosses (`tidy`: a target short of points[last + 1], see
+  // tidyLeaving). On failure `out`, `detours`, the dips and `outcome` are as they were.
+  bool routePast(Vec2 a, const std::vector<Vec2>& points, std::size_t i, std::size_t last, Vec2 target, bool tidy,
+                 double reach, std::vector<Vec2>& out, std::vector<PathDetour>& detours, DetourOutcome& outcome) {
+    const std::size_t kept = out.size(), keptDetours = detours.size(), keptDips = m_dips.size();
+    double limit = m_context.lines.cheapestCost();
+    if (!m_uniformCost) {
+      Vec2 from = a;
+      for (std::size_t k = i; k <= last + 1; ++k) {
+        const Vec2 to = k <= last ? points[k] : target;
+        ++m_stats.probes;
+        limit = std::max(limit, m_context.dearestTerrain(from, to, m_context.probe(from, to)));
+        from = to;
+      }
+    }
+    m_skipLimit = limit;
+    const bool routed = routeSegment(a, target, reach, out, detours, outcome);
+    if (routed && tidy) tidyLeaving(points[last + 1], detours);
+    m_skipLimit.reset();
+    if (routed) return true;
+    out.resize(kept);
+    detours.resize(keptDetours);
+    m_dips.resize(keptDips);
+    outcome = {};
+    return false;
+  }
+
+  // After routing to where the path leaves a blocker's space: the way round ends with a step
+  // out of the group's hull and that point, often just short of the way's last corner (a
+  // backtrack of a hair). Drops them while the point before sees `next` directly.
+  void tidyLeaving(Vec2 next, std::vector<PathDetour>& detours) {
+    std::vector<Vec2>& out = m_buffers.out;
+    while (out.size() >= 3) {
+      const Vec2 before = out[out.size() - 2];
+      // Only the way's own points: the last detour keeps at least one.
+      const bool ownPoint = detours.empty() || std::int32_t(out.size()) - 1 > detours.back().first;
+      if (!ownPoint || !straightClear(before, next, *m_skipLimit)) break;
+      out.pop_back();
+      if (!detours.empty() && detours.back().first + detours.back().count > std::int32_t(out.size())) --detours.back().count;
+    }
+  }
+
+  // Dips: segment ends where a way round leaves from, or that one steps out of a hull to reach.
+  // The way round may turn back there: out of the hull, in to the end, and out again on the
+  // next segment (to the very same point when it goes round the same group: a spike the
+  // smoothing would turn into a cusp), or back along the segment that led in, round a polygon
+  // whose corner it passed. Loops through a dip are cut; otherwise the dip or a point beside it
+  // is dropped where the straight way past it is clear.
+  void takeOutDips(std::vector<PathDetour>& detours) {
+    std::vector<Vec2>& out = m_buffers.out;
+    std::sort(m_dips.begin(), m_dips.end());
+    m_dips.erase(std::unique(m_dips.begin(), m_dips.end()), m_dips.end());
+    // A way round one polygon has at most its corners and two steps out: a loop through a dip
+    // comes back within that many points.
+    const std::size_t window = std::size_t(polygonSides(m_settings)) + 2;
+    std::size_t erased = 0, cutUpTo = 0;  // (cutUpTo: the last original index a loop took)
+    for (const std::size_t dip : m_dips) {
+      if (dip <= cutUpTo) continue;
+      const std::size_t k = dip - erased;
+      if (k == 0 || k + 1 >= out.size()) continue;  // the path's own ends stay
+      // Ways in and out round the same polygon on opposite sides make a loop (a spike, when they
+      // step out to the same point): the path comes back to a point it has passed. Cut it there.
+      if (const std::optional<std::pair<std::size_t, std::size_t>> loop = loopThrough(k, window)) {
+        const auto [from, to] = *loop;
+        for (std::size_t n = from; n < to; ++n) eraseOut(from + 1, detours);
+        cutUpTo = to + erased;
+        erased += to - from;
+        continue;
+      }
+      // Else the dip goes, or the point after it or before it (often the step out of the hull,
+      // which turned back), whichever first has neighbours that see each other.
+      for (const std::size_t drop : {k, k + 1, k - 1}) {
+        if (drop == 0 || drop + 1 >= out.size() || !droppable(drop)) continue;
+        eraseOut(drop, detours);
+        ++erased;
+        break;
+      }
+    }
+  }
+
+  // True when out[k]'s neighbours see each other (straightClear, over terrain no dearer than
+  // the two pieces through out[k] cross).
+  bool droppable(std::size_t k) {
+    const std::vector<Vec2>& out = m_buffers.out;
+    const Vec2 before = out[k - 1], at = out[k], after = out[k + 1];
+    double limit = m_context.lines.cheapestCost();
+    if (!m_uniformCost) {
+      m_stats.probes += 2;
+      limit = std::max(m_context.dearestTerrain(before, at, m_context.probe(before, at)),
+                       m_context.dearestTerrain(at, after, m_context.probe(at, after)));
+    }
+    return straightClear(before, after, limit);
+  }
+
+  // The widest loop out[j] == out[m], j < k < m, within `window` of k, if any: cut there, it
+  // takes the narrower ones inside it too.
+  std::optional<std::pair<std::size_t, std::size_t>> loopThrough(std::size_t k, std::size_t window) const {
+    const std::vector<Vec2>& out = m_buffers.out;
+    const std::size_t last = std::min(out.size() - 1, k + window);
+    for (std::size_t j = k > window ? k - window : 0; j < k; ++j) {
+      for (std::size_t m = last; m > k; --m) {
+        if (out[j] == out[m]) return std::pair{j, m};
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Removes out[k], keeping every detour's run of points right.
+  void eraseOut(std::size_t k, std::vector<PathDetour>& detours) {
+    std::vector<Vec2>& out = m_buffers.out;
+    out.erase(out.begin() + std::ptrdiff_t(k));
+    const auto index = std::int32_t(k);
+    for (PathDetour& detour : detours) {
+      if (index < detour.first) {
+        --detour.first;
+      } else if (index < detour.first + detour.count) {
+        --detour.count;
+      }
+    }
+    std::erase_if(detours, [](const PathDetour& detour) { return detour.count == 0; });
+  }
+
+  // A straight piece clear of every entity in the way, of walls and of doors that are walls,
+  // over terrain no dearer than `limit`.
+  bool straightClear(Vec2 from, Vec2 to, double limit) {
+    blockersOf(from, to);
+    if (!m_near.empty()) return false;
+    ++m_stats.probes;
+    const StageContext& context = contextNear(from, to, 0.0f);
+    const SegmentProbe piece = context.probe(from, to);
+    return piece.clear && (m_uniformCost || m_context.dearestTerrain(from, to, piece) <= limit);
+  }
+
+  // The stage's context with the doors that are walls anywhere within `spread` (and the radius
+  // and margin) of from→to, beyond the route's ground which the planner gathered them for.
+  const StageContext& contextNear(Vec2 from, Vec2 to, float spread) {
+    m_wayContext.emplace(m_context);
+    if (m_context.barrierSource != nullptr) {
+      m_context.barrierSource->barriersNear(from.cwiseMin(to), from.cwiseMax(to), spread + m_context.radius + m_margin,
+                                            m_barriers);
+      m_wayContext->barriers = m_barriers;
+    }
+    return *m_wayContext;
+  }
+
+  // The first point of from→to (from within some blocker's grown space) outside every blocker's,
+  // a hair beyond the last one it leaves; none when that is not before `to`.
+  std::optional<Vec2> whereFree(Vec2 from, Vec2 to) {
+    const Point p = from.cast<double>(), d = (to - from).cast<double>();
+    const double length2 = d.squaredNorm();
+    if (length2 == 0.0) return std::nullopt;
+    double t = 0.0;
+    // Bounded: every pass moves t past one more entity's space, and there are at most maxGroup.
+    for (std::int32_t pass = 0; pass < m_settings.maxGroup; ++pass) {
+      const Point x = p + t * d;
+      m_found.clear();
+      m_entities.source.entitiesNear(x.cast<float>(), x.cast<float>(), m_context.radius, m_found);
+      bool moved = false;
+      for (const Entity& entity : m_found) {
+        if (notFurniture(entity)) continue;
+        const double grown = double(entity.radius) + double(m_context.radius);
+        const Point c = entity.position.cast<double>();
+        if ((x - c).squaredNorm() >= grown * grown) continue;
+        // The far root of |p + s d - c| = grown, a hair beyond.
+        const double along = (c - p).dot(d) / length2;
+        const double offset2 = (p + along * d - c).squaredNorm();
+        const double half = std::sqrt(std::max(0.0, grown * grown - offset2) / length2);
+        t = along + half + kStepOut * double(m_context.map.layout().tileSize()) / std::sqrt(length2);
+        moved = true;
+        break;
+      }
+      if (!moved) return Vec2((p + t * d).cast<float>());
+      if (t >= 1.0) return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  // Characters under local avoidance make way themselves: no point is passed by and no way steps
+  // out of the polygon for one standing close (the bend would outlast its moving on, and weave
+  // the path of a whole crowd in a corridor); with no plain way round them the segment passes
+  // through them (see routeSegment).
+  bool notFurniture(const Entity& entity) const { return ignored(entity) || (entity.flags & kEntityAvoiding) != 0; }
+
+  bool withinBlocker(Vec2 point) {
+    m_found.clear();
+    m_entities.source.entitiesNear(point, point, m_context.radius, m_found);
+    return std::any_of(m_found.begin(), m_found.end(), [&](const Entity& entity) {
+      const float grown = entity.radius + m_context.radius;
+      return !notFurniture(entity) && (entity.position - point).squaredNorm() < grown * grown;
+    });
+  }
+
+  // A straight piece a→b left as it is: on a segment that skips points it was never checked.
+  bool directPieceClear(Vec2 a, Vec2 b) {
+    if (!m_skipLimit || a == b) return true;
+    ++m_stats.probes;
+    const SegmentProbe piece = contextNear(a, b, 0.0f).probe(a, b);
+    return piece.clear && (m_uniformCost || m_context.dearestTerrain(a, b, piece) <= *m_skipLimit);
   }
 
   bool ignored(const Entity& entity) const {
@@ -233,14 +478,8 @@ class DetourFinder {
     }
     m_found.clear();
     m_entities.source.entitiesNear(a, b, float(spread) + m_context.radius + m_margin, m_found);
-    // The doors that are walls anywhere a side could run (beyond the route's ground, which the
-    // planner gathered them for).
-    StageContext wayContext = m_context;
-    if (m_context.barrierSource != nullptr) {
-      m_context.barrierSource->barriersNear(a.cwiseMin(b), a.cwiseMax(b), float(spread) + m_context.radius + m_margin,
-                                            m_barriers);
-      wayContext.barriers = m_barriers;
-    }
+    // The doors that are walls anywhere a side could run.
+    const StageContext& wayContext = contextNear(a, b, float(spread));
     m_local.clear();
     for (const Entity& entity : m_found) {
       if (!ignored(entity)) m_local.push_back(entity);
@@ -251,15 +490,37 @@ class DetourFinder {
     addSides(pa, pb, pa, pb);
     const double from = low - lead, to = high + lead;
     if (from > 0.0 && to < length) addSides(pa, pb, pa + u * from, pa + u * to);
-    std::sort(m_candidates.begin(), m_candidates.end(),
-              [](const Candidate& p, const Candidate& q) { return p.length < q.length; });
     // No side may lead over terrain dearer than the dearest the segment crosses.
     double limit = m_context.lines.cheapestCost();
-    if (!m_uniformCost) {
+    if (m_skipLimit) {
+      limit = *m_skipLimit;
+    } else if (!m_uniformCost) {
       ++m_stats.probes;
       limit = m_context.dearestTerrain(a, b, m_context.probe(a, b));
     }
     std::optional<Entity> inTheWay;
+    if (validWay(a, b, wayContext, limit, inTheWay)) return std::nullopt;
+    // The segment starts (or ends) within a lead of the group, so there was no anchor on that
+    // side: round the group alone, from the start to the anchor after it (or from the anchor
+    // before it to the end), before the group grows by what those ways met (something further
+    // along that the rest of the segment goes round on its own: an S round two pieces of
+    // furniture in a narrow room).
+    if ((from <= 0.0) != (to >= length) && !groupHasAvoiding()) {  // see notFurniture
+      m_candidates.clear();
+      m_candidatePoints.clear();
+      addSides(pa, pb, from > 0.0 ? Point(pa + u * from) : pa, to < length ? Point(pa + u * to) : pb);
+      std::optional<Entity> metToo;
+      if (validWay(a, b, wayContext, limit, metToo)) return std::nullopt;
+      if (!inTheWay) inTheWay = metToo;
+    }
+    return inTheWay;
+  }
+
+  // The shortest valid way of m_candidates into m_best; false when none is valid (`inTheWay`:
+  // an entity outside the group that some way ran into, if any).
+  bool validWay(Vec2 a, Vec2 b, const StageContext& wayContext, double limit, std::optional<Entity>& inTheWay) {
+    std::sort(m_candidates.begin(), m_candidates.end(),
+              [](const Candidate& p, const Candidate& q) { return p.length < q.length; });
     for (const Candidate& candidate : m_candidates) {
       const std::span<const Vec2> way = pointsOf(candidate);
       // Entities first (a look at the local list), then walls and terrain (probes); the way's
@@ -291,10 +552,10 @@ class DetourFinder {
       }
       if (valid) {
         m_best = candidate;
-        return std::nullopt;
+        return true;
       }
     }
-    return inTheWay;
+    return false;
   }
 
   std::span<const Vec2> pointsOf(const Candidate& candidate) const {
@@ -302,43 +563,86 @@ class DetourFinder {
   }
 
   // The two ways round the group's corners from p to q (on line a→b), as candidates that start
-  // at a and end at b.
+  // at a and end at b. An end within the corners' hull (a character standing by furniture, nearer
+  // than the polygon's corners though outside its disc) first steps out of it, to just beyond
+  // the nearest hull edge: otherwise it would have no way round at all.
   void addSides(const Point& pa, const Point& pb, const Point& p, const Point& q) {
-    m_points = m_corners;
-    m_points.push_back(p);
-    m_points.push_back(q);
-    convexHull(m_points, m_hull);
     const double tolerance = 1e-9 * std::max(1.0, std::max(p.cwiseAbs().maxCoeff(), q.cwiseAbs().maxCoeff()));
-    auto find = [&](const Point& x) {
-      for (std::size_t i = 0; i < m_hull.size(); ++i) {
-        if ((m_hull[i] - x).norm() <= tolerance) return std::ptrdiff_t(i);
+    Point pOut = p, qOut = q;
+    std::ptrdiff_t ip = -1, iq = -1;
+    const int attempts = groupHasAvoiding() ? 1 : 2;  // see notFurniture
+    for (int attempt = 0; attempt < attempts && (ip < 0 || iq < 0); ++attempt) {
+      if (attempt == 1) {
+        m_points = m_corners;
+        convexHull(m_points, m_hull);
+        if (ip < 0) pOut = outOfHull(p);
+        if (iq < 0) qOut = outOfHull(q);
       }
-      return std::ptrdiff_t(-1);
-    };
-    const std::ptrdiff_t ip = find(p), iq = find(q);
-    if (ip < 0 || iq < 0) return;  // an anchor inside the group's hull: no way round from it
+      m_points = m_corners;
+      m_points.push_back(pOut);
+      m_points.push_back(qOut);
+      convexHull(m_points, m_hull);
+      ip = findOnHull(pOut, tolerance);
+      iq = findOnHull(qOut, tolerance);
+    }
+    if (ip < 0 || iq < 0) return;  // no way out of the hull
     const auto n = std::ptrdiff_t(m_hull.size());
     for (const std::ptrdiff_t direction : {std::ptrdiff_t(1), n - 1}) {
       Candidate candidate;
       candidate.first = m_candidatePoints.size();
-      if ((p - pa).norm() > tolerance) m_candidatePoints.push_back(p.cast<float>());
-      Point previous = p;
-      candidate.length = (p - pa).norm();
-      for (std::ptrdiff_t i = (ip + direction) % n; i != iq; i = (i + direction) % n) {
-        m_candidatePoints.push_back(m_hull[std::size_t(i)].cast<float>());
-        candidate.length += (m_hull[std::size_t(i)] - previous).norm();
-        previous = m_hull[std::size_t(i)];
-      }
-      candidate.length += (q - previous).norm();
+      Point previous = pa;
+      auto add = [&](const Point& x) {
+        m_candidatePoints.push_back(x.cast<float>());
+        candidate.length += (x - previous).norm();
+        previous = x;
+      };
+      if ((p - pa).norm() > tolerance) add(p);
+      if (pOut != p) add(pOut);
+      candidate.fromStart = (p - pa).norm() <= tolerance;
+      candidate.endsInside = qOut != q && (pb - q).norm() <= tolerance;
+      for (std::ptrdiff_t i = (ip + direction) % n; i != iq; i = (i + direction) % n) add(m_hull[std::size_t(i)]);
+      if (qOut != q) add(qOut);
       if ((pb - q).norm() > tolerance) {
-        m_candidatePoints.push_back(q.cast<float>());
-        candidate.length += (pb - q).norm();
+        add(q);
         candidate.toEnd = false;
       }
+      candidate.length += (pb - previous).norm();
       candidate.count = m_candidatePoints.size() - candidate.first;
       m_candidates.push_back(candidate);
     }
   }
+
+  std::ptrdiff_t findOnHull(const Point& x, double tolerance) const {
+    for (std::size_t i = 0; i < m_hull.size(); ++i) {
+      if ((m_hull[i] - x).norm() <= tolerance) return std::ptrdiff_t(i);
+    }
+    return -1;
+  }
+
+  // x itself when it is not inside m_hull (counter-clockwise, y up); otherwise x moved across
+  // the nearest hull edge to a hair beyond it.
+  Point outOfHull(const Point& x) const {
+    if (m_hull.size() < 3) return x;
+    double nearest = std::numeric_limits<double>::infinity();
+    Point out = x;
+    for (std::size_t i = 0; i < m_hull.size(); ++i) {
+      const Point& from = m_hull[i];
+      const Point edge = m_hull[(i + 1) % m_hull.size()] - from;
+      const double length = edge.norm();
+      if (length == 0.0) continue;
+      const double inside = detail::cross(edge, x - from) / length;  // > 0: on the inner side
+      if (inside <= 0.0) return x;
+      if (inside < nearest) {
+        nearest = inside;
+        out = x + Point(edge.y(), -edge.x()) / length * (inside + kStepOut * double(m_context.map.layout().tileSize()));
+      }
+    }
+    return out;
+  }
+
+  // How far beyond a hull edge, or a grown space, a point moved out of it lands (tiles): enough
+  // to be outside for sure, no more.
+  static constexpr double kStepOut = 1e-3;
 
   const StageContext& m_context;
   const DetourSettings& m_settings;
@@ -361,6 +665,11 @@ class DetourFinder {
   std::vector<Barrier>& m_barriers = m_buffers.barriers;
   std::optional<Candidate> m_best;
   bool m_passAvoiding = false;  // routing a segment through characters under local avoidance
+  // Routing a segment that skips points within blockers: the dearest terrain its ways may cross,
+  // and its straight pieces are checked for walls too.
+  std::optional<double> m_skipLimit;
+  std::optional<StageContext> m_wayContext;  // see contextNear
+  std::vector<std::size_t>& m_dips = m_buffers.dips;  // indices into out, see takeOutDips
 };
 
 }  // namespace

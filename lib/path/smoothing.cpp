@@ -62,6 +62,19 @@ CubicSpan tightened(const CubicSpan& span, double scale) {
   return out;
 }
 
+// True when the span runs forward along its chord all the way: each of its three hodograph
+// vectors (p1 - p0, p2 - p1, p3 - p2, whose blend is its derivative) leads along the chord by at
+// least a twentieth of it. A knot where the path all but turns back (a bend of nearly 180
+// degrees, or a sharp one between very unequal segments) gets a tangent too short or turned
+// away for the span beside it: that curve would stop dead or loop, so it is tightened instead.
+bool runsForward(const CubicSpan& span) {
+  const Point a = span.p[0].cast<double>(), h1 = span.p[1].cast<double>(), h2 = span.p[2].cast<double>(),
+              b = span.p[3].cast<double>();
+  const Point chord = b - a;
+  const double least = 0.05 * chord.squaredNorm();
+  return (h1 - a).dot(chord) >= least && (h2 - h1).dot(chord) >= least && (b - h2).dot(chord) >= least;
+}
+
 // Convex polygons as point lists (1 point, 2 for a segment, or a counter-clockwise or clockwise
 // ring), with the distance between two of them: 0 when they touch or overlap.
 using Ring = std::span<const Point>;
@@ -489,6 +502,7 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
         const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
         const double candidateSpread = scale == 1.0 ? spread : candidate.spread();
         const bool withEntities = entityHorizon <= 0.0 || along <= entityHorizon;
+        if (!runsForward(candidate)) continue;
         bool valid = checker.valid(candidate, candidateSpread, withEntities, comfort.clearance(0));
         if (!valid && comfort.active()) {
           if (level < 0) level = comfort.levelOf(spans[i].p[0], spans[i].p[3], stats.probes);

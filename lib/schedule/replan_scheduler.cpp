@@ -707,6 +707,13 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   event.door = character.path.door;
   event.blocker = character.path.blocker;
   emit(event);
+  // Moved by move(), only furniture ends a path: one along the old route that stops in front of
+  // some may owe it to the route (a squeeze it went through from where the character was).
+  // Search afresh from where it stands, at once.
+  if (m_moving && along && character.path.status == Status::BlockedByEntity && !character.retrigger) {
+    character.retrigger = true;
+    character.retriggerReason = ReplanReason::EntityInCorridor;
+  }
   requeue(character, now);
 }
 

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numbers>
 #include <random>
 
 using namespace rpgnav;
@@ -39,6 +40,18 @@ bool clearOfEntities(const std::vector<Vec2>& points, const std::vector<Entity>&
     }
   }
   return true;
+}
+
+// The path reached its goal, every segment clear of walls and of every entity in the world, at
+// the request's radius.
+void requireArrivedClear(const World& world, const PathRequest& request, const PathResult& result) {
+  const std::vector<Vec2>& points = result.controlPoints;
+  REQUIRE(points.back() == request.goal);
+  CHECK(clearOfEntities(points, std::vector<Entity>(world.entities().all().begin(), world.entities().all().end()),
+                        request.radius));
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    CHECK(probeSegment(world.map(), request.mobility, points[i - 1], points[i], request.radius).clear);
+  }
 }
 
 class CountingListener final : public DoorListener {
@@ -72,6 +85,24 @@ TileMap twoRooms() {
                                                   ".........",
                                                   "....#....",
                                                   "#########",
+                                              });
+}
+
+// The inn of samples/maps/town.rpgmap (its top-left corner at 0, 11 there): two rooms three
+// tiles wide joined by a gap in the dividing wall, the door open at (8, 1).
+TileMap inn() {
+  return test::mapFromAscii(Layout::square(), {
+                                                  "............",
+                                                  "..######.##.",
+                                                  "..#...#...#.",
+                                                  "..#...#...#.",
+                                                  "..#...#...#.",
+                                                  "..#...#...#.",
+                                                  "..#.......#.",
+                                                  "..#...#...#.",
+                                                  "..#...#...#.",
+                                                  "..#########.",
+                                                  "............",
                                               });
 }
 
@@ -332,6 +363,131 @@ TEST_CASE("an entity filling a corridor blocks: the path stops in front of it", 
   CHECK(planner.plan(request, result) == Status::BlockedByEntity);
   std::swap(request.start, request.goal);
   CHECK(planner.plan(request, result) == Status::Ok);
+}
+
+TEST_CASE("a path point within furniture is passed by: the way goes round to the next point", "[path][entities]") {
+  // The river bank below the town's dock (samples/maps/town.rpgmap, 18 tiles right and 23 down):
+  // two barrels stand on the bank at (9.5, 2.5) and (10.5, 2.5), water south and east of the
+  // character, a tree west. The tile path toward the bridge runs through the barrel's tile, so a
+  // control point lies within its space: no way round leads to it. The way goes round the
+  // barrels to the point after it instead (north, by the street), every piece clear of walls.
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "###....................",
+                                                               ".......................",
+                                                               "...#.................#.",
+                                                               ".......#...~..~~~#.....",
+                                                               "....~~~~~~~~..~~~~~~~~~",
+                                                               "~~~~~~~~~~~~..~~~~~~~~~",
+                                                               "~~~~~~~~~~~~..~~~~~~~~~",
+                                                               "~~~~~~~~~~~......~~~~~~",
+                                                               "~~~~...................",
+                                                               ".......................",
+                                                               "......#................",
+                                                               "..................#....",
+                                                               "..#....................",
+                                                               ".......................",
+                                                           });
+  World world(map);
+  REQUIRE(world.entities().add({EntityId{1}, Vec2(10.5f, 2.5f), 0.4f}) == Status::Ok);
+  REQUIRE(world.entities().add({EntityId{2}, Vec2(9.5f, 2.5f), 0.4f}) == Status::Ok);
+  Planner planner(world);
+  PathResult result;
+  const float radius = 0.25f;
+  const PathRequest request{Vec2(9.19f, 3.19f), Vec2(19.5f, 12.5f), TerrainTable::kWalk, radius};
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  requireArrivedClear(world, request, result);
+  // Round the barrels' north side: the way climbs above them.
+  CHECK(std::any_of(result.controlPoints.begin(), result.controlPoints.end(), [](Vec2 p) { return p.y() < 2.0f; }));
+
+  // With the way north closed by a third barrel against the tree line, there is no way out but
+  // through the barrels: the path stops in front of them, as before.
+  REQUIRE(world.entities().add({EntityId{3}, Vec2(8.3f, 2.2f), 0.4f}) == Status::Ok);
+  REQUIRE(planner.plan(request, result) == Status::BlockedByEntity);
+  CHECK(result.controlPoints.back() == result.stopPoint);
+  CHECK(clearOfEntities(result.controlPoints,
+                        std::vector<Entity>(world.entities().all().begin(), world.entities().all().end()), radius));
+}
+
+TEST_CASE("a start or goal by furniture, nearer than its polygon's corners, still has a way round", "[path][entities]") {
+  // Stage 7 stands a polygon in for each grown disc; its corners lie beyond the disc. A character
+  // standing between the two (avoidance keeps bodies apart by the radii only) steps out of the
+  // polygon's hull first, instead of having no way round at all.
+  const TileMap map = test::randomMap(*std::make_unique<std::mt19937>(1), Layout::square(), 14, 14, 0.0, false);
+  World world(map);
+  const Vec2 table(7.0f, 7.0f);
+  REQUIRE(world.entities().add({EntityId{1}, table, 0.6f}) == Status::Ok);
+  const float radius = 0.25f;
+  const float grown = 0.6f + radius + DetourSettings{}.margin;  // the polygon's corners: grown / cos 22.5°
+  const float between = 0.5f * (grown + 0.6f + radius) + 0.01f * grown;  // outside the disc, inside the polygon
+  const auto at = [&](float degrees, float distance) {
+    const float angle = degrees * float(std::numbers::pi) / 180.0f;
+    return Vec2(table + distance * Vec2(std::cos(angle), std::sin(angle)));
+  };
+  Planner planner(world);
+  PathResult result;
+  const std::vector<Entity> furniture{*world.entities().find(EntityId{1})};
+  // From beside the table (mid-way between two corners) to the far side, and back.
+  for (const auto& [from, to] : {std::pair{at(22.5f, between), at(202.5f, 5.0f)}, std::pair{at(202.5f, 5.0f), at(22.5f, between)}}) {
+    const PathRequest request{from, to, TerrainTable::kWalk, radius};
+    REQUIRE(planner.plan(request, result) == Status::Ok);
+    CHECK(result.controlPoints.front() == from);
+    CHECK(result.controlPoints.back() == to);
+    CHECK(clearOfEntities(result.controlPoints, furniture, radius));
+    CHECK(result.detours.size() == 1);
+    // Round the table, not a long way off: the step out of the polygon is a hair.
+    CHECK(result.length < 5.0 + between + 1.0);
+  }
+}
+
+TEST_CASE("a path point within furniture by a wall corner: the way goes round to where the path leaves it",
+          "[path][entities]") {
+  // The inn: from the gap in the dividing wall to the left room's top, stages 1-6 give a bend at (3.5, 15.5), which the
+  // counter's space holds. Straight on to the goal the wall corner by the gap is in the way, so
+  // the way leads round the counter to where the path leaves its space, and on from there.
+  const TileMap map = inn();
+  World world(map);
+  REQUIRE(world.entities().add({EntityId{1}, Vec2(3.5f, 4.0f), 0.5f}) == Status::Ok);  // the counter
+  PathResult result;
+  const float radius = 0.25f;
+  PlannerSettings settings;
+  settings.recordStages = true;
+  Planner recording(world, settings);
+  const PathRequest request{Vec2(5.9f, 6.3f), Vec2(3.5f, 2.5f), TerrainTable::kWalk, radius};
+  REQUIRE(recording.plan(request, result) == Status::Ok);
+  // The case as it was: stage 6 bends inside the counter's space.
+  const std::vector<Vec2>& stage6 = result.stagePoints[5];  // stage k's points at k - 1
+  REQUIRE(stage6.size() >= 3);
+  CHECK(std::any_of(stage6.begin() + 1, stage6.end() - 1, [](Vec2 p) { return (p - Vec2(3.5f, 4.0f)).norm() < 0.75f; }));
+  requireArrivedClear(world, request, result);
+  for (std::size_t i = 1; i < result.controlPoints.size(); ++i) {
+    // No step back: each point is nearer the goal than the one before.
+    CHECK((result.controlPoints[i] - request.goal).norm() < (result.controlPoints[i - 1] - request.goal).norm());
+  }
+}
+
+TEST_CASE("an S round two tables in a narrow room: round the first to beyond it, then round the second",
+          "[path][entities]") {
+  // The inn's right room, three tiles wide: a character by the lower table heads for the door
+  // past the upper one, on the other side. The segment starts within half a tile of the lower
+  // table, so there is no anchor before it; going round both tables at once leads into the walls.
+  // Round the lower table to the anchor beyond it, and the rest of the segment round the upper.
+  const TileMap map = inn();
+  World world(map);
+  REQUIRE(world.entities().add({EntityId{1}, Vec2(9.0f, 4.0f), 0.6f}) == Status::Ok);  // the upper table
+  REQUIRE(world.entities().add({EntityId{2}, Vec2(8.0f, 7.5f), 0.6f}) == Status::Ok);  // the lower table
+  Planner planner(world);
+  PathResult result;
+  const float radius = 0.25f;
+  const PathRequest request{Vec2(8.8f, 7.8f), Vec2(8.5f, 0.5f), TerrainTable::kWalk, radius};
+  REQUIRE(planner.plan(request, result) == Status::Ok);
+  requireArrivedClear(world, request, result);
+  // East of the lower table, then west of the upper one.
+  const auto eastOfLower = std::any_of(result.controlPoints.begin(), result.controlPoints.end(),
+                                       [](Vec2 p) { return p.y() > 6.5f && p.y() < 8.5f && p.x() > 8.6f; });
+  const auto westOfUpper = std::any_of(result.controlPoints.begin(), result.controlPoints.end(),
+                                       [](Vec2 p) { return p.y() > 3.0f && p.y() < 5.0f && p.x() < 8.4f; });
+  CHECK(eastOfLower);
+  CHECK(westOfUpper);
 }
 
 TEST_CASE("an entity source callback replaces the registry", "[path][entities]") {

@@ -135,3 +135,35 @@ TEST_CASE("move(): a new path continues from where the character stands", "[sche
     }
   }
 }
+
+TEST_CASE("move(): a plan along the route that stops in front of furniture is followed at once by a full one",
+          "[schedule][avoidance]") {
+  // A plan along the old route searches nothing: where the character was pushed since (by
+  // avoidance) the route may lead past furniture on a side it cannot pass, where a fresh search
+  // from where it stands finds a way. So such a plan is checked by a full one in the same frame
+  // or the next, not a second later.
+  TileMap map = test::mapFromAscii(Layout::square(1.0f), {
+      "####################",
+      "#..................#",
+      "####################",
+  });
+  World world(map);
+  ReplanScheduler scheduler(world);
+  REQUIRE(scheduler.add(character(1, Vec2(1.5f, 1.5f), Vec2(18.5f, 1.5f))) == Status::Ok);
+  double now = 0.0;
+  int blockedAlong = -1, fullAfter = -1;
+  for (int frame = 0; frame < 120; ++frame, now += 1.0 / 60.0) {
+    if (frame == 20) REQUIRE(world.entities().add({EntityId{50}, Vec2(9.5f, 1.5f), 0.4f, kEntityStatic}) == Status::Ok);
+    scheduler.update(now, {});
+    const SchedulerStats stats = scheduler.stats();
+    bool blocked = false;
+    for (const ReplanEvent& event : scheduler.events()) blocked = blocked || event.kind == ReplanEventKind::BlockedByEntity;
+    if (blockedAlong < 0 && blocked && stats.plans > stats.fullPlans) blockedAlong = frame;
+    if (blockedAlong >= 0 && fullAfter < 0 && stats.fullPlans > 0) fullAfter = frame;
+    scheduler.move(1.0 / 60.0);
+  }
+  REQUIRE(blockedAlong >= 20);
+  REQUIRE(fullAfter >= 0);
+  CHECK(fullAfter - blockedAlong <= 1);
+  CHECK(scheduler.path(EntityId{1})->status == Status::BlockedByEntity);
+}
