@@ -35,7 +35,7 @@ struct Candidate {
   double length = 0.0;
   bool toEnd = true;
   // The way leaves from the segment's start (not from an anchor before the group): that start is
-  // a dip in the path, which run() takes out where it can (see takeOutDips).
+  // a dip in the path (see cutLoops).
   bool fromStart = false;
   // The way's last point steps out of the group's hull, which holds the segment's end: that end
   // is a dip too.
@@ -81,10 +81,16 @@ class DetourFinder {
         break;
       }
       const double reach = horizon > 0.0 ? std::max(horizon - along, 1e-9) : 0.0;
+      const std::size_t kept = out.size(), keptDetours = detours.size(), keptDips = m_dips.size();
+      if (routeSegment(a, b, reach, out, detours, outcome)) {
+        along += double((b - a).norm());
+        continue;
+      }
       // A point within something's grown space (the centre of a tile a barrel stands on) has no
       // way round to it: go round to where the path leaves that space instead (beyond it on the
       // next segment, or a later one), every piece checked for walls. If there is no such way
-      // the path stops in front as before.
+      // the path stops in front as before. (Looked at only once the segment is blocked: a
+      // segment to a point within a blocker always is.)
       std::size_t last = i;
       std::optional<Vec2> leaving;
       while (last + 1 < points.size() && withinBlocker(points[last])) {
@@ -92,23 +98,29 @@ class DetourFinder {
         if (leaving) break;
         ++last;
       }
+      if (!leaving) break;
+      out.resize(kept);
+      detours.resize(keptDetours);
+      m_dips.resize(keptDips);
+      outcome = {};
       // Straight on to the point after (the shorter way when walls allow), else to where the
       // path leaves.
-      if (leaving && routePast(a, points, i, last, points[last + 1], false, reach, out, detours, outcome)) {
+      if (routePast(a, points, i, last, points[last + 1], false, reach, out, detours, outcome)) {
         for (std::size_t k = i; k <= last + 1; ++k) along += double((points[k] - points[k - 1]).norm());
         i = last + 1;
         continue;
       }
-      if (leaving && routePast(a, points, i, last, *leaving, true, reach, out, detours, outcome)) {
+      if (routePast(a, points, i, last, *leaving, true, reach, out, detours, outcome)) {
         for (std::size_t k = i; k <= last; ++k) along += double((points[k] - points[k - 1]).norm());
         along += double((*leaving - points[last]).norm());
         i = last;  // on from the point it leaves at, to points[last + 1]
         continue;
       }
-      if (!routeSegment(a, b, reach, out, detours, outcome)) break;
-      along += double((b - a).norm());
+      // Blocked after all: stop as the segment's routing did (the same call, the same answer).
+      routeSegment(a, b, reach, out, detours, outcome);
+      break;
     }
-    takeOutDips(detours);
+    cutLoops(detours);
     points.assign(out.begin(), out.end());
   }
 
@@ -222,58 +234,34 @@ class DetourFinder {
       out.pop_back();
       if (!detours.empty() && detours.back().first + detours.back().count > std::int32_t(out.size())) --detours.back().count;
     }
+    // A dip recorded at a dropped point would name whatever comes there next.
+    while (!m_dips.empty() && m_dips.back() >= out.size()) m_dips.pop_back();
   }
 
   // Dips: segment ends where a way round leaves from, or that one steps out of a hull to reach.
-  // The way round may turn back there: out of the hull, in to the end, and out again on the
-  // next segment (to the very same point when it goes round the same group: a spike the
-  // smoothing would turn into a cusp), or back along the segment that led in, round a polygon
-  // whose corner it passed. Loops through a dip are cut; otherwise the dip or a point beside it
-  // is dropped where the straight way past it is clear.
-  void takeOutDips(std::vector<PathDetour>& detours) {
+  // Ways in and out round the same polygon on opposite sides make a loop there: the path comes
+  // back to a point it has passed (out of the hull, in to the end, and out again to the very same
+  // point: a spike). Each loop is cut where it closes. (What turns back without closing a loop is
+  // left to stage 8, which keeps the spans beside a sharp turn straight.)
+  void cutLoops(std::vector<PathDetour>& detours) {
     std::vector<Vec2>& out = m_buffers.out;
     std::sort(m_dips.begin(), m_dips.end());
     m_dips.erase(std::unique(m_dips.begin(), m_dips.end()), m_dips.end());
     // A way round one polygon has at most its corners and two steps out: a loop through a dip
     // comes back within that many points.
     const std::size_t window = std::size_t(polygonSides(m_settings)) + 2;
-    std::size_t erased = 0, cutUpTo = 0;  // (cutUpTo: the last original index a loop took)
+    std::size_t erased = 0, cutUpTo = 0;  // (cutUpTo: the last original index a cut took)
     for (const std::size_t dip : m_dips) {
       if (dip <= cutUpTo) continue;
       const std::size_t k = dip - erased;
       if (k == 0 || k + 1 >= out.size()) continue;  // the path's own ends stay
-      // Ways in and out round the same polygon on opposite sides make a loop (a spike, when they
-      // step out to the same point): the path comes back to a point it has passed. Cut it there.
       if (const std::optional<std::pair<std::size_t, std::size_t>> loop = loopThrough(k, window)) {
         const auto [from, to] = *loop;
         for (std::size_t n = from; n < to; ++n) eraseOut(from + 1, detours);
         cutUpTo = to + erased;
         erased += to - from;
-        continue;
-      }
-      // Else the dip goes, or the point after it or before it (often the step out of the hull,
-      // which turned back), whichever first has neighbours that see each other.
-      for (const std::size_t drop : {k, k + 1, k - 1}) {
-        if (drop == 0 || drop + 1 >= out.size() || !droppable(drop)) continue;
-        eraseOut(drop, detours);
-        ++erased;
-        break;
       }
     }
-  }
-
-  // True when out[k]'s neighbours see each other (straightClear, over terrain no dearer than
-  // the two pieces through out[k] cross).
-  bool droppable(std::size_t k) {
-    const std::vector<Vec2>& out = m_buffers.out;
-    const Vec2 before = out[k - 1], at = out[k], after = out[k + 1];
-    double limit = m_context.lines.cheapestCost();
-    if (!m_uniformCost) {
-      m_stats.probes += 2;
-      limit = std::max(m_context.dearestTerrain(before, at, m_context.probe(before, at)),
-                       m_context.dearestTerrain(at, after, m_context.probe(at, after)));
-    }
-    return straightClear(before, after, limit);
   }
 
   // The widest loop out[j] == out[m], j < k < m, within `window` of k, if any: cut there, it
@@ -354,7 +342,8 @@ class DetourFinder {
         break;
       }
       if (!moved) return Vec2((p + t * d).cast<float>());
-      if (t >= 1.0) return std::nullopt;
+      // Out within a hair of `to`: `to` itself, if it is free.
+      if (t >= 1.0) return withinBlocker(to) ? std::nullopt : std::optional<Vec2>(to);
     }
     return std::nullopt;
   }
@@ -669,7 +658,7 @@ class DetourFinder {
   // and its straight pieces are checked for walls too.
   std::optional<double> m_skipLimit;
   std::optional<StageContext> m_wayContext;  // see contextNear
-  std::vector<std::size_t>& m_dips = m_buffers.dips;  // indices into out, see takeOutDips
+  std::vector<std::size_t>& m_dips = m_buffers.dips;  // indices into out, see cutLoops
 };
 
 }  // namespace

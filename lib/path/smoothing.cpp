@@ -66,7 +66,7 @@ CubicSpan tightened(const CubicSpan& span, double scale) {
 // vectors (p1 - p0, p2 - p1, p3 - p2, whose blend is its derivative) leads along the chord by at
 // least a twentieth of it. A knot where the path all but turns back (a bend of nearly 180
 // degrees, or a sharp one between very unequal segments) gets a tangent too short or turned
-// away for the span beside it: that curve would stop dead or loop, so it is tightened instead.
+// away for the span beside it: that curve would stop dead or loop, so the span is made straight.
 bool runsForward(const CubicSpan& span) {
   const Point a = span.p[0].cast<double>(), h1 = span.p[1].cast<double>(), h2 = span.p[2].cast<double>(),
               b = span.p[3].cast<double>();
@@ -496,13 +496,14 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     // check (the earlier stages made it valid).
     // A span bulging less than float rounding (three points in a line) is the segment itself.
     bool curved = false;
-    if (spread * spread > 1e-12 * (p[i + 1] - p[i]).squaredNorm()) {
+    if (!runsForward(span)) {
+      ++stats.repairs;  // straight, below
+    } else if (spread * spread > 1e-12 * (p[i + 1] - p[i]).squaredNorm()) {
       int level = -1;  // the segment's level of comfort, once measured
       for (const double scale : {1.0, 0.5, 0.25}) {
         const CubicSpan candidate = scale == 1.0 ? span : tightened(span, scale);
         const double candidateSpread = scale == 1.0 ? spread : candidate.spread();
         const bool withEntities = entityHorizon <= 0.0 || along <= entityHorizon;
-        if (!runsForward(candidate)) continue;
         bool valid = checker.valid(candidate, candidateSpread, withEntities, comfort.clearance(0));
         if (!valid && comfort.active()) {
           if (level < 0) level = comfort.levelOf(spans[i].p[0], spans[i].p[3], stats.probes);

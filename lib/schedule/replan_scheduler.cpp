@@ -77,6 +77,7 @@ struct ReplanScheduler::Character {
   Vec2 plannedGoal = Vec2::Zero();
   Vec2 requestedGoal = Vec2::Zero();  // of the plan being made
   double lastFullPlan = -kInfinity;
+  EntityId lastFullBlocker{0};  // what the last full plan stopped in front of (0: it did not)
   std::int32_t plans = 0;
   double lastPlanned = -1.0;
   double travelledSinceRequest = 0.0;  // walked by follow() while its plan was made
@@ -626,6 +627,7 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   }
   if (!along) {
     character.lastFullPlan = now;
+    character.lastFullBlocker = result.status == Status::BlockedByEntity ? result.blocker : EntityId{0};
     // Stickiness: a periodic plan to the same goal replaces a path that is still clear only
     // when it is clearly cheaper than what is left of it.
     // Only between two paths that end alike: one that gets further (through a door opened
@@ -709,8 +711,9 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   emit(event);
   // Moved by move(), only furniture ends a path: one along the old route that stops in front of
   // some may owe it to the route (a squeeze it went through from where the character was).
-  // Search afresh from where it stands, at once.
-  if (m_moving && along && character.path.status == Status::BlockedByEntity && !character.retrigger) {
+  // Search afresh from where it stands, at once, unless the last search already stopped there.
+  if (m_moving && along && character.path.status == Status::BlockedByEntity && !character.retrigger &&
+      character.path.blocker != character.lastFullBlocker) {
     character.retrigger = true;
     character.retriggerReason = ReplanReason::EntityInCorridor;
   }
