@@ -296,9 +296,13 @@ class DetourFinder {
   // over terrain no dearer than `limit`.
   bool straightClear(Vec2 from, Vec2 to, double limit) {
     blockersOf(from, to);
-    if (!m_near.empty()) return false;
+    return m_near.empty() && piecePasses(contextNear(from, to, 0.0f), from, to, limit);
+  }
+
+  // One probe: the piece is clear of walls (and of the context's doors) and crosses no terrain
+  // dearer than `limit`.
+  bool piecePasses(const StageContext& context, Vec2 from, Vec2 to, double limit) {
     ++m_stats.probes;
-    const StageContext& context = contextNear(from, to, 0.0f);
     const SegmentProbe piece = context.probe(from, to);
     return piece.clear && (m_uniformCost || m_context.dearestTerrain(from, to, piece) <= limit);
   }
@@ -365,10 +369,7 @@ class DetourFinder {
 
   // A straight piece a→b left as it is: on a segment that skips points it was never checked.
   bool directPieceClear(Vec2 a, Vec2 b) {
-    if (!m_skipLimit || a == b) return true;
-    ++m_stats.probes;
-    const SegmentProbe piece = contextNear(a, b, 0.0f).probe(a, b);
-    return piece.clear && (m_uniformCost || m_context.dearestTerrain(a, b, piece) <= *m_skipLimit);
+    return !m_skipLimit || a == b || piecePasses(contextNear(a, b, 0.0f), a, b, *m_skipLimit);
   }
 
   bool ignored(const Entity& entity) const {
@@ -534,9 +535,7 @@ class DetourFinder {
       from = a;
       for (std::size_t i = 0; valid && i < pieces; ++i) {
         const Vec2 to = point(i);
-        ++m_stats.probes;
-        const SegmentProbe piece = wayContext.probe(from, to);
-        valid = piece.clear && (m_uniformCost || m_context.dearestTerrain(from, to, piece) <= limit);
+        valid = piecePasses(wayContext, from, to, limit);
         from = to;
       }
       if (valid) {
