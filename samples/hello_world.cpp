@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   request.character = rpgnav::EntityId{1000}; // the hero (never an obstacle to itself)
   const rpgnav::Status status = planner.plan(request, path);
   if (!rpgnav::isSuccess(status)) {
-    std::printf("no path: %s (%s)\n", std::string(rpgnav::toString(status)).c_str(), path.reason);
+    std::printf("no path: %s (%s)\n", std::string(rpgnav::toString(status)).c_str(), path.reason.c_str());
     return 1;
   }
 

@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     request.mobility = rpgnav::TerrainTable::kWalk;
     request.radius = traveller.radius;
     if (planner.plan(request, path) != rpgnav::Status::Ok) {
-      std::fprintf(stderr, "%s: %s (%s)\n", traveller.name, std::string(rpgnav::toString(path.status)).c_str(), path.reason);
+      std::fprintf(stderr, "%s: %s (%s)\n", traveller.name, std::string(rpgnav::toString(path.status)).c_str(), path.reason.c_str());
       status = 1;
       continue;
     }

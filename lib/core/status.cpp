@@ -12,7 +12,6 @@ std::string_view toString(Status status) noexcept {
     case Status::StartBlocked: return "StartBlocked";
     case Status::GoalBlocked: return "GoalBlocked";
     case Status::OutOfBounds: return "OutOfBounds";
-    case Status::BudgetExhausted: return "BudgetExhausted";
     case Status::InvalidArgument: return "InvalidArgument";
     case Status::ParseError: return "ParseError";
     case Status::IoError: return "IoError";

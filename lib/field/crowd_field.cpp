@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/field/crowd_field.hpp"
 
+#include "core/intrinsics.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -794,7 +796,7 @@ std::int64_t CrowdField::settleRange(Cell low, Cell high) noexcept {
   const auto width = std::size_t(high.x - low.x + 1);
   std::int64_t reachable = 0;
 #if RPGNAV_FIELD_AVX2
-  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx2 = detail::cpuHasAvx2();
 #endif
   auto sweep = [&]<std::size_t kMoves>() {
     // The move tables' offsets as a local array (the byte stores of the directions may alias
@@ -1586,7 +1588,7 @@ bool CrowdField::finishBoundedRows(std::int64_t stop, std::int64_t straight, std
   for (std::size_t k = 0; k < 8; ++k) offset[k] = m_moves[0][k].offset;
   const SettleArrays arrays = settleArrays();
 #if RPGNAV_FIELD_AVX2
-  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx2 = detail::cpuHasAvx2();
 #endif
   for (std::int32_t y = 0; y < m_costs.height(); ++y) {
     const RowSpan area = m_area[std::size_t(y)];
@@ -1795,7 +1797,7 @@ std::int64_t CrowdField::settleChecking(std::int64_t straight, std::int64_t diag
   m_seeds.clear();
   m_work.tiles += std::int64_t(m_costs.width()) * m_costs.height();  // every tile looked at, as settleRange()
 #if RPGNAV_FIELD_AVX2
-  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx2 = detail::cpuHasAvx2();
 #endif
   const auto width = std::size_t(m_costs.width());
   for (std::int32_t y = 0; y < m_costs.height(); ++y) {
@@ -1976,11 +1978,11 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       // little ahead, and the distances in the rows above and below them (the wavefront's
       // first touch of a row there: 5% of Berlin's integration), are fetched now, on big maps.
       if (prefetch && i + kLookahead < size) {
-        __builtin_prefetch(weight + bucket[i + kLookahead]);
-        __builtin_prefetch(openBits + bucket[i + kLookahead]);
-        __builtin_prefetch(distance + bucket[i + kLookahead]);
-        __builtin_prefetch(distance + bucket[i + kLookahead] + rowAhead);
-        __builtin_prefetch(distance + bucket[i + kLookahead] - rowAhead);
+        detail::prefetch(weight + bucket[i + kLookahead]);
+        detail::prefetch(openBits + bucket[i + kLookahead]);
+        detail::prefetch(distance + bucket[i + kLookahead]);
+        detail::prefetch(distance + bucket[i + kLookahead] + rowAhead);
+        detail::prefetch(distance + bucket[i + kLookahead] - rowAhead);
       }
       const std::uint32_t tile = bucket[i];
       const std::int64_t here = distance[tile];
@@ -1989,12 +1991,10 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       // paying this tile's weight, so one candidate per step length.
       const std::int64_t w = weight[tile];
       std::uint64_t bits = openBits[tile];
-#if defined(__GNUC__)
       // Left alone, GCC spills this as the byte it came from and reloads it as a word: the load
       // waits for the store (no forwarding from a narrower store), a third of the whole loop's
-      // time in perf. An empty asm hides that only 8 bits can be set.
-      asm("" : "+r"(bits));
-#endif
+      // time in perf. Hiding that only 8 bits can be set avoids it.
+      detail::forgetRange(bits);
       const std::ptrdiff_t* offset = offsets[kDiagonal == 0 && kStraight == 6 ? bits >> kParityShift : 0];
       relax.template operator()<0, kStraight>(tile, bits, offset, here + kStep * w);
       if constexpr (kDiagonal > 0) relax.template operator()<kStraight, kMoves>(tile, bits, offset, here + kDiagonalStep * w);

@@ -2,7 +2,9 @@
 #include "rpgnav/nav/nav_data.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cmath>
 
 namespace rpgnav {
 
@@ -28,8 +30,7 @@ std::vector<SearchGate> NavData::gates() const {
   return gates;
 }
 
-Result<std::unique_ptr<NavLayer>> NavData::build(MobilityId mobility, SizeClass size) const {
-  const TileMap& map = m_world->map();
+Result<std::unique_ptr<NavLayer>> NavData::build(const TileMap& map, MobilityId mobility, SizeClass size) const {
   SearchGridSettings search;
   search.landmarks = m_settings.landmarks;
   search.clearance = size == SizeClass::WideHex ? kHexHalfEdge : 0.0f;
@@ -38,7 +39,7 @@ Result<std::unique_ptr<NavLayer>> NavData::build(MobilityId mobility, SizeClass 
   if (!grid) return grid.error();
   auto costs = CostField::build(map, mobility);
   if (!costs) return costs.error();
-  return std::unique_ptr<NavLayer>(new NavLayer(std::move(grid.value()), SegmentTester(map, mobility),
+  return std::unique_ptr<NavLayer>(new NavLayer(map, std::move(grid.value()), SegmentTester(map, mobility),
                                                 ConvexCorners(map, mobility), std::move(costs.value()), size));
 }
 
@@ -56,18 +57,111 @@ Status NavData::prepare(MobilityId mobility, float radius) {
   const std::size_t index = slot(mobility, sizeClassOf(map.layout(), radius));
   if (m_layers.size() <= index) m_layers.resize(index + 1);
   if (m_layers[index]) return Status::Ok;
-  auto built = build(mobility, sizeClassOf(map.layout(), radius));
+  auto built = build(map, mobility, sizeClassOf(map.layout(), radius));
   if (!built) return built.status();
   m_layers[index] = std::move(built.value());
   return Status::Ok;
 }
 
-const NavLayer* NavData::layer(MobilityId mobility, float radius) const noexcept {
-  const std::size_t index = slot(mobility, sizeClassOf(m_world->map().layout(), radius));
+namespace {
+
+bool sameCosts(std::span<const TerrainCost> a, std::span<const TerrainCost> b) noexcept {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const TerrainCost& x, const TerrainCost& y) {
+    return x.terrain == y.terrain && std::bit_cast<std::uint32_t>(x.cost) == std::bit_cast<std::uint32_t>(y.cost);
+  });
+}
+
+}  // namespace
+
+const NavData::Filtered* NavData::filtered(MobilityId mobility, std::span<const TerrainCost> costs) const noexcept {
+  const auto found = std::find_if(m_filtered.begin(), m_filtered.end(), [&](const Filtered& entry) {
+    return entry.mobility == mobility && sameCosts(entry.costs, costs);
+  });
+  return found != m_filtered.end() ? &*found : nullptr;
+}
+
+Result<std::unique_ptr<TileMap>> NavData::filteredMap(MobilityId mobility, std::span<const TerrainCost> costs) const {
+  auto map = std::make_unique<TileMap>(m_world->map());
+  for (const TerrainCost& entry : costs) {
+    // In the list's order: a terrain named twice takes its last cost.
+    const bool forbidden = !(entry.cost > 0.0f) || entry.cost == TerrainTable::kImpassable;
+    if (std::isnan(entry.cost) || !map->terrain().valid(entry.terrain) ||
+        map->setTerrainCost(entry.terrain, mobility, forbidden ? TerrainTable::kImpassable : entry.cost) != Status::Ok) {
+      return Error{Status::InvalidArgument, "a terrain cost override names an unknown terrain or a cost out of range"};
+    }
+  }
+  return map;
+}
+
+Status NavData::prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs) {
+  if (costs.empty()) return prepare(mobility, radius);
+  const TileMap& map = m_world->map();
+  if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
+  if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
+  if (m_settings.landmarks < 0 || m_settings.landmarks > 16) return Status::InvalidArgument;
+  if (!current()) update();
+  const Filtered* known = filtered(mobility, costs);
+  Filtered* entry = known != nullptr ? &m_filtered[std::size_t(known - m_filtered.data())] : nullptr;
+  if (entry == nullptr) {
+    auto copy = filteredMap(mobility, costs);
+    if (!copy) return copy.status();
+    m_filtered.push_back({mobility, {costs.begin(), costs.end()}, std::move(copy.value()), {}, nullptr});
+    entry = &m_filtered.back();
+  }
+  if (radius >= 0.5f * map.layout().tileSize() && !entry->clearance) {
+    entry->clearance = std::make_unique<Clearance>(Clearance::build(*entry->map, mobility));
+  }
+  const SizeClass size = sizeClassOf(map.layout(), radius);
+  std::unique_ptr<NavLayer>& layer = entry->layers[std::size_t(size)];
+  if (layer) return Status::Ok;
+  auto built = build(*entry->map, mobility, size);
+  if (!built) return built.status();
+  layer = std::move(built.value());
+  return Status::Ok;
+}
+
+void NavData::rebuildFiltered(NavUpdate& result) {
+  for (Filtered& entry : m_filtered) {
+    auto copy = filteredMap(entry.mobility, entry.costs);
+    if (!copy) {  // a cost edit of the world's table left an override out of range
+      result.status = copy.status();
+      result.reason = copy.error().message;
+      entry.layers = {};
+      entry.clearance.reset();
+      continue;
+    }
+    // The layers keep pointing at the map: it is edited in place, then they are rebuilt on it.
+    *entry.map = std::move(*copy.value());
+    for (std::size_t size = 0; size < entry.layers.size(); ++size) {
+      if (!entry.layers[size]) continue;
+      auto built = build(*entry.map, entry.mobility, SizeClass(size));
+      if (!built) {
+        result.status = built.status();
+        result.reason = built.error().message;
+        entry.layers[size].reset();
+        continue;
+      }
+      entry.layers[size] = std::move(built.value());
+    }
+    if (entry.clearance) *entry.clearance = Clearance::build(*entry.map, entry.mobility);
+  }
+}
+
+const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs) const noexcept {
+  const SizeClass size = sizeClassOf(m_world->map().layout(), radius);
+  if (!costs.empty()) {
+    const Filtered* entry = filtered(mobility, costs);
+    return entry != nullptr ? entry->layers[std::size_t(size)].get() : nullptr;
+  }
+  const std::size_t index = slot(mobility, size);
   return index < m_layers.size() ? m_layers[index].get() : nullptr;
 }
 
-const Clearance* NavData::clearance(MobilityId mobility) const noexcept {
+const Clearance* NavData::clearance(MobilityId mobility, std::span<const TerrainCost> costs) const noexcept {
+  if (!costs.empty()) {
+    const Filtered* entry = filtered(mobility, costs);
+    return entry != nullptr ? entry->clearance.get() : nullptr;
+  }
   return mobility.value < m_clearances.size() ? m_clearances[mobility.value].get() : nullptr;
 }
 
@@ -104,7 +198,7 @@ NavUpdate NavData::update() {
     if (!journalled) {
       // The journal no longer reaches back so far: this layer is built afresh.
       result.rebuilt = true;
-      auto built = build(mobility, size);
+      auto built = build(map, mobility, size);
       if (!built) {
         result.status = built.status();
         result.reason = built.error().message;
@@ -146,6 +240,7 @@ NavUpdate NavData::update() {
     }
     for (const TileRect& rect : rects) clearance->update(map, rect.low, rect.high);
   }
+  if (!journalled || !m_edits.empty() || doorsChanged) rebuildFiltered(result);
   m_mapVersion = map.version();
   m_doorLayoutVersion = m_world->doorLayoutVersion();
   result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count();
@@ -166,6 +261,12 @@ std::size_t NavData::memoryBytes() const noexcept {
   std::size_t total = sizeof(*this);
   for (const std::unique_ptr<NavLayer>& layer : m_layers) total += layer ? layer->memoryBytes() : 0;
   for (const std::unique_ptr<Clearance>& clearance : m_clearances) total += clearance ? clearance->memoryBytes() : 0;
+  for (const Filtered& entry : m_filtered) {
+    total += sizeof(entry) + entry.costs.capacity() * sizeof(TerrainCost) + sizeof(TileMap) +
+             std::size_t(entry.map->tileCount()) * sizeof(TerrainId);
+    for (const std::unique_ptr<NavLayer>& layer : entry.layers) total += layer ? layer->memoryBytes() : 0;
+    total += entry.clearance ? entry.clearance->memoryBytes() : 0;
+  }
   return total;
 }
 

@@ -76,9 +76,9 @@ void Planner::record(PathResult& out, PathStage stage, const StageContext& conte
   out.stageCosts[std::size_t(stage)] = polylineCost(context, out.controlPoints);
 }
 
-Status Planner::fail(PathResult& out, Status status, const char* reason) {
+Status Planner::fail(PathResult& out, Status status, std::string_view reason) {
   out.status = status;
-  out.reason = reason;
+  out.reason.assign(reason);
   out.controlPoints.clear();
   out.tilePath.clear();
   out.detours.clear();
@@ -101,7 +101,7 @@ double bodyTilesOf(float radius, const Layout& layout) {
 }  // namespace
 
 Planner::EntryTile Planner::entryTile(Vec2 point, Cell own, const PathRequest& request) const {
-  const TileMap& map = m_world->map();
+  const TileMap& map = *m_map;
   const Layout& layout = map.layout();
   EntryTile entry;
   const float tile = layout.tileSize();
@@ -116,7 +116,7 @@ Planner::EntryTile Planner::entryTile(Vec2 point, Cell own, const PathRequest& r
   // order (deterministic).
   entry.roomy = probeSegment(map, request.mobility, point, point, request.radius).clear;
   if (!entry.roomy) return entry;
-  const Clearance& clearance = *navData().clearance(request.mobility);
+  const Clearance& clearance = *m_clearance;
   const double bodyTiles = bodyTilesOf(request.radius, layout);
   auto tryTile = [&](Cell cell) {
     if (!clearance.fits(cell, bodyTiles)) return false;
@@ -133,9 +133,9 @@ Planner::EntryTile Planner::entryTile(Vec2 point, Cell own, const PathRequest& r
 }
 
 std::optional<Cell> Planner::wideEscapeTile(const PathRequest& request) {
-  const TileMap& map = m_world->map();
+  const TileMap& map = *m_map;
   const Layout& layout = map.layout();
-  const Clearance& clearance = *navData().clearance(request.mobility);
+  const Clearance& clearance = *m_clearance;
   const double bodyTiles = bodyTilesOf(request.radius, layout);
   const Cell own = *map.tileAt(request.start);
   const auto reach = std::int32_t(std::ceil(bodyTiles)) + 1;
@@ -198,30 +198,31 @@ Vec2 Planner::wideDoorStop(const Door& door, float keep, Vec2 start, std::vector
 }
 
 
-const NavLayer* Planner::layerFor(MobilityId mobility, float radius, const char*& reason) {
+const NavLayer* Planner::layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+                                  PathResult& out) {
   if (m_ownData) {
-    // Its own data: prepared on first use, brought up to date after edits.
-    if (!m_ownData->current()) {
-      const NavUpdate updated = m_ownData->update();
-      if (updated.status != Status::Ok) {
-        m_lastError = "cannot update the navigation data: " + updated.reason;
-        reason = m_lastError.c_str();
-      }
-    }
-    if (m_ownData->prepare(mobility, radius) != Status::Ok) {
-      m_lastError = "cannot build the navigation data for this mobility (a terrain cost outside the search's range?)";
-      reason = m_lastError.c_str();
+    // Its own data: prepare() brings it up to date after edits and builds the layer on first use.
+    if (m_ownData->prepare(mobility, radius, costs) != Status::Ok) {
+      fail(out, Status::InvalidArgument,
+           costs.empty() ? "cannot build the navigation data for this mobility (a terrain cost outside the search's range?)"
+                         : "cannot build the navigation data for this mobility and the filter's terrain costs (an "
+                           "unknown terrain, or a cost outside the search's range?)");
       return nullptr;
     }
-    return m_ownData->layer(mobility, radius);
+    return m_ownData->layer(mobility, radius, costs);
   }
   if (!m_data->current()) {
-    reason = "the navigation data is older than the map or its doors: call NavData::update() between frames";
+    fail(out, Status::InvalidArgument,
+         "the navigation data is older than the map or its doors: call NavData::update() between frames");
     return nullptr;
   }
-  const NavLayer* layer = m_data->layer(mobility, radius);
-  if (layer == nullptr || (radius >= 0.5f * m_world->map().layout().tileSize() && m_data->clearance(mobility) == nullptr)) {
-    reason = "no navigation data for this mobility and size: NavData::prepare() it first";
+  const NavLayer* layer = m_data->layer(mobility, radius, costs);
+  if (layer == nullptr ||
+      (radius >= 0.5f * m_world->map().layout().tileSize() && m_data->clearance(mobility, costs) == nullptr)) {
+    fail(out, Status::InvalidArgument,
+         costs.empty() ? "no navigation data for this mobility and size: NavData::prepare() it first"
+                       : "no navigation data for this mobility, size and the filter's terrain costs: NavData::prepare() "
+                         "them first");
     return nullptr;
   }
   return layer;
@@ -240,18 +241,18 @@ const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
   out.detours.clear();
   out.smoothed.clear();
   out.searchLength = out.length = out.cost = 0.0;
-  out.reason = "";
+  out.reason.clear();
   out.door = DoorId{0};
   out.blocker = EntityId{0};
   out.stopPoint = Vec2::Zero();
-  const TileMap& map = m_world->map();
-  const Layout& layout = map.layout();
+  m_map = &m_world->map();
+  const Layout& layout = m_map->layout();
   auto failed = [&](Status status, const char* reason) {
     fail(out, status, reason);
     return nullptr;
   };
   if (!finite(request.start) || !finite(request.goal)) return failed(Status::InvalidArgument, "start or goal is not finite");
-  if (!map.terrain().valid(request.mobility)) return failed(Status::InvalidArgument, "unknown mobility");
+  if (!m_map->terrain().valid(request.mobility)) return failed(Status::InvalidArgument, "unknown mobility");
   if (!std::isfinite(request.radius) || request.radius < 0.0f ||
       request.radius > NavData::kMaxRadiusTiles * layout.tileSize()) {
     return failed(Status::InvalidArgument, "radius must be at least 0 and at most 3 tiles");
@@ -260,6 +261,17 @@ const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
   if (!std::isfinite(comfort) || comfort < 0.0f) {
     return failed(Status::InvalidArgument, "comfort must be a finite distance of at least 0 (world units)");
   }
+  // A filter's terrain costs are its layer's: every question about terrain from here on goes to
+  // that layer's map (so the layer comes first; without them, narrow characters are checked
+  // before the data is looked at, as always).
+  const std::span<const TerrainCost> costs = request.filter != nullptr ? request.filter->costs : std::span<const TerrainCost>();
+  const NavLayer* data = nullptr;
+  if (!costs.empty()) {
+    data = layerFor(request.mobility, request.radius, costs, out);
+    if (data == nullptr) return nullptr;
+    m_map = &data->map();
+  }
+  const TileMap& map = *m_map;
   const auto startTile = map.tileAt(request.start), goalTile = map.tileAt(request.goal);
   if (!startTile) return failed(Status::OutOfBounds, "start lies outside the map");
   if (!goalTile) return failed(Status::OutOfBounds, "goal lies outside the map");
@@ -288,11 +300,12 @@ const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
     return false;
   };
   if (!wide && endsRefused()) return nullptr;
-  const char* dataReason = "";
-  const NavLayer* data = layerFor(request.mobility, request.radius, dataReason);
-  if (data == nullptr) return failed(Status::InvalidArgument, dataReason);
+  if (data == nullptr) data = layerFor(request.mobility, request.radius, costs, out);
+  if (data == nullptr) return nullptr;
+  m_clearance = wide ? navData().clearance(request.mobility, costs) : nullptr;
   if (wide && endsRefused()) return nullptr;
-  m_doors->begin(*m_world, Traveller{request.character, request.mobility, request.radius});
+  m_doors->begin(*m_world, Traveller{request.character, request.mobility, request.radius},
+                 request.filter != nullptr ? request.filter->doorPolicy : nullptr);
   return data;
 }
 
@@ -310,6 +323,7 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
   // A goal that touches such a door (or comes within its radius, on the way to its tile's
   // centre as well) cannot be reached without touching it: GoalBlocked.
   PathRequest request = asked;
+  request.ignore = ignored(asked);
   if (doors) {
     const Layout& layout = map.layout();
     auto meetsAny = [&](Vec2 point, Cell entry) {
@@ -414,7 +428,7 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
       if (doors) search.gates = m_doors.get();
       if (request.radius >= 0.5f * layout.tileSize()) {
         // A wide body: only tiles where it fits, steps its swept body fits (no any-angle search).
-        search.clearance = navData().clearance(request.mobility);
+        search.clearance = m_clearance;
         search.bodyTiles = bodyTilesOf(request.radius, layout);
       } else if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
         search.sightLines = &data->lines();
@@ -425,7 +439,7 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
       status = m_search.findPath(data->grid(), search, m_searchResult);
     }
     stats.expansions = m_searchResult.expanded;
-    if (status == Status::BudgetExhausted) {
+    if (status == Status::InProgress) {
       out.status = Status::InProgress;
       out.reason = "the search ran out of its budget: continuePlan goes on";
       return Status::InProgress;
@@ -507,11 +521,13 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
   return finish(context, request, out);
 }
 
-Status Planner::replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out) {
+Status Planner::replanAlong(const PathRequest& asked, const PathResult& previous, PathResult& out) {
   m_pending.active = false;
   m_escapeFrom.reset();
-  const NavLayer* data = prepare(request, out);
+  const NavLayer* data = prepare(asked, out);
   if (data == nullptr) return out.status;
+  PathRequest request = asked;
+  request.ignore = ignored(asked);
   const std::vector<Vec2>& route = previous.route;
   if (!isSuccess(previous.status) || route.size() < 2) {
     return fail(out, Status::InvalidArgument, "replanAlong needs an earlier successful plan with a route");
@@ -559,8 +575,16 @@ Status Planner::replanAlong(const PathRequest& request, const PathResult& previo
   return finish(context, request, out);
 }
 
+std::span<const EntityId> Planner::ignored(const PathRequest& request) {
+  if (request.filter == nullptr || request.filter->ignore.empty()) return request.ignore;
+  if (request.ignore.empty()) return request.filter->ignore;
+  m_ignored.assign(request.ignore.begin(), request.ignore.end());
+  m_ignored.insert(m_ignored.end(), request.filter->ignore.begin(), request.filter->ignore.end());
+  return m_ignored;
+}
+
 StageContext Planner::stageContext(const PathRequest& request, const NavLayer& data) {
-  StageContext context{m_world->map(), request.mobility, request.radius, data.lines(), data.corners()};
+  StageContext context{data.map(), request.mobility, request.radius, data.lines(), data.corners()};
   context.scratch = &m_scratch;
   context.comfort = request.comfort.value_or(m_settings.comfort * m_world->map().layout().tileSize());
   return context;
@@ -710,7 +734,7 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
     out.stopPoint = outcome.stop;
     out.door = DoorId{0};
   }
-  if (out.status == Status::StoppedAtDoor) {
+  if (out.status == Status::StoppedAtDoor && request.tellDoorListener) {
     if (DoorListener* listener = m_world->doorListener()) listener->stoppedAtDoor({request.character, out.door, out.stopPoint});
   }
   return out.status;

@@ -8,8 +8,9 @@
 
 namespace rpgnav::detail {
 
-void QueryDoors::begin(const World& world, const Traveller& traveller) {
+void QueryDoors::begin(const World& world, const Traveller& traveller, const DoorPolicy* policy) {
   m_world = &world;
+  m_policy = policy != nullptr ? policy : &world.doorPolicy();
   m_traveller = traveller;
   const std::size_t doors = world.doors().size();
   if (m_stamp.size() < doors) {
@@ -28,7 +29,7 @@ void QueryDoors::begin(const World& world, const Traveller& traveller) {
 DoorDecision QueryDoors::decision(DoorId id) const {
   const std::size_t index = id.value - 1;  // ids count from 1
   if (m_stamp[index] != m_query) {
-    DoorDecision decided = m_world->doorPolicy().decide(*m_world->door(id), m_traveller);
+    DoorDecision decided = m_policy->decide(*m_world->door(id), m_traveller);
     // A cost that is not a number, negative or huge would break the search's sums.
     decided.cost = std::isfinite(decided.cost) ? std::clamp(decided.cost, 0.0f, 1000.0f) : 1000.0f;
     m_decisions[index] = decided;

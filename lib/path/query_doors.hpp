@@ -15,8 +15,9 @@ namespace rpgnav::detail {
 
 class QueryDoors final : public GateRule, public BarrierSource {
  public:
-  /// Starts a query: forgets earlier decisions.
-  void begin(const World& world, const Traveller& traveller);
+  /// Starts a query: forgets earlier decisions. `policy`: the query's own door policy (its
+  /// QueryFilter's), nullptr for the world's.
+  void begin(const World& world, const Traveller& traveller, const DoorPolicy* policy);
 
   /// The policy's decision for a door, asked once per query.
   DoorDecision decision(DoorId door) const;
@@ -50,6 +51,7 @@ class QueryDoors final : public GateRule, public BarrierSource {
 
  private:
   const World* m_world = nullptr;
+  const DoorPolicy* m_policy = nullptr;
   Traveller m_traveller;
   mutable std::vector<std::uint32_t> m_stamp;  // query number per door when decided
   mutable std::vector<DoorDecision> m_decisions;

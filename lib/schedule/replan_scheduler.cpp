@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace rpgnav {
 namespace {
@@ -76,10 +77,16 @@ struct ReplanScheduler::Character {
   std::size_t segment = 0;  // control point segment it walks (a hint for the corridor check)
   Vec2 plannedGoal = Vec2::Zero();
   Vec2 requestedGoal = Vec2::Zero();  // of the plan being made
+  std::uint32_t goalChanges = 0;      // setGoal() calls so far
+  std::uint32_t requestedGoalChanges = 0;  // goalChanges when the plan being made was asked for
+  // The outcome of its last event: an event is sent only when the outcome changes (see report()).
+  std::optional<ReplanEvent> reported;
+  std::uint32_t reportedGoalChanges = 0;
   double lastFullPlan = -kInfinity;
   EntityId lastFullBlocker{0};  // what the last full plan stopped in front of (0: it did not)
   std::int32_t plans = 0;
   double lastPlanned = -1.0;
+  ReplanReason lastReason = ReplanReason::First;
   double travelledSinceRequest = 0.0;  // walked by follow() while its plan was made
   bool movedByGame = false;            // setPosition() since the last follow()
   std::vector<DoorId> doorsOnPath;
@@ -153,7 +160,8 @@ Status ReplanScheduler::add(const CharacterSpec& spec) {
   if (!validAvoidanceSettings(spec.avoidance)) return Status::InvalidArgument;
   if (m_characters.size() >= kMaxCharacters) return Status::LimitExceeded;
   // Its navigation data, built now (between frames) rather than by a plan or a worker's job.
-  if (const Status prepared = m_data->prepare(spec.mobility, spec.radius); prepared != Status::Ok) return prepared;
+  const std::span<const TerrainCost> costs = spec.filter != nullptr ? spec.filter->costs : std::span<const TerrainCost>();
+  if (const Status prepared = m_data->prepare(spec.mobility, spec.radius, costs); prepared != Status::Ok) return prepared;
   auto character = std::make_unique<Character>();
   character->spec = spec;
   character->position = spec.position;
@@ -194,6 +202,7 @@ Status ReplanScheduler::setGoal(EntityId id, const Goal& goal) {
   if (character == nullptr || goal.follow == id) return Status::InvalidArgument;
   if (goal.follow.value == 0 && !finite(goal.point)) return Status::InvalidArgument;
   character->spec.goal = goal;
+  ++character->goalChanges;
   character->forceFull = true;
   trigger(*character, ReplanReason::GoalChanged, m_now);
   return Status::Ok;
@@ -335,6 +344,7 @@ ReplanScheduler::CharacterInfo ReplanScheduler::info(EntityId id) const noexcept
   out.queued = character->queued;
   out.nextTurn = character->key;
   out.reason = character->reason;
+  out.lastReason = character->lastReason;
   return out;
 }
 
@@ -399,7 +409,8 @@ ReplanScheduler::Character* ReplanScheduler::nextDue(double now, Vec2& goal) {
       if (!known) {
         ReplanEvent event{character->spec.id, ReplanEventKind::GoalUnreachable, character->reason, Status::InvalidArgument};
         event.time = now;
-        emit(event);
+        character->requestedGoalChanges = character->goalChanges;
+        report(*character, event);
         character->hasPath = false;
       }
     }
@@ -465,6 +476,9 @@ PathRequest ReplanScheduler::requestFor(const Character& character, Vec2 goal) c
   request.mobility = character.spec.mobility;
   request.radius = character.spec.radius;
   request.character = character.spec.id;
+  request.filter = character.spec.filter;
+  // The scheduler tells the door listener itself, once per change (see report()).
+  request.tellDoorListener = false;
   // A followed entity stands at the goal: it is no obstacle on the way there.
   if (character.spec.goal.follow.value != 0) request.ignore = std::span<const EntityId>(&character.spec.goal.follow, 1);
   return request;
@@ -480,13 +494,21 @@ bool ReplanScheduler::planAlongAllowed(const Character& character, ReplanReason 
          now - character.lastFullPlan < m_settings.fullReplanInterval;
 }
 
+const TileMap& ReplanScheduler::mapOf(const Character& character) const {
+  // A filter's terrain costs live in its layer's map; the layer is gone only after a failed
+  // update (then the world's map, until add() prepares it again).
+  if (character.spec.filter == nullptr || character.spec.filter->costs.empty()) return m_world->map();
+  const NavLayer* layer = m_data->layer(character.spec.mobility, character.spec.radius, character.spec.filter->costs);
+  return layer != nullptr ? layer->map() : m_world->map();
+}
+
 bool ReplanScheduler::routeClear(const Character& character) const {
   const std::vector<Vec2>& points = character.path.controlPoints;
   if (points.size() < 2) return true;
   const std::size_t first = std::min(character.segment, points.size() - 2);
   Vec2 from = character.position;
   for (std::size_t i = first + 1; i < points.size(); ++i) {
-    if (!probeSegment(m_world->map(), character.spec.mobility, from, points[i], character.spec.radius).clear) return false;
+    if (!probeSegment(mapOf(character), character.spec.mobility, from, points[i], character.spec.radius).clear) return false;
     from = points[i];
   }
   return true;
@@ -499,7 +521,7 @@ double ReplanScheduler::remainingCost(const Character& character) const {
   double cost = 0.0;
   Vec2 from = character.position;
   for (std::size_t i = first + 1; i < points.size(); ++i) {
-    const SegmentProbe probe = probeSegment(m_world->map(), character.spec.mobility, from, points[i], character.spec.radius);
+    const SegmentProbe probe = probeSegment(mapOf(character), character.spec.mobility, from, points[i], character.spec.radius);
     if (!probe.clear) return kInfinity;
     cost += probe.cost;
     from = points[i];
@@ -611,6 +633,7 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   if (!along) ++m_stats.fullPlans;
   ++character.plans;
   character.lastPlanned = now;
+  character.lastReason = reason;
   ReplanEvent event;
   event.character = character.spec.id;
   event.reason = reason;
@@ -618,7 +641,7 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   event.time = now;
   if (!isSuccess(result.status)) {
     event.kind = ReplanEventKind::GoalUnreachable;
-    emit(event);
+    report(character, event);
     character.hasPath = false;
     character.path.status = result.status;
     character.forceFull = true;
@@ -708,7 +731,7 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
                                                                   : ReplanEventKind::NewPath;
   event.door = character.path.door;
   event.blocker = character.path.blocker;
-  emit(event);
+  report(character, event);
   // Moved by move(), only furniture ends a path: one along the old route that stops in front of
   // some may owe it to the route (a squeeze it went through from where the character was).
   // Search afresh from where it stands, at once, unless the last search already stopped there.
@@ -718,6 +741,24 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
     character.retriggerReason = ReplanReason::EntityInCorridor;
   }
   requeue(character, now);
+}
+
+void ReplanScheduler::report(Character& character, const ReplanEvent& event) {
+  // A character replanned every second that keeps waiting at the same door (or in front of the
+  // same blocker, or failing the same way) has nothing new to say: an event goes out only when
+  // what the plan ended in differs from the last one sent, or it is the first plan to a new goal.
+  const std::optional<ReplanEvent>& last = character.reported;
+  const bool changed = !last || last->kind != event.kind || last->status != event.status || last->door != event.door ||
+                       last->blocker != event.blocker || character.reportedGoalChanges != character.requestedGoalChanges;
+  if (!changed) return;
+  character.reported = event;
+  character.reportedGoalChanges = character.requestedGoalChanges;
+  emit(event);
+  if (event.kind == ReplanEventKind::StoppedAtDoor) {
+    if (DoorListener* listener = m_world->doorListener()) {
+      listener->stoppedAtDoor({event.character, event.door, character.path.stopPoint});
+    }
+  }
 }
 
 void ReplanScheduler::tellListener() {
@@ -805,6 +846,7 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     const ReplanReason reason = take(*character);
     const PathRequest request = requestFor(*character, goal);
     character->requestedGoal = goal;
+    character->requestedGoalChanges = character->goalChanges;
     character->travelledSinceRequest = 0.0;
     if (planAlongAllowed(*character, reason, goal, now)) {
       const auto alongBegin = Clock::now();
@@ -874,6 +916,7 @@ void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<Pl
     job.previous = along ? &character->path : nullptr;
     character->forceFull = false;
     character->requestedGoal = goal;
+    character->requestedGoalChanges = character->goalChanges;
     character->travelledSinceRequest = 0.0;
     character->jobOut = true;
     job.generation = character->generation;

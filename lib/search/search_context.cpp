@@ -288,7 +288,7 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
   std::int64_t expandedHere = 0;
   while (!m_heap.empty()) {
     if (maxExpansions > 0 && expandedHere >= maxExpansions) {
-      out.status = Status::BudgetExhausted;
+      out.status = Status::InProgress;
       out.reason = "node expansion budget used up; resume() continues";
       out.expanded = m_expanded;
       m_suspended = true;

@@ -27,7 +27,7 @@ constexpr const char* kUsage =
     "  --entities FILE: one entity per line, 'x y radius [flat|static|moving ...]' (# starts a comment)\n";
 
 void text(const PathResult& result, const World& world, const EntityNames& names) {
-  std::printf("status %s%s%s\n", std::string(toString(result.status)).c_str(), *result.reason ? ": " : "", result.reason);
+  std::printf("status %s%s%s\n", std::string(toString(result.status)).c_str(), result.reason.empty() ? "" : ": ", result.reason.c_str());
   if (!isSuccess(result.status)) return;
   if (result.status == Status::StoppedAtDoor) {
     std::printf("stops at door '%s' at %.4f,%.4f\n", world.door(result.door)->name.c_str(), double(result.stopPoint.x()),

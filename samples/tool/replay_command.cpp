@@ -229,7 +229,7 @@ class Replay {
     } else {
       std::printf("path %g,%g -> %g,%g: %s%s%s, length %.4f, cost %.4f, %zu control points; edits %.1f us, plan %.1f us\n",
                   double(sx), double(sy), double(gx), double(gy), std::string(toString(m_result.status)).c_str(),
-                  *m_result.reason ? ": " : "", m_result.reason, m_result.length, m_result.cost,
+                  m_result.reason.empty() ? "" : ": ", m_result.reason.c_str(), m_result.length, m_result.cost,
                   m_result.controlPoints.size(), m_editMicros, planMicros);
     }
     m_editMicros = 0.0;

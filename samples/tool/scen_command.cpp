@@ -149,7 +149,7 @@ int scenCommand(Arguments args) {
           std::fprintf(stderr, "line %d: (%d,%d)->(%d,%d) search %s length %.8f; pipeline %s (%s) length %.8f\n",
                        entry.lineNumber, entry.start.x, entry.start.y, entry.goal.x, entry.goal.y,
                        std::string(toString(result.status)).c_str(), result.length, std::string(toString(path.status)).c_str(),
-                       path.reason, finalLength);
+                       path.reason.c_str(), finalLength);
         }
         mismatches += differs ? 1 : 0;
       }

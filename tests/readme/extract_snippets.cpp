@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Turns every ```cpp block of the README into a function of one C++ file, so that the build
-// compiles each snippet as a reader would paste it. `#include` lines go to the top; an HTML
-// comment `<!-- snippet: PARAMETERS -->` just above a block names what the snippet uses without
-// defining it (a world, a start point...), which become the function's parameters.
+// Collects the README's code blocks of one language into one source file, so that the build
+// compiles each snippet as a reader would paste it.
+// - cpp: every ```cpp block becomes a function of one C++ file. `#include` lines go to the top;
+//   an HTML comment `<!-- snippet: PARAMETERS -->` just above a block names what the snippet uses
+//   without defining it (a world, a start point...), which become the function's parameters.
+// - c, csharp: the ```c (```csharp) blocks are whole files' worth of code (functions, classes):
+//   they are written one after the other, their `#include` (`using`) lines first.
 //
-// usage: rpgnav_extract_snippets README.md OUT.cpp
+// usage: rpgnav_extract_snippets README.md OUT cpp|c|csharp
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -12,8 +15,9 @@
 #include <vector>
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: rpgnav_extract_snippets README.md OUT.cpp\n";
+  const std::string language = argc == 4 ? argv[3] : "";
+  if (language != "cpp" && language != "c" && language != "csharp") {
+    std::cerr << "usage: rpgnav_extract_snippets README.md OUT cpp|c|csharp\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -21,8 +25,11 @@ int main(int argc, char** argv) {
     std::cerr << argv[1] << ": cannot read\n";
     return 1;
   }
-  std::vector<std::string> includes;
-  std::ostringstream functions;
+  const std::string fence = "```" + language;
+  const std::string hoisted = language == "csharp" ? "using " : "#include";
+  const char* comment = language == "csharp" ? "//" : language == "c" ? "/*" : "//";
+  std::vector<std::string> heads;
+  std::ostringstream code;
   std::string line, parameters, previous;
   int count = 0, lineNumber = 0, start = 0;
   bool inside = false;
@@ -30,7 +37,7 @@ int main(int argc, char** argv) {
   while (std::getline(in, line)) {
     ++lineNumber;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!inside && line == "```cpp") {
+    if (!inside && line == fence) {
       inside = true;
       start = lineNumber;
       body.str("");
@@ -41,12 +48,19 @@ int main(int argc, char** argv) {
       }
     } else if (inside && line == "```") {
       inside = false;
-      functions << "// README.md line " << start << "\n[[maybe_unused]] static int snippet" << ++count << "(" << parameters
-                << ") {\n"
-                << body.str() << "  return 0;\n}\n\n";
+      ++count;
+      if (language == "cpp") {
+        code << "// README.md line " << start << "\n[[maybe_unused]] static int snippet" << count << "(" << parameters
+             << ") {\n"
+             << body.str() << "  return 0;\n}\n\n";
+      } else {
+        code << comment << " README.md line " << start << (language == "c" ? " */" : "") << "\n" << body.str() << "\n";
+      }
     } else if (inside) {
-      if (line.rfind("#include", 0) == 0) {
-        includes.push_back(line);
+      if (line.rfind(hoisted, 0) == 0) {
+        heads.push_back(line);
+      } else if (language == "csharp") {
+        body << line << "\n";  // (C# has #line too, but mcs reports README lines well enough by the comment)
       } else {
         body << "#line " << lineNumber << " \"README.md\"\n" << line << "\n";
       }
@@ -54,13 +68,14 @@ int main(int argc, char** argv) {
     if (!line.empty()) previous = line;
   }
   if (inside) {
-    std::cerr << argv[1] << ":" << start << ": a ```cpp block is not closed\n";
+    std::cerr << argv[1] << ":" << start << ": a " << fence << " block is not closed\n";
     return 1;
   }
   std::ofstream out(argv[2]);
-  out << "// Generated from README.md by rpgnav_extract_snippets: do not edit.\n";
-  for (const std::string& include : includes) out << include << "\n";
-  out << "\n" << functions.str();
-  std::cout << "README.md: " << count << " C++ snippets\n";
+  out << comment << " Generated from README.md by rpgnav_extract_snippets: do not edit." << (language == "c" ? " */" : "")
+      << "\n";
+  for (const std::string& head : heads) out << head << "\n";
+  out << "\n" << code.str();
+  std::cout << "README.md: " << count << " " << language << " snippets\n";
   return count > 0 ? 0 : 1;
 }

@@ -104,6 +104,8 @@ void addCrowd(ReplanScheduler& scheduler, const World& world, std::uint32_t seed
   }
 }
 
+// (The scheduler and avoidance goldens were re-recorded when events came to be sent only when a
+// character's outcome changes: with every replan's event, as before, they were unchanged.)
 // The scheduler on a fixed crowd, 4 s at 30 frames a second, each update capped at 3000 search
 // expansions: every event and every position.
 std::uint64_t schedulerDigest(const World& world, std::uint32_t seed) {
@@ -186,9 +188,9 @@ TEST_CASE("determinism: the sample maps give the same results every run, on ever
     Digests golden;
   };
   const Case cases[] = {
-      {"dungeon.rpgmap", {0x6595a93fb19942aull, 0xe03ffb8621548a16ull, 0xda471773d435c1bbull}},
-      {"town.rpgmap", {0x8ad711b29f816652ull, 0x1fbd4d3e6f8af15full, 0xa5d5d52941fd38ceull}},
-      {"wilderness.rpgmap", {0x2fc1c54e0fae1329ull, 0xa671dd84f1e6d72dull, 0xa5507d44d398dd52ull}},
+      {"dungeon.rpgmap", {0x6595a93fb19942aull, 0xe03ffb8621548a16ull, 0xe861cec045b2eedcull}},
+      {"town.rpgmap", {0x8ad711b29f816652ull, 0x1fbd4d3e6f8af15full, 0xc2bdca75f3ad766eull}},
+      {"wilderness.rpgmap", {0x2fc1c54e0fae1329ull, 0xa671dd84f1e6d72dull, 0xedb5ce47fd037257ull}},
   };
   for (const Case& c : cases) {
     auto document = readRpgMap(test::sampleMapsDir() / c.file);
@@ -207,9 +209,9 @@ TEST_CASE("determinism: local avoidance moves the same crowd the same way every 
     std::uint64_t golden;
   };
   const Case cases[] = {
-      {"dungeon.rpgmap", 0x616e8970db54fd36ull},
-      {"town.rpgmap", 0xb7fb323b6caa3a9aull},
-      {"wilderness.rpgmap", 0xa00498e319f494a4ull},
+      {"dungeon.rpgmap", 0xb7082fec568af160ull},
+      {"town.rpgmap", 0x9f0ada7ede7f5d82ull},
+      {"wilderness.rpgmap", 0x99aab9cc774b052cull},
   };
   for (const Case& c : cases) {
     auto document = readRpgMap(test::sampleMapsDir() / c.file);
@@ -238,8 +240,8 @@ TEST_CASE("determinism: Moving AI maps and scenarios give the same results every
     Digests golden;
   };
   const Case cases[] = {
-      {"dao/den312d", {0xd10ae8fb41784e8dull, 0x82403d12a741cf93ull, 0x9afe6b95b6edeec3ull}},
-      {"bg512/AR0011SR", {0xcfa442f32b64ec0bull, 0x350db15643efa6c3ull, 0x800b6c651a1e7b31ull}},
+      {"dao/den312d", {0xd10ae8fb41784e8dull, 0x82403d12a741cf93ull, 0xc7514eb31db91325ull}},
+      {"bg512/AR0011SR", {0xcfa442f32b64ec0bull, 0x350db15643efa6c3ull, 0xce8179bdf44730b5ull}},
       {"mazes/maze512-1-0", {0xd0d67066af033067ull, 0x86a9aaed226ccaf2ull, 0xc59ce4b1093ba7e7ull}},
   };
   for (const Case& c : cases) {

@@ -24,6 +24,14 @@ void* allocateAligned(std::size_t size, std::align_val_t alignment) {
 
 std::uint64_t rpgnav::test::allocationCount() noexcept { return g_allocations.load(std::memory_order_relaxed); }
 
+std::uint64_t rpgnav::test::warmPlanAllocations(Planner& planner, std::span<const PathRequest> requests,
+                                                PathResult& result) {
+  for (const PathRequest& request : requests) (void)planner.plan(request, result);  // warm-up
+  const std::uint64_t before = allocationCount();
+  for (const PathRequest& request : requests) (void)planner.plan(request, result);
+  return allocationCount() - before;
+}
+
 void* operator new(std::size_t size) { return allocate(size); }
 void* operator new[](std::size_t size) { return allocate(size); }
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {

@@ -54,6 +54,7 @@
 /// run on several threads at once between prepare() and finish() (it only reads the frame). It
 /// reads the World's map and doors during prepare() and solve(): the game must not edit them then.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/world/world.hpp"
@@ -86,7 +87,7 @@ struct AvoidanceSettings {
 };
 
 /// True when every setting is within its limits.
-bool validAvoidanceSettings(const AvoidanceSettings& settings) noexcept;
+RPGNAV_API bool validAvoidanceSettings(const AvoidanceSettings& settings) noexcept;
 
 /// One agent of one frame.
 struct AvoidanceAgent {
@@ -122,7 +123,7 @@ struct AvoidanceResult {
   bool infeasible = false;      ///< No velocity avoided every agent: the least overlap was taken.
 };
 
-class LocalAvoidance {
+class RPGNAV_API LocalAvoidance {
  public:
   /// Reads `world` (map, doors): it must outlive this object.
   explicit LocalAvoidance(const World& world);

@@ -6,16 +6,18 @@
 /// the library has nothing to log. The handler is process-wide; set it once at start-up, before
 /// any other rpgnav call.
 
+#include "rpgnav/core/export.hpp"
+
 namespace rpgnav {
 
 /// Called when an assertion fails. The default prints to stderr and aborts. A handler may
 /// throw (tests do) or return, in which case execution continues past the failed check.
 using AssertHandler = void (*)(const char* expression, const char* message, const char* file, int line);
 /// Installs a new assert handler (nullptr restores the default) and returns the previous one.
-AssertHandler setAssertHandler(AssertHandler handler) noexcept;
+RPGNAV_API AssertHandler setAssertHandler(AssertHandler handler) noexcept;
 
 namespace detail {
-void assertFailed(const char* expression, const char* message, const char* file, int line);
+RPGNAV_API void assertFailed(const char* expression, const char* message, const char* file, int line);
 }  // namespace detail
 
 }  // namespace rpgnav

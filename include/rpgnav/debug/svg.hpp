@@ -3,6 +3,7 @@
 /// @file
 /// SVG pictures of maps and paths, for debugging and documentation.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/field/crowd_field.hpp"
@@ -55,7 +56,7 @@ struct SvgLegendEntry {
 /// stands apart from them all (terrain colours keep kTerrainContrast from each other: large
 /// areas side by side can be told apart at a smaller difference than thin lines). Overlays
 /// without a label use what their colour was replaced by, if it was.
-class SvgPicture {
+class RPGNAV_API SvgPicture {
  public:
   /// Smallest colour difference (CIE76 ΔE) between two terrain entries of the legend.
   static constexpr double kTerrainContrast = 20.0;

@@ -15,6 +15,7 @@
 /// Costs are integers, so fields built in any order are bit-identical: an incremental update is
 /// checked against a full rebuild by plain equality.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/grid/map_features.hpp"
@@ -31,7 +32,7 @@ namespace rpgnav {
 
 /// One byte per tile for one mobility. Thread-safety: read from any number of threads at once;
 /// edits must not overlap with reads.
-class CostField {
+class RPGNAV_API CostField {
  public:
   static constexpr std::uint8_t kImpassable = 255;
   /// The byte for a terrain cost: kImpassable for impassable, else the cost rounded, 1 to 254.
@@ -93,7 +94,7 @@ class CostField {
 /// The integration field and its flow field for a set of goal tiles, kept up to date through
 /// edits. Thread-safety: lookups (distance, direction, flow) from any number of threads at once;
 /// edits and rebuilds must not overlap with them.
-class CrowdField {
+class RPGNAV_API CrowdField {
  public:
   /// Fixed-point step lengths: an orthogonal (or hex) step costs kStep × the entered tile's
   /// weight, a square diagonal kDiagonalStep × its weight (√2 to 7 digits).
@@ -594,7 +595,7 @@ class CrowdField {
 /// borders too (an exit is a sink priced at no less than the next sector gives it), so walks
 /// never loop. Square and hex maps. Lookups build on demand: not for several threads at once
 /// (build the sectors first with prepare() to share one between threads).
-class SectorFields {
+class RPGNAV_API SectorFields {
  public:
   static constexpr int kMaxSectorSize = 4096;
   /// `size` is clamped to 4..kMaxSectorSize and rounded up to an even number (hex rows keep their
@@ -644,7 +645,7 @@ class SectorFields {
 /// directions (legal steps only, so a follower never enters a tile its mobility forbids), a
 /// distance per call. Stateless: one follower serves any number of characters (positions are
 /// theirs). Thread-safety: const, safe from any thread while the field is not edited.
-class FieldFollower {
+class RPGNAV_API FieldFollower {
  public:
   struct Step {
     Vec2 position = Vec2::Zero();

@@ -5,6 +5,7 @@
 /// Layout holds (tile centres, tile polygons, neighbour tables); every algorithm above works on
 /// both through this one type.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
 
 #include <Eigen/Core>
@@ -68,7 +69,7 @@ struct TilePolygon {
 /// Voronoi cells of their centres, for squares and hexes alike); on an exact tie it goes to the
 /// tile with the larger row, then the larger column. For squares this is the half-open rule
 /// above: x = 3.0 lies in column 3, not 2.
-class Layout {
+class RPGNAV_API Layout {
  public:
   /// Square tiles. connectivity is 8 (diagonal steps of length √2, no corner cutting) or 4.
   static Layout square(float tileSize = 1.0f, int connectivity = 8, Vec2 origin = Vec2(0.0f, 0.0f));
@@ -184,6 +185,6 @@ inline bool widerThanHalfHexEdge(const Layout& layout, float radius) noexcept {
 }
 
 /// Short name used by the file formats and the tool: "square", "hex-pointy", "hex-flat".
-const char* layoutName(LayoutKind kind) noexcept;
+RPGNAV_API const char* layoutName(LayoutKind kind) noexcept;
 
 }  // namespace rpgnav

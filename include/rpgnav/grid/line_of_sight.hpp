@@ -15,6 +15,7 @@
 /// 5·10⁻⁷ × max(1, |coordinate|) tiles of an edge or vertex count as on it, so segments built
 /// from float coordinates of a vertex are treated as passing exactly through that vertex.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/layout.hpp"
 #include "rpgnav/grid/tile_map.hpp"
@@ -35,15 +36,15 @@ struct TileCrossing {
 /// (tiles it only touches are left out). A zero-length segment yields the tile containing it.
 /// Non-finite input yields nothing. Tiles need not be inside any map; the work is proportional to
 /// the number of tiles crossed, so keep segments to map scale.
-void traverseSegment(const Layout& layout, Vec2 from, Vec2 to, std::vector<TileCrossing>& out);
+RPGNAV_API void traverseSegment(const Layout& layout, Vec2 from, Vec2 to, std::vector<TileCrossing>& out);
 
 /// Convenience form of traverseSegment returning only the cells.
-std::vector<Cell> tilesCrossed(const Layout& layout, Vec2 from, Vec2 to);
+RPGNAV_API std::vector<Cell> tilesCrossed(const Layout& layout, Vec2 from, Vec2 to);
 
 /// True when a zero-radius character of `mobility` can move straight from `from` to `to` under
 /// the rule above. False for non-finite points. Stops at the first blocking tile, so the cost is
 /// bounded by the map size.
-bool hasLineOfSight(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to);
+RPGNAV_API bool hasLineOfSight(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to);
 
 /// What walking a segment costs a character, and whether it can.
 struct SegmentProbe {
@@ -74,6 +75,6 @@ struct SegmentProbe {
 /// radius: the search fits them touching at exactly their radius, and tile centres come out
 /// that much closer in float), and the answer does not depend on the segment's direction.
 /// Stops at the first violation, so a blocked probe is cheap.
-SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius);
+RPGNAV_API SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius);
 
 }  // namespace rpgnav

@@ -4,6 +4,7 @@
 /// Doors, entities and danger layers as authored in a map file: plain data that the world module turns into
 /// live doors and entities.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
 
 #include <cstdint>
@@ -16,7 +17,7 @@ namespace rpgnav {
 enum class DoorState : std::uint8_t { Open, Closed, Locked };
 
 /// "open", "closed", "locked".
-const char* doorStateName(DoorState state) noexcept;
+RPGNAV_API const char* doorStateName(DoorState state) noexcept;
 
 /// A door on the edge shared by two neighbouring tiles.
 struct DoorSpec {

@@ -4,6 +4,7 @@
 /// Connected regions of a map for one mobility: answers "can this tile reach that one at all?"
 /// in O(1), so unreachable goals need no search.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
@@ -23,7 +24,7 @@ namespace rpgnav {
 ///
 /// Thread-safety: any number of threads may read one RegionMap at once; update() must not
 /// overlap with reads.
-class RegionMap {
+class RPGNAV_API RegionMap {
  public:
   static constexpr std::uint32_t kNoRegion = std::numeric_limits<std::uint32_t>::max();
 

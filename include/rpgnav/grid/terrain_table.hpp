@@ -3,6 +3,7 @@
 /// @file
 /// TerrainTable: what each terrain costs each kind of mobility.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
 
@@ -15,13 +16,21 @@
 
 namespace rpgnav {
 
+/// A terrain's cost for one query instead of the table's (see QueryFilter): > 0 and finite, the
+/// multiplier; <= 0 or +infinity, forbidden. [Limit: not NaN; a multiplier the search can take,
+/// as TerrainTable::setCost]
+struct TerrainCost {
+  TerrainId terrain;
+  float cost = 1.0f;
+};
+
 /// Terrain types (floor, swamp, water...) with a travel cost per mobility (walk, swim, fly and up
 /// to five user-named ones). A cost multiplies the length travelled through a tile of that
 /// terrain; a missing cost means the mobility cannot enter the terrain at all.
 ///
 /// Thread-safety: const member functions may be called concurrently; changes must not overlap
 /// with any other use.
-class TerrainTable {
+class RPGNAV_API TerrainTable {
  public:
   static constexpr int kMaxMobilities = 8;
   static constexpr int kMaxTerrains = 255;

@@ -3,6 +3,7 @@
 /// @file
 /// TileMap: the terrain of every tile of a square or hex map, plus its layout and terrain table.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/assert.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
@@ -31,7 +32,7 @@ struct TileEdit {
 /// Thread-safety: any number of threads may read a TileMap at once (queries only read it);
 /// edits (setTerrain, setTerrainCost) must not overlap with reads. Every edit bumps version(), so
 /// caches built from the map (region labels, search data, fields) can tell they are stale.
-class TileMap {
+class RPGNAV_API TileMap {
  public:
   /// Limits: at most kMaxSide tiles per side and kMaxTiles (67 million) in all, so that a map and
   /// everything built from it stays within memory (a crowd field costs about 30 bytes a tile).

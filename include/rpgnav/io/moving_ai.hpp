@@ -4,6 +4,7 @@
 /// Moving AI grid benchmark files: `.map` maps and `.map.scen` scenario lists
 /// (https://movingai.com/benchmarks/formats.html).
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
@@ -19,11 +20,11 @@ namespace rpgnav {
 /// `W` blocked. Fly may also cross `T` and `W`, swim only `W`; nothing enters `@` or `O`.
 /// The layout is square, 8-connected, tile size 1. LF or CRLF, with or without a final newline.
 /// Errors name the file, line and column.
-Result<TileMap> parseMovingAiMap(std::string_view text, std::string_view fileName = "<text>");
-Result<TileMap> readMovingAiMap(const std::filesystem::path& path);
+RPGNAV_API Result<TileMap> parseMovingAiMap(std::string_view text, std::string_view fileName = "<text>");
+RPGNAV_API Result<TileMap> readMovingAiMap(const std::filesystem::path& path);
 /// Writes a map whose terrains all have symbols in the format above (LF line endings).
 /// InvalidArgument for hex maps or terrains without a symbol.
-Result<std::string> writeMovingAiMap(const TileMap& map);
+RPGNAV_API Result<std::string> writeMovingAiMap(const TileMap& map);
 
 /// One line of a scenario file.
 struct ScenarioEntry {
@@ -43,7 +44,7 @@ struct ScenarioEntry {
 
 /// Reads a `.map.scen` file: "version 1" or "version 1.0", then lines of 9 fields separated by
 /// any whitespace. Blank lines are skipped.
-Result<std::vector<ScenarioEntry>> parseScenario(std::string_view text, std::string_view fileName = "<text>");
-Result<std::vector<ScenarioEntry>> readScenario(const std::filesystem::path& path);
+RPGNAV_API Result<std::vector<ScenarioEntry>> parseScenario(std::string_view text, std::string_view fileName = "<text>");
+RPGNAV_API Result<std::vector<ScenarioEntry>> readScenario(const std::filesystem::path& path);
 
 }  // namespace rpgnav

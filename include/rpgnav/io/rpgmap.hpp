@@ -4,6 +4,7 @@
 /// The rpgnav text map format (`.rpgmap`), written by hand by designers: layout, legend, tiles,
 /// doors, entities, the crowd-field danger factor and danger layers. The README's "The rpgnav map format" section is the specification.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
@@ -30,18 +31,18 @@ struct MapDocument {
 };
 
 /// Parses `.rpgmap` text. Errors are ParseError with "file:line:column: expected ...".
-Result<MapDocument> parseRpgMap(std::string_view text, std::string_view fileName = "<text>");
-Result<MapDocument> readRpgMap(const std::filesystem::path& path);
+RPGNAV_API Result<MapDocument> parseRpgMap(std::string_view text, std::string_view fileName = "<text>");
+RPGNAV_API Result<MapDocument> readRpgMap(const std::filesystem::path& path);
 /// Writes the canonical text of a document: parseRpgMap(writeRpgMap(d)) == d, and writing that
 /// again gives the same text. InvalidArgument for a document the parser would reject: a terrain
 /// without a symbol, an invalid or duplicate name, a door not on an edge between two map tiles or
 /// sharing its edge with another, an entity off the map or with a negative or NaN radius, a
 /// danger layer with an invalid or duplicate name or without one value per tile, more than
 /// DangerLayerSpec::kMaxLayers danger layers.
-Result<std::string> writeRpgMap(const MapDocument& document);
+RPGNAV_API Result<std::string> writeRpgMap(const MapDocument& document);
 
 /// Reads a map in any supported format, chosen by how the file begins: `.map` (Moving AI,
 /// "type"), Tiled `.tmx` or `.tmj` ('<' or '{', see tiled.hpp), or `.rpgmap`.
-Result<MapDocument> readMapFile(const std::filesystem::path& path);
+RPGNAV_API Result<MapDocument> readMapFile(const std::filesystem::path& path);
 
 }  // namespace rpgnav

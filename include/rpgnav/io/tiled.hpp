@@ -38,6 +38,7 @@
 /// Terrains get the symbols `A`-`Z`, `a`-`z`, `0`-`9` in the order they appear, so a map read
 /// from Tiled can be written as `.rpgmap` (writeRpgMap).
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 
 #include <filesystem>
@@ -49,8 +50,8 @@ namespace rpgnav {
 /// are read relative to the folder of `fileName`. Errors are ParseError with "file: ..." (and
 /// the line where the XML or JSON parser knows it), IoError for an external tileset that cannot
 /// be read.
-Result<MapDocument> parseTiledMap(std::string_view text, std::string_view fileName = "<text>");
+RPGNAV_API Result<MapDocument> parseTiledMap(std::string_view text, std::string_view fileName = "<text>");
 /// Reads a `.tmx` or `.tmj` file.
-Result<MapDocument> readTiledMap(const std::filesystem::path& path);
+RPGNAV_API Result<MapDocument> readTiledMap(const std::filesystem::path& path);
 
 }  // namespace rpgnav

@@ -4,6 +4,7 @@
 /// NavData: a world's navigation data — what every query reads, built once, shared by every
 /// thread, and kept up to date with the world's edits in place.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/grid/clearance.hpp"
@@ -12,8 +13,10 @@
 #include "rpgnav/search/search_grid.hpp"
 #include "rpgnav/world/world.hpp"
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,7 +25,7 @@ namespace rpgnav {
 /// Characters that need data of their own. On hex maps a character at least half a hex edge
 /// wide (widerThanHalfHexEdge) cannot pass a gap one edge wide: its search grid closes such gaps.
 enum class SizeClass : std::uint8_t { Narrow, WideHex };
-SizeClass sizeClassOf(const Layout& layout, float radius) noexcept;
+RPGNAV_API SizeClass sizeClassOf(const Layout& layout, float radius) noexcept;
 
 /// What shapes navigation data. It is given when the data is built; other settings mean other
 /// data (build a new NavData).
@@ -37,6 +40,10 @@ struct NavDataSettings {
 /// cost bytes crowd fields are built from.
 class NavLayer {
  public:
+  /// The map the layer was built on: the world's, or for terrain cost overrides (see
+  /// NavData::prepare) the data's copy of it whose terrain table has those costs. Every cost and
+  /// passability question of a query on this layer goes to this map.
+  const TileMap& map() const noexcept { return *m_map; }
   MobilityId mobility() const noexcept { return m_grid.mobility(); }
   SizeClass sizeClass() const noexcept { return m_size; }
   const SearchGrid& grid() const noexcept { return m_grid; }
@@ -49,9 +56,11 @@ class NavLayer {
 
  private:
   friend class NavData;
-  NavLayer(SearchGrid grid, SegmentTester lines, ConvexCorners corners, CostField costs, SizeClass size)
-      : m_grid(std::move(grid)), m_lines(std::move(lines)), m_corners(std::move(corners)), m_costs(std::move(costs)),
-        m_size(size) {}
+  NavLayer(const TileMap& map, SearchGrid grid, SegmentTester lines, ConvexCorners corners, CostField costs,
+           SizeClass size)
+      : m_map(&map), m_grid(std::move(grid)), m_lines(std::move(lines)), m_corners(std::move(corners)),
+        m_costs(std::move(costs)), m_size(size) {}
+  const TileMap* m_map;
   SearchGrid m_grid;
   SegmentTester m_lines;
   ConvexCorners m_corners;
@@ -87,7 +96,7 @@ struct NavUpdate {
 /// and a sliced plan starts again. Door states (open, closed, locked) are no part of the data:
 /// they change at any time between queries, without update(). Results after update() equal, bit
 /// for bit, those on data built afresh for the edited world (landmarks: once refreshed).
-class NavData {
+class RPGNAV_API NavData {
  public:
   /// Keeps the world (and its map) by reference: they must outlive the data. Builds nothing yet.
   explicit NavData(const World& world, NavDataSettings settings = {});
@@ -102,12 +111,22 @@ class NavData {
   /// unknown mobility, a radius out of [0, kMaxRadiusTiles tiles], a terrain cost the search
   /// cannot take, or bad settings.
   Status prepare(MobilityId mobility, float radius = 0.0f);
+  /// prepare() for queries whose filter overrides terrain costs (QueryFilter::costs): a layer of
+  /// its own, built on a copy of the map whose terrain table has those costs for `mobility`, so
+  /// that such a query reads data exactly like a map with those costs would have (same paths, bit
+  /// for bit). Layers are keyed by the mobility, the size class and the list as given (the same
+  /// terrains and costs in the same order; another order is another layer). An empty list is
+  /// prepare(mobility, radius). Costs: a copy of the map's tiles and a layer's memory per list
+  /// and size class, built once; an edit of the map or its doors rebuilds these layers in update()
+  /// (a full build each, where the plain layers are patched), so keep the lists few on maps that
+  /// change often. InvalidArgument also for an unknown terrain or a NaN cost.
+  Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs);
   /// The layer for a mobility and radius, or nullptr when it was not prepared (or its last update
-  /// failed).
-  const NavLayer* layer(MobilityId mobility, float radius) const noexcept;
+  /// failed); with `costs`, the layer prepared for those cost overrides.
+  const NavLayer* layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {}) const noexcept;
   /// The mobility's clearance (see Clearance), or nullptr when no radius of half a tile or more
-  /// was prepared for it. Kept up to date by update() like the layers.
-  const Clearance* clearance(MobilityId mobility) const noexcept;
+  /// was prepared for it (for those cost overrides). Kept up to date by update() like the layers.
+  const Clearance* clearance(MobilityId mobility, std::span<const TerrainCost> costs = {}) const noexcept;
 
   /// Applies the map's and the world's edits since the last update to every layer, in place.
   NavUpdate update();
@@ -135,12 +154,26 @@ class NavData {
     return std::size_t(mobility.value) * 2 + std::size_t(size);
   }
   std::vector<SearchGate> gates() const;
-  Result<std::unique_ptr<NavLayer>> build(MobilityId mobility, SizeClass size) const;
+  Result<std::unique_ptr<NavLayer>> build(const TileMap& map, MobilityId mobility, SizeClass size) const;
+  // The layers of one list of terrain cost overrides for one mobility, on their own map.
+  struct Filtered {
+    MobilityId mobility;
+    std::vector<TerrainCost> costs;
+    std::unique_ptr<TileMap> map;  // the world's map with those costs (kept at a stable address)
+    std::array<std::unique_ptr<NavLayer>, 2> layers;  // by SizeClass
+    std::unique_ptr<Clearance> clearance;
+  };
+  const Filtered* filtered(MobilityId mobility, std::span<const TerrainCost> costs) const noexcept;
+  // The world's map with the overrides applied, or the failure.
+  Result<std::unique_ptr<TileMap>> filteredMap(MobilityId mobility, std::span<const TerrainCost> costs) const;
+  // update() for the filtered layers: rebuilt on the edited map.
+  void rebuildFiltered(NavUpdate& result);
 
   const World* m_world;
   NavDataSettings m_settings;
   std::vector<std::unique_ptr<NavLayer>> m_layers;  // by slot()
   std::vector<std::unique_ptr<Clearance>> m_clearances;  // by mobility
+  std::vector<Filtered> m_filtered;  // in the order first prepared
   std::uint64_t m_mapVersion;
   std::uint64_t m_doorLayoutVersion;
   std::vector<TileEdit> m_edits;  // update()'s scratch

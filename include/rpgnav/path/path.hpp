@@ -4,6 +4,7 @@
 /// The character pipeline's vocabulary: a request, the path the stages pass along, the result,
 /// and the context every stage reads.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/convex_corners.hpp"
@@ -18,11 +19,36 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace rpgnav {
+
+/// What one query may use, beside what the world says (Detour's dtQueryFilter): its own door
+/// policy, its own terrain costs, entities it ignores. A request points at one (PathRequest::
+/// filter); the filter and everything it points at are read during plan() (for a sliced plan,
+/// until continuePlan returns another status than InProgress), and must stay valid that long.
+///
+/// Costs: a door policy or ignore list costs nothing beyond the calls. Terrain costs make the
+/// query read a layer of navigation data of its own, built on a copy of the map with those costs
+/// (NavData::prepare with the list): a planner on its own data builds it at the first query that
+/// names the list (a map copy and a full layer build, like a new mobility), shared data needs it
+/// prepared. Once built, a filtered query costs what a plain one does (a look-up among the
+/// lists prepared), and its path is bit for bit the path on a map whose TerrainTable had those
+/// costs for the request's mobility.
+struct QueryFilter {
+  /// Asked about every door instead of the world's policy (nullptr: the world's). Called like it
+  /// (see DoorPolicy).
+  const DoorPolicy* doorPolicy = nullptr;
+  /// Terrains whose cost for the request's mobility is not the terrain table's in this query (see
+  /// TerrainCost: a multiplier, or forbidden). Every stage uses them: the search, the line of
+  /// sight costs of stages 3-8, the start and goal checks. Empty: the table's.
+  std::span<const TerrainCost> costs;
+  /// Entities that are no obstacle in this query, besides PathRequest::ignore.
+  std::span<const EntityId> ignore;
+};
 
 /// One query: where a character is, where it wants to go, and how it moves.
 struct PathRequest {
@@ -50,6 +76,13 @@ struct PathRequest {
   /// 0: paths are pulled taut against walls at the radius. [Limit: finite, >= 0; radius + comfort
   /// counts up to 0.49 tiles for a radius under half a tile, up to 4 tiles for a wider one]
   std::optional<float> comfort;
+  /// Tell the world's DoorListener when the path stops at a door (once per such plan). The
+  /// ReplanScheduler turns it off for its characters and tells the listener itself, once per
+  /// change of where a character waits (see ReplanScheduler).
+  bool tellDoorListener = true;
+  /// The query's own door policy, terrain costs and ignored entities (nullptr: the world's
+  /// policy, the table's costs, `ignore` alone). See QueryFilter for how long it must live.
+  const QueryFilter* filter = nullptr;
 };
 
 /// The pipeline's stages, in order.
@@ -66,7 +99,7 @@ enum class PathStage : std::uint8_t {
 inline constexpr int kPathStageCount = 8;
 /// "straight_line", "search", "control_points", "straighten_forward", "corner_routing",
 /// "straighten_backward", "detours", "smoothing".
-std::string_view pathStageName(PathStage stage) noexcept;
+RPGNAV_API std::string_view pathStageName(PathStage stage) noexcept;
 
 /// What one stage did in one query.
 struct StageStats {
@@ -93,7 +126,10 @@ struct PathResult {
   /// Ok; StoppedAtDoor (the path ends in front of `door`, at `stopPoint`); BlockedByEntity (no
   /// way round `blocker`: the path ends in front of it, at `stopPoint`); or a failure.
   Status status = Status::InvalidArgument;
-  const char* reason = "";
+  /// Why the plan failed or is in progress, for a human; empty on success. The result owns the
+  /// text: it stays as it is until this result is planned into again, whatever the planner does
+  /// meanwhile (a reused result keeps the string's capacity, so a warm plan allocates nothing).
+  std::string reason;
   DoorId door{0};
   EntityId blocker{0};
   Vec2 stopPoint = Vec2(0.0f, 0.0f);
@@ -163,7 +199,8 @@ bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius, doub
 double barrierSlack(const Layout& layout, float radius, Vec2 from, Vec2 to) noexcept;
 
 /// The doors that are walls for one query, near a box: for stages that lead the path beyond the
-/// ground the planner gathered StageContext::barriers for (stage 7's detours).
+/// ground the planner gathered StageContext::barriers for (stage 7's detours). Asked on the thread
+/// running the stage, during it; the planner's own source belongs to its query (not shared).
 class BarrierSource {
  public:
   virtual ~BarrierSource() = default;

@@ -3,6 +3,7 @@
 /// @file
 /// Planner: runs the character pipeline for one query at a time.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/path.hpp"
 #include "rpgnav/path/stages.hpp"
@@ -74,16 +75,18 @@ struct PlannerSettings {
 /// the planner owns its NavData, prepares each mobility on first use and updates it itself at
 /// the start of a plan after edits (one thread; several such planners each hold a copy).
 ///
-/// Doors: the search asks the world's door policy about each door it reaches (once per door and
-/// query): Pass plans through at the policy's cost, Avoid makes the door a wall, Stop plans
-/// through but the path ends in front of the door (status StoppedAtDoor; the door listener is
-/// told once per such plan). Doors not passed are walls for every stage's line of sight.
+/// Doors: the search asks the door policy (the request's QueryFilter's, else the world's) about
+/// each door it reaches (once per door and query): Pass plans through at the policy's cost, Avoid
+/// makes the door a wall, Stop plans through but the path ends in front of the door (status
+/// StoppedAtDoor; the door listener is told once per such plan, on this planner's thread, unless
+/// PathRequest::tellDoorListener is off). Doors not passed are walls for every stage's line of
+/// sight. Terrain: the table's costs, or the request's filter's (see QueryFilter).
 /// Entities: stage 7 leads the path round the personal spaces of the entities the world's source
 /// reports (see detourStage).
 ///
 /// Thread-safety: one Planner per thread (it owns scratch memory); several planners may read one
 /// world and one NavData at once while nobody edits them.
-class Planner {
+class RPGNAV_API Planner {
  public:
   /// On shared navigation data (kept by reference: it must outlive the planner).
   explicit Planner(const NavData& data, PlannerSettings settings = {});
@@ -96,7 +99,8 @@ class Planner {
   Planner& operator=(Planner&&) noexcept;
 
   /// Plans a path; the status is also in out.status. Bad input gets InvalidArgument (NaN, radius
-  /// out of range, unknown mobility, shared data not prepared for the mobility and size),
+  /// out of range, unknown mobility, shared data not prepared for the mobility and size, or for
+  /// the request filter's terrain costs, or costs the data cannot be built with),
   /// OutOfBounds (a point off the map), StartBlocked / GoalBlocked (in a forbidden tile, closer
   /// than the radius to a blocked one, or, for a wide body, no tile centre beside the point that
   /// fits it: "too wide") or NoPath ("no route is wide enough for the character" when only the
@@ -139,9 +143,13 @@ class Planner {
   NavData* ownNavData() noexcept { return m_ownData.get(); }
 
  private:
-  // The layer for a request (preparing and updating the planner's own data); nullptr with a reason.
-  const NavLayer* layerFor(MobilityId mobility, float radius, const char*& reason);
-  Status fail(PathResult& out, Status status, const char* reason);
+  // The layer for a request (preparing and updating the planner's own data); nullptr with the
+  // failure in `out`.
+  const NavLayer* layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs, PathResult& out);
+  // The entities the request ignores: its own list and its filter's (merged into m_ignored when
+  // both have some).
+  std::span<const EntityId> ignored(const PathRequest& request);
+  Status fail(PathResult& out, Status status, std::string_view reason);
   // The checks and set-up every plan starts with; nullptr (out holds the failure) or the layer.
   const NavLayer* prepare(const PathRequest& request, PathResult& out);
   // Stage 2 (one slice) and everything after it.
@@ -168,7 +176,11 @@ class Planner {
   const NavData* m_data;
   PlannerSettings m_settings;
   SearchContext m_search;
-  std::string m_lastError;  // backs PathResult::reason for messages built at run time
+  // The query's map for every terrain question: the world's, or its filter's layer's (see
+  // NavLayer::map); and a wide body's clearance on it.
+  const TileMap* m_map = nullptr;
+  const Clearance* m_clearance = nullptr;
+  std::vector<EntityId> m_ignored;  // see ignored()
   SearchResult m_searchResult;
   std::unique_ptr<detail::QueryDoors> m_doors;
   std::vector<Barrier> m_barriers;

@@ -5,6 +5,7 @@
 /// pair of neighbouring points), measured by arc length; and PathFollower, which moves a
 /// character along it frame by frame.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
 
 #include <array>
@@ -32,7 +33,7 @@ struct CubicSpan {
 /// at an arc length come from a table of curve points dense enough that the chords between them
 /// stay within `tolerance` of the curve; lengths are the table's (the chords'), so a follower that
 /// walks the whole table travels exactly length().
-class SmoothPath {
+class RPGNAV_API SmoothPath {
  public:
   /// Rebuilds the arc length table for `spans` (joined end to start), its chords within
   /// `tolerance` of the curve. Reuses the path's memory: a warm path allocates nothing.
@@ -81,7 +82,7 @@ class SmoothPath {
 /// Moves a character along a SmoothPath by a distance per frame. O(1) amortised per advance, no
 /// allocation: cheap enough for thousands of characters per frame. Keeps a pointer to the path,
 /// which must outlive it (or call follow() again after the path changes).
-class PathFollower {
+class RPGNAV_API PathFollower {
  public:
   /// How the path ends.
   enum class Ending : std::uint8_t { Goal, DoorStop, Blocked };

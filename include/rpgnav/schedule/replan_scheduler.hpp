@@ -30,6 +30,7 @@
 /// calls, nor between collectDue() and the workers finishing. Determinism: with expansion budgets
 /// (or none), the same calls with the same times give the same paths and events.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/avoid/local_avoidance.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/world/world.hpp"
@@ -62,6 +63,11 @@ struct CharacterSpec {
   Vec2 position = Vec2(0.0f, 0.0f);
   Goal goal;
   AvoidanceSettings avoidance;  ///< How move() makes it avoid the others (priority and all).
+  /// Its plans' QueryFilter (its own door policy, terrain costs, ignored entities; nullptr: the
+  /// world's). Kept by pointer: it must outlive the character, and be left unchanged while it is
+  /// registered (jobs handed out read it on worker threads). add() prepares the navigation data
+  /// for its terrain costs. A followed entity is ignored besides the filter's.
+  const QueryFilter* filter = nullptr;
 };
 
 /// What move() did with one character.
@@ -87,7 +93,7 @@ enum class ReplanReason : std::uint8_t {
   EntityInCorridor,  ///< A blocking entity stands on its path ahead.
   Stuck,             ///< It made little progress for stuckTime seconds.
 };
-std::string_view toString(ReplanReason reason) noexcept;
+RPGNAV_API std::string_view toString(ReplanReason reason) noexcept;
 
 enum class ReplanEventKind : std::uint8_t {
   NewPath,          ///< A new path was accepted (status Ok).
@@ -95,7 +101,7 @@ enum class ReplanEventKind : std::uint8_t {
   BlockedByEntity,  ///< A new path was accepted that ends in front of an entity (see `blocker`).
   GoalUnreachable,  ///< Planning failed (see `status`): the character has no path now.
 };
-std::string_view toString(ReplanEventKind kind) noexcept;
+RPGNAV_API std::string_view toString(ReplanEventKind kind) noexcept;
 
 struct ReplanEvent {
   EntityId character{0};
@@ -107,9 +113,11 @@ struct ReplanEvent {
   double time = 0.0;  ///< The update's time.
 };
 
-/// Told about every event at the end of update() (and acceptJobs()), in the events() order, on
-/// the scheduler's thread. It may read the scheduler but not add, remove or re-goal characters.
-class ReplanListener {
+/// Told about every event at the end of update() (and acceptJobs(), and collectDue() for what it
+/// noticed), in the events() order, on the scheduler's thread (the one calling those), never
+/// concurrently, never from a worker running a PlanJob. It may read the scheduler but not add,
+/// remove or re-goal characters.
+class RPGNAV_API ReplanListener {
  public:
   virtual ~ReplanListener() = default;
   virtual void onReplanEvent(const ReplanEvent& event) = 0;
@@ -182,7 +190,7 @@ struct SchedulerStats {
 /// Planner on the scheduler's navigation data, made with the scheduler's settings
 /// (`Planner(scheduler.navData(), scheduler.planner().settings())`: the scheduler sets the detour
 /// horizon; the data is shared, not copied), then give it back with acceptJobs().
-struct PlanJob {
+struct RPGNAV_API PlanJob {
   EntityId character{0};
   PathRequest request;
   PathResult result;
@@ -198,7 +206,7 @@ struct PlanJob {
   Status run(Planner& planner);
 };
 
-class ReplanScheduler {
+class RPGNAV_API ReplanScheduler {
  public:
   /// Keeps the world by reference: it must outlive the scheduler. The scheduler holds the world's
   /// navigation data (made with `data`) and keeps it up to date: update() and collectDue() apply
@@ -216,7 +224,8 @@ class ReplanScheduler {
   /// At most this many characters (about a million) in one scheduler.
   static constexpr std::size_t kMaxCharacters = std::size_t(1) << 20;
   /// InvalidArgument for id 0, an id already registered, a mobility the terrain table does not
-  /// know, a radius out of [0, 3 tiles], a speed that is not positive, or a non-finite point;
+  /// know, a radius out of [0, 3 tiles], a speed that is not positive, a non-finite point, or a
+  /// filter whose terrain costs the data cannot be built with;
   /// LimitExceeded when kMaxCharacters are registered already. The character is planned at the
   /// first update (its phase is spread over the interval after).
   Status add(const CharacterSpec& character);
@@ -280,6 +289,9 @@ class ReplanScheduler {
     bool queued = false;
     double nextTurn = 0.0;           ///< When it is due (its queue key) while queued.
     ReplanReason reason = ReplanReason::First;  ///< Why it is queued.
+    /// Why its last plan was made (with `plans` and `lastPlanned`: what a replan that changed
+    /// nothing worth an event still shows).
+    ReplanReason lastReason = ReplanReason::First;
   };
   CharacterInfo info(EntityId id) const noexcept;
   std::size_t size() const noexcept { return m_characters.size(); }
@@ -322,9 +334,14 @@ class ReplanScheduler {
   Character* nextDue(double now, Vec2& goal);
   // Takes the top of the queue (nextDue's character); returns why it was queued.
   ReplanReason take(Character& character);
+  // The map its plans see (its filter's terrain costs, see NavLayer::map).
+  const TileMap& mapOf(const Character& character) const;
   bool routeClear(const Character& character) const;
   double remainingCost(const Character& character) const;
   void emit(const ReplanEvent& event) { m_events.push_back(event); }
+  // An event for the character if its outcome changed since its last one (and the door
+  // listener told of a new door stop).
+  void report(Character& character, const ReplanEvent& event);
   void tellListener();
 
   const World* m_world;

@@ -26,8 +26,10 @@ struct GateCrossing {
   std::int64_t cost = 0;  ///< Extra cost units for crossing (>= 0).
 };
 
-/// The query's view of the grid's gates. Asked from the searching thread during findPath/resume;
-/// a suspended search keeps the pointer, so the rule must outlive it.
+/// The query's view of the grid's gates. Asked from the searching thread during findPath/resume,
+/// never concurrently by one search (several searches on several threads may share a rule only if
+/// it is thread-safe; the planner gives each query its own); a suspended search keeps the pointer,
+/// so the rule must outlive it.
 class GateRule {
  public:
   virtual ~GateRule() = default;
@@ -48,7 +50,7 @@ struct SearchRequest {
   /// nearest to the goal's instead; the result is then PartialPath.
   bool nearestIfUnreachable = false;
   /// Node expansions allowed in this call; 0 means no limit. When the budget runs out the result
-  /// is BudgetExhausted and SearchContext::resume continues where the search stopped.
+  /// is InProgress and SearchContext::resume continues where the search stopped.
   std::int64_t maxExpansions = 0;
   /// Jump point pruning on 8-connected square maps. The cost found is the same either way (the
   /// search stays exactly optimal); the path may be a different one of equal cost, and fewer
@@ -138,7 +140,7 @@ struct SearchResult {
 /// made on first need and kept.
 ///
 /// Thread-safety: one SearchContext per thread. A context may search any SearchGrid; grids are
-/// shared read-only. A suspended (BudgetExhausted) search keeps a pointer to its grid, which must
+/// shared read-only. A suspended (InProgress) search keeps a pointer to its grid, which must
 /// stay alive and unchanged until the search finishes or a new one starts.
 ///
 /// Determinism: neighbours are visited in a fixed order and open-list ties are broken on f, then
@@ -160,9 +162,9 @@ class SearchContext {
   }
 
   /// Runs a query (or its first slice); the status is also in out.status.
-  /// Statuses: Ok, PartialPath, NoPath, StartBlocked, GoalBlocked, OutOfBounds, BudgetExhausted.
+  /// Statuses: Ok, PartialPath, NoPath, StartBlocked, GoalBlocked, OutOfBounds, InProgress.
   Status findPath(const SearchGrid& grid, const SearchRequest& request, SearchResult& out);
-  /// Continues a search that returned BudgetExhausted with a fresh budget (0 = unlimited).
+  /// Continues a search that returned InProgress with a fresh budget (0 = unlimited).
   /// InvalidArgument when there is no suspended search.
   Status resume(std::int64_t maxExpansions, SearchResult& out);
   /// True when the last search kept its nodes in the compact table (a jump point search on a map

@@ -4,6 +4,7 @@
 /// Doors on tile edges, and the two hooks through which the game decides what a door means to a
 /// character (DoorPolicy, asked while planning) and hears about door stops (DoorListener).
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/world/entities.hpp"
@@ -54,12 +55,16 @@ struct DoorDecision {
 };
 
 /// The game's rule for doors, asked by the planner at most once per door and query, for every
-/// door the search reaches.
+/// door the search reaches (and the doors near stage 7's detours). The world's policy
+/// (World::setDoorPolicy), or a query's own (QueryFilter::doorPolicy): the same rules for both.
 ///
-/// Thread and lifetime: called from the thread running Planner::plan (several planners on several
-/// threads may call it at once), only during that call; keep it const and cheap. It must not
-/// change doors or entities.
-class DoorPolicy {
+/// Thread and lifetime: called from the thread running the planner call — Planner::plan,
+/// beginPlan, continuePlan, replanAlong — only during that call: the game's thread for its own
+/// planners and for the ReplanScheduler's plans in update(), a worker thread for PlanJob::run.
+/// It may be called concurrently: several planners on several threads call it at once (one
+/// policy object serves them all), so keep it const, thread-safe and cheap. It must not change
+/// doors or entities, and must answer the same for a door within one query.
+class RPGNAV_API DoorPolicy {
  public:
   virtual ~DoorPolicy() = default;
   virtual DoorDecision decide(const Door& door, const Traveller& traveller) const = 0;
@@ -68,7 +73,7 @@ class DoorPolicy {
 /// The default rule: open doors pass; closed and locked doors stop the character (the game then
 /// decides what to do: open, kick, unlock, pick the lock...), at a cost that makes an open way
 /// round of similar length preferred.
-class DefaultDoorPolicy final : public DoorPolicy {
+class RPGNAV_API DefaultDoorPolicy final : public DoorPolicy {
  public:
   float closedCost = 2.0f;  ///< Tile steps. [Limit: 0..1000]
   float lockedCost = 4.0f;  ///< Tile steps. [Limit: 0..1000]
@@ -83,12 +88,22 @@ struct DoorStop {
 };
 
 /// Told when a planned path stops at a door, so the game can offer its options (kick it in, use
-/// a key, pick the lock, cast a spell, set it on fire). Once per plan that stops.
+/// a key, pick the lock, cast a spell, set it on fire).
 ///
-/// Thread and lifetime: called from the thread running Planner::plan, at the end of the call; the
-/// listener may read the World but must not edit it from inside the call (edit after plan()
-/// returns; the next plan sees the change).
-class DoorListener {
+/// When and from which thread, exactly:
+/// - The game's own planner calls (Planner::plan, the continuePlan that finishes a sliced plan,
+///   replanAlong) with PathRequest::tellDoorListener set (the default): once per call whose path
+///   stops at a door, at the end of the call, on the thread making it. Several planners on
+///   several threads (one per worker) call it concurrently: make it thread-safe then.
+/// - The ReplanScheduler's characters: never from the scheduler's plans (its requests turn the
+///   flag off, its jobs' too, so PlanJob::run on a worker thread never calls it). The scheduler
+///   calls it itself, on its own thread, during update() or acceptJobs() as it takes the plan,
+///   once per change: when a character comes to stop at a door it was not already stopped at
+///   (the event ReplanEventKind::StoppedAtDoor), not on every replan that stops there again.
+///   Never concurrently with itself from the scheduler.
+/// The listener may read the World but must not edit it from inside the call (edit after the
+/// call returns; the next plan sees the change).
+class RPGNAV_API DoorListener {
  public:
   virtual ~DoorListener() = default;
   virtual void stoppedAtDoor(const DoorStop& stop) { (void)stop; }

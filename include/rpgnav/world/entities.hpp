@@ -5,6 +5,7 @@
 /// through which rpgnav asks the game for them, and an indexed registry for games that would
 /// rather push positions.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
 
@@ -45,10 +46,13 @@ struct Entity {
 
 /// Where the planner gets entities from: the EntityRegistry below, or the game's own ECS.
 ///
-/// Thread and lifetime: called from the thread running Planner::plan, only during that call, and
-/// possibly from several planners' threads at once (implement it const and thread-safe, or give
-/// each thread its own planner and source). It must not change entities during the call.
-class EntitySource {
+/// Thread and lifetime: called from the thread running a planner call (plan, continuePlan,
+/// replanAlong: stages 7 and 8), only during that call, and possibly from several planners'
+/// threads at once (worker threads running PlanJob::run included): implement it const and
+/// thread-safe. The ReplanScheduler also calls it on its own thread, during update() and
+/// collectDue() (corridor checks) and move() (obstacles). It must not change entities during a
+/// call.
+class RPGNAV_API EntitySource {
  public:
   virtual ~EntitySource() = default;
   /// Appends to `out` every entity whose disc comes within `reach` of the segment from→to (its
@@ -59,14 +63,14 @@ class EntitySource {
 
 /// True when the disc of `entity`, grown by `reach`, comes closer than its radius to the segment:
 /// the exact test every EntitySource answer is filtered with.
-bool entityTouchesSegment(const Entity& entity, Vec2 from, Vec2 to, float reach) noexcept;
+RPGNAV_API bool entityTouchesSegment(const Entity& entity, Vec2 from, Vec2 to, float reach) noexcept;
 
 /// Entities pushed by the game, in a spatial index (Boost.Geometry's R-tree) so that a query near
 /// a segment costs a tree descent, not a scan, with thousands of entities.
 ///
 /// Thread-safety: any number of threads may query at once; edits (add, move, remove) must not
 /// overlap with queries. Every edit bumps version().
-class EntityRegistry final : public EntitySource {
+class RPGNAV_API EntityRegistry final : public EntitySource {
  public:
   EntityRegistry();
   ~EntityRegistry() override;

@@ -4,6 +4,7 @@
 /// World: everything on a map besides its terrain — doors, entities — and the game's hooks for
 /// them. The Planner reads it; the game edits it between queries.
 
+#include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
@@ -22,7 +23,7 @@ namespace rpgnav {
 /// Keeps the TileMap by reference (it must outlive the world). Thread-safety: any number of
 /// planners may read one World at once; edits (doors, entities, hooks) must not overlap with
 /// planning. Hooks are not owned and must outlive their registration.
-class World {
+class RPGNAV_API World {
  public:
   explicit World(const TileMap& map);
 

@@ -11,7 +11,7 @@ using namespace rpgnav;
 
 TEST_CASE("every status has a distinct name", "[core]") {
   const Status all[] = {Status::Ok,           Status::PartialPath,     Status::InProgress,      Status::NoPath,
-                        Status::StartBlocked, Status::GoalBlocked,     Status::OutOfBounds,     Status::BudgetExhausted,
+                        Status::StartBlocked, Status::GoalBlocked,     Status::OutOfBounds,
                         Status::InvalidArgument, Status::ParseError,   Status::IoError,
                         Status::StoppedAtDoor,   Status::BlockedByEntity, Status::LimitExceeded};
   std::set<std::string_view> names;
@@ -49,4 +49,23 @@ TEST_CASE("assertions reach the installed handler", "[core]") {
 #else
   CHECK(map.index({1, 1}) == 3);
 #endif
+}
+
+TEST_CASE("Result's accessors on the wrong alternative reach the assert handler, never throw bad_variant_access",
+          "[core]") {
+  // The check is made in every build (not compiled out with the asserts): tests/main.cpp's
+  // handler throws AssertionFailure, which is what must arrive.
+  Result<int> bad(Status::NoPath, "no way");
+  const Result<int>& constBad = bad;
+  CHECK_THROWS_AS(bad.value(), test::AssertionFailure);
+  CHECK_THROWS_AS(constBad.value(), test::AssertionFailure);
+  CHECK_THROWS_AS(*bad, test::AssertionFailure);
+  CHECK_THROWS_AS(std::move(bad).value(), test::AssertionFailure);
+  Result<std::string> badText(Status::ParseError, "x");
+  CHECK_THROWS_AS(badText->size(), test::AssertionFailure);
+
+  const Result<int> good = 7;
+  CHECK_THROWS_AS(good.error(), test::AssertionFailure);
+  CHECK(good.value() == 7);
+  CHECK(bad.error().status == Status::NoPath);
 }

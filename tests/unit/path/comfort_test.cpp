@@ -418,10 +418,7 @@ TEST_CASE("comfort allocates nothing once warm, also where it compares with the 
     }
     Planner planner(world);
     PathResult result;
-    for (const PathRequest& request : requests) (void)planner.plan(request, result);  // warm-up
-    const std::uint64_t before = test::allocationCount();
-    for (const PathRequest& request : requests) (void)planner.plan(request, result);
-    const std::uint64_t allocations = test::allocationCount() - before;  // before INFO, which allocates
+    const std::uint64_t allocations = test::warmPlanAllocations(planner, requests, result);  // before INFO, which allocates
     INFO(layoutName(layout.kind()));
     CHECK(allocations == 0);
   }

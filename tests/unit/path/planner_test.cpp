@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
@@ -123,6 +124,33 @@ TEST_CASE("planner: bad input gets a status and a reason", "[path]") {
   const Vec2 nearWall = map.layout().tileCenter({1, 1}) + Vec2(0.45f, 0.0f);
   CHECK(planner.plan({nearWall, left, MobilityId{0}, 0.3f}, result) == Status::StartBlocked);
   CHECK(planner.plan({left, nearWall, MobilityId{0}, 0.3f}, result) == Status::GoalBlocked);
+}
+
+TEST_CASE("planner: a failed plan's reason is the result's own, unchanged by later plans", "[path]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {"..#..", "..#..", "..#.."});
+  World world(map);
+  NavData shared(world);
+  Planner own(world);
+  Planner onShared(shared);  // nothing prepared: its failures say so
+  for (Planner* planner : {&own, &onShared}) {
+    const Vec2 left = map.layout().tileCenter({0, 1}), right = map.layout().tileCenter({4, 1});
+    PathResult first, second;
+    const Status failed = planner->plan({left, right, MobilityId{0}, 0.2f}, first);
+    REQUIRE(failed != Status::Ok);
+    const std::string before = first.reason;
+    REQUIRE_FALSE(before.empty());
+    // Another, different failure on the same planner (into another result, then into none).
+    REQUIRE(planner->plan({left, left, MobilityId{0}, 5.0f}, second) == Status::InvalidArgument);
+    CHECK(second.reason != before);
+    CHECK(first.reason == before);
+    PathResult third;
+    (void)planner->plan({Vec2(-1.0f, 0.0f), left}, third);
+    CHECK(first.reason == before);
+    // A copy owns its text too.
+    const PathResult copy = first;
+    first.reason.clear();
+    CHECK(copy.reason == before);
+  }
 }
 
 TEST_CASE("planner invariants on random weighted square and hex maps", "[path][property]") {

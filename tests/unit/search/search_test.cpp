@@ -221,7 +221,7 @@ TEST_CASE("expansion budgets suspend and resume to the same answer", "[search]")
       request.maxExpansions = 3;
       Status status = context.findPath(grid, request, sliced);
       int slices = 1;
-      while (status == Status::BudgetExhausted) {
+      while (status == Status::InProgress) {
         CHECK(context.suspended());
         status = context.resume(3, sliced);
         ++slices;
@@ -315,7 +315,7 @@ TEST_CASE("searches that outgrow the compact node table go on in the node array,
       request.jumpPoints = q % 7 != 6;
       request.maxExpansions = q % 4 == 1 ? 1500 : 0;
       Status status = context.findPath(grid, request, result);
-      while (status == Status::BudgetExhausted) status = context.resume(1500, result);
+      while (status == Status::InProgress) status = context.resume(1500, result);
       INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, query " << q);
       if (expected < 0) {
         CHECK_FALSE(isSuccess(status));

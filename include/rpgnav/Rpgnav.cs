@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+// rpgnav for C#: P/Invoke declarations of the C API (rpgnav/rpgnav.h) and thin wrappers, the way
+// a Unity native plugin is written. Copy this file and the shared library (librpgnav.so,
+// rpgnav.dll or librpgnav.dylib) into the project; see the README, "From C# and Unity".
+//
+// Rules, as in C: a World outlives the Planners, Schedulers and Fields made on it; each object is
+// used by one thread at a time; Dispose() frees the native side (finalizers do it otherwise).
+// Calls that get bad input throw RpgnavException with the library's message; a plan's outcome
+// (NoPath, StoppedAtDoor...) is a Status, not an exception.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Rpgnav
+{
+    public enum Status
+    {
+        Ok = 0, PartialPath = 1, InProgress = 2, NoPath = 3, StartBlocked = 4, GoalBlocked = 5,
+        OutOfBounds = 6, InvalidArgument = 7, ParseError = 8, IoError = 9, StoppedAtDoor = 10,
+        BlockedByEntity = 11, LimitExceeded = 12, OutOfMemory = 13, InternalError = 14,
+    }
+
+    public enum Layout { Square = 0, HexPointy = 1, HexFlat = 2 }
+    public enum DoorState { Open = 0, Closed = 1, Locked = 2 }
+    public enum DoorAction { Pass = 0, Stop = 1, Avoid = 2 }
+    public enum EventKind { NewPath = 0, StoppedAtDoor = 1, BlockedByEntity = 2, GoalUnreachable = 3 }
+    public enum ReplanReason { First = 0, Periodic = 1, GoalChanged = 2, GoalMoved = 3, DoorChanged = 4, MapChanged = 5, EntityInCorridor = 6, Stuck = 7 }
+
+    public static class Mobility { public const byte Walk = 0, Swim = 1, Fly = 2; }
+    public static class EntityFlags { public const uint Flat = 1, Static = 2, Moving = 4; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Vec2
+    {
+        public float X, Y;
+        public Vec2(float x, float y) { X = x; Y = y; }
+        public override string ToString() { return "(" + X + ", " + Y + ")"; }
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Cell
+    {
+        public int X, Y;
+        public Cell(int x, int y) { X = x; Y = y; }
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Entity
+    {
+        public uint Id;
+        public Vec2 Position;
+        public float Radius;
+        public uint Flags;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PathRequest
+    {
+        public Vec2 Start, Goal;
+        public byte Mobility;
+        public float Radius;
+        public uint Character;
+        public float Comfort;  // < 0: the planner's default
+        public static PathRequest Default() { return Native.rpgnav_path_request_default(); }
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Character
+    {
+        public uint Id;
+        public byte Mobility;
+        public float Radius, Speed;
+        public Vec2 Position, Goal;
+        public uint Follow;  // non-zero: follow this entity instead of going to Goal
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct ReplanEvent
+    {
+        public uint Character;
+        public EventKind Kind;
+        public ReplanReason Reason;
+        public Status Status;
+        public uint Door, Blocker;
+        public double Time;
+    }
+
+    /// <summary>A door as the door policy sees it.</summary>
+    public struct DoorInfo
+    {
+        public uint Id;
+        public string Name, Key;
+        public Cell A, B;
+        public DoorState State;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Traveller
+    {
+        public uint Character;
+        public byte Mobility;
+        public float Radius;
+    }
+
+    public delegate DoorAction DoorPolicy(DoorInfo door, Traveller traveller, out float cost);
+    public delegate void DoorStopListener(uint character, uint door, Vec2 point);
+
+    public sealed class RpgnavException : Exception
+    {
+        public readonly Status Status;
+        public RpgnavException(Status status, string message) : base(status + ": " + message) { Status = status; }
+    }
+
+    /// <summary>Unity's IL2CPP needs callbacks from native code marked with an attribute of this name.</summary>
+    [AttributeUsage(AttributeTargets.Method)]
+    sealed class MonoPInvokeCallbackAttribute : Attribute
+    {
+        public MonoPInvokeCallbackAttribute(Type type) { }
+    }
+
+    /// <summary>The C API, one to one (see rpgnav/rpgnav.h for each function).</summary>
+    public static class Native
+    {
+        const string Lib = "rpgnav";
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct DoorInfoNative
+        {
+            public uint Id;
+            public IntPtr Name, Key;
+            public Cell A, B;
+            public DoorState State;
+        }
+
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate DoorAction DoorPolicyFn(IntPtr user, ref DoorInfoNative door, ref Traveller traveller, ref float cost);
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate void DoorStopFn(IntPtr user, uint character, uint door, Vec2 point);
+
+        [DllImport(Lib)] public static extern IntPtr rpgnav_status_name(Status status);
+        [DllImport(Lib)] public static extern int rpgnav_succeeded(Status status);
+        [DllImport(Lib)] public static extern IntPtr rpgnav_last_error();
+        [DllImport(Lib)] public static extern uint rpgnav_version();
+
+        [DllImport(Lib)] public static extern Status rpgnav_world_load([MarshalAs(UnmanagedType.LPStr)] string path, out IntPtr world);
+        [DllImport(Lib)] public static extern Status rpgnav_world_parse(byte[] text, UIntPtr length, out IntPtr world);
+        [DllImport(Lib)] public static extern Status rpgnav_world_create(Layout layout, int width, int height, float tileSize, out IntPtr world);
+        [DllImport(Lib)] public static extern void rpgnav_world_destroy(IntPtr world);
+        [DllImport(Lib)] public static extern int rpgnav_world_width(IntPtr world);
+        [DllImport(Lib)] public static extern int rpgnav_world_height(IntPtr world);
+        [DllImport(Lib)] public static extern Status rpgnav_world_find_terrain(IntPtr world, [MarshalAs(UnmanagedType.LPStr)] string name, out byte terrain);
+        [DllImport(Lib)] public static extern Status rpgnav_world_find_mobility(IntPtr world, [MarshalAs(UnmanagedType.LPStr)] string name, out byte mobility);
+        [DllImport(Lib)] public static extern Status rpgnav_world_terrain_at(IntPtr world, Cell cell, out byte terrain);
+        [DllImport(Lib)] public static extern Status rpgnav_world_tile_at(IntPtr world, Vec2 point, out Cell cell);
+        [DllImport(Lib)] public static extern Status rpgnav_world_tile_centre(IntPtr world, Cell cell, out Vec2 centre);
+        [DllImport(Lib)] public static extern Status rpgnav_world_set_terrain(IntPtr world, Cell cell, byte terrain);
+        [DllImport(Lib)] public static extern Status rpgnav_world_set_terrain_rect(IntPtr world, Cell low, Cell high, byte terrain);
+        [DllImport(Lib)] public static extern Status rpgnav_world_add_door(IntPtr world, Cell a, Cell b, DoorState state, [MarshalAs(UnmanagedType.LPStr)] string name, out uint door);
+        [DllImport(Lib)] public static extern Status rpgnav_world_find_door(IntPtr world, [MarshalAs(UnmanagedType.LPStr)] string name, out uint door);
+        [DllImport(Lib)] public static extern Status rpgnav_world_set_door_state(IntPtr world, uint door, DoorState state);
+        [DllImport(Lib)] public static extern Status rpgnav_world_door_state(IntPtr world, uint door, out DoorState state);
+        [DllImport(Lib)] public static extern Status rpgnav_world_remove_door(IntPtr world, uint door);
+        [DllImport(Lib)] public static extern Status rpgnav_world_add_entity(IntPtr world, ref Entity entity);
+        [DllImport(Lib)] public static extern Status rpgnav_world_move_entity(IntPtr world, uint id, Vec2 position);
+        [DllImport(Lib)] public static extern Status rpgnav_world_remove_entity(IntPtr world, uint id);
+        [DllImport(Lib)] public static extern Status rpgnav_world_set_door_policy(IntPtr world, DoorPolicyFn policy, IntPtr user);
+        [DllImport(Lib)] public static extern Status rpgnav_world_set_door_listener(IntPtr world, DoorStopFn listener, IntPtr user);
+
+        [DllImport(Lib)] public static extern PathRequest rpgnav_path_request_default();
+        [DllImport(Lib)] public static extern Status rpgnav_planner_create(IntPtr world, out IntPtr planner);
+        [DllImport(Lib)] public static extern void rpgnav_planner_destroy(IntPtr planner);
+        [DllImport(Lib)] public static extern Status rpgnav_path_create(out IntPtr path);
+        [DllImport(Lib)] public static extern void rpgnav_path_destroy(IntPtr path);
+        [DllImport(Lib)] public static extern Status rpgnav_plan(IntPtr planner, ref PathRequest request, IntPtr path);
+        [DllImport(Lib)] public static extern Status rpgnav_path_status(IntPtr path);
+        [DllImport(Lib)] public static extern IntPtr rpgnav_path_reason(IntPtr path);
+        [DllImport(Lib)] public static extern UIntPtr rpgnav_path_control_points(IntPtr path, [Out] Vec2[] points, UIntPtr capacity);
+        [DllImport(Lib)] public static extern UIntPtr rpgnav_path_smoothed_points(IntPtr path, float spacing, [Out] Vec2[] points, UIntPtr capacity);
+        [DllImport(Lib)] public static extern int rpgnav_path_door_stop(IntPtr path, out uint door, out Vec2 point);
+        [DllImport(Lib)] public static extern uint rpgnav_path_blocker(IntPtr path);
+        [DllImport(Lib)] public static extern double rpgnav_path_length(IntPtr path);
+        [DllImport(Lib)] public static extern double rpgnav_path_cost(IntPtr path);
+
+        [DllImport(Lib)] public static extern Status rpgnav_scheduler_create(IntPtr world, out IntPtr scheduler);
+        [DllImport(Lib)] public static extern void rpgnav_scheduler_destroy(IntPtr scheduler);
+        [DllImport(Lib)] public static extern Status rpgnav_scheduler_add(IntPtr scheduler, ref Character character);
+        [DllImport(Lib)] public static extern Status rpgnav_scheduler_remove(IntPtr scheduler, uint id);
+        [DllImport(Lib)] public static extern Status rpgnav_scheduler_set_goal(IntPtr scheduler, uint id, Vec2 goal);
+        [DllImport(Lib)] public static extern Status rpgnav_scheduler_set_position(IntPtr scheduler, uint id, Vec2 position);
+        [DllImport(Lib)] public static extern Status rpgnav_scheduler_update(IntPtr scheduler, double now, double micros, long expansions);
+        [DllImport(Lib)] public static extern UIntPtr rpgnav_scheduler_events(IntPtr scheduler, [Out] ReplanEvent[] events, UIntPtr capacity);
+        [DllImport(Lib)] public static extern Status rpgnav_scheduler_path(IntPtr scheduler, uint id, IntPtr path);
+        [DllImport(Lib)] public static extern UIntPtr rpgnav_scheduler_size(IntPtr scheduler);
+
+        [DllImport(Lib)] public static extern Status rpgnav_field_create(IntPtr world, byte mobility, Cell[] goals, UIntPtr goalCount, out IntPtr field);
+        [DllImport(Lib)] public static extern void rpgnav_field_destroy(IntPtr field);
+        [DllImport(Lib)] public static extern Status rpgnav_field_set_goals(IntPtr field, Cell[] goals, UIntPtr goalCount);
+        [DllImport(Lib)] public static extern Status rpgnav_field_move_goal(IntPtr field, Cell from, Cell to);
+        [DllImport(Lib)] public static extern Status rpgnav_field_sync(IntPtr field);
+        [DllImport(Lib)] public static extern Status rpgnav_field_flow(IntPtr field, Vec2 point, out Vec2 direction);
+        [DllImport(Lib)] public static extern Status rpgnav_field_distance(IntPtr field, Cell cell, out double distance);
+
+        public static string Text(IntPtr text) { return text == IntPtr.Zero ? "" : Marshal.PtrToStringAnsi(text); }
+        public static string LastError() { return Text(rpgnav_last_error()); }
+        // Throws unless the status is a success (or InProgress).
+        public static void Check(Status status)
+        {
+            if (rpgnav_succeeded(status) == 0 && status != Status.InProgress) throw new RpgnavException(status, LastError());
+        }
+        public static IntPtr Made(Status status, IntPtr handle) { Check(status); return handle; }
+    }
+
+    /// <summary>Owns one native handle.</summary>
+    public abstract class NativeObject : IDisposable
+    {
+        public IntPtr Handle { get; private set; }
+        protected NativeObject(IntPtr handle) { Handle = handle; }
+        protected abstract void Destroy(IntPtr handle);
+        public void Dispose() { Free(); GC.SuppressFinalize(this); }
+        ~NativeObject() { Free(); }
+        void Free()
+        {
+            if (Handle == IntPtr.Zero) return;
+            Destroy(Handle);
+            Handle = IntPtr.Zero;
+        }
+    }
+
+    /// <summary>A map with its doors and entities, and the game's door hooks.</summary>
+    public sealed class World : NativeObject
+    {
+        DoorPolicy policy;
+        DoorStopListener listener;
+        GCHandle self;  // the hooks' user pointer: leads the static trampolines back here
+
+        World(IntPtr handle) : base(handle) { }
+        protected override void Destroy(IntPtr handle)
+        {
+            Native.rpgnav_world_destroy(handle);
+            if (self.IsAllocated) self.Free();
+        }
+
+        public static World Load(string path) { IntPtr w; return new World(Native.Made(Native.rpgnav_world_load(path, out w), w)); }
+        public static World Parse(string rpgmapText)
+        {
+            byte[] bytes = System.Text.Encoding.UTF8.GetBytes(rpgmapText);
+            IntPtr w;
+            return new World(Native.Made(Native.rpgnav_world_parse(bytes, (UIntPtr)bytes.Length, out w), w));
+        }
+        public static World Create(Layout layout, int width, int height, float tileSize = 1.0f)
+        {
+            IntPtr w;
+            return new World(Native.Made(Native.rpgnav_world_create(layout, width, height, tileSize, out w), w));
+        }
+
+        public int Width { get { return Native.rpgnav_world_width(Handle); } }
+        public int Height { get { return Native.rpgnav_world_height(Handle); } }
+        public byte FindTerrain(string name) { byte t; Native.Check(Native.rpgnav_world_find_terrain(Handle, name, out t)); return t; }
+        public byte FindMobility(string name) { byte m; Native.Check(Native.rpgnav_world_find_mobility(Handle, name, out m)); return m; }
+        public byte TerrainAt(Cell cell) { byte t; Native.Check(Native.rpgnav_world_terrain_at(Handle, cell, out t)); return t; }
+        public Cell TileAt(Vec2 point) { Cell c; Native.Check(Native.rpgnav_world_tile_at(Handle, point, out c)); return c; }
+        public Vec2 TileCentre(Cell cell) { Vec2 v; Native.Check(Native.rpgnav_world_tile_centre(Handle, cell, out v)); return v; }
+        public void SetTerrain(Cell cell, byte terrain) { Native.Check(Native.rpgnav_world_set_terrain(Handle, cell, terrain)); }
+        public void SetTerrain(Cell low, Cell high, byte terrain) { Native.Check(Native.rpgnav_world_set_terrain_rect(Handle, low, high, terrain)); }
+
+        public uint AddDoor(Cell a, Cell b, DoorState state, string name = "")
+        {
+            uint id;
+            Native.Check(Native.rpgnav_world_add_door(Handle, a, b, state, name, out id));
+            return id;
+        }
+        public uint FindDoor(string name) { uint id; Native.Check(Native.rpgnav_world_find_door(Handle, name, out id)); return id; }
+        public void SetDoorState(uint door, DoorState state) { Native.Check(Native.rpgnav_world_set_door_state(Handle, door, state)); }
+        public DoorState GetDoorState(uint door) { DoorState s; Native.Check(Native.rpgnav_world_door_state(Handle, door, out s)); return s; }
+        public void RemoveDoor(uint door) { Native.Check(Native.rpgnav_world_remove_door(Handle, door)); }
+
+        public void AddEntity(Entity entity) { Native.Check(Native.rpgnav_world_add_entity(Handle, ref entity)); }
+        public void MoveEntity(uint id, Vec2 position) { Native.Check(Native.rpgnav_world_move_entity(Handle, id, position)); }
+        public void RemoveEntity(uint id) { Native.Check(Native.rpgnav_world_remove_entity(Handle, id)); }
+
+        /// <summary>The door rule (null: the default). Called on the planning thread, during
+        /// Planner.Plan and Scheduler.Update; it must not edit the world.</summary>
+        public void SetDoorPolicy(DoorPolicy rule)
+        {
+            policy = rule;
+            Native.Check(Native.rpgnav_world_set_door_policy(Handle, rule != null ? PolicyTrampoline : null, Self()));
+        }
+        /// <summary>Told when a plan stops in front of a door (same thread rules).</summary>
+        public void SetDoorListener(DoorStopListener told)
+        {
+            listener = told;
+            Native.Check(Native.rpgnav_world_set_door_listener(Handle, told != null ? ListenerTrampoline : null, Self()));
+        }
+
+        IntPtr Self()
+        {
+            if (!self.IsAllocated) self = GCHandle.Alloc(this, GCHandleType.Weak);
+            return GCHandle.ToIntPtr(self);
+        }
+
+        // Static, so that IL2CPP can call them from native code; kept in fields so that the
+        // delegates handed to C live as long as the program.
+        static readonly Native.DoorPolicyFn PolicyTrampoline = DecideDoor;
+        static readonly Native.DoorStopFn ListenerTrampoline = StoppedAtDoor;
+
+        [MonoPInvokeCallback(typeof(Native.DoorPolicyFn))]
+        static DoorAction DecideDoor(IntPtr user, ref Native.DoorInfoNative door, ref Traveller traveller, ref float cost)
+        {
+            World world = (World)GCHandle.FromIntPtr(user).Target;
+            if (world == null || world.policy == null) return DoorAction.Pass;
+            DoorInfo info = new DoorInfo
+            {
+                Id = door.Id, Name = Native.Text(door.Name), Key = Native.Text(door.Key), A = door.A, B = door.B, State = door.State,
+            };
+            return world.policy(info, traveller, out cost);
+        }
+
+        [MonoPInvokeCallback(typeof(Native.DoorStopFn))]
+        static void StoppedAtDoor(IntPtr user, uint character, uint door, Vec2 point)
+        {
+            World world = (World)GCHandle.FromIntPtr(user).Target;
+            if (world != null && world.listener != null) world.listener(character, door, point);
+        }
+    }
+
+    /// <summary>A path result, reused from plan to plan.</summary>
+    public sealed class PathResult : NativeObject
+    {
+        public PathResult() : base(Create()) { }
+        static IntPtr Create() { IntPtr p; return Native.Made(Native.rpgnav_path_create(out p), p); }
+        protected override void Destroy(IntPtr handle) { Native.rpgnav_path_destroy(handle); }
+
+        public Status Status { get { return Native.rpgnav_path_status(Handle); } }
+        public string Reason { get { return Native.Text(Native.rpgnav_path_reason(Handle)); } }
+        public uint Blocker { get { return Native.rpgnav_path_blocker(Handle); } }
+        public double Length { get { return Native.rpgnav_path_length(Handle); } }
+        public double Cost { get { return Native.rpgnav_path_cost(Handle); } }
+        public Vec2[] ControlPoints()
+        {
+            int count = (int)Native.rpgnav_path_control_points(Handle, null, UIntPtr.Zero);
+            Vec2[] points = new Vec2[count];
+            Native.rpgnav_path_control_points(Handle, points, (UIntPtr)count);
+            return points;
+        }
+        public Vec2[] SmoothedPoints(float spacing)
+        {
+            int count = (int)Native.rpgnav_path_smoothed_points(Handle, spacing, null, UIntPtr.Zero);
+            Vec2[] points = new Vec2[count];
+            Native.rpgnav_path_smoothed_points(Handle, spacing, points, (UIntPtr)count);
+            return points;
+        }
+        public bool DoorStop(out uint door, out Vec2 point) { return Native.rpgnav_path_door_stop(Handle, out door, out point) != 0; }
+    }
+
+    /// <summary>Plans paths on a world; one per thread.</summary>
+    public sealed class Planner : NativeObject
+    {
+        public Planner(World world) : base(Create(world)) { }
+        static IntPtr Create(World world) { IntPtr p; return Native.Made(Native.rpgnav_planner_create(world.Handle, out p), p); }
+        protected override void Destroy(IntPtr handle) { Native.rpgnav_planner_destroy(handle); }
+        /// <summary>Plans into `path`; the outcome is the status (also path.Status).</summary>
+        public Status Plan(PathRequest request, PathResult path) { return Native.rpgnav_plan(Handle, ref request, path.Handle); }
+    }
+
+    /// <summary>Re-plans many characters about once a second within a budget per update.</summary>
+    public sealed class Scheduler : NativeObject
+    {
+        public Scheduler(World world) : base(Create(world)) { }
+        static IntPtr Create(World world) { IntPtr s; return Native.Made(Native.rpgnav_scheduler_create(world.Handle, out s), s); }
+        protected override void Destroy(IntPtr handle) { Native.rpgnav_scheduler_destroy(handle); }
+
+        public int Count { get { return (int)Native.rpgnav_scheduler_size(Handle); } }
+        public void Add(Character character) { Native.Check(Native.rpgnav_scheduler_add(Handle, ref character)); }
+        public void Remove(uint id) { Native.Check(Native.rpgnav_scheduler_remove(Handle, id)); }
+        public void SetGoal(uint id, Vec2 goal) { Native.Check(Native.rpgnav_scheduler_set_goal(Handle, id, goal)); }
+        public void SetPosition(uint id, Vec2 position) { Native.Check(Native.rpgnav_scheduler_set_position(Handle, id, position)); }
+        /// <summary>Plans the due characters at time `now` (seconds) within `micros` of wall time or
+        /// `expansions` search nodes (both 0: no limit).</summary>
+        public void Update(double now, double micros, long expansions) { Native.Check(Native.rpgnav_scheduler_update(Handle, now, micros, expansions)); }
+        /// <summary>The last update's events.</summary>
+        public ReplanEvent[] Events()
+        {
+            int count = (int)Native.rpgnav_scheduler_events(Handle, null, UIntPtr.Zero);
+            ReplanEvent[] copy = new ReplanEvent[count];
+            Native.rpgnav_scheduler_events(Handle, copy, (UIntPtr)count);
+            return copy;
+        }
+        /// <summary>A character's current path into `path`: Ok, or NoPath while it has none.</summary>
+        public Status PathOf(uint id, PathResult path)
+        {
+            Status status = Native.rpgnav_scheduler_path(Handle, id, path.Handle);
+            if (status != Status.NoPath) Native.Check(status);
+            return status;
+        }
+    }
+
+    /// <summary>A flow field toward goals, shared by any number of followers.</summary>
+    public sealed class Field : NativeObject
+    {
+        public Field(World world, byte mobility, Cell[] goals) : base(Create(world, mobility, goals)) { }
+        static IntPtr Create(World world, byte mobility, Cell[] goals)
+        {
+            IntPtr f;
+            return Native.Made(Native.rpgnav_field_create(world.Handle, mobility, goals, (UIntPtr)goals.Length, out f), f);
+        }
+        protected override void Destroy(IntPtr handle) { Native.rpgnav_field_destroy(handle); }
+        public void SetGoals(Cell[] goals) { Native.Check(Native.rpgnav_field_set_goals(Handle, goals, (UIntPtr)goals.Length)); }
+        public void MoveGoal(Cell from, Cell to) { Native.Check(Native.rpgnav_field_move_goal(Handle, from, to)); }
+        /// <summary>Catches up with the world's tile and door edits.</summary>
+        public void Sync() { Native.Check(Native.rpgnav_field_sync(Handle)); }
+        public Vec2 Flow(Vec2 point) { Vec2 d; Native.Check(Native.rpgnav_field_flow(Handle, point, out d)); return d; }
+        /// <summary>Steps to the nearest goal on cost-1 terrain, or -1 when none is reached.</summary>
+        public double Distance(Cell cell) { double d; Native.Check(Native.rpgnav_field_distance(Handle, cell, out d)); return d; }
+    }
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// Compiler intrinsics behind portable names, so that the library builds with GCC, Clang and
+/// MSVC: each one is a hint or a fast path with a plain fallback, never a change of results.
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+
+namespace rpgnav::detail {
+
+/// Asks the CPU to start loading the cache line at `address` (a hint: nothing happens where the
+/// compiler offers no prefetch).
+inline void prefetch(const void* address) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(address);
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+  _mm_prefetch(static_cast<const char*>(address), _MM_HINT_T0);
+#else
+  (void)address;
+#endif
+}
+
+/// True when the CPU runs AVX2 code (asked once per process by each caller's static).
+inline bool cpuHasAvx2() noexcept {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;  // the AVX2 paths are built for GCC and Clang on x86 only
+#endif
+}
+
+/// Makes the compiler forget what it knows of `value` (its range, where it was loaded from),
+/// at no cost: for loops where GCC would otherwise reload a narrow value through memory.
+template <class T>
+inline void forgetRange(T& value) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  asm("" : "+r"(value));
+#else
+  (void)value;
+#endif
+}
+
+}  // namespace rpgnav::detail

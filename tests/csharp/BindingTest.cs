@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// The C# binding (include/rpgnav/Rpgnav.cs) under Mono: the sample dungeon, the hero's route with
+// a door policy written in C#, the door stops heard through the C# listener and opened, the
+// scheduler with 100 characters, a crowd field and bad input. Its answers are printed as
+// tests/csharp/reference.cpp prints the C++ API's for the same inputs, and must equal them line
+// for line.
+//
+// usage: mono BindingTest.exe PATH/TO/dungeon.rpgmap REFERENCE
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Text;
+using Rpgnav;
+
+static class BindingTest
+{
+    static string Bits(float value) { return BitConverter.ToUInt32(BitConverter.GetBytes(value), 0).ToString("x8"); }
+
+    static string Name(Status status)
+    {
+        return Marshal(Native.rpgnav_status_name(status));
+    }
+    static string Marshal(IntPtr text) { return Native.Text(text); }
+
+    static string Points(Vec2[] points)
+    {
+        StringBuilder text = new StringBuilder(points.Length.ToString());
+        foreach (Vec2 p in points) text.Append(' ').Append(Bits(p.X)).Append(',').Append(Bits(p.Y));
+        return text.ToString();
+    }
+
+    static int failures = 0;
+    static void Check(bool condition, string what)
+    {
+        if (condition) return;
+        Console.Error.WriteLine("failed: " + what);
+        ++failures;
+    }
+
+    static int Main(string[] args)
+    {
+        if (args.Length != 2)
+        {
+            Console.Error.WriteLine("usage: mono BindingTest.exe PATH/TO/dungeon.rpgmap REFERENCE");
+            return 2;
+        }
+        List<string> lines = new List<string>();
+        using (World world = World.Load(args[0]))
+        {
+            Check(world.Width == 56 && world.Height == 42, "the dungeon is 56 x 42");
+            // The hero's door rule, in C#: the library key opens the locked library.
+            world.SetDoorPolicy((DoorInfo door, Traveller who, out float cost) =>
+            {
+                cost = 0.0f;
+                if (door.State == DoorState.Open) return DoorAction.Pass;
+                if (door.State == DoorState.Locked && door.Key == "library_key") { cost = 3.0f; return DoorAction.Pass; }
+                cost = 2.0f;
+                return DoorAction.Stop;
+            });
+            int heard = 0;
+            uint lastDoor = 0, lastCharacter = 0;
+            Vec2 lastPoint = new Vec2();
+            world.SetDoorListener((character, door, point) => { ++heard; lastCharacter = character; lastDoor = door; lastPoint = point; });
+
+            using (Planner planner = new Planner(world))
+            using (PathResult path = new PathResult())
+            {
+                PathRequest request = PathRequest.Default();
+                request.Start = new Vec2(4.5f, 9.5f);
+                request.Goal = new Vec2(51.5f, 4.5f);
+                request.Radius = 0.3f;
+                request.Character = 1000;
+                Status status = planner.Plan(request, path);
+                lines.Add("hero " + Name(status) + " " + Points(path.ControlPoints()));
+                Check(status == Status.Ok, "the hero reaches the library with the key");
+                Check(path.SmoothedPoints(0.25f).Length >= 2, "a smoothed curve");
+
+                request.Goal = new Vec2(23.5f, 20.5f);
+                for (int leg = 0; leg < 10; ++leg)
+                {
+                    status = planner.Plan(request, path);
+                    lines.Add("crypt " + leg + " " + Name(status) + " " + Points(path.ControlPoints()));
+                    if (status != Status.StoppedAtDoor) break;
+                    uint door;
+                    Vec2 stop;
+                    Check(path.DoorStop(out door, out stop), "the path says where it stops");
+                    Check(door == lastDoor && stop.X == lastPoint.X && stop.Y == lastPoint.Y && lastCharacter == 1000,
+                          "the listener heard the same stop");
+                    lines.Add("stop " + leg + " door " + lastDoor + " at " + Bits(lastPoint.X) + "," + Bits(lastPoint.Y) + " heard " + heard);
+                    Check(world.GetDoorState(lastDoor) != DoorState.Open, "the door that stopped the hero is shut");
+                    world.SetDoorState(lastDoor, DoorState.Open);
+                    request.Start = lastPoint;
+                }
+                Check(status == Status.Ok, "the hero gets into the crypt once the doors are open");
+
+                // Bad input is a status for a plan, an exception for a call.
+                request.Start = new Vec2(float.NaN, 1.0f);
+                Check(planner.Plan(request, path) == Status.InvalidArgument && path.Reason.Length > 0, "NaN start");
+                bool threw = false;
+                try { world.SetDoorState(99999, DoorState.Open); } catch (RpgnavException e) { threw = e.Status == Status.InvalidArgument; }
+                Check(threw, "an unknown door throws");
+            }
+
+            using (Scheduler scheduler = new Scheduler(world))
+            using (PathResult path = new PathResult())
+            {
+                byte floor = world.FindTerrain("floor");
+                uint seed = 12345u, added = 0;
+                while (added < 100)
+                {
+                    unchecked
+                    {
+                        seed = seed * 1103515245u + 12345u;
+                        int x = (int)((seed >> 8) % 56u);
+                        seed = seed * 1103515245u + 12345u;
+                        int y = (int)((seed >> 8) % 42u);
+                        if (world.TerrainAt(new Cell(x, y)) != floor) continue;
+                        ++added;
+                        Character c = new Character();
+                        c.Id = added;
+                        c.Mobility = Mobility.Walk;
+                        c.Radius = 0.3f;
+                        c.Speed = 3.0f;
+                        c.Position = world.TileCentre(new Cell(x, y));
+                        c.Goal = added % 3 == 0 ? new Vec2(33.5f, 9.5f) : added % 3 == 1 ? new Vec2(23.5f, 20.5f) : new Vec2(11.5f, 33.5f);
+                        scheduler.Add(c);
+                    }
+                }
+                Check(scheduler.Count == 100, "100 characters");
+                for (int frame = 0; frame < 60; ++frame)
+                {
+                    scheduler.Update(frame / 30.0, 0.0, 20000);
+                    foreach (ReplanEvent e in scheduler.Events())
+                    {
+                        lines.Add("event " + frame + " " + e.Character + " " + (int)e.Kind + " " + (int)e.Reason + " " + Name(e.Status) +
+                                  " " + e.Door + " " + e.Blocker);
+                    }
+                }
+                for (uint id = 1; id <= 100; ++id)
+                {
+                    if (scheduler.PathOf(id, path) != Status.Ok) { lines.Add("path " + id + " none"); continue; }
+                    lines.Add("path " + id + " " + Name(path.Status) + " " + Points(path.ControlPoints()));
+                }
+            }
+
+            // A crowd field toward the great hall: following it leads downhill.
+            using (Field field = new Field(world, Mobility.Walk, new Cell[] { new Cell(33, 9) }))
+            {
+                Check(field.Distance(new Cell(33, 9)) == 0.0, "the goal is at distance 0");
+                Vec2 at = new Vec2(4.5f, 9.5f);
+                Vec2 flow = field.Flow(at);
+                Cell here = world.TileAt(at);
+                Cell next = world.TileAt(new Vec2(at.X + 0.9f * flow.X, at.Y + 0.9f * flow.Y));
+                Check(field.Distance(next) < field.Distance(here), "the flow leads downhill");
+                field.MoveGoal(new Cell(33, 9), new Cell(34, 9));
+                Check(field.Distance(new Cell(34, 9)) == 0.0, "the goal moved");
+            }
+        }
+        lines.Add("end");
+
+        string[] expected = File.ReadAllLines(args[1]);
+        for (int i = 0; i < Math.Max(expected.Length, lines.Count); ++i)
+        {
+            string want = i < expected.Length ? expected[i] : "<nothing>";
+            string got = i < lines.Count ? lines[i] : "<nothing>";
+            if (want == got) continue;
+            Console.Error.WriteLine("line " + (i + 1) + " differs from the C++ API's:\n  C++: " + want + "\n  C#:  " + got);
+            ++failures;
+            break;
+        }
+        if (failures != 0) return 1;
+        Console.WriteLine("csharp: " + lines.Count + " lines equal the C++ API's");
+        return 0;
+    }
+}
