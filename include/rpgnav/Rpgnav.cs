@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // rpgnav for C#: P/Invoke declarations of the C API (rpgnav/rpgnav.h) and thin wrappers, the way
 // a Unity native plugin is written. Copy this file and the shared library (librpgnav.so,
-// rpgnav.dll or librpgnav.dylib) into the project; see the README, "From C# and Unity".
+// rpgnav.dll or librpgnav.dylib) into the project; see the README, "C# and Unity".
 //
 // Rules, as in C: a World outlives the Planners, Schedulers and Fields made on it; each object is
 // used by one thread at a time; Dispose() frees the native side (finalizers do it otherwise).
@@ -108,6 +108,7 @@ namespace Rpgnav
     {
         public readonly Status Status;
         public RpgnavException(Status status, string message) : base(status + ": " + message) { Status = status; }
+        public RpgnavException(Status status, string message, Exception inner) : base(status + ": " + message, inner) { Status = status; }
     }
 
     /// <summary>Unity's IL2CPP needs callbacks from native code marked with an attribute of this name.</summary>
@@ -136,70 +137,87 @@ namespace Rpgnav
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         public delegate void DoorStopFn(IntPtr user, uint character, uint door, Vec2 point);
 
-        [DllImport(Lib)] public static extern IntPtr rpgnav_status_name(Status status);
-        [DllImport(Lib)] public static extern int rpgnav_succeeded(Status status);
-        [DllImport(Lib)] public static extern IntPtr rpgnav_last_error();
-        [DllImport(Lib)] public static extern uint rpgnav_version();
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern IntPtr rpgnav_status_name(Status status);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern int rpgnav_succeeded(Status status);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern IntPtr rpgnav_last_error();
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern uint rpgnav_version();
 
-        [DllImport(Lib)] public static extern Status rpgnav_world_load([MarshalAs(UnmanagedType.LPStr)] string path, out IntPtr world);
-        [DllImport(Lib)] public static extern Status rpgnav_world_parse(byte[] text, UIntPtr length, out IntPtr world);
-        [DllImport(Lib)] public static extern Status rpgnav_world_create(Layout layout, int width, int height, float tileSize, out IntPtr world);
-        [DllImport(Lib)] public static extern void rpgnav_world_destroy(IntPtr world);
-        [DllImport(Lib)] public static extern int rpgnav_world_width(IntPtr world);
-        [DllImport(Lib)] public static extern int rpgnav_world_height(IntPtr world);
-        [DllImport(Lib)] public static extern Status rpgnav_world_find_terrain(IntPtr world, [MarshalAs(UnmanagedType.LPStr)] string name, out byte terrain);
-        [DllImport(Lib)] public static extern Status rpgnav_world_find_mobility(IntPtr world, [MarshalAs(UnmanagedType.LPStr)] string name, out byte mobility);
-        [DllImport(Lib)] public static extern Status rpgnav_world_terrain_at(IntPtr world, Cell cell, out byte terrain);
-        [DllImport(Lib)] public static extern Status rpgnav_world_tile_at(IntPtr world, Vec2 point, out Cell cell);
-        [DllImport(Lib)] public static extern Status rpgnav_world_tile_centre(IntPtr world, Cell cell, out Vec2 centre);
-        [DllImport(Lib)] public static extern Status rpgnav_world_set_terrain(IntPtr world, Cell cell, byte terrain);
-        [DllImport(Lib)] public static extern Status rpgnav_world_set_terrain_rect(IntPtr world, Cell low, Cell high, byte terrain);
-        [DllImport(Lib)] public static extern Status rpgnav_world_add_door(IntPtr world, Cell a, Cell b, DoorState state, [MarshalAs(UnmanagedType.LPStr)] string name, out uint door);
-        [DllImport(Lib)] public static extern Status rpgnav_world_find_door(IntPtr world, [MarshalAs(UnmanagedType.LPStr)] string name, out uint door);
-        [DllImport(Lib)] public static extern Status rpgnav_world_set_door_state(IntPtr world, uint door, DoorState state);
-        [DllImport(Lib)] public static extern Status rpgnav_world_door_state(IntPtr world, uint door, out DoorState state);
-        [DllImport(Lib)] public static extern Status rpgnav_world_remove_door(IntPtr world, uint door);
-        [DllImport(Lib)] public static extern Status rpgnav_world_add_entity(IntPtr world, ref Entity entity);
-        [DllImport(Lib)] public static extern Status rpgnav_world_move_entity(IntPtr world, uint id, Vec2 position);
-        [DllImport(Lib)] public static extern Status rpgnav_world_remove_entity(IntPtr world, uint id);
-        [DllImport(Lib)] public static extern Status rpgnav_world_set_door_policy(IntPtr world, DoorPolicyFn policy, IntPtr user);
-        [DllImport(Lib)] public static extern Status rpgnav_world_set_door_listener(IntPtr world, DoorStopFn listener, IntPtr user);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_load(byte[] path, out IntPtr world);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_parse(byte[] text, UIntPtr length, out IntPtr world);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_create(Layout layout, int width, int height, float tileSize, out IntPtr world);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_world_destroy(IntPtr world);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern int rpgnav_world_width(HandleRef world);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern int rpgnav_world_height(HandleRef world);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_find_terrain(HandleRef world, byte[] name, out byte terrain);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_find_mobility(HandleRef world, byte[] name, out byte mobility);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_terrain_at(HandleRef world, Cell cell, out byte terrain);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_tile_at(HandleRef world, Vec2 point, out Cell cell);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_tile_centre(HandleRef world, Cell cell, out Vec2 centre);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_terrain(HandleRef world, Cell cell, byte terrain);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_terrain_rect(HandleRef world, Cell low, Cell high, byte terrain);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_add_door(HandleRef world, Cell a, Cell b, DoorState state, byte[] name, out uint door);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_find_door(HandleRef world, byte[] name, out uint door);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_door_state(HandleRef world, uint door, DoorState state);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_door_state(HandleRef world, uint door, out DoorState state);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_remove_door(HandleRef world, uint door);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_add_entity(HandleRef world, ref Entity entity);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_move_entity(HandleRef world, uint id, Vec2 position);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_remove_entity(HandleRef world, uint id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_door_policy(HandleRef world, DoorPolicyFn policy, IntPtr user);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_door_listener(HandleRef world, DoorStopFn listener, IntPtr user);
 
-        [DllImport(Lib)] public static extern PathRequest rpgnav_path_request_default();
-        [DllImport(Lib)] public static extern Status rpgnav_planner_create(IntPtr world, out IntPtr planner);
-        [DllImport(Lib)] public static extern void rpgnav_planner_destroy(IntPtr planner);
-        [DllImport(Lib)] public static extern Status rpgnav_path_create(out IntPtr path);
-        [DllImport(Lib)] public static extern void rpgnav_path_destroy(IntPtr path);
-        [DllImport(Lib)] public static extern Status rpgnav_plan(IntPtr planner, ref PathRequest request, IntPtr path);
-        [DllImport(Lib)] public static extern Status rpgnav_path_status(IntPtr path);
-        [DllImport(Lib)] public static extern IntPtr rpgnav_path_reason(IntPtr path);
-        [DllImport(Lib)] public static extern UIntPtr rpgnav_path_control_points(IntPtr path, [Out] Vec2[] points, UIntPtr capacity);
-        [DllImport(Lib)] public static extern UIntPtr rpgnav_path_smoothed_points(IntPtr path, float spacing, [Out] Vec2[] points, UIntPtr capacity);
-        [DllImport(Lib)] public static extern int rpgnav_path_door_stop(IntPtr path, out uint door, out Vec2 point);
-        [DllImport(Lib)] public static extern uint rpgnav_path_blocker(IntPtr path);
-        [DllImport(Lib)] public static extern double rpgnav_path_length(IntPtr path);
-        [DllImport(Lib)] public static extern double rpgnav_path_cost(IntPtr path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern PathRequest rpgnav_path_request_default();
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_planner_create(HandleRef world, out IntPtr planner);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_planner_destroy(IntPtr planner);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_path_create(out IntPtr path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_path_destroy(IntPtr path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_plan(HandleRef planner, ref PathRequest request, HandleRef path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_path_status(HandleRef path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern IntPtr rpgnav_path_reason(HandleRef path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_path_control_points(HandleRef path, [Out] Vec2[] points, UIntPtr capacity);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_path_smoothed_points(HandleRef path, float spacing, [Out] Vec2[] points, UIntPtr capacity);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern int rpgnav_path_door_stop(HandleRef path, out uint door, out Vec2 point);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern uint rpgnav_path_blocker(HandleRef path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern double rpgnav_path_length(HandleRef path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern double rpgnav_path_cost(HandleRef path);
 
-        [DllImport(Lib)] public static extern Status rpgnav_scheduler_create(IntPtr world, out IntPtr scheduler);
-        [DllImport(Lib)] public static extern void rpgnav_scheduler_destroy(IntPtr scheduler);
-        [DllImport(Lib)] public static extern Status rpgnav_scheduler_add(IntPtr scheduler, ref Character character);
-        [DllImport(Lib)] public static extern Status rpgnav_scheduler_remove(IntPtr scheduler, uint id);
-        [DllImport(Lib)] public static extern Status rpgnav_scheduler_set_goal(IntPtr scheduler, uint id, Vec2 goal);
-        [DllImport(Lib)] public static extern Status rpgnav_scheduler_set_position(IntPtr scheduler, uint id, Vec2 position);
-        [DllImport(Lib)] public static extern Status rpgnav_scheduler_update(IntPtr scheduler, double now, double micros, long expansions);
-        [DllImport(Lib)] public static extern UIntPtr rpgnav_scheduler_events(IntPtr scheduler, [Out] ReplanEvent[] events, UIntPtr capacity);
-        [DllImport(Lib)] public static extern Status rpgnav_scheduler_path(IntPtr scheduler, uint id, IntPtr path);
-        [DllImport(Lib)] public static extern UIntPtr rpgnav_scheduler_size(IntPtr scheduler);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_create(HandleRef world, out IntPtr scheduler);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_scheduler_destroy(IntPtr scheduler);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_add(HandleRef scheduler, ref Character character);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_remove(HandleRef scheduler, uint id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_set_goal(HandleRef scheduler, uint id, Vec2 goal);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_set_position(HandleRef scheduler, uint id, Vec2 position);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_update(HandleRef scheduler, double now, double micros, long expansions);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_scheduler_events(HandleRef scheduler, [Out] ReplanEvent[] events, UIntPtr capacity);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_path(HandleRef scheduler, uint id, HandleRef path);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_scheduler_size(HandleRef scheduler);
 
-        [DllImport(Lib)] public static extern Status rpgnav_field_create(IntPtr world, byte mobility, Cell[] goals, UIntPtr goalCount, out IntPtr field);
-        [DllImport(Lib)] public static extern void rpgnav_field_destroy(IntPtr field);
-        [DllImport(Lib)] public static extern Status rpgnav_field_set_goals(IntPtr field, Cell[] goals, UIntPtr goalCount);
-        [DllImport(Lib)] public static extern Status rpgnav_field_move_goal(IntPtr field, Cell from, Cell to);
-        [DllImport(Lib)] public static extern Status rpgnav_field_sync(IntPtr field);
-        [DllImport(Lib)] public static extern Status rpgnav_field_flow(IntPtr field, Vec2 point, out Vec2 direction);
-        [DllImport(Lib)] public static extern Status rpgnav_field_distance(IntPtr field, Cell cell, out double distance);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_create(HandleRef world, byte mobility, Cell[] goals, UIntPtr goalCount, out IntPtr field);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_field_destroy(IntPtr field);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_set_goals(HandleRef field, Cell[] goals, UIntPtr goalCount);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_move_goal(HandleRef field, Cell from, Cell to);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_sync(HandleRef field);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_flow(HandleRef field, Vec2 point, out Vec2 direction);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_distance(HandleRef field, Cell cell, out double distance);
 
-        public static string Text(IntPtr text) { return text == IntPtr.Zero ? "" : Marshal.PtrToStringAnsi(text); }
+        // Every string crossing the API is UTF-8 (rpgnav.h): NUL-terminated bytes going in, decoded
+        // by hand coming out (Marshal's ANSI conversions use the system code page on Windows).
+        public static byte[] Utf8(string text)
+        {
+            if (text == null) return null;
+            byte[] bytes = new byte[System.Text.Encoding.UTF8.GetByteCount(text) + 1];
+            System.Text.Encoding.UTF8.GetBytes(text, 0, text.Length, bytes, 0);
+            return bytes;
+        }
+        public static string Text(IntPtr text)
+        {
+            if (text == IntPtr.Zero) return "";
+            int length = 0;
+            while (Marshal.ReadByte(text, length) != 0) ++length;
+            byte[] bytes = new byte[length];
+            Marshal.Copy(text, bytes, 0, length);
+            return System.Text.Encoding.UTF8.GetString(bytes);
+        }
         public static string LastError() { return Text(rpgnav_last_error()); }
         // Throws unless the status is a success (or InProgress).
         public static void Check(Status status)
@@ -209,10 +227,13 @@ namespace Rpgnav
         public static IntPtr Made(Status status, IntPtr handle) { Check(status); return handle; }
     }
 
-    /// <summary>Owns one native handle.</summary>
+    /// <summary>Owns one native handle. Calls pass it as a HandleRef, which keeps this object (so
+    /// its handle) alive until the call returns; objects made on a World hold it, so a World is
+    /// never finalized while something made on it lives.</summary>
     public abstract class NativeObject : IDisposable
     {
         public IntPtr Handle { get; private set; }
+        public HandleRef Ref { get { return new HandleRef(this, Handle); } }
         protected NativeObject(IntPtr handle) { Handle = handle; }
         protected abstract void Destroy(IntPtr handle);
         public void Dispose() { Free(); GC.SuppressFinalize(this); }
@@ -222,6 +243,10 @@ namespace Rpgnav
             if (Handle == IntPtr.Zero) return;
             Destroy(Handle);
             Handle = IntPtr.Zero;
+        }
+        protected void CheckAlive()
+        {
+            if (Handle == IntPtr.Zero) throw new ObjectDisposedException(GetType().Name);
         }
     }
 
@@ -239,7 +264,7 @@ namespace Rpgnav
             if (self.IsAllocated) self.Free();
         }
 
-        public static World Load(string path) { IntPtr w; return new World(Native.Made(Native.rpgnav_world_load(path, out w), w)); }
+        public static World Load(string path) { IntPtr w; return new World(Native.Made(Native.rpgnav_world_load(Native.Utf8(path), out w), w)); }
         public static World Parse(string rpgmapText)
         {
             byte[] bytes = System.Text.Encoding.UTF8.GetBytes(rpgmapText);
@@ -252,49 +277,63 @@ namespace Rpgnav
             return new World(Native.Made(Native.rpgnav_world_create(layout, width, height, tileSize, out w), w));
         }
 
-        public int Width { get { return Native.rpgnav_world_width(Handle); } }
-        public int Height { get { return Native.rpgnav_world_height(Handle); } }
-        public byte FindTerrain(string name) { byte t; Native.Check(Native.rpgnav_world_find_terrain(Handle, name, out t)); return t; }
-        public byte FindMobility(string name) { byte m; Native.Check(Native.rpgnav_world_find_mobility(Handle, name, out m)); return m; }
-        public byte TerrainAt(Cell cell) { byte t; Native.Check(Native.rpgnav_world_terrain_at(Handle, cell, out t)); return t; }
-        public Cell TileAt(Vec2 point) { Cell c; Native.Check(Native.rpgnav_world_tile_at(Handle, point, out c)); return c; }
-        public Vec2 TileCentre(Cell cell) { Vec2 v; Native.Check(Native.rpgnav_world_tile_centre(Handle, cell, out v)); return v; }
-        public void SetTerrain(Cell cell, byte terrain) { Native.Check(Native.rpgnav_world_set_terrain(Handle, cell, terrain)); }
-        public void SetTerrain(Cell low, Cell high, byte terrain) { Native.Check(Native.rpgnav_world_set_terrain_rect(Handle, low, high, terrain)); }
+        public int Width { get { return Native.rpgnav_world_width(Ref); } }
+        public int Height { get { return Native.rpgnav_world_height(Ref); } }
+        public byte FindTerrain(string name) { byte t; Native.Check(Native.rpgnav_world_find_terrain(Ref, Native.Utf8(name), out t)); return t; }
+        public byte FindMobility(string name) { byte m; Native.Check(Native.rpgnav_world_find_mobility(Ref, Native.Utf8(name), out m)); return m; }
+        public byte TerrainAt(Cell cell) { byte t; Native.Check(Native.rpgnav_world_terrain_at(Ref, cell, out t)); return t; }
+        public Cell TileAt(Vec2 point) { Cell c; Native.Check(Native.rpgnav_world_tile_at(Ref, point, out c)); return c; }
+        public Vec2 TileCentre(Cell cell) { Vec2 v; Native.Check(Native.rpgnav_world_tile_centre(Ref, cell, out v)); return v; }
+        public void SetTerrain(Cell cell, byte terrain) { Native.Check(Native.rpgnav_world_set_terrain(Ref, cell, terrain)); }
+        public void SetTerrain(Cell low, Cell high, byte terrain) { Native.Check(Native.rpgnav_world_set_terrain_rect(Ref, low, high, terrain)); }
 
         public uint AddDoor(Cell a, Cell b, DoorState state, string name = "")
         {
             uint id;
-            Native.Check(Native.rpgnav_world_add_door(Handle, a, b, state, name, out id));
+            Native.Check(Native.rpgnav_world_add_door(Ref, a, b, state, Native.Utf8(name), out id));
             return id;
         }
-        public uint FindDoor(string name) { uint id; Native.Check(Native.rpgnav_world_find_door(Handle, name, out id)); return id; }
-        public void SetDoorState(uint door, DoorState state) { Native.Check(Native.rpgnav_world_set_door_state(Handle, door, state)); }
-        public DoorState GetDoorState(uint door) { DoorState s; Native.Check(Native.rpgnav_world_door_state(Handle, door, out s)); return s; }
-        public void RemoveDoor(uint door) { Native.Check(Native.rpgnav_world_remove_door(Handle, door)); }
+        public uint FindDoor(string name) { uint id; Native.Check(Native.rpgnav_world_find_door(Ref, Native.Utf8(name), out id)); return id; }
+        public void SetDoorState(uint door, DoorState state) { Native.Check(Native.rpgnav_world_set_door_state(Ref, door, state)); }
+        public DoorState GetDoorState(uint door) { DoorState s; Native.Check(Native.rpgnav_world_door_state(Ref, door, out s)); return s; }
+        public void RemoveDoor(uint door) { Native.Check(Native.rpgnav_world_remove_door(Ref, door)); }
 
-        public void AddEntity(Entity entity) { Native.Check(Native.rpgnav_world_add_entity(Handle, ref entity)); }
-        public void MoveEntity(uint id, Vec2 position) { Native.Check(Native.rpgnav_world_move_entity(Handle, id, position)); }
-        public void RemoveEntity(uint id) { Native.Check(Native.rpgnav_world_remove_entity(Handle, id)); }
+        public void AddEntity(Entity entity) { Native.Check(Native.rpgnav_world_add_entity(Ref, ref entity)); }
+        public void MoveEntity(uint id, Vec2 position) { Native.Check(Native.rpgnav_world_move_entity(Ref, id, position)); }
+        public void RemoveEntity(uint id) { Native.Check(Native.rpgnav_world_remove_entity(Ref, id)); }
 
-        /// <summary>The door rule (null: the default). Called on the planning thread, during
-        /// Planner.Plan and Scheduler.Update; it must not edit the world.</summary>
+        /// <summary>The door rule (null: the default). Called on the thread that plans, during
+        /// Planner.Plan and Scheduler.Update; planners on several threads may call it at once, so
+        /// keep it thread-safe. It must not edit the world. An exception it throws is rethrown by
+        /// the Plan or Update call (the door counts as a wall meanwhile).</summary>
         public void SetDoorPolicy(DoorPolicy rule)
         {
             policy = rule;
-            Native.Check(Native.rpgnav_world_set_door_policy(Handle, rule != null ? PolicyTrampoline : null, Self()));
+            Native.Check(Native.rpgnav_world_set_door_policy(Ref, rule != null ? PolicyTrampoline : null, Self()));
         }
-        /// <summary>Told when a plan stops in front of a door (same thread rules).</summary>
+        /// <summary>Told when a plan stops in front of a door (same thread rules as the policy).</summary>
         public void SetDoorListener(DoorStopListener told)
         {
             listener = told;
-            Native.Check(Native.rpgnav_world_set_door_listener(Handle, told != null ? ListenerTrampoline : null, Self()));
+            Native.Check(Native.rpgnav_world_set_door_listener(Ref, told != null ? ListenerTrampoline : null, Self()));
         }
 
         IntPtr Self()
         {
+            CheckAlive();
             if (!self.IsAllocated) self = GCHandle.Alloc(this, GCHandleType.Weak);
             return GCHandle.ToIntPtr(self);
+        }
+
+        // What a hook threw on this thread, for the Plan or Update call to rethrow: an exception
+        // must not unwind through the native planner.
+        [ThreadStatic] static Exception hookFailure;
+        internal static void RethrowHookFailure()
+        {
+            Exception failure = hookFailure;
+            if (failure == null) return;
+            hookFailure = null;
+            throw new RpgnavException(Status.InternalError, "a door hook threw: " + failure.Message, failure);
         }
 
         // Static, so that IL2CPP can call them from native code; kept in fields so that the
@@ -305,20 +344,36 @@ namespace Rpgnav
         [MonoPInvokeCallback(typeof(Native.DoorPolicyFn))]
         static DoorAction DecideDoor(IntPtr user, ref Native.DoorInfoNative door, ref Traveller traveller, ref float cost)
         {
-            World world = (World)GCHandle.FromIntPtr(user).Target;
-            if (world == null || world.policy == null) return DoorAction.Pass;
-            DoorInfo info = new DoorInfo
+            try
             {
-                Id = door.Id, Name = Native.Text(door.Name), Key = Native.Text(door.Key), A = door.A, B = door.B, State = door.State,
-            };
-            return world.policy(info, traveller, out cost);
+                World world = (World)GCHandle.FromIntPtr(user).Target;
+                if (world == null || world.policy == null) return DoorAction.Avoid;
+                DoorInfo info = new DoorInfo
+                {
+                    Id = door.Id, Name = Native.Text(door.Name), Key = Native.Text(door.Key), A = door.A, B = door.B, State = door.State,
+                };
+                return world.policy(info, traveller, out cost);
+            }
+            catch (Exception failure)
+            {
+                if (hookFailure == null) hookFailure = failure;
+                cost = 0.0f;
+                return DoorAction.Avoid;
+            }
         }
 
         [MonoPInvokeCallback(typeof(Native.DoorStopFn))]
         static void StoppedAtDoor(IntPtr user, uint character, uint door, Vec2 point)
         {
-            World world = (World)GCHandle.FromIntPtr(user).Target;
-            if (world != null && world.listener != null) world.listener(character, door, point);
+            try
+            {
+                World world = (World)GCHandle.FromIntPtr(user).Target;
+                if (world != null && world.listener != null) world.listener(character, door, point);
+            }
+            catch (Exception failure)
+            {
+                if (hookFailure == null) hookFailure = failure;
+            }
         }
     }
 
@@ -329,65 +384,79 @@ namespace Rpgnav
         static IntPtr Create() { IntPtr p; return Native.Made(Native.rpgnav_path_create(out p), p); }
         protected override void Destroy(IntPtr handle) { Native.rpgnav_path_destroy(handle); }
 
-        public Status Status { get { return Native.rpgnav_path_status(Handle); } }
-        public string Reason { get { return Native.Text(Native.rpgnav_path_reason(Handle)); } }
-        public uint Blocker { get { return Native.rpgnav_path_blocker(Handle); } }
-        public double Length { get { return Native.rpgnav_path_length(Handle); } }
-        public double Cost { get { return Native.rpgnav_path_cost(Handle); } }
+        public Status Status { get { return Native.rpgnav_path_status(Ref); } }
+        public string Reason { get { return Native.Text(Native.rpgnav_path_reason(Ref)); } }
+        public uint Blocker { get { return Native.rpgnav_path_blocker(Ref); } }
+        public double Length { get { return Native.rpgnav_path_length(Ref); } }
+        public double Cost { get { return Native.rpgnav_path_cost(Ref); } }
         public Vec2[] ControlPoints()
         {
-            int count = (int)Native.rpgnav_path_control_points(Handle, null, UIntPtr.Zero);
+            int count = (int)Native.rpgnav_path_control_points(Ref, null, UIntPtr.Zero);
             Vec2[] points = new Vec2[count];
-            Native.rpgnav_path_control_points(Handle, points, (UIntPtr)count);
+            Native.rpgnav_path_control_points(Ref, points, (UIntPtr)count);
             return points;
         }
         public Vec2[] SmoothedPoints(float spacing)
         {
-            int count = (int)Native.rpgnav_path_smoothed_points(Handle, spacing, null, UIntPtr.Zero);
+            int count = (int)Native.rpgnav_path_smoothed_points(Ref, spacing, null, UIntPtr.Zero);
             Vec2[] points = new Vec2[count];
-            Native.rpgnav_path_smoothed_points(Handle, spacing, points, (UIntPtr)count);
+            Native.rpgnav_path_smoothed_points(Ref, spacing, points, (UIntPtr)count);
             return points;
         }
-        public bool DoorStop(out uint door, out Vec2 point) { return Native.rpgnav_path_door_stop(Handle, out door, out point) != 0; }
+        public bool DoorStop(out uint door, out Vec2 point) { return Native.rpgnav_path_door_stop(Ref, out door, out point) != 0; }
     }
 
     /// <summary>Plans paths on a world; one per thread.</summary>
     public sealed class Planner : NativeObject
     {
-        public Planner(World world) : base(Create(world)) { }
-        static IntPtr Create(World world) { IntPtr p; return Native.Made(Native.rpgnav_planner_create(world.Handle, out p), p); }
+        readonly World world;  // kept alive as long as the planner
+        public Planner(World world) : base(Create(world)) { this.world = world; }
+        static IntPtr Create(World world) { IntPtr p; return Native.Made(Native.rpgnav_planner_create(world.Ref, out p), p); }
         protected override void Destroy(IntPtr handle) { Native.rpgnav_planner_destroy(handle); }
+        public World World { get { return world; } }
         /// <summary>Plans into `path`; the outcome is the status (also path.Status).</summary>
-        public Status Plan(PathRequest request, PathResult path) { return Native.rpgnav_plan(Handle, ref request, path.Handle); }
+        public Status Plan(PathRequest request, PathResult path)
+        {
+            Status status = Native.rpgnav_plan(Ref, ref request, path.Ref);
+            World.RethrowHookFailure();
+            return status;
+        }
     }
 
     /// <summary>Re-plans many characters about once a second within a budget per update.</summary>
     public sealed class Scheduler : NativeObject
     {
-        public Scheduler(World world) : base(Create(world)) { }
-        static IntPtr Create(World world) { IntPtr s; return Native.Made(Native.rpgnav_scheduler_create(world.Handle, out s), s); }
+        readonly World world;  // kept alive as long as the scheduler
+        public Scheduler(World world) : base(Create(world)) { this.world = world; }
+        static IntPtr Create(World world) { IntPtr s; return Native.Made(Native.rpgnav_scheduler_create(world.Ref, out s), s); }
         protected override void Destroy(IntPtr handle) { Native.rpgnav_scheduler_destroy(handle); }
+        public World World { get { return world; } }
 
-        public int Count { get { return (int)Native.rpgnav_scheduler_size(Handle); } }
-        public void Add(Character character) { Native.Check(Native.rpgnav_scheduler_add(Handle, ref character)); }
-        public void Remove(uint id) { Native.Check(Native.rpgnav_scheduler_remove(Handle, id)); }
-        public void SetGoal(uint id, Vec2 goal) { Native.Check(Native.rpgnav_scheduler_set_goal(Handle, id, goal)); }
-        public void SetPosition(uint id, Vec2 position) { Native.Check(Native.rpgnav_scheduler_set_position(Handle, id, position)); }
+        public int Count { get { return (int)Native.rpgnav_scheduler_size(Ref); } }
+        public void Add(Character character) { Native.Check(Native.rpgnav_scheduler_add(Ref, ref character)); }
+        public void Remove(uint id) { Native.Check(Native.rpgnav_scheduler_remove(Ref, id)); }
+        public void SetGoal(uint id, Vec2 goal) { Native.Check(Native.rpgnav_scheduler_set_goal(Ref, id, goal)); }
+        public void SetPosition(uint id, Vec2 position) { Native.Check(Native.rpgnav_scheduler_set_position(Ref, id, position)); }
         /// <summary>Plans the due characters at time `now` (seconds) within `micros` of wall time or
         /// `expansions` search nodes (both 0: no limit).</summary>
-        public void Update(double now, double micros, long expansions) { Native.Check(Native.rpgnav_scheduler_update(Handle, now, micros, expansions)); }
+        public void Update(double now, double micros, long expansions)
+        {
+            Status status = Native.rpgnav_scheduler_update(Ref, now, micros, expansions);
+            World.RethrowHookFailure();
+            Native.Check(status);
+        }
         /// <summary>The last update's events.</summary>
         public ReplanEvent[] Events()
         {
-            int count = (int)Native.rpgnav_scheduler_events(Handle, null, UIntPtr.Zero);
+            int count = (int)Native.rpgnav_scheduler_events(Ref, null, UIntPtr.Zero);
             ReplanEvent[] copy = new ReplanEvent[count];
-            Native.rpgnav_scheduler_events(Handle, copy, (UIntPtr)count);
+            Native.rpgnav_scheduler_events(Ref, copy, (UIntPtr)count);
             return copy;
         }
         /// <summary>A character's current path into `path`: Ok, or NoPath while it has none.</summary>
         public Status PathOf(uint id, PathResult path)
         {
-            Status status = Native.rpgnav_scheduler_path(Handle, id, path.Handle);
+            Status status = Native.rpgnav_scheduler_path(Ref, id, path.Ref);
             if (status != Status.NoPath) Native.Check(status);
             return status;
         }
@@ -396,19 +465,21 @@ namespace Rpgnav
     /// <summary>A flow field toward goals, shared by any number of followers.</summary>
     public sealed class Field : NativeObject
     {
-        public Field(World world, byte mobility, Cell[] goals) : base(Create(world, mobility, goals)) { }
+        readonly World world;  // kept alive as long as the field
+        public Field(World world, byte mobility, Cell[] goals) : base(Create(world, mobility, goals)) { this.world = world; }
         static IntPtr Create(World world, byte mobility, Cell[] goals)
         {
             IntPtr f;
-            return Native.Made(Native.rpgnav_field_create(world.Handle, mobility, goals, (UIntPtr)goals.Length, out f), f);
+            return Native.Made(Native.rpgnav_field_create(world.Ref, mobility, goals, (UIntPtr)goals.Length, out f), f);
         }
         protected override void Destroy(IntPtr handle) { Native.rpgnav_field_destroy(handle); }
-        public void SetGoals(Cell[] goals) { Native.Check(Native.rpgnav_field_set_goals(Handle, goals, (UIntPtr)goals.Length)); }
-        public void MoveGoal(Cell from, Cell to) { Native.Check(Native.rpgnav_field_move_goal(Handle, from, to)); }
+        public World World { get { return world; } }
+        public void SetGoals(Cell[] goals) { Native.Check(Native.rpgnav_field_set_goals(Ref, goals, (UIntPtr)goals.Length)); }
+        public void MoveGoal(Cell from, Cell to) { Native.Check(Native.rpgnav_field_move_goal(Ref, from, to)); }
         /// <summary>Catches up with the world's tile and door edits.</summary>
-        public void Sync() { Native.Check(Native.rpgnav_field_sync(Handle)); }
-        public Vec2 Flow(Vec2 point) { Vec2 d; Native.Check(Native.rpgnav_field_flow(Handle, point, out d)); return d; }
+        public void Sync() { Native.Check(Native.rpgnav_field_sync(Ref)); }
+        public Vec2 Flow(Vec2 point) { Vec2 d; Native.Check(Native.rpgnav_field_flow(Ref, point, out d)); return d; }
         /// <summary>Steps to the nearest goal on cost-1 terrain, or -1 when none is reached.</summary>
-        public double Distance(Cell cell) { double d; Native.Check(Native.rpgnav_field_distance(Handle, cell, out d)); return d; }
+        public double Distance(Cell cell) { double d; Native.Check(Native.rpgnav_field_distance(Ref, cell, out d)); return d; }
     }
 }

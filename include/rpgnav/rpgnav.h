@@ -13,6 +13,7 @@
  *   rpgnav_succeeded) means done. On failure rpgnav_last_error() tells why, in words.
  * - Nothing is thrown across this API and nothing aborts on bad input: a NULL handle or pointer,
  *   a NaN or off-map point, an unknown id gives a status and a message.
+ * - Strings (paths, names, messages) are UTF-8, ending in a NUL.
  * - Units: world units (a tile is 1 unless the map says otherwise); cells are tile columns and
  *   rows (y grows downwards). Ids: entities and characters are the game's own non-zero numbers;
  *   doors are numbered by rpgnav from 1.
@@ -41,6 +42,14 @@
 #define RPGNAV_C_API
 #endif
 
+/* Enumerations are int-sized in C; in C++ they get a fixed type, so that any number a caller
+   passes (a bad one is refused with a status) is a valid value of it. */
+#ifdef __cplusplus
+#define RPGNAV_ENUM(name) enum name : int32_t
+#else
+#define RPGNAV_ENUM(name) enum name
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,7 +57,7 @@ extern "C" {
 /* ---- Basics ---------------------------------------------------------------------------- */
 
 /** Outcome of a call. The numbers are fixed: bindings may rely on them. */
-typedef enum rpgnav_status {
+typedef RPGNAV_ENUM(rpgnav_status) {
   RPGNAV_OK = 0,                /**< Done as asked. */
   RPGNAV_PARTIAL_PATH = 1,      /**< Success: the result leads towards, not to, the goal. */
   RPGNAV_IN_PROGRESS = 2,       /**< A sliced operation needs more calls. */
@@ -62,7 +71,7 @@ typedef enum rpgnav_status {
   RPGNAV_STOPPED_AT_DOOR = 10,  /**< Success: the path ends in front of a door that stops it. */
   RPGNAV_BLOCKED_BY_ENTITY = 11, /**< Success: the path ends in front of an entity it cannot pass. */
   RPGNAV_LIMIT_EXCEEDED = 12,   /**< Refused: a fixed limit (map size, counts) would be passed. */
-  RPGNAV_OUT_OF_MEMORY = 13,    /**< Memory ran out; nothing changed. */
+  RPGNAV_OUT_OF_MEMORY = 13,    /**< Memory ran out; the object is valid, its contents unspecified. */
   RPGNAV_INTERNAL_ERROR = 14    /**< A bug in rpgnav (please report the message). */
 } rpgnav_status;
 
@@ -88,7 +97,7 @@ typedef struct rpgnav_cell {
 
 typedef struct rpgnav_world rpgnav_world;
 
-typedef enum rpgnav_layout { RPGNAV_SQUARE = 0, RPGNAV_HEX_POINTY = 1, RPGNAV_HEX_FLAT = 2 } rpgnav_layout;
+typedef RPGNAV_ENUM(rpgnav_layout) { RPGNAV_SQUARE = 0, RPGNAV_HEX_POINTY = 1, RPGNAV_HEX_FLAT = 2 } rpgnav_layout;
 
 /** The built-in mobilities; maps may name more (rpgnav_world_find_mobility). */
 #define RPGNAV_WALK 0
@@ -124,12 +133,12 @@ RPGNAV_C_API rpgnav_status rpgnav_world_set_terrain_rect(rpgnav_world* world, rp
                                                          uint8_t terrain);
 
 /* Doors, on the edge between two neighbouring tiles. */
-typedef enum rpgnav_door_state { RPGNAV_DOOR_OPEN = 0, RPGNAV_DOOR_CLOSED = 1, RPGNAV_DOOR_LOCKED = 2 } rpgnav_door_state;
+typedef RPGNAV_ENUM(rpgnav_door_state) { RPGNAV_DOOR_OPEN = 0, RPGNAV_DOOR_CLOSED = 1, RPGNAV_DOOR_LOCKED = 2 } rpgnav_door_state;
 
 /** Adds a door (`name` may be NULL or ""); its id in `door`. */
 RPGNAV_C_API rpgnav_status rpgnav_world_add_door(rpgnav_world* world, rpgnav_cell a, rpgnav_cell b,
                                                  rpgnav_door_state state, const char* name, uint32_t* door);
-/** The door of that name (from the map file, or given to add_door). */
+/** The door of that name (from the map file, or given to add_door) that is in place. */
 RPGNAV_C_API rpgnav_status rpgnav_world_find_door(const rpgnav_world* world, const char* name, uint32_t* door);
 RPGNAV_C_API rpgnav_status rpgnav_world_set_door_state(rpgnav_world* world, uint32_t door, rpgnav_door_state state);
 RPGNAV_C_API rpgnav_status rpgnav_world_door_state(const rpgnav_world* world, uint32_t door, rpgnav_door_state* state);
@@ -141,11 +150,14 @@ RPGNAV_C_API rpgnav_status rpgnav_world_remove_door(rpgnav_world* world, uint32_
 #define RPGNAV_ENTITY_STATIC 2u /**< furniture */
 #define RPGNAV_ENTITY_MOVING 4u /**< characters and monsters */
 
+/* A map file's entities (furniture) take the ids 1, 2, ... in file order: give the game's own
+   entities and characters ids above them (1000 and up, say). A character is never an obstacle to
+   itself, nor is an entity of the same id. */
 typedef struct rpgnav_entity {
   uint32_t id; /**< the game's own, non-zero, unique in the world */
   rpgnav_vec2 position;
   float radius; /**< world units, >= 0 */
-  uint32_t flags; /**< RPGNAV_ENTITY_* */
+  uint32_t flags; /**< RPGNAV_ENTITY_* (others are refused) */
 } rpgnav_entity;
 
 RPGNAV_C_API rpgnav_status rpgnav_world_add_entity(rpgnav_world* world, const rpgnav_entity* entity);
@@ -154,7 +166,7 @@ RPGNAV_C_API rpgnav_status rpgnav_world_remove_entity(rpgnav_world* world, uint3
 
 /* ---- Door hooks ------------------------------------------------------------------------ */
 
-typedef enum rpgnav_door_action {
+typedef RPGNAV_ENUM(rpgnav_door_action) {
   RPGNAV_DOOR_PASS = 0,  /**< plan through it */
   RPGNAV_DOOR_STOP = 1,  /**< plan through it, but the path ends in front of it */
   RPGNAV_DOOR_AVOID = 2  /**< treat it as a wall */
@@ -231,7 +243,8 @@ RPGNAV_C_API const char* rpgnav_path_reason(const rpgnav_path* path);
  *  (which may be NULL when `capacity` is 0); returns how many there are. */
 RPGNAV_C_API size_t rpgnav_path_control_points(const rpgnav_path* path, rpgnav_vec2* points, size_t capacity);
 /** The smoothed curve sampled every `spacing` world units (> 0), start and end included: copies up
- *  to `capacity` points, returns how many there are (0 for a failed plan or bad spacing). */
+ *  to `capacity` points, returns how many there are (0 for a failed plan, or a spacing that is not
+ *  positive or would give more than 10 million points). */
 RPGNAV_C_API size_t rpgnav_path_smoothed_points(rpgnav_path* path, float spacing, rpgnav_vec2* points,
                                                 size_t capacity);
 /** 1 when the path ends in front of a door (its id and the stop point are written), else 0. */
@@ -256,7 +269,7 @@ typedef struct rpgnav_character {
   uint32_t follow; /**< non-zero: follow this entity or character instead of going to `goal` */
 } rpgnav_character;
 
-typedef enum rpgnav_event_kind {
+typedef RPGNAV_ENUM(rpgnav_event_kind) {
   RPGNAV_EVENT_NEW_PATH = 0,          /**< a path to the goal was accepted */
   RPGNAV_EVENT_STOPPED_AT_DOOR = 1,   /**< the accepted path ends in front of `door` */
   RPGNAV_EVENT_BLOCKED_BY_ENTITY = 2, /**< the accepted path ends in front of `blocker` */
@@ -288,8 +301,8 @@ RPGNAV_C_API rpgnav_status rpgnav_scheduler_update(rpgnav_scheduler* scheduler, 
                                                    int64_t expansions);
 /** Copies up to `capacity` of the last update's events; returns how many there were. */
 RPGNAV_C_API size_t rpgnav_scheduler_events(const rpgnav_scheduler* scheduler, rpgnav_event* events, size_t capacity);
-/** Copies a character's current path into `out` (INVALID_ARGUMENT for an unknown id, NO_PATH
- *  while it has none). */
+/** Copies a character's current path into `out` (INVALID_ARGUMENT for an unknown id; NO_PATH
+ *  while it has none, and `out` is then an empty path of status NO_PATH). */
 RPGNAV_C_API rpgnav_status rpgnav_scheduler_path(const rpgnav_scheduler* scheduler, uint32_t id, rpgnav_path* out);
 RPGNAV_C_API size_t rpgnav_scheduler_size(const rpgnav_scheduler* scheduler);
 
@@ -310,7 +323,7 @@ RPGNAV_C_API rpgnav_status rpgnav_field_sync(rpgnav_field* field);
 /** The unit direction to steer by at a world point (zero at a goal or where no goal is reached). */
 RPGNAV_C_API rpgnav_status rpgnav_field_flow(const rpgnav_field* field, rpgnav_vec2 point, rpgnav_vec2* direction);
 /** The cost of the best route from a tile to a goal, in steps on cost-1 terrain (a diagonal step
- *  counts 1.4142136), or -1 when no goal is reached. */
+ *  counts 1.414214), or -1 when no goal is reached. */
 RPGNAV_C_API rpgnav_status rpgnav_field_distance(const rpgnav_field* field, rpgnav_cell cell, double* distance);
 
 #ifdef __cplusplus

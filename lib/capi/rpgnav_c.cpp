@@ -7,6 +7,7 @@
 #include "rpgnav/rpgnav.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <new>
 #include <string>
@@ -17,6 +18,9 @@ using namespace rpgnav;
 namespace {
 
 thread_local std::string t_lastError;
+
+// The most points rpgnav_path_smoothed_points samples a curve into.
+constexpr double kMaxSamples = 1e7;
 
 rpgnav_status toC(Status status) noexcept {
   switch (status) {
@@ -203,7 +207,9 @@ rpgnav_status rpgnav_world_load(const char* path, rpgnav_world** out) {
     if (out == nullptr) return invalid("rpgnav_world_load: out is NULL");
     *out = nullptr;
     if (path == nullptr) return invalid("rpgnav_world_load: path is NULL");
-    return adopt(readMapFile(path), out);
+    // UTF-8, whatever the platform's narrow encoding is (Windows reads char paths as ANSI).
+    const std::u8string utf8(reinterpret_cast<const char8_t*>(path));
+    return adopt(readMapFile(std::filesystem::path(utf8)), out);
   });
 }
 
@@ -324,7 +330,7 @@ rpgnav_status rpgnav_world_find_door(const rpgnav_world* world, const char* name
   return guarded([&] {
     if (world == nullptr || name == nullptr || door == nullptr) return invalid("rpgnav_world_find_door: NULL argument");
     const Door* found = world->world->findDoor(name);
-    if (found == nullptr) return invalid("rpgnav_world_find_door: no door of that name");
+    if (found == nullptr || found->removed) return invalid("rpgnav_world_find_door: no door of that name");
     *door = found->id.value;
     return report(RPGNAV_OK);
   });
@@ -355,7 +361,10 @@ rpgnav_status rpgnav_world_remove_door(rpgnav_world* world, uint32_t door) {
 rpgnav_status rpgnav_world_add_entity(rpgnav_world* world, const rpgnav_entity* entity) {
   return guarded([&] {
     if (world == nullptr || entity == nullptr) return invalid("rpgnav_world_add_entity: NULL argument");
-    if (entity->flags > 0xFF) return invalid("rpgnav_world_add_entity: unknown flags");
+    if (entity->id == 0) return invalid("rpgnav_world_add_entity: id 0 means no entity");
+    if ((entity->flags & ~std::uint32_t(RPGNAV_ENTITY_FLAT | RPGNAV_ENTITY_STATIC | RPGNAV_ENTITY_MOVING)) != 0) {
+      return invalid("rpgnav_world_add_entity: unknown flags");
+    }
     const Entity added{EntityId{entity->id}, toVec(entity->position), entity->radius, std::uint8_t(entity->flags)};
     return report(world->world->entities().add(added),
                   "rpgnav_world_add_entity: a position or radius not finite, a negative radius or a taken id");
@@ -421,6 +430,7 @@ void rpgnav_planner_destroy(rpgnav_planner* planner) { delete planner; }
 rpgnav_status rpgnav_path_create(rpgnav_path** out) {
   return guarded([&] {
     if (out == nullptr) return invalid("rpgnav_path_create: out is NULL");
+    *out = nullptr;
     *out = new rpgnav_path{};
     return report(RPGNAV_OK);
   });
@@ -446,7 +456,7 @@ rpgnav_status rpgnav_plan(rpgnav_planner* planner, const rpgnav_path_request* re
 }
 
 rpgnav_status rpgnav_path_status(const rpgnav_path* path) {
-  return path != nullptr ? toC(path->result.status) : RPGNAV_INVALID_ARGUMENT;
+  return path != nullptr ? toC(path->result.status) : invalid("rpgnav_path_status: path is NULL");
 }
 
 const char* rpgnav_path_reason(const rpgnav_path* path) {
@@ -460,6 +470,8 @@ size_t rpgnav_path_control_points(const rpgnav_path* path, rpgnav_vec2* points, 
 
 size_t rpgnav_path_smoothed_points(rpgnav_path* path, float spacing, rpgnav_vec2* points, size_t capacity) {
   if (path == nullptr || !(std::isfinite(spacing) && spacing > 0.0f)) return 0;
+  // A spacing that tiny would sample without end (or past memory): refused.
+  if (path->result.smoothed.length() / double(spacing) > kMaxSamples) return 0;
   try {
     path->result.smoothed.sampleEvery(spacing, path->smoothed);
   } catch (...) {
@@ -569,9 +581,14 @@ rpgnav_status rpgnav_scheduler_path(const rpgnav_scheduler* scheduler, uint32_t 
     if (scheduler == nullptr || out == nullptr) return invalid("rpgnav_scheduler_path: NULL argument");
     if (!scheduler->scheduler.info(EntityId{id}).known) return invalid("rpgnav_scheduler_path: unknown id");
     const PathResult* path = scheduler->scheduler.path(EntityId{id});
-    if (path == nullptr) return report(RPGNAV_NO_PATH, "the character has no path yet");
-    out->result = *path;
     out->smoothed.clear();
+    if (path == nullptr) {
+      out->result = PathResult{};
+      out->result.status = Status::NoPath;
+      out->result.reason = "the character has no path yet";
+      return report(RPGNAV_NO_PATH, out->result.reason);
+    }
+    out->result = *path;
     return report(RPGNAV_OK);
   });
 }

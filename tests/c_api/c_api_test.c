@@ -75,7 +75,19 @@ typedef struct hooks {
   uint32_t last_stop_character;
   rpgnav_vec2 last_stop_point;
   uint32_t avoided; /* a door the policy makes a wall (0: none) */
+  rpgnav_door_action action; /* what action_policy answers */
 } hooks;
+
+/* Answers h->action for every door. */
+static rpgnav_door_action action_policy(void* user, const rpgnav_door_info* door, const rpgnav_traveller* traveller,
+                                        float* cost) {
+  hooks* h = (hooks*)user;
+  ++h->policy_calls;
+  (void)door;
+  (void)traveller;
+  *cost = 1.0f;
+  return h->action;
+}
 
 static rpgnav_door_action policy(void* user, const rpgnav_door_info* door, const rpgnav_traveller* traveller,
                                  float* cost) {
@@ -145,6 +157,7 @@ static void dungeon_route(rpgnav_world* world) {
   }
   CHECK(rpgnav_path_smoothed_points(path, 0.0f, points, 256) == 0);
   CHECK(rpgnav_path_smoothed_points(path, (float)NAN, points, 256) == 0);
+  CHECK(rpgnav_path_smoothed_points(path, 1e-30f, NULL, 0) == 0); /* more points than it samples */
 
   /* The game opens each door the hero stops at and plans on from the stop, until it arrives. */
   CHECK_STATUS(rpgnav_world_find_door(world, "crypt_door", &crypt_door), RPGNAV_OK);
@@ -265,6 +278,20 @@ static void built_map(void) {
   CHECK(found == door);
   CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_STOPPED_AT_DOOR);
   CHECK(rpgnav_path_door_stop(path, &found, &centre) == 1 && found == door && centre.x < 6.0f);
+  /* The game's policy decides: Pass goes through the gate, Stop stops at it, Avoid finds no way. */
+  {
+    hooks h;
+    memset(&h, 0, sizeof h);
+    CHECK_STATUS(rpgnav_world_set_door_policy(world, action_policy, &h), RPGNAV_OK);
+    h.action = RPGNAV_DOOR_PASS;
+    CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_OK);
+    h.action = RPGNAV_DOOR_STOP;
+    CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_STOPPED_AT_DOOR);
+    h.action = RPGNAV_DOOR_AVOID;
+    CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_NO_PATH);
+    CHECK(h.policy_calls == 3);
+    CHECK_STATUS(rpgnav_world_set_door_policy(world, NULL, NULL), RPGNAV_OK);
+  }
   /* Locked, then taken away: the way is open again. */
   CHECK_STATUS(rpgnav_world_set_door_state(world, door, RPGNAV_DOOR_LOCKED), RPGNAV_OK);
   CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_STOPPED_AT_DOOR);
@@ -278,6 +305,13 @@ static void built_map(void) {
   guard.flags = RPGNAV_ENTITY_STATIC;
   CHECK_STATUS(rpgnav_world_add_entity(world, &guard), RPGNAV_OK);
   CHECK_STATUS(rpgnav_world_add_entity(world, &guard), RPGNAV_INVALID_ARGUMENT); /* taken id */
+  guard.id = 0;
+  CHECK_STATUS(rpgnav_world_add_entity(world, &guard), RPGNAV_INVALID_ARGUMENT); /* no id */
+  guard.id = 78;
+  guard.flags = 64u;
+  CHECK_STATUS(rpgnav_world_add_entity(world, &guard), RPGNAV_INVALID_ARGUMENT); /* unknown flag */
+  guard.id = 77;
+  guard.flags = RPGNAV_ENTITY_STATIC;
   CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_BLOCKED_BY_ENTITY);
   CHECK(rpgnav_path_blocker(path) == 77);
   /* A rug there is walked over. */
@@ -346,7 +380,7 @@ static void scheduler(rpgnav_world* world) {
     tile.y = (int32_t)((seed >> 8) % 42u);
     if (rpgnav_world_terrain_at(world, tile, &terrain) != RPGNAV_OK || terrain != floor) continue;
     CHECK_STATUS(rpgnav_world_tile_centre(world, tile, &character.position), RPGNAV_OK);
-    character.id = (uint32_t)(added + 1);
+    character.id = (uint32_t)(1001 + added); /* above the map's entities (1, 2, ...) */
     CHECK_STATUS(rpgnav_scheduler_add(s, &character), RPGNAV_OK);
     ++added;
   }
@@ -358,8 +392,8 @@ static void scheduler(rpgnav_world* world) {
     CHECK(n <= 512);
     CHECK(rpgnav_scheduler_events(s, events, 512) == n);
     for (e = 0; e < n && e < 512; ++e) {
-      CHECK(events[e].character >= 1 && events[e].character <= 100);
-      if (events[e].character >= 1 && events[e].character <= 100) seen[events[e].character] = 1;
+      CHECK(events[e].character >= 1001 && events[e].character <= 1100);
+      if (events[e].character >= 1001 && events[e].character <= 1100) seen[events[e].character - 1000] = 1;
       CHECK(events[e].kind <= RPGNAV_EVENT_GOAL_UNREACHABLE && events[e].reason <= 7);
       CHECK(fabs(events[e].time - frame / 30.0) < 1e-9);
       if (events[e].kind == RPGNAV_EVENT_STOPPED_AT_DOOR) CHECK(events[e].door != 0);
@@ -369,20 +403,23 @@ static void scheduler(rpgnav_world* world) {
   for (i = 1; i <= 100; ++i) CHECK(seen[i]); /* everybody was planned within two seconds */
   /* A character's path: from where it stands, to the hall or to a door on the way. */
   for (i = 1; i <= 100; ++i) {
-    if (rpgnav_scheduler_path(s, (uint32_t)i, path) != RPGNAV_OK) continue;
+    if (rpgnav_scheduler_path(s, (uint32_t)(1000 + i), path) != RPGNAV_OK) {
+      CHECK(rpgnav_path_status(path) == RPGNAV_NO_PATH && rpgnav_path_control_points(path, NULL, 0) == 0);
+      continue;
+    }
     count = points_of(path, points);
     CHECK(count >= 1);
     if (rpgnav_path_status(path) == RPGNAV_OK) CHECK(distance(points[count - 1], vec(33.5f, 9.5f)) < 1e-4);
   }
-  CHECK_STATUS(rpgnav_scheduler_set_goal(s, 1, vec(4.5f, 9.5f)), RPGNAV_OK);
-  CHECK_STATUS(rpgnav_scheduler_set_goal(s, 1, vec((float)NAN, 9.5f)), RPGNAV_INVALID_ARGUMENT);
-  CHECK_STATUS(rpgnav_scheduler_set_position(s, 1, vec(4.5f, 10.5f)), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_scheduler_set_goal(s, 1001, vec(4.5f, 9.5f)), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_scheduler_set_goal(s, 1001, vec((float)NAN, 9.5f)), RPGNAV_INVALID_ARGUMENT);
+  CHECK_STATUS(rpgnav_scheduler_set_position(s, 1001, vec(4.5f, 10.5f)), RPGNAV_OK);
   CHECK_STATUS(rpgnav_scheduler_update(s, 2.0, 0.0, 0), RPGNAV_OK);
   n = rpgnav_scheduler_events(s, events, 512);
-  for (e = 0; e < n; ++e) if (events[e].character == 1) CHECK(events[e].reason == 2); /* goal changed */
-  CHECK_STATUS(rpgnav_scheduler_remove(s, 1), RPGNAV_OK);
-  CHECK_STATUS(rpgnav_scheduler_remove(s, 1), RPGNAV_INVALID_ARGUMENT);
-  CHECK_STATUS(rpgnav_scheduler_path(s, 1, path), RPGNAV_INVALID_ARGUMENT);
+  for (e = 0; e < n; ++e) if (events[e].character == 1001) CHECK(events[e].reason == 2); /* goal changed */
+  CHECK_STATUS(rpgnav_scheduler_remove(s, 1001), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_scheduler_remove(s, 1001), RPGNAV_INVALID_ARGUMENT);
+  CHECK_STATUS(rpgnav_scheduler_path(s, 1001, path), RPGNAV_INVALID_ARGUMENT);
   CHECK(rpgnav_scheduler_size(s) == 99);
   CHECK_STATUS(rpgnav_scheduler_update(s, (double)NAN, 0.0, 0), RPGNAV_INVALID_ARGUMENT);
   character.id = 0;
@@ -396,6 +433,7 @@ static void scheduler(rpgnav_world* world) {
 static void fields(void) {
   rpgnav_world* world = NULL;
   rpgnav_field* field = NULL;
+  rpgnav_field* refused = (rpgnav_field*)&failures; /* must be overwritten with NULL */
   rpgnav_cell goal = {15, 10}, moved = {16, 10};
   rpgnav_vec2 flow;
   double d = 0.0, here = 0.0, ahead = 0.0;
@@ -458,9 +496,10 @@ static void fields(void) {
   CHECK_STATUS(rpgnav_field_flow(field, vec((float)NAN, 1.0f), &flow), RPGNAV_INVALID_ARGUMENT);
   CHECK_STATUS(rpgnav_field_distance(field, cell(20, 0), &d), RPGNAV_OUT_OF_BOUNDS);
   CHECK_STATUS(rpgnav_field_move_goal(field, goal, cell(-1, 0)), RPGNAV_INVALID_ARGUMENT);
-  CHECK_STATUS(rpgnav_field_create(world, 9, &goal, 1, &field), RPGNAV_INVALID_ARGUMENT);
-  CHECK(field == NULL);
+  CHECK_STATUS(rpgnav_field_create(world, 9, &goal, 1, &refused), RPGNAV_INVALID_ARGUMENT);
+  CHECK(refused == NULL);
   CHECK_STATUS(rpgnav_field_set_goals(NULL, &goal, 1), RPGNAV_INVALID_ARGUMENT);
+  rpgnav_field_destroy(field);
   rpgnav_world_destroy(world);
 }
 
@@ -483,7 +522,7 @@ static void bad_input(const char* dungeon) {
   CHECK_STATUS(rpgnav_planner_create(NULL, NULL), RPGNAV_INVALID_ARGUMENT);
   CHECK_STATUS(rpgnav_world_set_terrain(NULL, cell(0, 0), 0), RPGNAV_INVALID_ARGUMENT);
   CHECK(rpgnav_world_width(NULL) == 0);
-  CHECK(rpgnav_path_status(NULL) == RPGNAV_INVALID_ARGUMENT);
+  CHECK(rpgnav_path_status(NULL) == RPGNAV_INVALID_ARGUMENT && strlen(rpgnav_last_error()) > 0);
   CHECK(rpgnav_path_control_points(NULL, NULL, 0) == 0);
   CHECK(rpgnav_scheduler_events(NULL, NULL, 0) == 0);
   rpgnav_world_destroy(NULL);

@@ -49,14 +49,15 @@ static class BindingTest
         {
             Check(world.Width == 56 && world.Height == 42, "the dungeon is 56 x 42");
             // The hero's door rule, in C#: the library key opens the locked library.
-            world.SetDoorPolicy((DoorInfo door, Traveller who, out float cost) =>
+            DoorPolicy heroDoors = (DoorInfo door, Traveller who, out float cost) =>
             {
                 cost = 0.0f;
                 if (door.State == DoorState.Open) return DoorAction.Pass;
                 if (door.State == DoorState.Locked && door.Key == "library_key") { cost = 3.0f; return DoorAction.Pass; }
                 cost = 2.0f;
                 return DoorAction.Stop;
-            });
+            };
+            world.SetDoorPolicy(heroDoors);
             int heard = 0;
             uint lastDoor = 0, lastCharacter = 0;
             Vec2 lastPoint = new Vec2();
@@ -96,6 +97,15 @@ static class BindingTest
                 // Bad input is a status for a plan, an exception for a call.
                 request.Start = new Vec2(float.NaN, 1.0f);
                 Check(planner.Plan(request, path) == Status.InvalidArgument && path.Reason.Length > 0, "NaN start");
+                world.SetDoorPolicy((DoorInfo door, Traveller who, out float cost) => { throw new InvalidOperationException("game bug"); });
+                request.Start = new Vec2(4.5f, 9.5f);
+                request.Goal = new Vec2(4.5f, 20.5f);
+                bool rethrown = false;
+                try { planner.Plan(request, path); } catch (RpgnavException e) { rethrown = e.InnerException is InvalidOperationException; }
+                Check(rethrown, "an exception in the door policy comes back from Plan");
+                world.SetDoorPolicy(heroDoors);
+                Status after = planner.Plan(request, path);
+                Check(after == Status.Ok || after == Status.StoppedAtDoor, "and the planner plans on");
                 bool threw = false;
                 try { world.SetDoorState(99999, DoorState.Open); } catch (RpgnavException e) { threw = e.Status == Status.InvalidArgument; }
                 Check(threw, "an unknown door throws");
@@ -117,7 +127,7 @@ static class BindingTest
                         if (world.TerrainAt(new Cell(x, y)) != floor) continue;
                         ++added;
                         Character c = new Character();
-                        c.Id = added;
+                        c.Id = 1000 + added;  // above the map's entities (1, 2, ...)
                         c.Mobility = Mobility.Walk;
                         c.Radius = 0.3f;
                         c.Speed = 3.0f;
@@ -136,7 +146,7 @@ static class BindingTest
                                   " " + e.Door + " " + e.Blocker);
                     }
                 }
-                for (uint id = 1; id <= 100; ++id)
+                for (uint id = 1001; id <= 1100; ++id)
                 {
                     if (scheduler.PathOf(id, path) != Status.Ok) { lines.Add("path " + id + " none"); continue; }
                     lines.Add("path " + id + " " + Name(path.Status) + " " + Points(path.ControlPoints()));

@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
     if (document->map.terrainAt(Cell{x, y}) != floor) continue;
     ++added;
     CharacterSpec spec;
-    spec.id = EntityId{added};
+    spec.id = EntityId{1000 + added};  // above the map's entities (1, 2, ...)
     spec.radius = 0.3f;
     spec.speed = 3.0f;
     spec.position = document->map.layout().tileCenter(Cell{x, y});
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
                    test::cStatusName(event.status).c_str(), event.door.value, event.blocker.value);
     }
   }
-  for (std::uint32_t id = 1; id <= 100; ++id) {
+  for (std::uint32_t id = 1001; id <= 1100; ++id) {
     const PathResult* result = scheduler.path(EntityId{id});
     if (result == nullptr) {
       std::fprintf(out, "path %u none\n", id);

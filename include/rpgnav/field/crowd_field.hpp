@@ -601,6 +601,11 @@ class RPGNAV_API SectorFields {
   /// `size` is clamped to 4..kMaxSectorSize and rounded up to an even number (hex rows keep their
   /// parity).
   explicit SectorFields(const CostField& costs, int size = 32);
+  // Explicit, so that exporting the class from a DLL does not try to make copies of its fields.
+  SectorFields(const SectorFields&) = delete;
+  SectorFields& operator=(const SectorFields&) = delete;
+  SectorFields(SectorFields&&) noexcept = default;
+  SectorFields& operator=(SectorFields&&) noexcept = default;
   /// A new goal: prices the portals; sector fields are built again as asked for. InvalidArgument
   /// off the map; an impassable goal makes every tile unreachable.
   Status setGoal(Cell goal);

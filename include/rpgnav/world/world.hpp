@@ -26,6 +26,10 @@ namespace rpgnav {
 class RPGNAV_API World {
  public:
   explicit World(const TileMap& map);
+  // Planners, navigation data and schedulers keep a World by address: it is neither copied nor
+  // moved (which also keeps a DLL export from trying to copy its fields).
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
 
   const TileMap& map() const noexcept { return *m_map; }
 
