@@ -617,6 +617,15 @@ Status syncDoors(rpgnav_field& field) {
 }
 }  // namespace
 
+namespace {
+// The C goal tiles given to the field (a rebuild).
+void setGoals(rpgnav_field& field, const rpgnav_cell* goals, size_t count) {
+  std::vector<Cell> cells(count);
+  for (size_t i = 0; i < count; ++i) cells[i] = toCell(goals[i]);
+  field.field.setGoals(cells);
+}
+}  // namespace
+
 rpgnav_status rpgnav_field_create(const rpgnav_world* world, uint8_t mobility, const rpgnav_cell* goals,
                                   size_t goal_count, rpgnav_field** out) {
   return guarded([&] {
@@ -627,9 +636,7 @@ rpgnav_status rpgnav_field_create(const rpgnav_world* world, uint8_t mobility, c
     if (!costs) return report(costs.status(), costs.message());
     auto field = std::unique_ptr<rpgnav_field>(new rpgnav_field{world, MobilityId{mobility}, CrowdField(*costs), {}});
     if (const Status doors = syncDoors(*field); doors != Status::Ok) return report(doors, "a door the field refused");
-    std::vector<Cell> cells(goal_count);
-    for (size_t i = 0; i < goal_count; ++i) cells[i] = toCell(goals[i]);
-    field->field.setGoals(cells);
+    setGoals(*field, goals, goal_count);
     *out = field.release();
     return report(RPGNAV_OK);
   });
@@ -640,9 +647,7 @@ void rpgnav_field_destroy(rpgnav_field* field) { delete field; }
 rpgnav_status rpgnav_field_set_goals(rpgnav_field* field, const rpgnav_cell* goals, size_t goal_count) {
   return guarded([&] {
     if (field == nullptr || (goals == nullptr && goal_count > 0)) return invalid("rpgnav_field_set_goals: NULL argument");
-    std::vector<Cell> cells(goal_count);
-    for (size_t i = 0; i < goal_count; ++i) cells[i] = toCell(goals[i]);
-    field->field.setGoals(cells);
+    setGoals(*field, goals, goal_count);
     return report(RPGNAV_OK);
   });
 }
