@@ -117,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       PathFollower follower(result.smoothed);
       check(finite(follower.advance(double(in.rawFloat())).position));
     } else {
-      check(result.reason != nullptr && result.reason[0] != '\0' && result.controlPoints.empty());
+      check(!result.reason.empty() && result.controlPoints.empty());
     }
     const SegmentProbe probe = probeSegment(map, request.mobility, request.start, request.goal, request.radius);
     check(!probe.clear || std::isfinite(probe.cost));
