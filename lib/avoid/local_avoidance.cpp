@@ -82,7 +82,7 @@ struct Memory {
 
 }  // namespace
 
-struct LocalAvoidance::Impl {
+struct RPGNAV_HIDDEN LocalAvoidance::Impl {
   const World* world;
   float tile;
   std::uint64_t frame = 0;

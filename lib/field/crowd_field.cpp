@@ -2,6 +2,7 @@
 #include "rpgnav/field/crowd_field.hpp"
 
 #include "core/intrinsics.hpp"
+#include "grid/clearance.hpp"
 
 #include <algorithm>
 #include <bit>

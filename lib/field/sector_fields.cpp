@@ -2,6 +2,8 @@
 // SectorFields: crowd fields for big maps, built a sector at a time over a portal graph.
 #include "rpgnav/field/crowd_field.hpp"
 
+#include "grid/clearance.hpp"
+
 #include <algorithm>
 #include <map>
 #include <queue>

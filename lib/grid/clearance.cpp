@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rpgnav/grid/clearance.hpp"
+#include "grid/clearance.hpp"
 
 #include <algorithm>
 #include <cmath>

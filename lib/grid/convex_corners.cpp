@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rpgnav/grid/convex_corners.hpp"
+#include "grid/convex_corners.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rpgnav/grid/segment_tester.hpp"
+#include "grid/segment_tester.hpp"
 
 #include "grid/segment_walk.hpp"
 

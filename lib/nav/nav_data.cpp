@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/nav/nav_data.hpp"
 
+#include "nav/nav_layer.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -21,6 +23,7 @@ NavData::NavData(const World& world, NavDataSettings settings)
       m_settings(settings),
       m_mapVersion(world.map().version()),
       m_doorLayoutVersion(world.doorLayoutVersion()) {}
+NavData::~NavData() = default;
 
 std::vector<SearchGate> NavData::gates() const {
   // Every door is a gate of the grid, in door order, so gate i is door i (a door taken away

@@ -3,7 +3,7 @@
 // Comfort (PathRequest::comfort): the clearances the stages try, most comfortable first, and the
 // test of a segment at one of them. Shared by stages 3-6 and 8.
 
-#include "rpgnav/path/path.hpp"
+#include "path/stage_context.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Stage 3: one control point per tile of the A* path.
-#include "rpgnav/path/stages.hpp"
+#include "path/stages.hpp"
 
 #include "path/comfort.hpp"
 #include "path/legs.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Stage 5: pull the path tight round the blocked corners that stop straightening.
-#include "rpgnav/path/stages.hpp"
+#include "path/stages.hpp"
 
 #include "path/comfort.hpp"
 #include "path/legs.hpp"

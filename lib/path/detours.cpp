@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Stage 7: lead the path round other entities' personal spaces.
-#include "rpgnav/path/stages.hpp"
+#include "path/stages.hpp"
 
 #include "path/legs.hpp"
 

@@ -3,6 +3,7 @@
 
 #include "grid/segment_walk.hpp"
 #include "path/legs.hpp"
+#include "path/stage_context.hpp"
 
 #include "rpgnav/grid/line_of_sight.hpp"
 

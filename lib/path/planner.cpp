@@ -3,6 +3,9 @@
 
 #include "path/legs.hpp"
 #include "path/query_doors.hpp"
+#include "path/stages.hpp"
+#include "nav/nav_layer.hpp"
+#include "search/search_context.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
 #include <algorithm>
@@ -11,6 +14,114 @@
 #include <limits>
 
 namespace rpgnav {
+
+class RPGNAV_HIDDEN Planner::Impl {
+ public:
+  Impl(const NavData& data, PlannerSettings settings);
+  Impl(const World& world, PlannerSettings settings, NavDataSettings data);
+  Impl(const TileMap& map, PlannerSettings settings, NavDataSettings data);
+
+  Status plan(const PathRequest& request, PathResult& out);
+
+  Status beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions);
+  Status continuePlan(PathResult& out, std::int64_t maxExpansions);
+  bool planInProgress() const noexcept { return m_pending.active; }
+  void cancelPlan() noexcept { m_pending.active = false; }
+
+  Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out);
+
+  const PlannerSettings& settings() const noexcept { return m_settings; }
+  PlannerSettings& settings() noexcept { return m_settings; }
+  const World& world() const noexcept { return *m_world; }
+  const NavData& navData() const noexcept { return *m_data; }
+  NavData* ownNavData() noexcept { return m_ownData.get(); }
+
+ private:
+  // The layer for a request (preparing and updating the planner's own data); nullptr with the
+  // failure in `out`.
+  const NavLayer* layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs, PathResult& out);
+  // The entities the request ignores: its own list and its filter's (merged into m_ignored when
+  // both have some).
+  std::span<const EntityId> ignored(const PathRequest& request);
+  Status fail(PathResult& out, Status status, std::string_view reason);
+  // The checks and set-up every plan starts with; nullptr (out holds the failure) or the layer.
+  const NavLayer* prepare(const PathRequest& request, PathResult& out);
+  // Stage 2 (one slice) and everything after it.
+  Status searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out);
+  // With PlannerSettings::recordStages: the control points after a stage (and their cost).
+  void record(PathResult& out, PathStage stage) const;
+  void record(PathResult& out, PathStage stage, const StageContext& context) const;
+  // The stages' context for a request (its comfort resolved against the settings).
+  StageContext stageContext(const PathRequest& request, const NavLayer& data);
+  // Stages 3-6 on the search's tile path, from start to goal (the goal may be a door's approach
+  // point), with comfort and, where comfort would cost terrain (see the README), without;
+  // returns the cost of the result, infinity when no polyline keeps the radius.
+  double refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out);
+  // Stages 3-6 once, into `points` (recorded in `out` when `record`); the cost and length of the
+  // result, nothing when a segment does not keep the radius.
+  std::optional<std::pair<double, double>> refineOnce(const StageContext& context, const PathRequest& request, Vec2 goal,
+                                                      std::vector<Vec2>& points, bool records, PathResult& out);
+  // Stage 7 and the final measurements and status.
+  Status finish(const StageContext& context, const PathRequest& request, PathResult& out);
+
+  std::unique_ptr<World> m_ownWorld;  // for the bare-map constructor
+  const World* m_world;
+  std::unique_ptr<NavData> m_ownData;  // for the world and map constructors
+  const NavData* m_data;
+  PlannerSettings m_settings;
+  SearchContext m_search;
+  // The query's map for every terrain question: the world's, or its filter's layer's (see
+  // NavLayer::map); and a wide body's clearance on it.
+  const TileMap* m_map = nullptr;
+  const Clearance* m_clearance = nullptr;
+  std::vector<EntityId> m_ignored;  // see ignored()
+  SearchResult m_searchResult;
+  std::unique_ptr<detail::QueryDoors> m_doors;
+  std::vector<Barrier> m_barriers;
+  std::vector<Barrier> m_finalBarriers;  // the doors near the path after detours (stages 7-8)
+  std::chrono::steady_clock::time_point m_lap;  // where the next stage's time begins (see StageTimer)
+  std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
+  std::vector<Vec2> m_tautPoints;  // refine's path without comfort, when it needs one (reused)
+  StageScratch m_scratch;  // every stage's buffers
+  SegmentProbe m_straight;  // stage 1's probe of the straight segment (clear = false when none)
+  // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
+  // its tile's centre and the path begins with the step back there.
+  std::optional<Vec2> m_escapeFrom;
+  // The plan in progress (beginPlan / continuePlan).
+  struct Pending {
+    bool active = false;
+    PathRequest request;           // as planned (from the tile centre when escaping a door)
+    Vec2 askedStart = Vec2::Zero();  // as asked
+    Cell startTile, goalTile;      // where the search begins and ends (see entryTile)
+    std::vector<EntityId> ignore;  // request.ignore points here
+    const NavLayer* data = nullptr;
+    std::uint64_t mapVersion = 0;  // the tiles' (TileMap::version)
+    std::uint64_t doorLayoutVersion = 0;
+  };
+  Pending m_pending;
+  // The tile a path begins or ends on: the one the point lies in for a narrow character; for a
+  // wide one (half a tile or more) the first of that tile and those touching it whose centre
+  // fits the body and is reached from the point by a segment that keeps the radius. `clear`:
+  // found; `roomy`: the point itself keeps the radius (so a failure means only that no tile
+  // centre beside it fits the body).
+  struct EntryTile {
+    Cell tile;
+    bool clear = false;
+    bool roomy = false;
+  };
+  EntryTile entryTile(Vec2 point, Cell own, const PathRequest& request) const;
+  EntryTile m_entry, m_exit;  // of the plan being prepared
+  // Where a wide body stops in front of a door that stops it: the last point of the search's
+  // centre polyline (`start`, then the centres of `tiles`) at least `keep` (radius and gap) from
+  // the door. `tiles` is cut after the last tile whose centre keeps that much (the stop may lie
+  // on the step beyond it, short of the next centre: stage 3 runs from that centre to the stop).
+  Vec2 wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const;
+  // A wide body held by a door closed on it: the tile within ceil(radius) + 1 steps whose centre
+  // is nearest the start, fits the body, keeps the radius from the doors that are walls, and is
+  // reached from the start by a segment that keeps the radius from tiles and crosses no such door.
+  std::optional<Cell> wideEscapeTile(const PathRequest& request);
+};
+
 namespace {
 
 // Times one stage into its stats with one clock read: a stage begins where the previous one
@@ -41,20 +152,20 @@ constexpr double kComfortTerrainShare = 0.01;
 
 }  // namespace
 
-Planner::Planner(const NavData& data, PlannerSettings settings)
+Planner::Impl::Impl(const NavData& data, PlannerSettings settings)
     : m_world(&data.world()),
       m_data(&data),
       m_settings(settings),
       m_doors(std::make_unique<detail::QueryDoors>()) {}
 
-Planner::Planner(const World& world, PlannerSettings settings, NavDataSettings data)
+Planner::Impl::Impl(const World& world, PlannerSettings settings, NavDataSettings data)
     : m_world(&world),
       m_ownData(std::make_unique<NavData>(world, data)),
       m_data(m_ownData.get()),
       m_settings(settings),
       m_doors(std::make_unique<detail::QueryDoors>()) {}
 
-Planner::Planner(const TileMap& map, PlannerSettings settings, NavDataSettings data)
+Planner::Impl::Impl(const TileMap& map, PlannerSettings settings, NavDataSettings data)
     : m_ownWorld(std::make_unique<World>(map)),
       m_world(m_ownWorld.get()),
       m_ownData(std::make_unique<NavData>(*m_ownWorld, data)),
@@ -62,21 +173,18 @@ Planner::Planner(const TileMap& map, PlannerSettings settings, NavDataSettings d
       m_settings(settings),
       m_doors(std::make_unique<detail::QueryDoors>()) {}
 
-Planner::~Planner() = default;
-Planner::Planner(Planner&&) noexcept = default;
-Planner& Planner::operator=(Planner&&) noexcept = default;
 
-void Planner::record(PathResult& out, PathStage stage) const {
+void Planner::Impl::record(PathResult& out, PathStage stage) const {
   if (m_settings.recordStages && out.stats(stage).ran) out.stagePoints[std::size_t(stage)] = out.controlPoints;
 }
 
-void Planner::record(PathResult& out, PathStage stage, const StageContext& context) const {
+void Planner::Impl::record(PathResult& out, PathStage stage, const StageContext& context) const {
   if (!m_settings.recordStages || !out.stats(stage).ran) return;
   out.stagePoints[std::size_t(stage)] = out.controlPoints;
   out.stageCosts[std::size_t(stage)] = polylineCost(context, out.controlPoints);
 }
 
-Status Planner::fail(PathResult& out, Status status, std::string_view reason) {
+Status Planner::Impl::fail(PathResult& out, Status status, std::string_view reason) {
   out.status = status;
   out.reason.assign(reason);
   out.controlPoints.clear();
@@ -100,7 +208,7 @@ double bodyTilesOf(float radius, const Layout& layout) {
 
 }  // namespace
 
-Planner::EntryTile Planner::entryTile(Vec2 point, Cell own, const PathRequest& request) const {
+Planner::Impl::EntryTile Planner::Impl::entryTile(Vec2 point, Cell own, const PathRequest& request) const {
   const TileMap& map = *m_map;
   const Layout& layout = map.layout();
   EntryTile entry;
@@ -132,7 +240,7 @@ Planner::EntryTile Planner::entryTile(Vec2 point, Cell own, const PathRequest& r
   return entry;
 }
 
-std::optional<Cell> Planner::wideEscapeTile(const PathRequest& request) {
+std::optional<Cell> Planner::Impl::wideEscapeTile(const PathRequest& request) {
   const TileMap& map = *m_map;
   const Layout& layout = map.layout();
   const Clearance& clearance = *m_clearance;
@@ -165,7 +273,7 @@ std::optional<Cell> Planner::wideEscapeTile(const PathRequest& request) {
   return best;
 }
 
-Vec2 Planner::wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const {
+Vec2 Planner::Impl::wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const {
   const Layout& layout = m_world->map().layout();
   const Eigen::Vector2d edge0 = door.edge[0].cast<double>(), edge1 = door.edge[1].cast<double>();
   auto distance = [&](const Eigen::Vector2d& p) { return detail::pointToSegment(p, edge0, edge1); };
@@ -198,7 +306,7 @@ Vec2 Planner::wideDoorStop(const Door& door, float keep, Vec2 start, std::vector
 }
 
 
-const NavLayer* Planner::layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+const NavLayer* Planner::Impl::layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
                                   PathResult& out) {
   if (m_ownData) {
     // Its own data: prepare() brings it up to date after edits and builds the layer on first use.
@@ -228,9 +336,9 @@ const NavLayer* Planner::layerFor(MobilityId mobility, float radius, std::span<c
   return layer;
 }
 
-Status Planner::plan(const PathRequest& request, PathResult& out) { return beginPlan(request, out, 0); }
+Status Planner::Impl::plan(const PathRequest& request, PathResult& out) { return beginPlan(request, out, 0); }
 
-const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
+const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& out) {
   out.stages = {};
   for (auto& snapshot : out.stagePoints) snapshot.clear();
   out.stageCosts.fill(std::numeric_limits<double>::quiet_NaN());
@@ -309,7 +417,7 @@ const NavLayer* Planner::prepare(const PathRequest& request, PathResult& out) {
   return data;
 }
 
-Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_t maxExpansions) {
+Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, std::int64_t maxExpansions) {
   m_pending.active = false;
   m_escapeFrom.reset();
   const NavLayer* data = prepare(asked, out);
@@ -387,7 +495,7 @@ Status Planner::beginPlan(const PathRequest& asked, PathResult& out, std::int64_
   return searchAndFinish(maxExpansions, false, out);
 }
 
-Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
+Status Planner::Impl::continuePlan(PathResult& out, std::int64_t maxExpansions) {
   if (!m_pending.active) return fail(out, Status::InvalidArgument, "no plan in progress");
   // New tiles or doors change the grid itself; a door the search has already asked about that
   // changed state changes its answers. Other doors may change freely (they are asked when met).
@@ -405,7 +513,7 @@ Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
   return searchAndFinish(maxExpansions, true, out);
 }
 
-Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out) {
+Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out) {
   const PathRequest& request = m_pending.request;
   const NavLayer* data = m_pending.data;
   const TileMap& map = m_world->map();
@@ -521,7 +629,7 @@ Status Planner::searchAndFinish(std::int64_t maxExpansions, bool resume, PathRes
   return finish(context, request, out);
 }
 
-Status Planner::replanAlong(const PathRequest& asked, const PathResult& previous, PathResult& out) {
+Status Planner::Impl::replanAlong(const PathRequest& asked, const PathResult& previous, PathResult& out) {
   m_pending.active = false;
   m_escapeFrom.reset();
   const NavLayer* data = prepare(asked, out);
@@ -575,7 +683,7 @@ Status Planner::replanAlong(const PathRequest& asked, const PathResult& previous
   return finish(context, request, out);
 }
 
-std::span<const EntityId> Planner::ignored(const PathRequest& request) {
+std::span<const EntityId> Planner::Impl::ignored(const PathRequest& request) {
   if (request.filter == nullptr || request.filter->ignore.empty()) return request.ignore;
   if (request.ignore.empty()) return request.filter->ignore;
   m_ignored.assign(request.ignore.begin(), request.ignore.end());
@@ -583,14 +691,14 @@ std::span<const EntityId> Planner::ignored(const PathRequest& request) {
   return m_ignored;
 }
 
-StageContext Planner::stageContext(const PathRequest& request, const NavLayer& data) {
+StageContext Planner::Impl::stageContext(const PathRequest& request, const NavLayer& data) {
   StageContext context{data.map(), request.mobility, request.radius, data.lines(), data.corners()};
   context.scratch = &m_scratch;
   context.comfort = request.comfort.value_or(m_settings.comfort * m_world->map().layout().tileSize());
   return context;
 }
 
-double Planner::refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out) {
+double Planner::Impl::refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out) {
   const bool records = m_settings.recordStages;
   const auto comfortable = refineOnce(context, request, goal, out.controlPoints, records, out);
   if (!comfortable) return std::numeric_limits<double>::infinity();
@@ -624,7 +732,7 @@ double Planner::refine(const StageContext& context, const PathRequest& request, 
   return without->first;
 }
 
-std::optional<std::pair<double, double>> Planner::refineOnce(const StageContext& context, const PathRequest& request,
+std::optional<std::pair<double, double>> Planner::Impl::refineOnce(const StageContext& context, const PathRequest& request,
                                                              Vec2 goal, std::vector<Vec2>& points, bool records,
                                                              PathResult& out) {
   // Records are of out.controlPoints: only a run into them records.
@@ -678,7 +786,7 @@ std::optional<std::pair<double, double>> Planner::refineOnce(const StageContext&
   return measurePolyline(context, points, probes);
 }
 
-Status Planner::finish(const StageContext& context, const PathRequest& request, PathResult& out) {
+Status Planner::Impl::finish(const StageContext& context, const PathRequest& request, PathResult& out) {
   std::vector<Vec2>& points = out.controlPoints;
   out.mapVersion = m_world->mapVersion();
   out.doorLayoutVersion = m_world->doorLayoutVersion();
@@ -739,5 +847,37 @@ Status Planner::finish(const StageContext& context, const PathRequest& request, 
   }
   return out.status;
 }
+
+}  // namespace rpgnav
+
+namespace rpgnav {
+
+Planner::Planner(const NavData& data, PlannerSettings settings)
+    : m_impl(std::make_unique<Impl>(data, std::move(settings))) {}
+Planner::Planner(const World& world, PlannerSettings settings, NavDataSettings data)
+    : m_impl(std::make_unique<Impl>(world, std::move(settings), data)) {}
+Planner::Planner(const TileMap& map, PlannerSettings settings, NavDataSettings data)
+    : m_impl(std::make_unique<Impl>(map, std::move(settings), data)) {}
+Planner::~Planner() = default;
+Planner::Planner(Planner&&) noexcept = default;
+Planner& Planner::operator=(Planner&&) noexcept = default;
+
+Status Planner::plan(const PathRequest& request, PathResult& out) { return m_impl->plan(request, out); }
+Status Planner::beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions) {
+  return m_impl->beginPlan(request, out, maxExpansions);
+}
+Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
+  return m_impl->continuePlan(out, maxExpansions);
+}
+bool Planner::planInProgress() const noexcept { return m_impl->planInProgress(); }
+void Planner::cancelPlan() noexcept { m_impl->cancelPlan(); }
+Status Planner::replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out) {
+  return m_impl->replanAlong(request, previous, out);
+}
+const PlannerSettings& Planner::settings() const noexcept { return m_impl->settings(); }
+PlannerSettings& Planner::settings() noexcept { return m_impl->settings(); }
+const World& Planner::world() const noexcept { return m_impl->world(); }
+const NavData& Planner::navData() const noexcept { return m_impl->navData(); }
+NavData* Planner::ownNavData() noexcept { return m_impl->ownNavData(); }
 
 }  // namespace rpgnav

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "path/query_doors.hpp"
 
-#include "rpgnav/search/search_grid.hpp"
+#include "search/search_grid.hpp"
 
 #include <algorithm>
 #include <cmath>

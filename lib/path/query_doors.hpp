@@ -4,8 +4,8 @@
 // per door and query), the search's gate rule built from them, the doors that are walls for the
 // geometric stages, and where a path that reaches a stopping door ends.
 
-#include "rpgnav/path/path.hpp"
-#include "rpgnav/search/search_context.hpp"
+#include "path/stage_context.hpp"
+#include "search/search_context.hpp"
 #include "rpgnav/world/world.hpp"
 
 #include <optional>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Stage 8: a Catmull-Rom curve through the control points that provably keeps every rule.
-#include "rpgnav/path/stages.hpp"
+#include "path/stages.hpp"
 
 #include "path/comfort.hpp"
 #include "path/legs.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Stage 1: the straight line.
-#include "rpgnav/path/stages.hpp"
+#include "path/stages.hpp"
 
 #include <algorithm>
 

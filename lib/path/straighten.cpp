@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Stages 4 and 6: straightening ("string pulling") of the control polyline.
-#include "rpgnav/path/stages.hpp"
+#include "path/stages.hpp"
 
 #include "path/comfort.hpp"
 #include "path/legs.hpp"

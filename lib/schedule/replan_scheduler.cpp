@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rpgnav/schedule/replan_scheduler.hpp"
 
+#include "nav/nav_layer.hpp"
+#include "path/stages.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
 #include <algorithm>

@@ -11,7 +11,7 @@
 // Any-angle mode (Theta*) expands every neighbour (no jump points) and changes relax(): a
 // successor may take its expanding node's parent as its own parent when that sees it more
 // cheaply; the route is rebuilt from the segments.
-#include "rpgnav/search/search_context.hpp"
+#include "search/search_context.hpp"
 
 #include "core/distances.hpp"
 #include "grid/segment_walk.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rpgnav/search/search_grid.hpp"
+#include "search/search_grid.hpp"
 
 #include <algorithm>
 #include <cmath>

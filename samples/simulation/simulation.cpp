@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "simulation.hpp"
 
-#include "rpgnav/grid/clearance.hpp"
+#include "grid/clearance.hpp"
+#include "path/stages.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/regions.hpp"
 

@@ -12,7 +12,6 @@
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/path/planner.hpp"
-#include "rpgnav/search/search_context.hpp"
 #include "simulation.hpp"
 
 #include <cstdio>
@@ -118,20 +117,15 @@ int demoCommand(Arguments args) {
     }
   }
 
-  // A* from the entrance to the stairs down (tiles only: doors and entities are the pipeline's).
+  // A* from the entrance to the stairs down: the planner's search on its own (the straight-line
+  // stage off, so that it always searches; doors and entities are the rest of the pipeline's).
   const Cell stairs = findSymbol(map, '>').value_or(Cell{map.width() - 2, map.height() - 2});
-  auto grid = SearchGrid::build(map, walk);
-  if (!grid) {
-    std::fprintf(stderr, "rpgnav demo: %s\n", grid.error().message.c_str());
-    return 1;
-  }
-  SearchContext search;
-  SearchResult route;
-  SearchRequest request;
-  request.start = eye;
-  request.goal = stairs;
-  search.findPath(*grid, request, route);
-  for (const Cell& cell : route.path) rows[std::size_t(cell.y)][std::size_t(cell.x)] = '*';
+  PlannerSettings searchOnly;
+  searchOnly.enabled[std::size_t(PathStage::StraightLine)] = false;
+  Planner tilePlanner(map, searchOnly);
+  PathResult route;
+  tilePlanner.plan({map.layout().tileCenter(eye), map.layout().tileCenter(stairs), walk}, route);
+  for (const Cell& cell : route.tilePath) rows[std::size_t(cell.y)][std::size_t(cell.x)] = '*';
   for (const DoorSpec& door : document->doors) {
     rows[std::size_t(door.a.y)][std::size_t(door.a.x)] = door.state == DoorState::Open ? '\'' : '+';
   }
@@ -146,9 +140,9 @@ int demoCommand(Arguments args) {
   std::printf("\n@ entrance (%d,%d) sees %d walkable tile centres. Doors: + shut, ' open. "
               "Entities: e blocking, _ flat.\n",
               eye.x, eye.y, visible);
-  std::printf("* A* to the stairs down > (%d,%d): %s, %zu tiles, length %.2f, cost %.2f, %lld nodes expanded\n",
-              stairs.x, stairs.y, std::string(toString(route.status)).c_str(), route.path.size(), route.length,
-              route.cost, static_cast<long long>(route.expanded));
+  std::printf("* A* to the stairs down > (%d,%d): %s, %zu tiles, length %.2f, %lld nodes expanded\n", stairs.x,
+              stairs.y, std::string(toString(route.status)).c_str(), route.tilePath.size(), route.searchLength,
+              static_cast<long long>(route.stats(PathStage::Search).expansions));
   // A character crosses the dungeon with the whole pipeline, from the entrance to the library's
   // chest; a guard stands in the corridor.
   World world(map);

@@ -6,11 +6,11 @@
 #include "describe.hpp"
 #include "options.hpp"
 
-#include "rpgnav/grid/clearance.hpp"
+#include "grid/clearance.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/path/planner.hpp"
-#include "rpgnav/search/search_context.hpp"
+#include "search/search_context.hpp"
 
 #include <algorithm>
 #include <chrono>

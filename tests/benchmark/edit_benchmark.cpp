@@ -15,6 +15,8 @@
 // Then 10x10 rectangles walled up at random places and put back as they were (one list edit per
 // terrain), each with its update; and the heap bytes a second planner holds after running every
 // query, against NavData::memoryBytes().
+#include "nav/nav_layer.hpp"
+#include "search/search_context.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/nav/nav_data.hpp"

@@ -10,10 +10,10 @@
 //                                [--no-jump-points]
 // --map keeps the Moving AI maps whose name contains NAME; --every K runs every K-th scenario
 // line (for quick side-by-side runs of two builds).
-#include "rpgnav/grid/clearance.hpp"
+#include "grid/clearance.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
-#include "rpgnav/search/search_context.hpp"
+#include "search/search_context.hpp"
 
 #include <algorithm>
 #include <chrono>

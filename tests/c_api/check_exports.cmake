@@ -2,8 +2,9 @@
 # The shared library exports the public API and nothing else (`nm -D --defined-only`):
 # - every function rpgnav.h declares, and the C++ entry points an engine links against;
 # - no symbol outside the C API and namespace rpgnav (no standard library code, no Boost);
-# - nothing of rpgnav's internals: the search grids, line tests, corners and the stages' context
-#   stay hidden (hidden visibility, RPGNAV_API on what is public, and lib/rpgnav.map).
+# - nothing of rpgnav's internals: the search grids, line tests, corners, the stages' context and
+#   the pimpls' Impl classes stay hidden (hidden visibility, RPGNAV_API on what is public, and
+#   lib/rpgnav.map).
 # usage: cmake -DNM=nm -DLIBRARY=librpgnav.so -DHEADER=include/rpgnav/rpgnav.h -P check_exports.cmake
 execute_process(COMMAND ${NM} -D --defined-only -C ${LIBRARY} OUTPUT_VARIABLE listing RESULT_VARIABLE failed)
 if(failed)
@@ -28,7 +29,8 @@ foreach(name IN LISTS names)
   string(REGEX REPLACE "^(typeinfo name for |typeinfo for |vtable for |non-virtual thunk to |guard variable for )" "" bare "${name}")
   if(NOT bare MATCHES "^rpgnav_" AND NOT bare MATCHES "^rpgnav::")
     list(APPEND stray "${name}")
-  elseif(bare MATCHES "^rpgnav::(detail|SearchGrid|SearchContext|SegmentTester|ConvexCorners|Clearance|NavLayer|StageScratch|StageContext|BitLines|EntityQuery|DetourOutcome|QueryDoors)(::|\\()"
+  elseif((bare MATCHES "^rpgnav::(detail|SearchGrid|SearchContext|SearchGate|SegmentTester|ConvexCorners|Clearance|NavLayer|StageScratch|StageContext|BitLines|EntityQuery|DetourOutcome|QueryDoors)(::|\\()"
+          OR bare MATCHES "^rpgnav::[A-Za-z]+::Impl(::|\\()")  # (a pimpl's insides)
          AND NOT bare MATCHES "^rpgnav::detail::assertFailed\\(")  # (what RPGNAV_ASSERT calls)
     list(APPEND internal "${name}")
   endif()

@@ -9,7 +9,7 @@
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/planner.hpp"
-#include "rpgnav/search/search_context.hpp"
+#include "search/search_context.hpp"
 #include "support/result_hash.hpp"
 #include "support/test_maps.hpp"
 

@@ -9,7 +9,7 @@
 #include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/planner.hpp"
-#include "rpgnav/search/search_context.hpp"
+#include "search/search_context.hpp"
 #include "support/test_maps.hpp"
 
 #include <cmath>

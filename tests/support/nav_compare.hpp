@@ -3,6 +3,7 @@
 // Comparing navigation data with data built afresh: what "an edit applied in place equals a fresh
 // build" means, field by field, through the public accessors.
 
+#include "nav/nav_layer.hpp"
 #include "rpgnav/nav/nav_data.hpp"
 
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "support/reference_search.hpp"
 
-#include "rpgnav/search/search_grid.hpp"
+#include "search/search_grid.hpp"
 
 #include <cmath>
 #include <functional>

@@ -154,7 +154,7 @@ class RPGNAV_API LocalAvoidance {
   std::size_t size() const noexcept;
 
  private:
-  struct Impl;
+  struct RPGNAV_HIDDEN Impl;
   std::unique_ptr<Impl> m_impl;
 };
 

@@ -5,6 +5,10 @@
 /// nothing else (the library is compiled with hidden visibility, so internals stay private and
 /// an engine cannot come to depend on them). In a static library it changes nothing.
 ///
+/// RPGNAV_HIDDEN marks a class nested in an exported one that must stay private (a pimpl's Impl):
+/// members of a class marked RPGNAV_API are exported, its nested classes' included, unless they
+/// say otherwise.
+///
 /// On Windows a DLL build defines RPGNAV_BUILDING_SHARED (dllexport) and its users define
 /// RPGNAV_SHARED (dllimport); CMake's rpgnav::rpgnav_shared target does both.
 
@@ -20,4 +24,10 @@
 #define RPGNAV_API __attribute__((visibility("default")))
 #else
 #define RPGNAV_API
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
+#define RPGNAV_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define RPGNAV_HIDDEN
 #endif

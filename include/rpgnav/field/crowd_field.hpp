@@ -17,7 +17,6 @@
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
-#include "rpgnav/grid/clearance.hpp"
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
@@ -29,6 +28,9 @@
 #include <vector>
 
 namespace rpgnav {
+
+/// How wide a body fits on each tile, for one mobility (NavData::clearance gives it).
+class Clearance;
 
 /// One byte per tile for one mobility. Thread-safety: read from any number of threads at once;
 /// edits must not overlap with reads.

@@ -16,6 +16,11 @@
 
 namespace rpgnav {
 
+/// Terrain costs the search accepts for a passable terrain (wider ranges would overflow 64-bit
+/// sums on the largest maps or lose precision).
+inline constexpr float kMinSearchCost = 1.0f / 1024.0f;
+inline constexpr float kMaxSearchCost = 1000.0f;
+
 /// A terrain's cost for one query instead of the table's (see QueryFilter): > 0 and finite, the
 /// multiplier; <= 0 or +infinity, forbidden. [Limit: not NaN; a multiplier the search can take,
 /// as TerrainTable::setCost]

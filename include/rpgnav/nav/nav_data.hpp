@@ -6,11 +6,6 @@
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
-#include "rpgnav/field/crowd_field.hpp"
-#include "rpgnav/grid/clearance.hpp"
-#include "rpgnav/grid/convex_corners.hpp"
-#include "rpgnav/grid/segment_tester.hpp"
-#include "rpgnav/search/search_grid.hpp"
 #include "rpgnav/world/world.hpp"
 
 #include <array>
@@ -30,43 +25,18 @@ RPGNAV_API SizeClass sizeClassOf(const Layout& layout, float radius) noexcept;
 /// What shapes navigation data. It is given when the data is built; other settings mean other
 /// data (build a new NavData).
 struct NavDataSettings {
-  /// Landmarks for the ALT heuristic on every layer (see SearchGridSettings::landmarks, and
+  /// Landmarks for the ALT heuristic on every layer: exact distances to far-apart tiles, which
+  /// make long searches expand fewer nodes for 4 bytes a tile each (see the README's Search, and
   /// NavData::refreshLandmarks for how they follow edits). [Limit: 0..16]
   int landmarks = 0;
 };
 
-/// The data for one mobility and size class: the search grid (cost classes, jump tables, region
-/// labels, door gates, landmarks), the line bitmaps (SegmentTester), the convex corners, and the
-/// cost bytes crowd fields are built from.
-class NavLayer {
- public:
-  /// The map the layer was built on: the world's, or for terrain cost overrides (see
-  /// NavData::prepare) the data's copy of it whose terrain table has those costs. Every cost and
-  /// passability question of a query on this layer goes to this map.
-  const TileMap& map() const noexcept { return *m_map; }
-  MobilityId mobility() const noexcept { return m_grid.mobility(); }
-  SizeClass sizeClass() const noexcept { return m_size; }
-  const SearchGrid& grid() const noexcept { return m_grid; }
-  const SegmentTester& lines() const noexcept { return m_lines; }
-  const ConvexCorners& corners() const noexcept { return m_corners; }
-  /// The cost bytes for crowd fields (CrowdField and SectorFields copy them).
-  const CostField& costs() const noexcept { return m_costs; }
-  /// Bytes the layer holds (its arrays' capacities; the index rows' headers included).
-  std::size_t memoryBytes() const noexcept;
-
- private:
-  friend class NavData;
-  NavLayer(const TileMap& map, SearchGrid grid, SegmentTester lines, ConvexCorners corners, CostField costs,
-           SizeClass size)
-      : m_map(&map), m_grid(std::move(grid)), m_lines(std::move(lines)), m_corners(std::move(corners)),
-        m_costs(std::move(costs)), m_size(size) {}
-  const TileMap* m_map;
-  SearchGrid m_grid;
-  SegmentTester m_lines;
-  ConvexCorners m_corners;
-  CostField m_costs;
-  SizeClass m_size;
-};
+/// The data for one mobility and size class (search grid, line bitmaps, corners, the crowd
+/// fields' cost bytes): the library's own (see NavData::layer).
+class NavLayer;
+/// How wide a body fits on each tile, for one mobility (see NavData::clearance).
+class Clearance;
+struct SearchGate;
 
 /// What NavData::update() did.
 struct NavUpdate {
@@ -100,6 +70,7 @@ class RPGNAV_API NavData {
  public:
   /// Keeps the world (and its map) by reference: they must outlive the data. Builds nothing yet.
   explicit NavData(const World& world, NavDataSettings settings = {});
+  ~NavData();
   NavData(const NavData&) = delete;
   NavData& operator=(const NavData&) = delete;
 
@@ -122,7 +93,8 @@ class RPGNAV_API NavData {
   /// change often. InvalidArgument also for an unknown terrain or a NaN cost.
   Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs);
   /// The layer for a mobility and radius, or nullptr when it was not prepared (or its last update
-  /// failed); with `costs`, the layer prepared for those cost overrides.
+  /// failed); with `costs`, the layer prepared for those cost overrides. For the game a handle
+  /// that says whether the data is ready; the library's modules read it.
   const NavLayer* layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {}) const noexcept;
   /// The mobility's clearance (see Clearance), or nullptr when no radius of half a tile or more
   /// was prepared for it (for those cost overrides). Kept up to date by update() like the layers.

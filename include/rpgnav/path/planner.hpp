@@ -6,8 +6,7 @@
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/path.hpp"
-#include "rpgnav/path/stages.hpp"
-#include "rpgnav/search/search_context.hpp"
+#include "rpgnav/path/stage_settings.hpp"
 #include "rpgnav/world/world.hpp"
 
 #include <array>
@@ -20,9 +19,6 @@
 #include <vector>
 
 namespace rpgnav {
-namespace detail {
-class QueryDoors;
-}
 
 /// Every stage's settings, and which stages run. The search (stage 2) always runs when the
 /// straight line does not suffice.
@@ -65,8 +61,8 @@ struct PlannerSettings {
 
 /// Plans paths on one map and its world (doors, entities, the game's hooks): the thin composition
 /// of the world's shared navigation data (NavData: search grids, line bitmaps, corners, per
-/// mobility and size class) and this planner's own scratch memory (the search's, every stage's:
-/// StageScratch), so that a warm query allocates nothing.
+/// mobility and size class) and this planner's own scratch memory (the search's, every stage's),
+/// so that a warm query allocates nothing.
 ///
 /// Two ways to make one. On shared data, `Planner(navData)`: one per thread, any number on one
 /// NavData, which the game keeps up to date between frames (NavData::update) and prepares for
@@ -82,7 +78,7 @@ struct PlannerSettings {
 /// PathRequest::tellDoorListener is off). Doors not passed are walls for every stage's line of
 /// sight. Terrain: the table's costs, or the request's filter's (see QueryFilter).
 /// Entities: stage 7 leads the path round the personal spaces of the entities the world's source
-/// reports (see detourStage).
+/// reports (see DetourSettings).
 ///
 /// Thread-safety: one Planner per thread (it owns scratch memory); several planners may read one
 /// world and one NavData at once while nobody edits them.
@@ -120,9 +116,9 @@ class RPGNAV_API Planner {
   /// is in progress.
   Status continuePlan(PathResult& out, std::int64_t maxExpansions);
   /// True while a plan waits for continuePlan.
-  bool planInProgress() const noexcept { return m_pending.active; }
+  bool planInProgress() const noexcept;
   /// Forgets the plan in progress.
-  void cancelPlan() noexcept { m_pending.active = false; }
+  void cancelPlan() noexcept;
 
   /// Plans again along an earlier plan's route (stages 7 and 8 only): for a character that has
   /// walked part of `previous` (a successful plan to the same goal) while entities moved and the
@@ -133,99 +129,20 @@ class RPGNAV_API Planner {
   /// costs a search. `previous` and `out` must be different objects.
   Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out);
 
-  const PlannerSettings& settings() const noexcept { return m_settings; }
-  PlannerSettings& settings() noexcept { return m_settings; }
-  const World& world() const noexcept { return *m_world; }
+  const PlannerSettings& settings() const noexcept;
+  PlannerSettings& settings() noexcept;
+  const World& world() const noexcept;
   /// The navigation data the planner reads (its own, or the shared one it was made with).
-  const NavData& navData() const noexcept { return *m_data; }
+  const NavData& navData() const noexcept;
   /// The planner's own data (made by the world and map constructors), to refresh its landmarks
   /// after edits (NavData::refreshLandmarks) between plans; nullptr on shared data.
-  NavData* ownNavData() noexcept { return m_ownData.get(); }
+  NavData* ownNavData() noexcept;
 
  private:
-  // The layer for a request (preparing and updating the planner's own data); nullptr with the
-  // failure in `out`.
-  const NavLayer* layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs, PathResult& out);
-  // The entities the request ignores: its own list and its filter's (merged into m_ignored when
-  // both have some).
-  std::span<const EntityId> ignored(const PathRequest& request);
-  Status fail(PathResult& out, Status status, std::string_view reason);
-  // The checks and set-up every plan starts with; nullptr (out holds the failure) or the layer.
-  const NavLayer* prepare(const PathRequest& request, PathResult& out);
-  // Stage 2 (one slice) and everything after it.
-  Status searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out);
-  // With PlannerSettings::recordStages: the control points after a stage (and their cost).
-  void record(PathResult& out, PathStage stage) const;
-  void record(PathResult& out, PathStage stage, const StageContext& context) const;
-  // The stages' context for a request (its comfort resolved against the settings).
-  StageContext stageContext(const PathRequest& request, const NavLayer& data);
-  // Stages 3-6 on the search's tile path, from start to goal (the goal may be a door's approach
-  // point), with comfort and, where comfort would cost terrain (see the README), without;
-  // returns the cost of the result, infinity when no polyline keeps the radius.
-  double refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out);
-  // Stages 3-6 once, into `points` (recorded in `out` when `record`); the cost and length of the
-  // result, nothing when a segment does not keep the radius.
-  std::optional<std::pair<double, double>> refineOnce(const StageContext& context, const PathRequest& request, Vec2 goal,
-                                                      std::vector<Vec2>& points, bool records, PathResult& out);
-  // Stage 7 and the final measurements and status.
-  Status finish(const StageContext& context, const PathRequest& request, PathResult& out);
-
-  std::unique_ptr<World> m_ownWorld;  // for the bare-map constructor
-  const World* m_world;
-  std::unique_ptr<NavData> m_ownData;  // for the world and map constructors
-  const NavData* m_data;
-  PlannerSettings m_settings;
-  SearchContext m_search;
-  // The query's map for every terrain question: the world's, or its filter's layer's (see
-  // NavLayer::map); and a wide body's clearance on it.
-  const TileMap* m_map = nullptr;
-  const Clearance* m_clearance = nullptr;
-  std::vector<EntityId> m_ignored;  // see ignored()
-  SearchResult m_searchResult;
-  std::unique_ptr<detail::QueryDoors> m_doors;
-  std::vector<Barrier> m_barriers;
-  std::vector<Barrier> m_finalBarriers;  // the doors near the path after detours (stages 7-8)
-  std::chrono::steady_clock::time_point m_lap;  // where the next stage's time begins (see StageTimer)
-  std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
-  std::vector<Vec2> m_tautPoints;  // refine's path without comfort, when it needs one (reused)
-  StageScratch m_scratch;  // every stage's buffers
-  SegmentProbe m_straight;  // stage 1's probe of the straight segment (clear = false when none)
-  // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
-  // its tile's centre and the path begins with the step back there.
-  std::optional<Vec2> m_escapeFrom;
-  // The plan in progress (beginPlan / continuePlan).
-  struct Pending {
-    bool active = false;
-    PathRequest request;           // as planned (from the tile centre when escaping a door)
-    Vec2 askedStart = Vec2::Zero();  // as asked
-    Cell startTile, goalTile;      // where the search begins and ends (see entryTile)
-    std::vector<EntityId> ignore;  // request.ignore points here
-    const NavLayer* data = nullptr;
-    std::uint64_t mapVersion = 0;  // the tiles' (TileMap::version)
-    std::uint64_t doorLayoutVersion = 0;
-  };
-  Pending m_pending;
-  // The tile a path begins or ends on: the one the point lies in for a narrow character; for a
-  // wide one (half a tile or more) the first of that tile and those touching it whose centre
-  // fits the body and is reached from the point by a segment that keeps the radius. `clear`:
-  // found; `roomy`: the point itself keeps the radius (so a failure means only that no tile
-  // centre beside it fits the body).
-  struct EntryTile {
-    Cell tile;
-    bool clear = false;
-    bool roomy = false;
-  };
-  EntryTile entryTile(Vec2 point, Cell own, const PathRequest& request) const;
-  EntryTile m_entry, m_exit;  // of the plan being prepared
-  // Where a wide body stops in front of a door that stops it: the last point of the search's
-  // centre polyline (`start`, then the centres of `tiles`) at least `keep` (radius and gap) from
-  // the door. `tiles` is cut after the last tile whose centre keeps that much (the stop may lie
-  // on the step beyond it, short of the next centre: stage 3 runs from that centre to the stop).
-  Vec2 wideDoorStop(const Door& door, float keep, Vec2 start, std::vector<Cell>& tiles) const;
-  // A wide body held by a door closed on it: the tile within ceil(radius) + 1 steps whose centre
-  // is nearest the start, fits the body, keeps the radius from the doors that are walls, and is
-  // reached from the start by a segment that keeps the radius from tiles and crosses no such door.
-  std::optional<Cell> wideEscapeTile(const PathRequest& request);
+  // Its state and scratch memory, and the stages' plumbing (lib/path/planner.cpp): kept out of
+  // this header so that it shows only what a game calls.
+  class RPGNAV_HIDDEN Impl;
+  std::unique_ptr<Impl> m_impl;
 };
 
 }  // namespace rpgnav

@@ -334,7 +334,7 @@ class RPGNAV_API ReplanScheduler {
   Character* nextDue(double now, Vec2& goal);
   // Takes the top of the queue (nextDue's character); returns why it was queued.
   ReplanReason take(Character& character);
-  // The map its plans see (its filter's terrain costs, see NavLayer::map).
+  // The map its plans see (with its filter's terrain costs, see NavData::prepare).
   const TileMap& mapOf(const Character& character) const;
   bool routeClear(const Character& character) const;
   double remainingCost(const Character& character) const;

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "rpgnav/field/crowd_field.hpp"
-#include "rpgnav/grid/clearance.hpp"
-#include "rpgnav/search/search_context.hpp"
-#include "rpgnav/search/search_grid.hpp"
+#include "grid/clearance.hpp"
+#include "search/search_context.hpp"
+#include "search/search_grid.hpp"
 #include "support/test_maps.hpp"
 
 #include <random>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "rpgnav/grid/clearance.hpp"
+#include "grid/clearance.hpp"
 #include "support/test_maps.hpp"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "rpgnav/grid/convex_corners.hpp"
+#include "grid/convex_corners.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>

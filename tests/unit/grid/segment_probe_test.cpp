@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
+#include "grid/segment_tester.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "support/path_checks.hpp"
 #include "support/test_maps.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "rpgnav/grid/segment_tester.hpp"
+#include "grid/segment_tester.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>

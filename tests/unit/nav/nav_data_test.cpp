@@ -3,6 +3,8 @@
 // edit the data equals data built afresh, and so do the planners' answers, bit for bit.
 #include <catch2/catch.hpp>
 
+#include "nav/nav_layer.hpp"
+#include "search/search_context.hpp"
 #include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/schedule/replan_scheduler.hpp"

@@ -3,11 +3,11 @@
 // control point, has no cusps or loops within a span, and a follower travels exactly its length.
 #include <catch2/catch.hpp>
 
-#include "rpgnav/grid/convex_corners.hpp"
+#include "grid/convex_corners.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
-#include "rpgnav/grid/segment_tester.hpp"
+#include "grid/segment_tester.hpp"
 #include "rpgnav/path/planner.hpp"
-#include "rpgnav/path/stages.hpp"
+#include "path/stages.hpp"
 #include "support/geometry.hpp"
 #include "support/path_checks.hpp"
 #include "support/test_maps.hpp"

@@ -5,7 +5,7 @@
 
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/planner.hpp"
-#include "rpgnav/path/stages.hpp"
+#include "path/stages.hpp"
 #include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 

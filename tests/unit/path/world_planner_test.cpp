@@ -5,7 +5,7 @@
 
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/path/planner.hpp"
-#include "rpgnav/grid/clearance.hpp"
+#include "grid/clearance.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/geometry.hpp"
 #include "support/path_checks.hpp"

@@ -3,7 +3,7 @@
 // batches on threads and bad input. Time is simulated: every update() gets its `now`.
 #include <catch2/catch.hpp>
 
-#include "rpgnav/grid/clearance.hpp"
+#include "grid/clearance.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/schedule/replan_scheduler.hpp"
 #include "support/crowd_run.hpp"

@@ -4,9 +4,9 @@
 // polygons by brute force (support/path_checks), not from Clearance.
 #include <catch2/catch.hpp>
 
-#include "rpgnav/grid/clearance.hpp"
-#include "rpgnav/search/search_context.hpp"
-#include "rpgnav/search/search_grid.hpp"
+#include "grid/clearance.hpp"
+#include "search/search_context.hpp"
+#include "search/search_grid.hpp"
 #include "support/path_checks.hpp"
 #include "support/reference_search.hpp"
 #include "support/test_maps.hpp"

@@ -2,8 +2,8 @@
 // Gates (the search's view of doors): per-query open / closed / solid edges with crossing costs.
 #include <catch2/catch.hpp>
 
-#include "rpgnav/search/search_context.hpp"
-#include "rpgnav/search/search_grid.hpp"
+#include "search/search_context.hpp"
+#include "search/search_grid.hpp"
 #include "support/reference_search.hpp"
 #include "support/test_maps.hpp"
 

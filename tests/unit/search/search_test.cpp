@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "rpgnav/search/search_context.hpp"
-#include "rpgnav/search/search_grid.hpp"
+#include "search/search_context.hpp"
+#include "search/search_grid.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/reference_search.hpp"

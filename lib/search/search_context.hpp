@@ -5,9 +5,9 @@
 
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
-#include "rpgnav/grid/clearance.hpp"
-#include "rpgnav/grid/segment_tester.hpp"
-#include "rpgnav/search/search_grid.hpp"
+#include "grid/clearance.hpp"
+#include "grid/segment_tester.hpp"
+#include "search/search_grid.hpp"
 
 #include <array>
 #include <cstdint>

@@ -30,10 +30,6 @@ namespace rpgnav {
 /// centres (up to that rounding), and on uniform maps it is the length × the cost, so Moving AI
 /// optimal lengths come out exactly.
 inline constexpr std::int64_t kCostScale = std::int64_t(1) << 24;
-/// Terrain costs the search accepts for a passable terrain (wider ranges would overflow 64-bit
-/// sums on the largest maps or lose precision).
-inline constexpr float kMinSearchCost = 1.0f / 1024.0f;
-inline constexpr float kMaxSearchCost = 1000.0f;
 
 /// Options for SearchGrid::build.
 struct SearchGridSettings {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file
-/// The pipeline's stages. Each is one function in its own file under lib/path/, with a Settings
-/// struct whose defaults suit most games. Every stage keeps the pipeline's invariants: it never
-/// raises the path's weighted cost, never enters a tile the mobility forbids, and never brings
-/// the path closer than the character's radius to a blocked tile (each change is checked with
-/// probeSegment before it is made).
+/// The settings of the character pipeline's stages (PlannerSettings holds one of each), and what
+/// each stage does. Each stage is one function in its own file under lib/path/; the defaults suit
+/// most games. Every stage keeps the pipeline's invariants: it never raises the path's weighted
+/// cost, never enters a tile the mobility forbids, and never brings the path closer than the
+/// character's radius to a blocked tile (each change is checked with probeSegment before it is
+/// made).
 ///
-/// Comfort (StageContext::comfort, from PathRequest::comfort): stages 3 to 6 and 8 prefer changes
+/// Comfort (PathRequest::comfort): stages 3 to 6 and 8 prefer changes
 /// that keep radius + comfort from walls, trying a few levels of clearance in turn — radius +
 /// comfort, + half of it, + a quarter (for a comfort of a tenth of a tile or more), then the
 /// radius alone; radius + comfort counts up to 0.49 tiles (4 tiles for bodies of half a tile or
@@ -20,10 +21,7 @@
 /// is forgiven within twice that clearance of it. With comfort 0 every stage runs exactly as it
 /// did before comfort existed.
 
-#include "rpgnav/path/path.hpp"
-#include "rpgnav/path/smooth_path.hpp"
-
-#include <vector>
+#include <cstdint>
 
 namespace rpgnav {
 
@@ -36,10 +34,6 @@ namespace rpgnav {
 /// crosses dearer terrain, the searched path replaces it only where it is cheaper (see
 /// Planner). The stage has no settings; the struct keeps every stage's signature alike.
 struct StraightLineSettings {};
-/// True when the segment start→goal is taken by the rule above (then `out` is {start, goal}).
-/// `probe` is the segment's probe either way.
-bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, Vec2 start, Vec2 goal,
-                       std::vector<Vec2>& out, SegmentProbe& probe, StageStats& stats);
 
 /// Stage 3: one control point per tile of the A* path — where the line from the previous point
 /// toward the goal leaves the tile, or else the search route's own point in the tile, when that
@@ -58,10 +52,6 @@ struct ControlPointSettings {
   /// Use exit points toward the goal; false gives plain tile centres.
   bool exitPoints = true;
 };
-void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
-                       const std::vector<Cell>& tiles, std::span<const Vec2> through, std::span<const Vec2> route,
-                       std::span<const std::int32_t> routeTiles, Vec2 start, Vec2 goal, std::vector<Vec2>& out,
-                       StageStats& stats, std::vector<Vec2>* safe = nullptr);
 
 /// Stages 4 and 6: drop every control point whose two neighbours see each other at no extra
 /// cost, walking from the start (or, reversed, from the goal). With comfort, "see" means at
@@ -73,14 +63,12 @@ struct StraightenSettings {
   /// on huge open maps); 0 = no cap. [Units: tiles] [Limit: >= 0]
   float maxSegmentLength = 0.0f;
 };
-void straightenStage(const StageContext& context, const StraightenSettings& settings, bool fromGoal,
-                     std::vector<Vec2>& points, StageStats& stats);
 
 /// Stage 5: pull the path tight round blocked corners. For each inner point b between a (the
 /// point before it) and c, the blocked corners inside the triangle a-b-c lie between the path
 /// and the line a→c and must stay on that side; the shortest such way from a to c bends at the
-/// ones on their convex hull, each at the point beside its corner that keeps the radius (see
-/// ConvexCorners). That way replaces b when all of it is clear and it is neither dearer nor
+/// ones on their convex hull, each at the point beside its corner that keeps the radius (the
+/// map's convex corners). That way replaces b when all of it is clear and it is neither dearer nor
 /// longer. Repeated with straightening (stage 6), this pulls the path taut: every bend on a
 /// blocked corner it wraps round. With comfort the bends stand radius + comfort (and the margin)
 /// off the corners, or at the most comfortable level at which the way round is clear; a less
@@ -94,8 +82,6 @@ struct CornerRoutingSettings {
   /// rounds, stopping early when a round changes nothing. [Limit: >= 0]
   int maxRounds = 4;
 };
-void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings, std::vector<Vec2>& points,
-                        StageStats& stats);
 
 /// Stage 7: round other entities. Each segment is checked against the personal spaces of the
 /// entities near it, grown by the character's radius; where it enters one, the segment stays
@@ -124,33 +110,6 @@ struct DetourSettings {
   /// whole path. [Units: tiles] [Limit: >= 0]
   float horizon = 0.0f;
 };
-
-/// How far from an entity's centre stage 7's ways round it run (the corners of the polygon that
-/// stands in for its disc grown by the body's radius and the margin). A character that stands
-/// closer (outside the grown disc) cannot be led round it: its path stops there
-/// (BlockedByEntity). ReplanScheduler::move() keeps characters beyond this.
-float detourReach(const DetourSettings& settings, float entityRadius, float bodyRadius, float tileSize) noexcept;
-
-/// Who is in the way in one query.
-struct EntityQuery {
-  const EntitySource& source;
-  EntityId self{0};  ///< Never an obstacle (EntityId{0}: no character).
-  std::span<const EntityId> ignore = {};
-  /// True when `entity` is an obstacle for a character of `radius` starting at `start`: not flat,
-  /// not the character, not ignored, and its space (grown by the radius) does not hold the start.
-  bool blocks(const Entity& entity, Vec2 start, float radius) const;
-};
-
-/// How stage 7 ended: `blocked` when no way round `blocker` exists; the path then ends at `stop`.
-struct DetourOutcome {
-  bool blocked = false;
-  EntityId blocker{0};
-  Vec2 stop = Vec2(0.0f, 0.0f);
-};
-
-void detourStage(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
-                 std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
-                 StageStats& stats);
 
 /// Stage 8: a centripetal Catmull-Rom spline through the final control points (Yuksel, Schaefer &
 /// Keyser 2011: with knot spacing |Δp|^0.5 a span has no cusp and does not cross itself), one
@@ -184,7 +143,5 @@ struct SmoothingSettings {
   /// hundred points a span]
   float tolerance = 0.01f;
 };
-void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
-                    const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats);
 
 }  // namespace rpgnav

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// The pipeline's stages, one function each (in its own file here): what each does is told with
+/// its settings in rpgnav/path/stage_settings.hpp.
+
+#include "path/stage_context.hpp"
+#include "rpgnav/path/smooth_path.hpp"
+#include "rpgnav/path/stage_settings.hpp"
+
+#include <vector>
+
+namespace rpgnav {
+
+/// Stage 1 (see StraightLineSettings).
+/// True when the segment start→goal is taken by the rule above (then `out` is {start, goal}).
+/// `probe` is the segment's probe either way.
+bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, Vec2 start, Vec2 goal,
+                       std::vector<Vec2>& out, SegmentProbe& probe, StageStats& stats);
+
+/// Stage 3 (see ControlPointSettings).
+void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
+                       const std::vector<Cell>& tiles, std::span<const Vec2> through, std::span<const Vec2> route,
+                       std::span<const std::int32_t> routeTiles, Vec2 start, Vec2 goal, std::vector<Vec2>& out,
+                       StageStats& stats, std::vector<Vec2>* safe = nullptr);
+
+/// Stages 4 and 6 (see StraightenSettings).
+void straightenStage(const StageContext& context, const StraightenSettings& settings, bool fromGoal,
+                     std::vector<Vec2>& points, StageStats& stats);
+
+/// Stage 5 (see CornerRoutingSettings).
+void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings& settings, std::vector<Vec2>& points,
+                        StageStats& stats);
+
+/// How far from an entity's centre stage 7's ways round it run (the corners of the polygon that
+/// stands in for its disc grown by the body's radius and the margin). A character that stands
+/// closer (outside the grown disc) cannot be led round it: its path stops there
+/// (BlockedByEntity). ReplanScheduler::move() keeps characters beyond this.
+float detourReach(const DetourSettings& settings, float entityRadius, float bodyRadius, float tileSize) noexcept;
+
+/// Who is in the way in one query.
+struct EntityQuery {
+  const EntitySource& source;
+  EntityId self{0};  ///< Never an obstacle (EntityId{0}: no character).
+  std::span<const EntityId> ignore = {};
+  /// True when `entity` is an obstacle for a character of `radius` starting at `start`: not flat,
+  /// not the character, not ignored, and its space (grown by the radius) does not hold the start.
+  bool blocks(const Entity& entity, Vec2 start, float radius) const;
+};
+
+/// How stage 7 ended: `blocked` when no way round `blocker` exists; the path then ends at `stop`.
+struct DetourOutcome {
+  bool blocked = false;
+  EntityId blocker{0};
+  Vec2 stop = Vec2(0.0f, 0.0f);
+};
+
+void detourStage(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
+                 std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
+                 StageStats& stats);
+
+/// Stage 8 (see SmoothingSettings).
+void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
+                    const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats);
+
+}  // namespace rpgnav
