@@ -172,6 +172,56 @@ bool NavData::current() const noexcept {
   return m_mapVersion == m_world->map().version() && m_doorLayoutVersion == m_world->doorLayoutVersion();
 }
 
+// What one update() brings to every layer.
+struct NavData::Patch {
+  bool tiles = false;         // tiles changed terrain, or a terrain its cost
+  bool costsChanged = false;  // a terrain's cost changed: every tile is looked at again
+  std::vector<TileRect> rects;  // the tiles that changed terrain
+  std::span<const std::pair<Cell, Cell>> pairs;  // the same, as NavUpdate::rects
+  bool doorsChanged = false;
+  std::vector<SearchGate> doors;  // the gates, when doorsChanged
+};
+
+bool NavData::patchLayer(NavLayer& layer, const TileMap& map, const Patch& patch, NavUpdate& result) {
+  if (patch.tiles) {
+    if (auto error = layer.m_grid.update(map, patch.rects, patch.costsChanged)) {
+      result.status = error->status;
+      result.reason = error->message;
+      return false;
+    }
+    layer.m_lines.update(map, patch.pairs, patch.costsChanged);
+    const std::pair<Cell, Cell> whole[] = {{Cell{0, 0}, Cell{map.width() - 1, map.height() - 1}}};
+    layer.m_corners.update(map, patch.costsChanged ? std::span<const std::pair<Cell, Cell>>(whole) : patch.pairs);
+    std::vector<Cell> changed;
+    layer.m_costs.refresh(map, patch.costsChanged ? std::span<const std::pair<Cell, Cell>>() : patch.pairs,
+                          patch.costsChanged, changed);
+  }
+  if (patch.doorsChanged) {
+    if (auto error = layer.m_grid.setGates(map, patch.doors)) {
+      result.status = error->status;
+      result.reason = error->message;
+      return false;
+    }
+  }
+  return true;
+}
+
+void NavData::patchFiltered(const Patch& patch, NavUpdate& result) {
+  for (Filtered& entry : m_filtered) {
+    // The copy replays the world's tile edits, in order (the journal keeps each one's terrain);
+    // its terrain table keeps the overrides. Then its layers are patched like the plain ones.
+    for (const TileEdit& edit : m_edits) {
+      if (!edit.costEdit) (void)entry.map->setTerrain(edit.low, edit.high, edit.terrain);
+    }
+    for (std::unique_ptr<NavLayer>& layer : entry.layers) {
+      if (layer && !patchLayer(*layer, *entry.map, patch, result)) layer.reset();
+    }
+    if (entry.clearance) {
+      for (const TileRect& rect : patch.rects) entry.clearance->update(*entry.map, rect.low, rect.high);
+    }
+  }
+}
+
 NavUpdate NavData::update() {
   const auto began = std::chrono::steady_clock::now();
   NavUpdate result;
@@ -192,7 +242,8 @@ NavUpdate NavData::update() {
     result.rects.push_back({edit.low, edit.high});
     result.tilesChanged += std::size_t(edit.high.x - edit.low.x + 1) * std::size_t(edit.high.y - edit.low.y + 1);
   }
-  const std::vector<SearchGate> doors = doorsChanged ? gates() : std::vector<SearchGate>{};
+  Patch patch{!m_edits.empty(), costsChanged, rects, result.rects, doorsChanged,
+              doorsChanged ? gates() : std::vector<SearchGate>{}};
   for (std::size_t index = 0; index < m_layers.size(); ++index) {
     std::unique_ptr<NavLayer>& layer = m_layers[index];
     if (!layer) continue;
@@ -211,26 +262,7 @@ NavUpdate NavData::update() {
       layer = std::move(built.value());
       continue;
     }
-    if (!m_edits.empty()) {
-      if (auto error = layer->m_grid.update(map, rects, costsChanged)) {
-        result.status = error->status;
-        result.reason = error->message;
-        layer.reset();  // unusable until prepared again with valid costs
-        continue;
-      }
-      layer->m_lines.update(map, result.rects, costsChanged);
-      layer->m_corners.update(map, costsChanged ? std::vector<std::pair<Cell, Cell>>{{Cell{0, 0}, Cell{map.width() - 1, map.height() - 1}}}
-                                                : result.rects);
-      std::vector<Cell> changed;
-      layer->m_costs.refresh(map, costsChanged ? std::span<const std::pair<Cell, Cell>>() : result.rects, costsChanged, changed);
-    }
-    if (doorsChanged) {
-      if (auto error = layer->m_grid.setGates(map, doors)) {
-        result.status = error->status;
-        result.reason = error->message;
-        layer.reset();
-      }
-    }
+    if (!patchLayer(*layer, map, patch, result)) layer.reset();  // unusable until prepared again
   }
   // Clearance: the tiles round each edited rectangle looked at again; built afresh when the
   // journal no longer reaches back or a terrain's cost changed (which may open or close it).
@@ -243,7 +275,11 @@ NavUpdate NavData::update() {
     }
     for (const TileRect& rect : rects) clearance->update(map, rect.low, rect.high);
   }
-  if (!journalled || !m_edits.empty() || doorsChanged) rebuildFiltered(result);
+  if (!journalled || costsChanged) {
+    rebuildFiltered(result);
+  } else if (!m_edits.empty() || doorsChanged) {
+    patchFiltered(patch, result);
+  }
   m_mapVersion = map.version();
   m_doorLayoutVersion = m_world->doorLayoutVersion();
   result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count();

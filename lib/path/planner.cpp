@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace rpgnav {
 
@@ -862,6 +863,8 @@ Planner::~Planner() = default;
 Planner::Planner(Planner&&) noexcept = default;
 Planner& Planner::operator=(Planner&&) noexcept = default;
 
+// A moved-from planner has no Impl: it may be destroyed or assigned to; planInProgress() and
+// cancelPlan() answer for it too, the rest assume a planner (as for any moved-from object).
 Status Planner::plan(const PathRequest& request, PathResult& out) { return m_impl->plan(request, out); }
 Status Planner::beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions) {
   return m_impl->beginPlan(request, out, maxExpansions);
@@ -869,15 +872,17 @@ Status Planner::beginPlan(const PathRequest& request, PathResult& out, std::int6
 Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
   return m_impl->continuePlan(out, maxExpansions);
 }
-bool Planner::planInProgress() const noexcept { return m_impl->planInProgress(); }
-void Planner::cancelPlan() noexcept { m_impl->cancelPlan(); }
+bool Planner::planInProgress() const noexcept { return m_impl != nullptr && m_impl->planInProgress(); }
+void Planner::cancelPlan() noexcept {
+  if (m_impl != nullptr) m_impl->cancelPlan();
+}
 Status Planner::replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out) {
   return m_impl->replanAlong(request, previous, out);
 }
-const PlannerSettings& Planner::settings() const noexcept { return m_impl->settings(); }
+const PlannerSettings& Planner::settings() const noexcept { return std::as_const(*m_impl).settings(); }
 PlannerSettings& Planner::settings() noexcept { return m_impl->settings(); }
-const World& Planner::world() const noexcept { return m_impl->world(); }
-const NavData& Planner::navData() const noexcept { return m_impl->navData(); }
+const World& Planner::world() const noexcept { return std::as_const(*m_impl).world(); }
+const NavData& Planner::navData() const noexcept { return std::as_const(*m_impl).navData(); }
 NavData* Planner::ownNavData() noexcept { return m_impl->ownNavData(); }
 
 }  // namespace rpgnav

@@ -13,12 +13,20 @@
 namespace rpgnav {
 
 /// Stage 1 (see StraightLineSettings).
-/// True when the segment start→goal is taken by the rule above (then `out` is {start, goal}).
+/// True when the segment start→goal is taken by the straight-line rule (then `out` is {start, goal}).
 /// `probe` is the segment's probe either way.
 bool straightLineStage(const StageContext& context, const StraightLineSettings& settings, Vec2 start, Vec2 goal,
                        std::vector<Vec2>& out, SegmentProbe& probe, StageStats& stats);
 
-/// Stage 3 (see ControlPointSettings).
+/// Stage 3 (see ControlPointSettings). After the any-angle search the route's points are
+/// `through` (one per tile), checked afterwards: if rounding kinked the result into a corner, the
+/// route's vertices `route` (start point to goal point, `routeTiles` their indices in `tiles`) are
+/// used instead. Otherwise (`route` empty) they are the tile centres: then the start and goal
+/// tiles' centres are included too, and on hex maps, for characters wider than half a hex edge, a
+/// point at the free end of an edge whose other end touches a blocked tile or a closed door: so
+/// the fallback polyline keeps the radius by construction. `safe`, when given, receives the
+/// polyline the result is measured against (the fallback; after the any-angle search, the
+/// route's vertices): the result never costs more.
 void controlPointStage(const StageContext& context, const ControlPointSettings& settings,
                        const std::vector<Cell>& tiles, std::span<const Vec2> through, std::span<const Vec2> route,
                        std::span<const std::int32_t> routeTiles, Vec2 start, Vec2 goal, std::vector<Vec2>& out,

@@ -30,7 +30,9 @@ foreach(name IN LISTS names)
   if(NOT bare MATCHES "^rpgnav_" AND NOT bare MATCHES "^rpgnav::")
     list(APPEND stray "${name}")
   elseif((bare MATCHES "^rpgnav::(detail|SearchGrid|SearchContext|SearchGate|SegmentTester|ConvexCorners|Clearance|NavLayer|StageScratch|StageContext|BitLines|EntityQuery|DetourOutcome|QueryDoors)(::|\\()"
-          OR bare MATCHES "^rpgnav::[A-Za-z]+::Impl(::|\\()")  # (a pimpl's insides)
+          OR bare MATCHES "^rpgnav::[A-Za-z]+::Impl(::|\\()"  # (a pimpl's insides)
+          OR bare MATCHES "^rpgnav::(SearchRequest|SearchResult|GateRule|GateCrossing|TileRect|BarrierSource)(::|\\()"
+          OR bare MATCHES "^rpgnav::([a-zA-Z]+Stage|detourReach|polylineCost|measurePolyline|barrierClearance|meetsBarrier|barrierSlack)\\(")
          AND NOT bare MATCHES "^rpgnav::detail::assertFailed\\(")  # (what RPGNAV_ASSERT calls)
     list(APPEND internal "${name}")
   endif()

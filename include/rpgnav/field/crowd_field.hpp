@@ -71,8 +71,8 @@ class RPGNAV_API CostField {
   /// InvalidArgument when the map's size or layout is not this field's, or for a body's field
   /// (it reads the clearance too: the overload below).
   Status refresh(const TileMap& map, std::vector<Cell>& changed);
-  /// A body's field after edits, from the map and its clearance brought up to date
-  /// (Clearance::update, or NavData::update). InvalidArgument as above, or for a point's field.
+  /// A body's field after edits, from the map and its clearance brought up to date (by
+  /// NavData::update). InvalidArgument as above, or for a point's field.
   Status refresh(const TileMap& map, const Clearance& clearance, std::vector<Cell>& changed);
   /// The same for the tiles of the rectangles low..high only (the tiles an edit named), or for
   /// every tile when `all` (a terrain's cost changed).

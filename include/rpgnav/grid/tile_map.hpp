@@ -24,7 +24,7 @@ struct TileEdit {
   Cell low;
   Cell high;
   bool costEdit = false;
-  TerrainId terrain{0};  ///< Cost edits: the terrain.
+  TerrainId terrain{0};  ///< The terrain the tiles were given; for a cost edit, the terrain whose cost changed.
 };
 
 /// A rectangular block of tiles (width × height, row-major) with a terrain per tile.

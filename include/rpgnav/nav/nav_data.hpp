@@ -88,16 +88,17 @@ class RPGNAV_API NavData {
   /// for bit). Layers are keyed by the mobility, the size class and the list as given (the same
   /// terrains and costs in the same order; another order is another layer). An empty list is
   /// prepare(mobility, radius). Costs: a copy of the map's tiles and a layer's memory per list
-  /// and size class, built once; an edit of the map or its doors rebuilds these layers in update()
-  /// (a full build each, where the plain layers are patched), so keep the lists few on maps that
-  /// change often. InvalidArgument also for an unknown terrain or a NaN cost.
+  /// and size class, built once; update() patches these layers after tile and door edits as it
+  /// patches the plain ones (a change of a terrain's cost in the table builds them afresh).
+  /// InvalidArgument also for an unknown terrain or a NaN cost.
   Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs);
   /// The layer for a mobility and radius, or nullptr when it was not prepared (or its last update
   /// failed); with `costs`, the layer prepared for those cost overrides. For the game a handle
   /// that says whether the data is ready; the library's modules read it.
   const NavLayer* layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {}) const noexcept;
-  /// The mobility's clearance (see Clearance), or nullptr when no radius of half a tile or more
-  /// was prepared for it (for those cost overrides). Kept up to date by update() like the layers.
+  /// The mobility's clearance (how wide a body fits on each tile; what CostField::build takes for
+  /// a wide body's field), or nullptr when no radius of half a tile or more was prepared for it
+  /// (for those cost overrides). Kept up to date by update() like the layers.
   const Clearance* clearance(MobilityId mobility, std::span<const TerrainCost> costs = {}) const noexcept;
 
   /// Applies the map's and the world's edits since the last update to every layer, in place.
@@ -138,8 +139,17 @@ class RPGNAV_API NavData {
   const Filtered* filtered(MobilityId mobility, std::span<const TerrainCost> costs) const noexcept;
   // The world's map with the overrides applied, or the failure.
   Result<std::unique_ptr<TileMap>> filteredMap(MobilityId mobility, std::span<const TerrainCost> costs) const;
-  // update() for the filtered layers: rebuilt on the edited map.
+  // update() for the filtered layers when a terrain's cost changed or the journal no longer
+  // reaches back: rebuilt on a fresh copy of the map.
   void rebuildFiltered(NavUpdate& result);
+  // What one update() brings to every layer (nav_data.cpp).
+  struct Patch;
+  // Brings one layer up to date on `map` (the world's, or a filtered copy); false, with the
+  // failure in `result`, when the layer became unusable.
+  static bool patchLayer(NavLayer& layer, const TileMap& map, const Patch& patch, NavUpdate& result);
+  // update() for the filtered layers after tile and door edits: their maps replay the edits and
+  // the layers are patched in place, as the plain ones are.
+  void patchFiltered(const Patch& patch, NavUpdate& result);
 
   const World* m_world;
   NavDataSettings m_settings;

@@ -10,13 +10,8 @@
 #include "rpgnav/world/world.hpp"
 
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <memory>
-#include <optional>
-#include <string>
-#include <utility>
-#include <vector>
 
 namespace rpgnav {
 
@@ -39,15 +34,16 @@ struct PlannerSettings {
   /// two-tile bridge well inside its railings, and a one-tile door is still passed down its
   /// middle. 0 gives paths pulled taut at the radius. [Units: tiles] [Limit: finite, >= 0]
   float comfort = 0.25f;
-  /// Stage 2 as an any-angle search (Theta*, see SearchRequest::sightLines) instead of 8-way
-  /// A* with jump points. The stages after the search pull the route tight round the obstacles
-  /// it passes but never move it to an obstacle's other side; the 8-way metric sometimes picks
-  /// the wrong side (it overrates some directions by up to 8%), Theta* almost never does. The
-  /// price: searches one to two orders of magnitude slower (see the README's figures). For
-  /// paths that must look right (the player's character, cut scenes) rather than for crowds.
-  /// Hex characters as wide as half a hex edge or wider always get the tile search (see
-  /// SearchRequest::radius); characters of half a tile or more always get the tile search that
-  /// fits their bodies (SearchRequest::clearance).
+  /// Stage 2 as an any-angle search (Theta*: straight segments between tiles that see each other)
+  /// instead of 8-way A* with jump points. The stages after the search pull the route tight round
+  /// the obstacles it passes but never move it to an obstacle's other side; the 8-way metric
+  /// sometimes picks the wrong side (it overrates some directions by up to 8%), Theta* almost
+  /// never does. The price: searches one to two orders of magnitude slower (see the README's
+  /// figures). For paths that must look right (the player's character, cut scenes) rather than
+  /// for crowds.
+  /// Hex characters as wide as half a hex edge or wider always get the tile search (whose grid
+  /// closes gaps one hex edge wide); characters of half a tile or more always get the tile search
+  /// that fits their bodies (see the README, "Large characters").
   bool anyAngleSearch = false;
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
@@ -91,6 +87,8 @@ class RPGNAV_API Planner {
   /// A planner for a bare map: no doors, no entities.
   explicit Planner(const TileMap& map, PlannerSettings settings = {}, NavDataSettings data = {});
   ~Planner();
+  /// Movable; a moved-from planner may only be destroyed, assigned to, or asked
+  /// planInProgress() (false) and cancelPlan().
   Planner(Planner&&) noexcept;
   Planner& operator=(Planner&&) noexcept;
 

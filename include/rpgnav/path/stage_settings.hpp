@@ -32,22 +32,15 @@ namespace rpgnav {
 /// not count here (stage 7 leads the line round them). Whatever this stage decides, the planner
 /// never returns a path dearer than a clear straight segment: when the segment is clear but
 /// crosses dearer terrain, the searched path replaces it only where it is cheaper (see
-/// Planner). The stage has no settings; the struct keeps every stage's signature alike.
+/// Planner). The stage has no settings (the struct is there for symmetry with the others).
 struct StraightLineSettings {};
 
 /// Stage 3: one control point per tile of the A* path — where the line from the previous point
-/// toward the goal leaves the tile, or else the search route's own point in the tile, when that
-/// line does not lead on along the path, is not clear or costs more. After the any-angle search
-/// the route's points are `through` (one per tile), checked afterwards: if rounding kinked the
-/// result into a corner, the route's vertices `route` (start point to goal point, `routeTiles`
-/// their indices in `tiles`) are used instead. Otherwise (`route` empty) they are the tile
-/// centres: then the start and goal tiles' centres are included too, and on hex maps, for
-/// characters wider than half a hex edge, a point at the free end of an edge whose other end
-/// touches a blocked tile or a closed door: so the fallback polyline keeps the radius by
-/// construction. `safe`, when given, receives the polyline the result is measured against (the
-/// fallback; after the any-angle search, the route's vertices): the result never costs more.
-/// With comfort an exit point is taken only when its way keeps the comfort, or when the route
-/// point's way does not keep it either.
+/// toward the goal leaves the tile, or else the search route's own point in the tile (its centre;
+/// after the any-angle search, where the route crosses it), when that line does not lead on along
+/// the path, is not clear or costs more. The result never costs more than the search route's own
+/// polyline. With comfort an exit point is taken only when its way keeps the comfort, or when the
+/// route point's way does not keep it either.
 struct ControlPointSettings {
   /// Use exit points toward the goal; false gives plain tile centres.
   bool exitPoints = true;

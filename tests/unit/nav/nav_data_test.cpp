@@ -26,6 +26,8 @@ struct LayerKey {
   float radius;
 };
 constexpr LayerKey kLayers[] = {{TerrainTable::kWalk, 0.0f}, {TerrainTable::kWalk, 0.35f}, {TerrainTable::kFly, 0.1f}};
+// A query filter's terrain costs for walkers (QueryFilter::costs): swamp cheap, hills forbidden.
+constexpr TerrainCost kFilterCosts[] = {{TerrainId{3}, 0.75f}, {TerrainId{4}, 0.0f}};
 
 // One random edit of the world: a tile, a rectangle or a list of tiles to some terrain, a
 // terrain's cost, a door added, taken away or opened and closed. Returns what it was.
@@ -91,10 +93,11 @@ std::string randomEdit(std::mt19937& random, TileMap& map, World& world) {
 
 }  // namespace
 
-TEST_CASE("navigation data follows random edits in place, equal to data built afresh, and so do the paths",
+TEST_CASE("navigation data follows random edits in place, equal to data built afresh, and so do the paths "
+          "(query filters' layers too)",
           "[nav][edits][property]") {
   std::mt19937 random(24);
-  int edits = 0, paths = 0;
+  int edits = 0, paths = 0, filtered = 0;
   for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat(),
                                 Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even),
                                 Layout::hexFlat(0.5f, Vec2(3.0f, 1.0f), HexStagger::Even)}) {
@@ -108,6 +111,11 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
       // A character a tile and a half in radius: the walkers' clearance is kept too.
       REQUIRE(data.prepare(TerrainTable::kWalk, 1.5f * layout.tileSize()) == Status::Ok);
       REQUIRE(data.clearance(TerrainTable::kWalk) != nullptr);
+      // Layers for a query filter's costs (their own copy of the map), narrow, wide and with a
+      // clearance: patched by update() like the plain ones.
+      for (const float radius : {0.0f, 0.35f, 1.5f}) {
+        REQUIRE(data.prepare(TerrainTable::kWalk, radius * layout.tileSize(), kFilterCosts) == Status::Ok);
+      }
       CHECK(data.clearance(TerrainTable::kFly) == nullptr);
       for (int e = 0; e < 40; ++e) {
         const std::string what = randomEdit(random, map, world);
@@ -129,9 +137,20 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
           REQUIRE(difference.empty());
         }
         REQUIRE(fresh.prepare(TerrainTable::kWalk, 1.5f * layout.tileSize()) == Status::Ok);
+        for (const float radius : {0.0f, 0.35f, 1.5f}) {
+          REQUIRE(fresh.prepare(TerrainTable::kWalk, radius * layout.tileSize(), kFilterCosts) == Status::Ok);
+          const NavLayer* patched = data.layer(TerrainTable::kWalk, radius * layout.tileSize(), kFilterCosts);
+          REQUIRE(patched != nullptr);
+          const std::string difference = test::layerDifference(
+              *patched, *fresh.layer(TerrainTable::kWalk, radius * layout.tileSize(), kFilterCosts), false);
+          INFO("filtered layer, radius " << radius << ": " << difference);
+          REQUIRE(difference.empty());
+        }
         for (std::int32_t i = 0; i < map.tileCount(); ++i) {
           INFO("clearance at " << map.cellAt(i).x << "," << map.cellAt(i).y);
           REQUIRE(data.clearance(TerrainTable::kWalk)->code(map.cellAt(i)) == fresh.clearance(TerrainTable::kWalk)->code(map.cellAt(i)));
+          REQUIRE(data.clearance(TerrainTable::kWalk, kFilterCosts)->code(map.cellAt(i)) ==
+                  fresh.clearance(TerrainTable::kWalk, kFilterCosts)->code(map.cellAt(i)));
         }
         // The planners' answers: bit for bit those on fresh data.
         Planner onPatched(data), onFresh(fresh);
@@ -140,11 +159,20 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
           const Cell s{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
           const Cell g{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
           const LayerKey& key = kLayers[std::size_t(q % 3)];
-          const PathRequest request{layout.tileCenter(s), layout.tileCenter(g), key.mobility, key.radius * layout.tileSize()};
+          PathRequest request{layout.tileCenter(s), layout.tileCenter(g), key.mobility, key.radius * layout.tileSize()};
           onPatched.plan(request, a);
           onFresh.plan(request, b);
           CHECK(test::digestOf(a) == test::digestOf(b));
           paths += isSuccess(a.status) ? 1 : 0;
+          if (key.mobility == TerrainTable::kWalk) {  // and through the filtered layers
+            QueryFilter filter;
+            filter.costs = kFilterCosts;
+            request.filter = &filter;
+            onPatched.plan(request, a);
+            onFresh.plan(request, b);
+            CHECK(test::digestOf(a) == test::digestOf(b));
+            filtered += isSuccess(a.status) ? 1 : 0;
+          }
         }
         ++edits;
       }
@@ -152,6 +180,7 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
   }
   CHECK(edits == 6 * 6 * 40);
   CHECK(paths > 1000);
+  CHECK(filtered > 400);
 }
 
 TEST_CASE("navigation data: the contract with queries, the journal's reach and bad costs", "[nav][edits]") {

@@ -5,6 +5,7 @@
 #include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "support/path_checks.hpp"
+#include "support/result_hash.hpp"
 #include "support/test_maps.hpp"
 
 #include <cmath>
@@ -244,4 +245,37 @@ TEST_CASE("planner: hex start or goal that cannot reach its tile centre is refus
       CHECK(probeSegment(map, MobilityId{0}, result.controlPoints[i - 1], result.controlPoints[i], 0.433482f).clear);
     }
   }
+}
+
+TEST_CASE("planner: a moved planner plans as before; a moved-from one has no plan in progress", "[path][planner]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "..........",
+                                                               "..####....",
+                                                               ".....#....",
+                                                               "..........",
+                                                           });
+  const TileMap other = test::mapFromAscii(Layout::square(), {"...", "..."});
+  const PathRequest request{Vec2(0.5f, 0.5f), Vec2(8.5f, 2.5f), TerrainTable::kWalk, 0.2f};
+  Planner first(map);
+  PathResult before, after;
+  REQUIRE(first.plan(request, before) == Status::Ok);
+  // A sliced plan in progress moves with the planner.
+  REQUIRE(first.beginPlan(request, after, 1) == Status::InProgress);
+  Planner second(std::move(first));
+  CHECK_FALSE(first.planInProgress());  // NOLINT(bugprone-use-after-move): what the contract allows
+  first.cancelPlan();                   // NOLINT(bugprone-use-after-move)
+  CHECK(second.planInProgress());
+  while (second.continuePlan(after, 1) == Status::InProgress) {
+  }
+  CHECK(test::digestOf(after) == test::digestOf(before));
+  CHECK(&second.world().map() != &other);
+  // Move-assigned over a planner of another map: it plans on the first map.
+  Planner third(other);
+  third = std::move(second);
+  REQUIRE(third.plan(request, after) == Status::Ok);
+  CHECK(test::digestOf(after) == test::digestOf(before));
+  CHECK(third.world().map().width() == 10);
+  first = std::move(third);  // a moved-from planner may be assigned to, and plans again
+  REQUIRE(first.plan(request, after) == Status::Ok);
+  CHECK(test::digestOf(after) == test::digestOf(before));
 }
