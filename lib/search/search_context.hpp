@@ -7,6 +7,7 @@
 #include "rpgnav/core/types.hpp"
 #include "grid/clearance.hpp"
 #include "grid/segment_tester.hpp"
+#include "core/zeroed_array.hpp"
 #include "search/search_grid.hpp"
 
 #include <array>
@@ -137,7 +138,10 @@ struct SearchResult {
 /// enough for most such searches), so a thread that runs only those holds a few percent of the
 /// map's shared navigation data. A search that outgrows the table, and every other search
 /// (weighted maps, hexes, 4-way, any-angle), uses an array of a node per tile (16 bytes a tile),
-/// made on first need and kept.
+/// made on first need and kept. No cold first query: the table and the first stretch of the open
+/// list are made with the context, and the node array comes as pages of zeroes that the
+/// operating system hands out when a search first touches them (ZeroedArray), so a first search
+/// pays for the tiles it touches, not for the map.
 ///
 /// Thread-safety: one SearchContext per thread. A context may search any SearchGrid; grids are
 /// shared read-only. A suspended (InProgress) search keeps a pointer to its grid, which must
@@ -147,7 +151,7 @@ struct SearchResult {
 /// the larger g, then the smaller tile index, so equal inputs give identical paths.
 class SearchContext {
  public:
-  SearchContext() = default;
+  SearchContext();
   SearchContext(const SearchContext&) = delete;
   SearchContext& operator=(const SearchContext&) = delete;
   SearchContext(SearchContext&&) noexcept = default;
@@ -157,8 +161,8 @@ class SearchContext {
   std::size_t memoryBytes() const noexcept {
     return sizeof(*this) + m_compactKeys.capacity() * sizeof(std::uint32_t) +
            m_compactNodes.capacity() * sizeof(Node) + m_compactFilled.capacity() * sizeof(std::uint16_t) +
-           m_nodes.capacity() * sizeof(Node) +
-           m_heap.capacity() * sizeof(HeapEntry);
+           m_nodes.size() * sizeof(Node) +
+           m_heap.capacity() * sizeof(HeapEntry) + m_chain.capacity() * sizeof(Cell);
   }
 
   /// Runs a query (or its first slice); the status is also in out.status.
@@ -216,6 +220,7 @@ class SearchContext {
     }
   }
   Node& newCompactNode(std::uint32_t slot, std::int32_t index);
+  void makeScratch();
   void moveToArray();
   // A node this search has touched.
   const Node& nodeAt(std::int32_t index) const {
@@ -249,9 +254,14 @@ class SearchContext {
   // between their centres comes within the body's radius of a gate that is a wall for this query
   // (GateCrossing::solid), the gate the step crosses excepted.
   bool stepMeetsWall(std::int32_t from, std::int32_t to) const;
-  // Jump points. kFit: for a body wider than a tile, on the tiles it fits on (m_fitCodes), with
-  // the jumps walked tile by tile (the grid's jump tables know no sizes); otherwise the tables.
-  template <bool kFit>
+  // How a jump point search reads the tiles. kPlain: a map of one cost without gates (every
+  // passable tile is uniform), where the jump table alone says which neighbours are open (an
+  // entry of -1: the next tile that way is blocked), so a step reads one array where the others
+  // read three. kWeighted: the cost classes and uniform flags too. kFitting: a body wider than a
+  // tile, on the tiles it fits on (m_fitCodes), with the jumps walked tile by tile (the grid's
+  // jump tables know no sizes).
+  enum class JumpTiles { kPlain, kWeighted, kFitting };
+  template <JumpTiles kTiles>
   void expandJumpPoint(std::int32_t node, Node here);
   void relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
@@ -264,7 +274,7 @@ class SearchContext {
   // goal) on the tiles it fits on, found by walking.
   std::int32_t jumpStraightFitting(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
                                    std::int32_t& steps) const noexcept;
-  template <bool kFit>
+  template <JumpTiles kTiles>
   void jumpDiagonal(std::int32_t node, std::int64_t g, std::int32_t dx, std::int32_t dy);
   // A padded tile the search may stand on: passable and, for a wide body, where it fits.
   // (A tile the body fits on is passable: the clearance, for the grid's mobility, is 0 where
@@ -274,8 +284,17 @@ class SearchContext {
     if constexpr (kFit) return m_fitCodes[paddedIndex] >= m_fitCode;
     return m_grid->classes()[paddedIndex] != 0;
   }
+  // The jump table's directions: east, west, south, north (SearchGrid::jumpDistances).
+  static constexpr int kEast = 0, kWest = 1, kSouth = 2, kNorth = 3;
+  // Whether the neighbour of padded tile `from` in jump direction `direction` (`stride` tiles
+  // away in the padded array) is open.
+  template <JumpTiles kTiles>
+  bool openToward(std::int32_t from, int direction, std::int32_t stride) const noexcept {
+    if constexpr (kTiles == JumpTiles::kPlain) return m_grid->jumpDistances(from)[direction] != -1;
+    return open<kTiles == JumpTiles::kFitting>(from + stride);
+  }
   void finish(Status status, const char* reason, SearchResult& out);
-  void buildPath(SearchResult& out) const;
+  void buildPath(SearchResult& out);
   void buildAnyAnglePath(SearchResult& out) const;
   // A node's tile centre, world units.
   Vec2 pointOf(std::int32_t paddedIndex) const noexcept;
@@ -291,8 +310,9 @@ class SearchContext {
   std::vector<Node> m_compactNodes;            // kCompactSlots
   std::vector<std::uint16_t> m_compactFilled;  // the slots this search filled
   bool m_inArray = false;                      // this search keeps its nodes in m_nodes
-  std::vector<Node> m_nodes;                   // a node per padded tile, once a search needed it
+  ZeroedArray<Node> m_nodes;                   // a node per padded tile, once a search needed it
   std::vector<HeapEntry> m_heap;
+  std::vector<Cell> m_chain;  // buildPath: the path's nodes, goal first
   std::uint32_t m_generation = 0;
   std::int32_t m_start = 0;
   std::int32_t m_goal = 0;
@@ -303,6 +323,10 @@ class SearchContext {
   std::array<std::uint32_t, 16> m_goalLandmarks{};  // the goal's landmark distances
   bool m_partial = false;
   bool m_jumpPoints = false;
+  bool m_plainJumps = false;  // jump points with JumpTiles::kPlain
+  bool m_octile = false;      // the heuristic is the octile distance (8-way squares, not any-angle)
+  std::int64_t m_plainStraightCost = 0;  // kPlain: the steps' costs on the map's one cost
+  std::int64_t m_plainDiagonalCost = 0;
   // Bodies wider than a tile (SearchRequest::clearance): the clearance and the least code a
   // tile needs; nullptr when the body needs nothing beyond an enterable tile.
   const Clearance* m_fit = nullptr;

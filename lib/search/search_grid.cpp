@@ -18,6 +18,10 @@ namespace {
 // or column parity), so per-tile work goes through the layout's tables.
 constexpr std::int32_t kJumpDirections = 4;
 
+// A straight entry that stops a diagonal jump at its tile: a jump point ahead, or maybe one
+// beyond 32767 tiles.
+constexpr bool stopsOnJumpPoint(std::int16_t entry) noexcept { return entry > 0 || entry == SearchGrid::kJumpFar; }
+
 }  // namespace
 
 std::optional<Error> SearchGrid::readCosts(const TerrainTable& terrain) {
@@ -178,6 +182,7 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
       const std::int32_t lines = d < 2 ? grid.m_height : grid.m_width;
       for (std::int32_t line = 0; line < lines; ++line) grid.buildJumpLine(d, line);
     }
+    grid.buildDiagonalBits();
   }
   if (settings.landmarks > 0) grid.buildLandmarks();
   return grid;
@@ -256,18 +261,92 @@ void SearchGrid::refreshAround(std::span<const Cell> cells) {
     }
   }
   if (!hasJumps()) return;
+  std::vector<std::int32_t> stopFlips;
   for (std::int32_t y = 0; y < m_height; ++y) {
     const auto [first, last] = rows[std::size_t(y)];
     if (first > last) continue;
-    buildJumpLine(0, y, first, last);
-    buildJumpLine(1, y, first, last);
+    buildJumpLine(0, y, first, last, &stopFlips);
+    buildJumpLine(1, y, first, last, &stopFlips);
   }
   for (std::int32_t x = 0; x < m_width; ++x) {
     const auto [first, last] = columns[std::size_t(x)];
     if (first > last) continue;
-    buildJumpLine(2, x, first, last);
-    buildJumpLine(3, x, first, last);
+    buildJumpLine(2, x, first, last, &stopFlips);
+    buildJumpLine(3, x, first, last, &stopFlips);
   }
+  // A tile's diagonal bits read the tile, the tiles west or east and north or south of it, and
+  // its straight entries: those within two tiles of a changed one (its neighbours' flags
+  // changed too), and where a straight entry flipped.
+  for (const Cell cell : cells) {
+    for (std::int32_t dy = -2; dy <= 2; ++dy) {
+      for (std::int32_t dx = -2; dx <= 2; ++dx) {
+        const Cell near{cell.x + dx, cell.y + dy};
+        if (contains(near)) refreshDiagonalBits(near);
+      }
+    }
+  }
+  for (const std::int32_t tile : stopFlips) refreshDiagonalBits(cellOf(tile));
+}
+
+void SearchGrid::buildDiagonalBits() {
+  const std::int32_t lines = m_width + m_height - 1;
+  // Diagonal `line` of a family: its first tile's y and its length.
+  auto span = [&](int family, std::int32_t line) {
+    const std::int32_t c = family == 0 ? line - (m_height - 1) : line;  // x - y, or x + y
+    const std::int32_t firstY = family == 0 ? std::max(0, -c) : std::max(0, c - (m_width - 1));
+    const std::int32_t lastY = family == 0 ? std::min(m_height - 1, m_width - 1 - c) : std::min(m_height - 1, c);
+    return std::pair{firstY, lastY - firstY + 1};
+  };
+  for (int family = 0; family < 2; ++family) {
+    std::vector<std::uint32_t>& start = m_diagonalStart[std::size_t(family)];
+    start.assign(std::size_t(lines) + 1, 0);
+    for (std::int32_t line = 0; line < lines; ++line) {
+      start[std::size_t(line) + 1] = start[std::size_t(line)] + 2 * std::uint32_t((span(family, line).second + 2 + 63) / 64);
+    }
+    // Family 0 serves directions 0 and 3, family 1 directions 1 and 2; the ends of every
+    // diagonal (bits 0 and length + 1) are blocked.
+    for (const int direction : {family == 0 ? 0 : 1, family == 0 ? 3 : 2}) {
+      std::vector<std::uint64_t>& bits = m_diagonalBits[std::size_t(direction)];
+      bits.assign(start.back(), 0);
+      for (std::int32_t line = 0; line < lines; ++line) {
+        std::uint64_t* words = bits.data() + start[std::size_t(line)];
+        const std::int32_t end = span(family, line).second + 1;
+        words[1] |= 1;
+        words[2 * (end >> 6) + 1] |= std::uint64_t(1) << (end & 63);
+      }
+    }
+  }
+  for (std::int32_t y = 0; y < m_height; ++y) {
+    for (std::int32_t x = 0; x < m_width; ++x) refreshDiagonalBits({x, y});
+  }
+}
+
+void SearchGrid::refreshDiagonalBits(Cell cell) {
+  const std::int32_t pw = paddedWidth();
+  const std::int32_t p = padded(cell);
+  const std::uint8_t* cls = m_class.data();
+  const std::int16_t* entries = m_jumps.data() + std::size_t(p) * kJumpDirections;
+  for (int direction = 0; direction < 4; ++direction) {
+    const std::int32_t dx = direction % 2 == 0 ? 1 : -1, dy = direction < 2 ? 1 : -1;
+    // The step into the tile comes from (-dx, -dy): the tiles beside it are west or east of the
+    // tile and north or south of it.
+    const bool enterable = cls[p] != 0 && cls[p - dx] != 0 && cls[p - dy * pw] != 0;
+    const bool stops = enterable && (m_uniform[std::size_t(p)] == 0 || stopsOnJumpPoint(entries[dx > 0 ? 0 : 1]) ||
+                                     stopsOnJumpPoint(entries[dy > 0 ? 2 : 3]));
+    std::int32_t bit = 0;
+    std::uint64_t* words =
+        m_diagonalBits[std::size_t(direction)].data() + diagonalOffset(cell, dx, dy, bit) + 2 * std::size_t(bit >> 6);
+    const std::uint64_t mask = std::uint64_t(1) << (bit & 63);
+    words[0] = stops ? words[0] | mask : words[0] & ~mask;
+    words[1] = enterable ? words[1] & ~mask : words[1] | mask;
+  }
+}
+
+int SearchGrid::diagonalBits(Cell cell, std::int32_t dx, std::int32_t dy) const noexcept {
+  std::int32_t bit = 0;
+  const std::uint64_t* words =
+      m_diagonalBits[std::size_t(diagonalIndex(dx, dy))].data() + diagonalOffset(cell, dx, dy, bit) + 2 * std::size_t(bit >> 6);
+  return int((words[0] >> (bit & 63)) & 1u) | int(((words[1] >> (bit & 63)) & 1u) << 1);
 }
 
 std::optional<Error> SearchGrid::setGates(const TileMap& map, std::span<const SearchGate> gates) {
@@ -300,7 +379,8 @@ bool SearchGrid::hasJumps() const noexcept {
   return m_layout.kind() == LayoutKind::Square && m_layout.connectivity() == 8;
 }
 
-void SearchGrid::buildJumpLine(int direction, std::int32_t line, std::int32_t first, std::int32_t last) {
+void SearchGrid::buildJumpLine(int direction, std::int32_t line, std::int32_t first, std::int32_t last,
+                               std::vector<std::int32_t>* stopFlips) {
   // One pass along the line, against the direction, so each tile's entry follows from its
   // neighbour's: stops(p) says whether a jump arriving at p must stop there (not uniform,
   // blocked, or a forced neighbour beside it). Directions: east, west, south, north.
@@ -344,6 +424,9 @@ void SearchGrid::buildJumpLine(int direction, std::int32_t line, std::int32_t fi
               : after > 0                                            ? std::int16_t(after + 1)
                                                                      : std::int16_t(after - 1);
     }
+    if (stopFlips != nullptr && stopsOnJumpPoint(entry) != stopsOnJumpPoint(was)) {
+      stopFlips->push_back(t);
+    }
     if (k < bottom && entry == was) break;
   }
 }
@@ -383,7 +466,8 @@ void SearchGrid::buildLandmarks() { refreshLandmarks(std::numeric_limits<int>::m
 std::size_t SearchGrid::memoryBytes() const noexcept {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(m_class) + bytes(m_uniform) + bytes(m_nearGate) + bytes(m_gates) + bytes(m_gateEnds) + bytes(m_gateBucketStart) + bytes(m_gateBucketList) +
-         bytes(m_jumps) + bytes(m_landmarks) + bytes(m_landmarkDistances) + m_regions.memoryBytes() +
+         bytes(m_jumps) + bytes(m_diagonalBits[0]) + bytes(m_diagonalBits[1]) + bytes(m_diagonalBits[2]) +
+         bytes(m_diagonalBits[3]) + bytes(m_diagonalStart[0]) + bytes(m_diagonalStart[1]) + bytes(m_landmarks) + bytes(m_landmarkDistances) + m_regions.memoryBytes() +
          bytes(m_refresh.nearest) + bytes(m_refresh.distance) + bytes(m_refresh.staged);
 }
 

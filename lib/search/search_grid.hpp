@@ -9,7 +9,9 @@
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -163,13 +165,55 @@ class SearchGrid {
   /// every padded tile and each of the directions east, west, south, north (in that order), the
   /// distance to the first tile along that line that stops a jump — a tile that is not uniform
   /// or blocked, or has a forced neighbour (a side tile open where the one behind it is blocked).
-  /// Positive: that tile is a passable jump point; negative: it is blocked; kJumpFar: no stop
-  /// within the next 32767 tiles, look again from the 32767th (only on maps that wide).
+  /// Positive: that tile is a passable jump point; negative: it is blocked (-1: the next tile
+  /// that way is); kJumpFar: no stop within the next 32767 tiles, look again from the 32767th
+  /// (only on maps that wide).
   static constexpr std::int16_t kJumpFar = -32768;
   static constexpr std::int32_t kJumpFarReach = 32767;
   const std::int16_t* jumpDistances(std::int32_t paddedIndex) const noexcept {
     return m_jumps.data() + std::size_t(paddedIndex) * 4;
   }
+
+  /// Diagonal jumps, on 8-connected square grids: for each diagonal direction two bits per tile,
+  /// one set where the step into the tile cannot be taken (the tile or one of the two beside the
+  /// step is closed: no corner cutting), the other where a diagonal jump must stop on the tile
+  /// and look — it is not uniform, or its straight jump along either of the diagonal's two
+  /// directions stops on a jump point (or is kJumpFar). The bits are stored along the diagonals,
+  /// 64 tiles a word, the two kinds in neighbouring words, so that a jump finds its next stop by
+  /// scanning words (the block-based jumps of Harabor & Grastien 2014, turned to diagonals) and
+  /// skips the tiles where it would find nothing. Each bit depends on the tile, its neighbours
+  /// and its straight entries only, so an edit changes the bits round it and where those entries
+  /// changed. (Tables of the distance to the next stop, as JPS+ has for diagonals, change along
+  /// whole diagonals: one wall put up in an open square of Berlin_0_1024 changed 20,000 entries.)
+  struct DiagonalStop {
+    std::int32_t steps;  ///< to the first tile with a bit set (at least 1; past the map's edge counts)
+    bool blocked;        ///< that tile cannot be entered (else the jump stops on it)
+  };
+  DiagonalStop diagonalStop(Cell cell, std::int32_t dx, std::int32_t dy) const noexcept {
+    std::int32_t bit = 0;
+    const std::uint64_t* words = m_diagonalBits[std::size_t(diagonalIndex(dx, dy))].data() + diagonalOffset(cell, dx, dy, bit);
+    std::int32_t block = bit >> 6;
+    std::int32_t at;
+    if (dy > 0) {  // along the diagonal: the first bit above `bit`
+      std::uint64_t found = (words[2 * block] | words[2 * block + 1]) & ~((std::uint64_t(2) << (bit & 63)) - 1);
+      while (found == 0) {
+        ++block;
+        found = words[2 * block] | words[2 * block + 1];
+      }
+      at = block * 64 + std::countr_zero(found);
+    } else {  // the last bit below `bit`
+      std::uint64_t found = (words[2 * block] | words[2 * block + 1]) & ((std::uint64_t(1) << (bit & 63)) - 1);
+      while (found == 0) {
+        --block;
+        found = words[2 * block] | words[2 * block + 1];
+      }
+      at = block * 64 + 63 - std::countl_zero(found);
+    }
+    return {dy > 0 ? at - bit : bit - at, ((words[2 * (at >> 6) + 1] >> (at & 63)) & 1u) != 0};
+  }
+  /// Tile `cell`'s two bits for diagonal (dx, dy): 1 when the jump stops on it, 2 when it cannot
+  /// be entered.
+  int diagonalBits(Cell cell, std::int32_t dx, std::int32_t dy) const noexcept;
 
   /// Landmark distances, quantised down to multiples of kLandmarkQuantum cost units: per padded
   /// tile, landmarkCount() distances to the landmarks (steps cost the same both ways, so "from"
@@ -261,8 +305,32 @@ class SearchGrid {
   // along the line (x for rows, y for columns) where tiles, flags or neighbours changed, only the
   // entries that can depend on them are recomputed: from just past the range back against the
   // direction, until an entry before the range comes out as it was.
+  // With `stopFlips`, the tiles whose entry went from stopping on a jump point to not, or back, are
+  // added to it (padded indices): their diagonal bits may change.
   void buildJumpLine(int direction, std::int32_t line, std::int32_t first = std::numeric_limits<std::int32_t>::min(),
-                     std::int32_t last = std::numeric_limits<std::int32_t>::max());
+                     std::int32_t last = std::numeric_limits<std::int32_t>::max(),
+                     std::vector<std::int32_t>* stopFlips = nullptr);
+  // Diagonal bits (diagonalStop). Directions: 0 south-east, 1 south-west, 2 north-east,
+  // 3 north-west. Family 0 holds the diagonals x - y = constant (south-east and north-west),
+  // numbered x - y + height - 1; family 1 those of x + y = constant. A diagonal's words start at
+  // m_diagonalStart[family][line] in each of its directions' arrays: per 64 tiles a word of stop
+  // bits, then one of blocked bits. Its tiles, by rising y, are bits 1 to its length; bits 0 and
+  // length + 1 (past the map's edge) are blocked.
+  static constexpr int diagonalIndex(std::int32_t dx, std::int32_t dy) noexcept { return (dx > 0 ? 0 : 1) + (dy > 0 ? 0 : 2); }
+  // Where the words of the diagonal through `cell` in direction (dx, dy) start in that
+  // direction's array, and the cell's bit in them.
+  std::size_t diagonalOffset(Cell cell, std::int32_t dx, std::int32_t dy, std::int32_t& bit) const noexcept {
+    const int family = dx == dy ? 0 : 1;
+    const std::int32_t line = family == 0 ? cell.x - cell.y + m_height - 1 : cell.x + cell.y;
+    const std::int32_t firstY = family == 0 ? std::max(0, cell.y - cell.x) : std::max(0, cell.x + cell.y - (m_width - 1));
+    bit = cell.y - firstY + 1;
+    return m_diagonalStart[std::size_t(family)][std::size_t(line)];
+  }
+  void buildDiagonalBits();
+  // Sets tile `cell`'s diagonal bits from its neighbours and straight entries.
+  void refreshDiagonalBits(Cell cell);
+  std::array<std::vector<std::uint32_t>, 2> m_diagonalStart;
+  std::array<std::vector<std::uint64_t>, 4> m_diagonalBits;
   void buildLandmarks();
   // Dijkstra over the padded grid from `source` (steps cost the same both ways: distances from it
   // and to it are equal); unreachable tiles get -1.

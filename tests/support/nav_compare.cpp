@@ -27,6 +27,10 @@ std::string gridDifference(const SearchGrid& a, const SearchGrid& b, bool landma
     if (a.width() > 0 && a.layout().kind() == LayoutKind::Square && a.layout().connectivity() == 8) {
       for (int d = 0; d < 4; ++d) {
         if (a.jumpDistances(i)[d] != b.jumpDistances(i)[d]) return "jump " + std::to_string(d) + where;
+        const std::int32_t dx = d % 2 == 0 ? 1 : -1, dy = d < 2 ? 1 : -1;
+        if (a.contains(cell) && a.diagonalBits(cell, dx, dy) != b.diagonalBits(cell, dx, dy)) {
+          return "diagonal bit " + std::to_string(d) + where;
+        }
       }
     }
     if (!a.contains(cell)) continue;

@@ -5,6 +5,7 @@
 #include "search/search_grid.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "support/allocation_counter.hpp"
+#include "support/nav_compare.hpp"
 #include "support/reference_search.hpp"
 #include "support/test_maps.hpp"
 
@@ -363,6 +364,28 @@ TEST_CASE("a search context holds a node per tile only once a search needs it", 
   CHECK(context.memoryBytes() >= 1002u * 1002u * 16u);  // a node per padded tile
 }
 
+TEST_CASE("a search context is ready when made, and a moved one searches as before", "[search]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {"..........", "....##....", "....#.....", ".........."});
+  const SearchGrid grid = gridFor(map);
+  SearchContext made;
+  // The node table is there before the first query (no cold first query).
+  CHECK(made.memoryBytes() >= 4096u * 20u);
+  SearchRequest request;
+  request.start = {0, 0};
+  request.goal = {9, 3};
+  SearchResult first, again;
+  REQUIRE(made.findPath(grid, request, first) == Status::Ok);
+  SearchContext moved = std::move(made);
+  REQUIRE(moved.findPath(grid, request, again) == Status::Ok);
+  CHECK(again.path == first.path);
+  // The context moved from makes its scratch again when it searches.
+  REQUIRE(made.findPath(grid, request, again) == Status::Ok);  // NOLINT(bugprone-use-after-move)
+  CHECK(again.path == first.path);
+  request.jumpPoints = false;  // the node array
+  REQUIRE(made.findPath(grid, request, again) == Status::Ok);
+  CHECK(again.costUnits == first.costUnits);
+}
+
 TEST_CASE("jump points prune open areas and give the same paths", "[search]") {
   const TileMap map = TileMap::create(Layout::square(), 300, 300, test::testTerrain(), TerrainId{0}).value();
   const SearchGrid grid = gridFor(map);
@@ -493,6 +516,84 @@ TEST_CASE("jumps longer than the jump table's reach are chained", "[search]") {
   REQUIRE(across.status == Status::Ok);
   CHECK(across.length == Approx(32766.0 + std::sqrt(2.0)).epsilon(1e-12));
   CHECK(across.costUnits == search(wideGrid, {0, 1}, {32767, 2}, false).costUnits);
+}
+
+TEST_CASE("diagonal jumps skip to the tiles where a straight jump finds a jump point", "[search]") {
+  TileMap map = test::mapFromAscii(Layout::square(), {"......", "......", "......", "......", "......", "......"});
+  SearchGrid grid = gridFor(map);
+  // An empty room: from corner to corner nothing stops a diagonal jump; the first set bit is
+  // past the map's edge, six steps on.
+  CHECK(grid.diagonalStop({0, 0}, 1, 1).steps == 6);
+  CHECK(grid.diagonalStop({2, 2}, 1, 1).steps == 4);
+  CHECK(grid.diagonalStop({5, 5}, 1, 1).steps == 1);
+  CHECK(grid.diagonalStop({5, 5}, -1, -1).steps == 6);
+  CHECK(grid.diagonalStop({5, 0}, -1, 1).steps == 6);
+  CHECK(grid.diagonalStop({3, 1}, 1, -1).steps == 2);
+  CHECK(grid.diagonalBits({0, 0}, 1, 1) == 2);  // (entered from outside the map)
+  CHECK(grid.diagonalBits({1, 1}, 1, 1) == 0);
+  CHECK(grid.diagonalStop({5, 5}, 1, 1).blocked);
+  // A pillar at (4,2): eastward jumps along row 1 stop at (5,1), whose neighbour below opens
+  // beside the pillar, and along row 3 at (5,3); so the diagonal from (0,0) stops at (1,1), and
+  // from there at (3,3).
+  REQUIRE(map.setTerrain({4, 2}, TerrainId{1}) == Status::Ok);
+  const std::vector<TileRect> pillar{{{4, 2}, {4, 2}}};
+  REQUIRE_FALSE(grid.update(map, pillar, false).has_value());
+  CHECK(grid.jumpDistances(grid.padded({1, 1}))[0] == 4);
+  CHECK(grid.diagonalStop({0, 0}, 1, 1).steps == 1);
+  CHECK(grid.diagonalStop({1, 1}, 1, 1).steps == 2);
+  CHECK(grid.diagonalBits({4, 2}, -1, -1) == 2);  // closed
+  CHECK(grid.diagonalBits({1, 1}, 1, 1) == 1);
+  CHECK_FALSE(grid.diagonalStop({0, 0}, 1, 1).blocked);
+  CHECK(test::gridDifference(grid, gridFor(map), false).empty());
+  // Searches stay exact across the pillar, and after it is taken away the bits are as before.
+  for (const Cell goal : {Cell{5, 5}, Cell{5, 1}, Cell{5, 3}, Cell{3, 5}, Cell{5, 2}}) {
+    CHECK(search(grid, {0, 0}, goal).costUnits == search(grid, {0, 0}, goal, false).costUnits);
+  }
+  REQUIRE(map.setTerrain({4, 2}, TerrainId{0}) == Status::Ok);
+  REQUIRE_FALSE(grid.update(map, pillar, false).has_value());
+  CHECK(grid.diagonalStop({0, 0}, 1, 1).steps == 6);
+  CHECK(test::gridDifference(grid, gridFor(map), false).empty());
+}
+
+TEST_CASE("jump tables patched through random edits on open maps equal fresh ones, searches exact",
+          "[search][edits][property]") {
+  // Open maps with few walls and patches of other terrain: long diagonals and rows, whose entries
+  // an edit changes far from it.
+  std::mt19937 random(30);
+  int edits = 0, queries = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const int w = std::uniform_int_distribution<int>(8, 48)(random), h = std::uniform_int_distribution<int>(8, 48)(random);
+    TileMap map = trial % 3 == 2 ? blobMap(random, Layout::square(), w, h) : test::randomMap(random, Layout::square(), w, h, 0.06);
+    SearchGrid grid = gridFor(map);
+    for (int e = 0; e < 40; ++e) {
+      // One tile, or a rectangle of up to 4x4, walled up, opened, or made swamp.
+      const Cell low{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+      const Cell high = e % 4 == 0 ? Cell{std::min(w - 1, low.x + int(random() % 4)), std::min(h - 1, low.y + int(random() % 4))} : low;
+      const TerrainId terrain{std::uint8_t(std::array<int, 3>{0, 1, 3}[std::size_t(random() % 3)])};
+      for (int y = low.y; y <= high.y; ++y) {
+        for (int x = low.x; x <= high.x; ++x) REQUIRE(map.setTerrain({x, y}, terrain) == Status::Ok);
+      }
+      const std::vector<TileRect> changed{{low, high}};
+      REQUIRE_FALSE(grid.update(map, changed, false).has_value());
+      ++edits;
+      const SearchGrid fresh = gridFor(map);
+      const std::string difference = test::gridDifference(grid, fresh, false);
+      INFO("trial " << trial << " edit " << e << ": " << difference);
+      REQUIRE(difference.empty());
+      for (int q = 0; q < 4; ++q) {
+        const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const Cell goal{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const SearchResult jumped = search(grid, start, goal), plain = search(fresh, start, goal, false);
+        REQUIRE(jumped.status == plain.status);
+        if (jumped.status == Status::Ok) {
+          REQUIRE(jumped.costUnits == plain.costUnits);
+          ++queries;
+        }
+      }
+    }
+  }
+  CHECK(edits == 480);
+  CHECK(queries > 500);
 }
 
 TEST_CASE("wide characters do not squeeze through hex gaps one edge wide", "[search]") {
