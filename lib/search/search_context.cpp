@@ -649,7 +649,8 @@ std::int32_t SearchContext::jumpStraightFitting(std::int32_t x, std::int32_t y, 
 }
 
 template <SearchContext::JumpTiles kTiles>
-void SearchContext::jumpDiagonal(std::int32_t index, std::int64_t gIndex, std::int32_t dx, std::int32_t dy) {
+void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_t y, std::int64_t gIndex, std::int32_t dx,
+                                 std::int32_t dy) {
   // Goes along the diagonal; at every diagonal tile the two straight jumps it would make are run
   // at once and their jump points become successors of `index` directly ("diagonal first, then
   // straight", Harabor & Grastien 2014), so the diagonal tiles themselves are never queued. On
@@ -670,14 +671,15 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int64_t gIndex, std::i
     straightCost = 2 * grid.halfStraight(costClass);
     g += grid.halfDiagonal(cls[index]) - grid.halfDiagonal(costClass);
   }
-  std::int32_t n = index, x = index % pw, y = index / pw;
+  std::int32_t n = index;
   if constexpr (kTiles == JumpTiles::kPlain) {
     // The grid's diagonal bits skip to the tiles where the walk below would find something (or
     // could not go on); the goal's row and column (a straight jump from there may reach it) are
     // looked at too. (On weighted maps diagonals end at a patch border within a few tiles, and
     // the walk, whose tiles are in cache already, measured 20% faster than reading the bits.)
-    // The first step is taken by the jump table, whose entries for this tile are in cache: in
-    // mazes and corridors most diagonals end there, and reading their bits cost 10%.
+    // Whether the first step can be taken is read from the jump table, whose entries for this
+    // tile are in cache: in mazes and corridors most diagonals end there, and reading their bits
+    // cost 10%.
     const std::int32_t stride = dx + vertical;
     const std::int32_t toRow = (m_goalY - y) * dy, toColumn = (m_goalX - x) * dx;
     if (!openToward<kTiles>(n, across, dx) || !openToward<kTiles>(n, down, vertical) ||
@@ -685,14 +687,11 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int64_t gIndex, std::i
       return;
     }
     for (std::int32_t k = 0;;) {
-      std::int32_t ahead = 1;
-      if (k > 0) {
-        const SearchGrid::DiagonalStop stop = grid.diagonalStop({x - 1, y - 1}, dx, dy);
-        ahead = stop.steps;
-        if (toRow > k && toRow - k < ahead) ahead = toRow - k;
-        if (toColumn > k && toColumn - k < ahead) ahead = toColumn - k;
-        if (ahead == stop.steps && stop.blocked) return;
-      }
+      const SearchGrid::DiagonalStop stop = grid.diagonalStop({x - 1, y - 1}, dx, dy);
+      std::int32_t ahead = stop.steps;
+      if (toRow > k && toRow - k < ahead) ahead = toRow - k;
+      if (toColumn > k && toColumn - k < ahead) ahead = toColumn - k;
+      if (ahead == stop.steps && stop.blocked) return;
       k += ahead;
       n += ahead * stride;
       x += ahead * dx;
@@ -780,7 +779,7 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
   for (int i = 0; i < count; ++i) {
     const std::int32_t dx = directions[i][0], dy = directions[i][1];
     if (dx != 0 && dy != 0) {
-      jumpDiagonal<kTiles>(index, here.g, dx, dy);  // (returns at once when its first step is closed)
+      jumpDiagonal<kTiles>(index, x, y, here.g, dx, dy);  // (returns at once when its first step is closed)
       continue;
     }
     std::int32_t steps = 0;

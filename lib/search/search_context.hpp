@@ -274,8 +274,9 @@ class SearchContext {
   // goal) on the tiles it fits on, found by walking.
   std::int32_t jumpStraightFitting(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
                                    std::int32_t& steps) const noexcept;
+  // From padded tile `node` at padded coordinates (x, y), reached at cost g.
   template <JumpTiles kTiles>
-  void jumpDiagonal(std::int32_t node, std::int64_t g, std::int32_t dx, std::int32_t dy);
+  void jumpDiagonal(std::int32_t node, std::int32_t x, std::int32_t y, std::int64_t g, std::int32_t dx, std::int32_t dy);
   // A padded tile the search may stand on: passable and, for a wide body, where it fits.
   // (A tile the body fits on is passable: the clearance, for the grid's mobility, is 0 where
   // it is not, and m_fitCode is at least 1.)
