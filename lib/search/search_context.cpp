@@ -255,10 +255,11 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   for (const std::uint16_t slot : m_compactFilled) m_compactKeys[slot] = 0;
   m_compactFilled.clear();
   m_inArray = false;
-  if (++m_generation == kGenerationLimit) {  // wrapped: old stamps could alias
-    m_nodes.reset(m_nodes.size());  // fresh zero pages: nothing to clear
-    m_generation = 1;
+  if (m_generation + 1 == kGenerationLimit) {  // about to wrap: old stamps could alias
+    m_nodes.reset(m_nodes.size());  // fresh zero pages: nothing to clear (may throw: then no wrap)
+    m_generation = 0;
   }
+  ++m_generation;
   m_heap.clear();
   m_start = grid.padded(request.start);
   m_goal = grid.padded(goal);

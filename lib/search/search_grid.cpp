@@ -274,12 +274,17 @@ void SearchGrid::refreshAround(std::span<const Cell> cells) {
     buildJumpLine(2, x, first, last, &stopFlips);
     buildJumpLine(3, x, first, last, &stopFlips);
   }
-  // A tile's diagonal bits read the tile, the tiles west or east and north or south of it, and
-  // its straight entries: those within two tiles of a changed one (its neighbours' flags
-  // changed too), and where a straight entry flipped.
+  // A tile's diagonal bits read its class and uniform flag, the classes of the tiles west or
+  // east and north or south of it, and its straight entries: the bits within a tile of a changed
+  // one (the neighbours' uniform flags are their own) change, and where a straight entry flipped.
+  // (When that is most of the map, every tile once is less work.)
+  if (cells.size() * 9 + stopFlips.size() >= std::size_t(m_width) * std::size_t(m_height)) {
+    refreshAllDiagonalBits();
+    return;
+  }
   for (const Cell cell : cells) {
-    for (std::int32_t dy = -2; dy <= 2; ++dy) {
-      for (std::int32_t dx = -2; dx <= 2; ++dx) {
+    for (std::int32_t dy = -1; dy <= 1; ++dy) {
+      for (std::int32_t dx = -1; dx <= 1; ++dx) {
         const Cell near{cell.x + dx, cell.y + dy};
         if (contains(near)) refreshDiagonalBits(near);
       }
@@ -316,6 +321,10 @@ void SearchGrid::buildDiagonalBits() {
       }
     }
   }
+  refreshAllDiagonalBits();
+}
+
+void SearchGrid::refreshAllDiagonalBits() {
   for (std::int32_t y = 0; y < m_height; ++y) {
     for (std::int32_t x = 0; x < m_width; ++x) refreshDiagonalBits({x, y});
   }

@@ -329,6 +329,7 @@ class SearchGrid {
   void buildDiagonalBits();
   // Sets tile `cell`'s diagonal bits from its neighbours and straight entries.
   void refreshDiagonalBits(Cell cell);
+  void refreshAllDiagonalBits();
   std::array<std::vector<std::uint32_t>, 2> m_diagonalStart;
   std::array<std::vector<std::uint64_t>, 4> m_diagonalBits;
   void buildLandmarks();

@@ -557,19 +557,22 @@ TEST_CASE("diagonal jumps skip to the tiles where a straight jump finds a jump p
 
 TEST_CASE("jump tables patched through random edits on open maps equal fresh ones, searches exact",
           "[search][edits][property]") {
-  // Open maps with few walls and patches of other terrain: long diagonals and rows, whose entries
-  // an edit changes far from it.
+  // Open maps with few walls: long diagonals and rows, whose entries an edit changes far from it.
+  // Two trials in three are floor and walls only (maps of one cost: the searches skip along the
+  // diagonals by their bits), the third has patches of other terrain and paints swamp too.
   std::mt19937 random(30);
-  int edits = 0, queries = 0;
-  for (int trial = 0; trial < 12; ++trial) {
-    const int w = std::uniform_int_distribution<int>(8, 48)(random), h = std::uniform_int_distribution<int>(8, 48)(random);
-    TileMap map = trial % 3 == 2 ? blobMap(random, Layout::square(), w, h) : test::randomMap(random, Layout::square(), w, h, 0.06);
+  int edits = 0, queries = 0, plainQueries = 0;
+  for (int trial = 0; trial < 15; ++trial) {
+    const bool weighted = trial % 3 == 2;
+    const int w = std::uniform_int_distribution<int>(8, 80)(random), h = std::uniform_int_distribution<int>(8, 80)(random);
+    TileMap map = weighted ? blobMap(random, Layout::square(), w, h) : test::randomMap(random, Layout::square(), w, h, 0.06, false);
     SearchGrid grid = gridFor(map);
+    REQUIRE(grid.uniformCost() != weighted);
     for (int e = 0; e < 40; ++e) {
-      // One tile, or a rectangle of up to 4x4, walled up, opened, or made swamp.
+      // One tile, or a rectangle of up to 4x4, walled up, opened, or (weighted maps) made swamp.
       const Cell low{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
       const Cell high = e % 4 == 0 ? Cell{std::min(w - 1, low.x + int(random() % 4)), std::min(h - 1, low.y + int(random() % 4))} : low;
-      const TerrainId terrain{std::uint8_t(std::array<int, 3>{0, 1, 3}[std::size_t(random() % 3)])};
+      const TerrainId terrain{std::uint8_t(std::array<int, 3>{0, 1, 3}[std::size_t(random() % (weighted ? 3 : 2))])};
       for (int y = low.y; y <= high.y; ++y) {
         for (int x = low.x; x <= high.x; ++x) REQUIRE(map.setTerrain({x, y}, terrain) == Status::Ok);
       }
@@ -580,20 +583,29 @@ TEST_CASE("jump tables patched through random edits on open maps equal fresh one
       const std::string difference = test::gridDifference(grid, fresh, false);
       INFO("trial " << trial << " edit " << e << ": " << difference);
       REQUIRE(difference.empty());
-      for (int q = 0; q < 4; ++q) {
+      for (int q = 0; q < 6; ++q) {
         const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
-        const Cell goal{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
-        const SearchResult jumped = search(grid, start, goal), plain = search(fresh, start, goal, false);
+        // Every other goal on the start's diagonal, where the jumps' stops meet the goal's lines.
+        const int k = std::uniform_int_distribution<int>(1, 40)(random);
+        const Cell goal = q % 2 == 0 ? Cell{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)}
+                                     : Cell{start.x + (q % 4 == 1 ? k : -k), start.y + k};
+        if (!map.contains(goal)) continue;
+        // The patched grid answers as a fresh one, path for path; the cost is plain A*'s.
+        const SearchResult jumped = search(grid, start, goal), onFresh = search(fresh, start, goal),
+                           plain = search(fresh, start, goal, false);
+        REQUIRE(jumped.status == onFresh.status);
         REQUIRE(jumped.status == plain.status);
-        if (jumped.status == Status::Ok) {
-          REQUIRE(jumped.costUnits == plain.costUnits);
-          ++queries;
-        }
+        if (jumped.status != Status::Ok) continue;
+        REQUIRE(jumped.path == onFresh.path);
+        REQUIRE(jumped.costUnits == plain.costUnits);
+        ++queries;
+        plainQueries += weighted ? 0 : 1;
       }
     }
   }
-  CHECK(edits == 480);
-  CHECK(queries > 500);
+  CHECK(edits == 600);
+  CHECK(queries > 1000);
+  CHECK(plainQueries > 600);
 }
 
 TEST_CASE("wide characters do not squeeze through hex gaps one edge wide", "[search]") {
