@@ -261,6 +261,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   }
   ++m_generation;
   m_heap.clear();
+  m_hasHeld = false;
   m_start = grid.padded(request.start);
   m_goal = grid.padded(goal);
   m_goalCell = goal;
@@ -305,7 +306,7 @@ Status SearchContext::resume(std::int64_t maxExpansions, SearchResult& out) {
 
 Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
   std::int64_t expandedHere = 0;
-  while (!m_heap.empty()) {
+  while (m_hasHeld || !m_heap.empty()) {
     if (maxExpansions > 0 && expandedHere >= maxExpansions) {
       out.status = Status::InProgress;
       out.reason = "node expansion budget used up; resume() continues";
@@ -822,25 +823,23 @@ void SearchContext::buildPath(SearchResult& out) {
     diagonal += diagonalSteps;
     straight += std::max(ax, ay) - diagonalSteps;
   }
+  // Start to goal: each link's tiles after its first, diagonal steps first, then straight ones.
   out.path.resize(total);
-  std::size_t write = total;
-  for (std::size_t k = 0;; ++k) {
-    Cell b = m_chain[k];
-    out.path[--write] = b;
-    if (k + 1 == m_chain.size()) break;
-    const Cell a = m_chain[k + 1];
-    if (hex) continue;
-    // Walk back from b: first the straight part, then the diagonal part.
+  Cell* write = out.path.data();
+  *write++ = m_chain.back();
+  for (std::size_t k = m_chain.size() - 1; k > 0; --k) {
+    const Cell a = m_chain[k], b = m_chain[k - 1];
+    if (hex) {
+      *write++ = b;
+      continue;
+    }
     const std::int32_t dx = sign(b.x - a.x), dy = sign(b.y - a.y);
     const std::int32_t ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
-    for (std::int32_t k2 = std::max(ax, ay) - std::min(ax, ay); k2 > 0; --k2) {
-      b = ax > ay ? Cell{b.x - dx, b.y} : Cell{b.x, b.y - dy};
-      if (b != a) out.path[--write] = b;
-    }
-    while (b != a) {
-      b = {b.x - dx, b.y - dy};
-      if (b != a) out.path[--write] = b;
-    }
+    const std::int32_t diagonalSteps = std::min(ax, ay);
+    const std::int32_t sx = ax > ay ? dx : 0, sy = ax > ay ? 0 : dy;  // the straight part's step
+    Cell c = a;
+    for (std::int32_t i = 0; i < diagonalSteps; ++i) *write++ = c = {c.x + dx, c.y + dy};
+    for (std::int32_t i = diagonalSteps; i < std::max(ax, ay); ++i) *write++ = c = {c.x + sx, c.y + sy};
   }
   out.reached = m_goalCell;
   out.costUnits = nodeAt(m_goal).g;
@@ -948,7 +947,29 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
 // every result are the same as with any other heap). Four children per entry halve the depth a
 // pop sifts through against a binary heap; the children sit side by side in memory.
 
+// The open list's least entry is often the one pushed last (a jump toward the goal keeps f):
+// the best of the entries pushed since the last pop waits outside the heap, and a pop that finds
+// it below the heap's top takes it without sifting. Pops come out in the same order.
 void SearchContext::heapPush(HeapEntry entry) {
+  if (!m_hasHeld) {
+    m_held = entry;
+    m_hasHeld = true;
+    return;
+  }
+  if (heapLess(entry.f, entry.g, entry.node, m_held.f, m_held.g, m_held.node)) std::swap(entry, m_held);
+  siftIn(entry);
+}
+
+SearchContext::HeapEntry SearchContext::heapPop() {
+  if (m_hasHeld && (m_heap.empty() || heapLess(m_held.f, m_held.g, m_held.node, m_heap.front().f, m_heap.front().g,
+                                                 m_heap.front().node))) {
+    m_hasHeld = false;
+    return m_held;
+  }
+  return siftOut();
+}
+
+void SearchContext::siftIn(HeapEntry entry) {
   m_heap.push_back(entry);
   std::size_t position = m_heap.size() - 1;
   while (position > 0) {
@@ -961,7 +982,7 @@ void SearchContext::heapPush(HeapEntry entry) {
   m_heap[position] = entry;
 }
 
-SearchContext::HeapEntry SearchContext::heapPop() {
+SearchContext::HeapEntry SearchContext::siftOut() {
   const HeapEntry top = m_heap.front();
   const HeapEntry last = m_heap.back();
   m_heap.pop_back();

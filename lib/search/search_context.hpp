@@ -305,6 +305,8 @@ class SearchContext {
 
   void heapPush(HeapEntry entry);
   HeapEntry heapPop();
+  void siftIn(HeapEntry entry);  // the four-ary heap itself
+  HeapEntry siftOut();
 
   const SearchGrid* m_grid = nullptr;
   std::vector<std::uint32_t> m_compactKeys;    // kCompactSlots
@@ -313,6 +315,8 @@ class SearchContext {
   bool m_inArray = false;                      // this search keeps its nodes in m_nodes
   ZeroedArray<Node> m_nodes;                   // a node per padded tile, once a search needed it
   std::vector<HeapEntry> m_heap;
+  HeapEntry m_held{};       // the open list's entry waiting outside the heap (heapPush)
+  bool m_hasHeld = false;
   std::vector<Cell> m_chain;  // buildPath: the path's nodes, goal first
   std::uint32_t m_generation = 0;
   std::int32_t m_start = 0;
