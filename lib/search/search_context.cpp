@@ -557,7 +557,7 @@ std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::in
   // know, is checked here (a jump passing over the goal stops on it).
   const SearchGrid& grid = *m_grid;
   const std::int32_t pw = grid.paddedWidth();
-  const int direction = dx > 0 ? 0 : dx < 0 ? 1 : dy > 0 ? 2 : 3;
+  const int direction = dx > 0 ? SearchGrid::kEast : dx < 0 ? SearchGrid::kWest : dy > 0 ? SearchGrid::kSouth : SearchGrid::kNorth;
   const std::int32_t stride = dx + dy * pw;
   const bool goalOnLine = dx != 0 ? m_goalY == y : m_goalX == x;
   // Tiles from (x, y) to the goal along the direction (meaningful when goalOnLine).
@@ -662,7 +662,7 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
   const SearchGrid& grid = *m_grid;
   const std::int32_t pw = grid.paddedWidth();
   const std::int32_t vertical = dy * pw;
-  const int across = dx > 0 ? kEast : kWest, down = dy > 0 ? kSouth : kNorth;
+  const int across = dx > 0 ? SearchGrid::kEast : SearchGrid::kWest, down = dy > 0 ? SearchGrid::kSouth : SearchGrid::kNorth;
   // Every tile entered has the cost of the first one (the others neighbour uniform tiles), so
   // k diagonal steps cost half a step in the jump point's own tile and the rest in that class.
   std::int64_t diagonalCost = m_plainDiagonalCost, straightCost = m_plainStraightCost, g = gIndex;
@@ -674,6 +674,20 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
     g += grid.halfDiagonal(cls[index]) - grid.halfDiagonal(costClass);
   }
   std::int32_t n = index;
+  // No corner cutting: a diagonal step from n needs both tiles beside it open, and the tile it
+  // enters.
+  auto canStep = [&](std::int32_t from) {
+    return openToward<kTiles>(from, across, dx) && openToward<kTiles>(from, down, vertical) &&
+           openToward<kTiles>(from + dx, down, vertical);
+  };
+  // The two straight jumps from diagonal tile (x, y), reached at cost gHere.
+  auto jumpAcrossAndDown = [&](std::int64_t gHere) {
+    std::int32_t steps = 0;
+    const std::int32_t row = kFit ? jumpStraightFitting(x, y, dx, 0, steps) : jumpStraight(x, y, dx, 0, steps);
+    if (row >= 0) relax(row, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
+    const std::int32_t column = kFit ? jumpStraightFitting(x, y, 0, dy, steps) : jumpStraight(x, y, 0, dy, steps);
+    if (column >= 0) relax(column, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
+  };
   if constexpr (kTiles == JumpTiles::kPlain) {
     // The grid's diagonal bits skip to the tiles where the walk below would find something (or
     // could not go on); the goal's row and column (a straight jump from there may reach it) are
@@ -684,10 +698,7 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
     // cost 10%.
     const std::int32_t stride = dx + vertical;
     const std::int32_t toRow = (m_goalY - y) * dy, toColumn = (m_goalX - x) * dx;
-    if (!openToward<kTiles>(n, across, dx) || !openToward<kTiles>(n, down, vertical) ||
-        !openToward<kTiles>(n + dx, down, vertical)) {
-      return;
-    }
+    if (!canStep(n)) return;
     for (std::int32_t k = 0;;) {
       const SearchGrid::DiagonalStop stop = grid.diagonalStop({x - 1, y - 1}, dx, dy);
       std::int32_t ahead = stop.steps;
@@ -703,19 +714,11 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
         relax(n, {x - 1, y - 1}, gHere, index, dx, dy);
         return;
       }
-      std::int32_t steps = 0;
-      const std::int32_t row = jumpStraight(x, y, dx, 0, steps);
-      if (row >= 0) relax(row, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
-      const std::int32_t column = jumpStraight(x, y, 0, dy, steps);
-      if (column >= 0) relax(column, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
+      jumpAcrossAndDown(gHere);
     }
   } else {
     for (std::int64_t k = 1;; ++k) {
-      // No corner cutting: both tiles beside the step open, and the tile it enters.
-      if (!openToward<kTiles>(n, across, dx) || !openToward<kTiles>(n, down, vertical) ||
-          !openToward<kTiles>(n + dx, down, vertical)) {
-        return;
-      }
+      if (!canStep(n)) return;
       n += dx + vertical;
       x += dx;
       y += dy;
@@ -724,11 +727,7 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
         relax(n, {x - 1, y - 1}, gHere, index, dx, dy);
         return;
       }
-      std::int32_t steps = 0;
-      const std::int32_t row = kFit ? jumpStraightFitting(x, y, dx, 0, steps) : jumpStraight(x, y, dx, 0, steps);
-      if (row >= 0) relax(row, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
-      const std::int32_t column = kFit ? jumpStraightFitting(x, y, 0, dy, steps) : jumpStraight(x, y, 0, dy, steps);
-      if (column >= 0) relax(column, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
+      jumpAcrossAndDown(gHere);
     }
   }
 }
@@ -760,7 +759,7 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
       // Forced neighbours: a side tile open where the one behind it is blocked.
       add(dx, 0);
       for (std::int32_t s : {-1, 1}) {
-        const int side = s > 0 ? kSouth : kNorth;
+        const int side = s > 0 ? SearchGrid::kSouth : SearchGrid::kNorth;
         if (!openToward<kTiles>(index - dx, side, s * pw) && openToward<kTiles>(index, side, s * pw)) {
           add(0, s);
           add(dx, s);
@@ -769,7 +768,7 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
     } else {
       add(0, dy);
       for (std::int32_t s : {-1, 1}) {
-        const int side = s > 0 ? kEast : kWest;
+        const int side = s > 0 ? SearchGrid::kEast : SearchGrid::kWest;
         if (!openToward<kTiles>(index - dy * pw, side, s) && openToward<kTiles>(index, side, s)) {
           add(s, 0);
           add(s, dy);

@@ -285,10 +285,8 @@ class SearchContext {
     if constexpr (kFit) return m_fitCodes[paddedIndex] >= m_fitCode;
     return m_grid->classes()[paddedIndex] != 0;
   }
-  // The jump table's directions: east, west, south, north (SearchGrid::jumpDistances).
-  static constexpr int kEast = 0, kWest = 1, kSouth = 2, kNorth = 3;
-  // Whether the neighbour of padded tile `from` in jump direction `direction` (`stride` tiles
-  // away in the padded array) is open.
+  // Whether the neighbour of padded tile `from` in jump direction `direction` (SearchGrid::kEast
+  // ...; `stride` tiles away in the padded array) is open.
   template <JumpTiles kTiles>
   bool openToward(std::int32_t from, int direction, std::int32_t stride) const noexcept {
     if constexpr (kTiles == JumpTiles::kPlain) return m_grid->jumpDistances(from)[direction] != -1;

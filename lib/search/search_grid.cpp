@@ -340,8 +340,8 @@ void SearchGrid::refreshDiagonalBits(Cell cell) {
     // The step into the tile comes from (-dx, -dy): the tiles beside it are west or east of the
     // tile and north or south of it.
     const bool enterable = cls[p] != 0 && cls[p - dx] != 0 && cls[p - dy * pw] != 0;
-    const bool stops = enterable && (m_uniform[std::size_t(p)] == 0 || stopsOnJumpPoint(entries[dx > 0 ? 0 : 1]) ||
-                                     stopsOnJumpPoint(entries[dy > 0 ? 2 : 3]));
+    const bool stops = enterable && (m_uniform[std::size_t(p)] == 0 || stopsOnJumpPoint(entries[dx > 0 ? kEast : kWest]) ||
+                                     stopsOnJumpPoint(entries[dy > 0 ? kSouth : kNorth]));
     std::int32_t bit = 0;
     std::uint64_t* words =
         m_diagonalBits[std::size_t(direction)].data() + diagonalOffset(cell, dx, dy, bit) + 2 * std::size_t(bit >> 6);

@@ -170,6 +170,8 @@ class SearchGrid {
   /// (only on maps that wide).
   static constexpr std::int16_t kJumpFar = -32768;
   static constexpr std::int32_t kJumpFarReach = 32767;
+  /// The straight directions' entries.
+  static constexpr int kEast = 0, kWest = 1, kSouth = 2, kNorth = 3;
   const std::int16_t* jumpDistances(std::int32_t paddedIndex) const noexcept {
     return m_jumps.data() + std::size_t(paddedIndex) * 4;
   }

@@ -38,6 +38,11 @@ struct Query {
   double tolerance = 0.0;
 };
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
 struct Figures {
   std::size_t queries = 0;
   std::size_t mismatches = 0;
@@ -78,12 +83,10 @@ Figures run(const SearchGrid& grid, const std::vector<Query>& queries, int repea
       figures.mismatches += ok ? 0 : 1;
     }
   }
-  std::vector<double> sorted = micros;
-  std::sort(sorted.begin(), sorted.end());
   double total = 0;
   for (double us : micros) total += us;
   figures.queries = queries.size();
-  figures.medianMicros = sorted.empty() ? 0 : sorted[sorted.size() / 2];
+  figures.medianMicros = median(micros);
   figures.meanMicros = queries.empty() ? 0 : total / double(queries.size());
   figures.meanExpanded = queries.empty() ? 0 : expanded / double(queries.size());
   figures.nodesPerSecond = total > 0 ? expanded / (total * 1e-6) : 0;
@@ -176,10 +179,6 @@ void firstQueries(const std::string& name, const SearchGrid& grid, const std::ve
     second.push_back(micros[1]);
     worst = std::max(worst, micros[0] / micros[1]);
   }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-  };
   std::printf("%-34s first query %9.1f us, again %9.1f us (medians of 9 lines); worst first/again %.2fx; "
               "the first line: %.1f / %.1f us\n",
               name.c_str(), median(first), median(second), worst, first.empty() ? 0.0 : first[0], second.empty() ? 0.0 : second[0]);
