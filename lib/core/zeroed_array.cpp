@@ -37,4 +37,11 @@ void unmapPages(void* memory, std::size_t bytes) noexcept {
 #endif
 }
 
+void touchPages(void* memory, std::size_t bytes) noexcept {
+  // 4 KB: the smallest page of every supported system; a write per page makes it resident.
+  constexpr std::size_t kPage = 4096;
+  auto* bytePointer = static_cast<volatile unsigned char*>(memory);
+  for (std::size_t offset = 0; offset < bytes; offset += kPage) bytePointer[offset] = 0;
+}
+
 }  // namespace rpgnav

@@ -16,6 +16,8 @@ namespace rpgnav {
 /// none to give), and their release.
 void* mapZeroedPages(std::size_t bytes) noexcept;
 void unmapPages(void* memory, std::size_t bytes) noexcept;
+/// Writes a zero into every page of `bytes` zeroes at `memory` (which keep their value).
+void touchPages(void* memory, std::size_t bytes) noexcept;
 
 /// For trivially copyable T whose all-zero bytes are a valid value. Move-only.
 template <class T>
@@ -48,6 +50,11 @@ class ZeroedArray {
     m_data = static_cast<T*>(memory);
     m_size = count;
   }
+
+  /// Has the operating system hand out every page now (one write per page), so that later
+  /// first touches cost nothing: for an owner that knows it will use the whole array and would
+  /// rather pay when it is made than during its first use.
+  void touchAll() noexcept { touchPages(m_data, m_size * sizeof(T)); }
 
   std::size_t size() const noexcept { return m_size; }
   T* data() noexcept { return m_data; }

@@ -157,7 +157,11 @@ Planner::Impl::Impl(const NavData& data, PlannerSettings settings)
     : m_world(&data.world()),
       m_data(&data),
       m_settings(settings),
-      m_doors(std::make_unique<detail::QueryDoors>()) {}
+      m_doors(std::make_unique<detail::QueryDoors>()) {
+  // The search's memory for this map is made now rather than in the first plan (every layer of a
+  // map has the same size; walking is the layer most games prepare).
+  if (const NavLayer* walk = data.layer(TerrainTable::kWalk, 0.0f)) m_search.reserveFor(walk->grid());
+}
 
 Planner::Impl::Impl(const World& world, PlannerSettings settings, NavDataSettings data)
     : m_world(&world),

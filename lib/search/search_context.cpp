@@ -97,15 +97,38 @@ SearchContext::Node& SearchContext::newCompactNode(std::uint32_t slot, std::int3
 
 SearchContext::SearchContext() { makeScratch(); }
 
+SearchContext::SearchContext(const SearchGrid& grid) {
+  makeScratch();
+  reserveFor(grid);
+}
+
+namespace {
+// Reserves `count` elements and writes them once, so their pages are resident before the first
+// search (reserve alone leaves fresh pages that the first push would fault in).
+template <class T>
+void reserveResident(std::vector<T>& vector, std::size_t count) {
+  vector.resize(count);
+  vector.clear();
+}
+}  // namespace
+
 void SearchContext::makeScratch() {
   // Sized when the context is made, so that the first query costs what later ones do: the
   // compact table, the list of its filled slots, and an open list and path chain long enough for
   // most searches in it.
   m_compactKeys.assign(kCompactSlots, 0u);
   m_compactNodes.assign(kCompactSlots, Node{0, 0, 0});
-  m_compactFilled.reserve(kCompactLimit);
-  m_heap.reserve(512);
-  m_chain.reserve(128);
+  reserveResident(m_compactFilled, kCompactLimit);
+  reserveResident(m_heap, 512);
+  reserveResident(m_chain, 128);
+}
+
+void SearchContext::reserveFor(const SearchGrid& grid) {
+  const bool nodesInTable = grid.uniformCost() && grid.layout().kind() == LayoutKind::Square &&
+                            grid.layout().connectivity() == 8;
+  if (nodesInTable || m_nodes.size() >= std::size_t(grid.paddedCount())) return;
+  m_nodes.reset(std::size_t(grid.paddedCount()));
+  m_nodes.touchAll();
 }
 
 void SearchContext::moveToArray() {

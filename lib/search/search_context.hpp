@@ -152,6 +152,8 @@ struct SearchResult {
 class SearchContext {
  public:
   SearchContext();
+  /// A context sized for searches on `grid` (see reserveFor).
+  explicit SearchContext(const SearchGrid& grid);
   SearchContext(const SearchContext&) = delete;
   SearchContext& operator=(const SearchContext&) = delete;
   SearchContext(SearchContext&&) noexcept = default;
@@ -164,6 +166,13 @@ class SearchContext {
            m_nodes.size() * sizeof(Node) +
            m_heap.capacity() * sizeof(HeapEntry) + m_chain.capacity() * sizeof(Cell);
   }
+
+  /// Makes the memory that searches on `grid` will use, now: for a grid whose default searches
+  /// keep their nodes in the array (weighted, hex or 4-way; see the class), the array, with every
+  /// page handed out by the system, so the first search costs what the next ones do. Nothing for
+  /// a map of one cost on 8-way squares, whose searches fit the table (a thread's memory stays
+  /// small). Throws std::bad_alloc when the memory cannot be had.
+  void reserveFor(const SearchGrid& grid);
 
   /// Runs a query (or its first slice); the status is also in out.status.
   /// Statuses: Ok, PartialPath, NoPath, StartBlocked, GoalBlocked, OutOfBounds, InProgress.

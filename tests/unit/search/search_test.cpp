@@ -386,6 +386,37 @@ TEST_CASE("a search context is ready when made, and a moved one searches as befo
   CHECK(again.costUnits == first.costUnits);
 }
 
+TEST_CASE("a search context made for a grid holds what its searches will use before the first", "[search]") {
+  // 200 x 100 tiles, with a 40 x 60 patch of swamp on the weighted ones. Weighted and hex maps
+  // keep their nodes in the array (a node per padded tile, 16 bytes), so a context made for them
+  // has it, resident; a map of one cost on 8-way squares searches in the table, so its context
+  // stays small.
+  const std::size_t arrayBytes = 202u * 102u * 16u;
+  const SearchContext empty;
+  for (const bool weighted : {true, false}) {
+    for (const Layout& layout : {Layout::square(), Layout::hexPointy()}) {
+      TileMap map = TileMap::create(layout, 200, 100, test::testTerrain(), TerrainId{0}).value();
+      if (weighted) map.setTerrain(Cell{60, 20}, Cell{99, 79}, TerrainId{3});  // swamp
+      const SearchGrid grid = gridFor(map);
+      REQUIRE(grid.uniformCost() == !weighted);
+      SearchContext sized(grid);
+      const bool usesArray = weighted || layout.kind() != LayoutKind::Square;
+      CHECK((sized.memoryBytes() >= empty.memoryBytes() + arrayBytes) == usesArray);
+      if (!usesArray) CHECK(sized.memoryBytes() == empty.memoryBytes());
+      // It searches as a context made bare does.
+      SearchContext bare;
+      SearchRequest request;
+      request.start = {2, 3};
+      request.goal = {190, 90};
+      SearchResult fromSized, fromBare;
+      REQUIRE(sized.findPath(grid, request, fromSized) == Status::Ok);
+      REQUIRE(bare.findPath(grid, request, fromBare) == Status::Ok);
+      CHECK(fromSized.path == fromBare.path);
+      CHECK(fromSized.costUnits == fromBare.costUnits);
+    }
+  }
+}
+
 TEST_CASE("jump points prune open areas and give the same paths", "[search]") {
   const TileMap map = TileMap::create(Layout::square(), 300, 300, test::testTerrain(), TerrainId{0}).value();
   const SearchGrid grid = gridFor(map);
