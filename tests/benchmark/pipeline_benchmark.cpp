@@ -10,6 +10,7 @@
 // need no Moving AI data.
 //
 // usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--any-angle] [--comfort TILES]
+//                                  [--only samples|quality|speed|wide|smoothing|following]
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/path/planner.hpp"
@@ -107,6 +108,7 @@ void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& ba
 int main(int argc, char** argv) {
   std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
   bool anyAngleSpeed = false;
+  std::string only = "all";  // --only: one part
   PlannerSettings base;  // every planner's settings, before each section's own
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--movingai" && i + 1 < argc) {
@@ -117,225 +119,247 @@ int main(int argc, char** argv) {
       anyAngleSpeed = true;
     } else if (std::string(argv[i]) == "--comfort" && i + 1 < argc) {
       base.comfort = std::stof(argv[++i]);
+    } else if (std::string(argv[i]) == "--only" && i + 1 < argc) {
+      only = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--any-angle] [--comfort TILES]\n");
+      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--any-angle] [--comfort TILES]\n"
+                           "                                 [--only samples|quality|speed|wide|smoothing|following]\n");
       return 2;
     }
   }
   std::printf("comfort %.3g tiles\n", double(base.comfort));
-  sampleMapSpeed(maps, base);
+  auto wants = [&](const char* part) { return only == "all" || only == part; };
+  if (wants("samples")) sampleMapSpeed(maps, base);
   if (!std::filesystem::is_directory(movingAi / "anyangle")) {
     std::printf("(Moving AI data not found under %s: skipped)\n", movingAi.string().c_str());
     return 0;
   }
-  std::printf("\n");
-  std::printf("quality, radius 0: excess of the final length over the optimal any-angle length\n");
-  std::printf("%-7s %-16s %7s %7s %10s %10s %10s\n", "search", "map", "queries", "failed", "mean_%", "max_%",
-              "search_%");
-  for (int run = 0; run < 6; ++run) {
-    const bool anyAngle = run >= 3;
-    const char* name = std::array{"AR0500SR", "Milan_1_1024", "maze512-2-5"}[run % 3];
-    auto map = readMovingAiMap(movingAi / "anyangle" / (std::string(name) + ".map"));
-    if (!map) return std::fprintf(stderr, "%s\n", map.error().message.c_str()), 1;
-    const auto rows = readReference(movingAi / "anyangle" / "anyangle_reference.csv", name);
-    PlannerSettings settings = base;
-    settings.anyAngleSearch = anyAngle;
-    Planner planner(*map, settings);
-    PathResult result;
-    double sum = 0, worst = 0, searchSum = 0;
-    int failed = 0, counted = 0;
-    for (const Reference& row : rows) {
-      if (planner.plan({row.start, row.goal}, result) != Status::Ok || row.optimal <= 0) {
-        ++failed;
-        continue;
+  if (wants("quality")) {
+    std::printf("\n");
+    std::printf("quality, radius 0: excess of the final length over the optimal any-angle length\n");
+    std::printf("%-7s %-16s %7s %7s %10s %10s %10s\n", "search", "map", "queries", "failed", "mean_%", "max_%",
+                "search_%");
+    for (int run = 0; run < 6; ++run) {
+      const bool anyAngle = run >= 3;
+      const char* name = std::array{"AR0500SR", "Milan_1_1024", "maze512-2-5"}[run % 3];
+      auto map = readMovingAiMap(movingAi / "anyangle" / (std::string(name) + ".map"));
+      if (!map) return std::fprintf(stderr, "%s\n", map.error().message.c_str()), 1;
+      const auto rows = readReference(movingAi / "anyangle" / "anyangle_reference.csv", name);
+      PlannerSettings settings = base;
+      settings.anyAngleSearch = anyAngle;
+      Planner planner(*map, settings);
+      PathResult result;
+      double sum = 0, worst = 0, searchSum = 0;
+      int failed = 0, counted = 0;
+      for (const Reference& row : rows) {
+        if (planner.plan({row.start, row.goal}, result) != Status::Ok || row.optimal <= 0) {
+          ++failed;
+          continue;
+        }
+        const double excess = (result.length - row.optimal) / row.optimal * 100.0;
+        sum += excess;
+        worst = std::max(worst, excess);
+        searchSum += (result.searchLength - row.optimal) / row.optimal * 100.0;
+        ++counted;
       }
-      const double excess = (result.length - row.optimal) / row.optimal * 100.0;
-      sum += excess;
-      worst = std::max(worst, excess);
-      searchSum += (result.searchLength - row.optimal) / row.optimal * 100.0;
-      ++counted;
+      std::printf("%-7s %-16s %7zu %7d %10.4f %10.4f %10.4f\n", anyAngle ? "theta*" : "8-way", name, rows.size(), failed, counted ? sum / counted : 0.0, worst,
+                  counted ? searchSum / counted : 0.0);
     }
-    std::printf("%-7s %-16s %7zu %7d %10.4f %10.4f %10.4f\n", anyAngle ? "theta*" : "8-way", name, rows.size(), failed, counted ? sum / counted : 0.0, worst,
-                counted ? searchSum / counted : 0.0);
   }
 
-  std::printf("\nspeed, radius 0, tile centre to tile centre, %s search: median microseconds per query\n",
-              anyAngleSpeed ? "theta*" : "8-way");
-  std::printf("%-20s %7s %10s %14s %8s\n", "map", "queries", "search_us", "after_search", "ratio_%");
-  for (const char* name : {"dao/brc202d", "dao/orz100d", "sc1/Aftershock"}) {
-    auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
-    auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
-    if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
-    PlannerSettings settings = base;
-    settings.enabled[std::size_t(PathStage::StraightLine)] = false;  // always search: compare stages with A*
-    settings.anyAngleSearch = anyAngleSpeed;
-    Planner planner(*map, settings);
-    PathResult result;
-    std::vector<double> search, after;
-    for (const ScenarioEntry& entry : *scenario) {
-      const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal)};
-      if (planner.plan(request, result) != Status::Ok) continue;
-      search.push_back(result.stats(PathStage::Search).micros);
-      double rest = 0;
-      // Part 1's stages (3-6): the ones the search issue's ratio is about.
-      for (int s = int(PathStage::ControlPoints); s <= int(PathStage::StraightenBackward); ++s) {
-        rest += result.stages[std::size_t(s)].micros;
-      }
-      after.push_back(rest);
-    }
-    const double s = median(search), a = median(after);
-    std::printf("%-20s %7zu %10.1f %14.1f %8.0f\n", name, search.size(), s, a, s > 0 ? 100.0 * a / s : 0.0);
-  }
-
-  // Large characters (issue 27): the whole pipeline for bodies of 0.5 to 2.5 tiles on brc202d,
-  // tile centre to tile centre, on the scenario lines the body can travel (start and goal tiles
-  // it fits on, a route wide enough); the same lines at radius 0 for comparison.
-  std::printf("\nlarge characters, dao/brc202d, tile centre to tile centre (lines the body travels): median per query\n");
-  std::printf("%-8s %7s %10s %14s %12s %8s\n", "radius", "queries", "search_us", "after_search", "radius0_all", "probes");
-  {
-    auto map = readMovingAiMap(movingAi / "dao" / "brc202d.map");
-    auto scenario = readScenario(movingAi / "dao" / "brc202d.map.scen");
-    if (!map || !scenario) return std::fprintf(stderr, "brc202d: cannot read\n"), 1;
-    PlannerSettings settings = base;
-    settings.enabled[std::size_t(PathStage::StraightLine)] = false;
-    Planner planner(*map, settings), pointPlanner(*map, settings);
-    PathResult result, point;
-    for (const float radius : {0.5f, 1.0f, 1.5f, 2.5f}) {
-      std::vector<double> search, after, pointTotal, probes;
+  if (wants("speed")) {
+    std::printf("\nspeed, radius 0, tile centre to tile centre, %s search: median microseconds per query\n",
+                anyAngleSpeed ? "theta*" : "8-way");
+    std::printf("%-20s %7s %10s %14s %8s   %s\n", "map", "queries", "search_us", "after_search", "ratio_%",
+                "stages 3 / 4 / 5 / 6 (medians), probes");
+    for (const char* name : {"dao/brc202d", "dao/orz100d", "sc1/Aftershock"}) {
+      auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
+      auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
+      if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
+      PlannerSettings settings = base;
+      settings.enabled[std::size_t(PathStage::StraightLine)] = false;  // always search: compare stages with A*
+      settings.anyAngleSearch = anyAngleSpeed;
+      Planner planner(*map, settings);
+      PathResult result;
+      std::vector<double> search, after, probes;
+      std::array<std::vector<double>, 4> stages;  // 3-6 each
       for (const ScenarioEntry& entry : *scenario) {
-        const Vec2 from = map->layout().tileCenter(entry.start), to = map->layout().tileCenter(entry.goal);
-        if (planner.plan({from, to, TerrainTable::kWalk, radius}, result) != Status::Ok) continue;
-        if (pointPlanner.plan({from, to}, point) != Status::Ok) continue;
-        double rest = 0, total = 0;
-        std::int32_t probed = 0;
-        for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) {
+        const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal)};
+        if (planner.plan(request, result) != Status::Ok) continue;
+        search.push_back(result.stats(PathStage::Search).micros);
+        double rest = 0, probed = 0;
+        // Part 1's stages (3-6): the ones the search issue's ratio is about.
+        for (int s = int(PathStage::ControlPoints); s <= int(PathStage::StraightenBackward); ++s) {
           rest += result.stages[std::size_t(s)].micros;
           probed += result.stages[std::size_t(s)].probes;
+          stages[std::size_t(s - int(PathStage::ControlPoints))].push_back(result.stages[std::size_t(s)].micros);
         }
-        for (const StageStats& stage : point.stages) total += stage.micros;
-        search.push_back(result.stats(PathStage::Search).micros);
         after.push_back(rest);
-        pointTotal.push_back(total);
-        probes.push_back(double(probed));
+        probes.push_back(probed);
       }
-      std::printf("%-8.2f %7zu %10.1f %14.1f %12.1f %8.0f\n", double(radius), search.size(), median(search), median(after),
-                  median(pointTotal), median(probes));
+      const double s = median(search), a = median(after);
+      std::printf("%-20s %7zu %10.1f %14.1f %8.0f   %.1f / %.1f / %.1f / %.1f, %.0f\n", name, search.size(), s, a,
+                  s > 0 ? 100.0 * a / s : 0.0, median(stages[0]), median(stages[1]), median(stages[2]), median(stages[3]),
+                  median(probes));
     }
   }
 
-  // Smoothing (stage 8) and sampling the curve (to 0.01 tiles): what they add to the whole
-  // pipeline's median time, on every dao map, from the scenario's start to its goal as a game
-  // would ask (all other stages on). Each query is planned by two planners, one with stage 8 off,
-  // timed from the outside, the fastest of five runs each (interleaved, so neither planner gains
-  // from the other's warm caches).
-  std::printf("\nsmoothing, radius 0.25, dao maps: median microseconds per query (plan() timed from outside)\n");
-  std::printf("%-20s %7s %10s %16s %8s %10s %14s %8s\n", "map", "queries", "unsmoothed", "smoothed+sample", "adds_%",
-              "per_query_%", "smooth+sample", "repairs");
-  std::vector<std::filesystem::path> daoMaps;
-  for (const auto& file : std::filesystem::directory_iterator(movingAi / "dao")) {
-    if (file.path().extension() == ".map") daoMaps.push_back(file.path());
-  }
-  std::sort(daoMaps.begin(), daoMaps.end());
-  // Every dao query together, for a last row.
-  std::vector<double> allSmoothed, allUnsmoothed, allShares, allSmoothing;
-  int allRepaired = 0;
-  auto printRow = [](const std::string& name, const std::vector<double>& smoothed, const std::vector<double>& unsmoothed,
-                     const std::vector<double>& shares, const std::vector<double>& smoothing, int repaired) {
-    const double with = median(smoothed), plain = median(unsmoothed);
-    std::printf("%-20s %7zu %10.1f %16.1f %8.1f %10.1f %14.1f %8d\n", name.c_str(), smoothed.size(), plain, with,
-                plain > 0 ? 100.0 * (with - plain) / plain : 0.0, median(shares), median(smoothing), repaired);
-  };
-  for (const auto& path : daoMaps) {
-    auto map = readMovingAiMap(path);
-    auto scenario = readScenario(path.string() + ".scen");
-    if (!map || !scenario) continue;
-    PlannerSettings unsmoothedSettings = base;
-    unsmoothedSettings.enabled[std::size_t(PathStage::Smoothing)] = false;
-    Planner smoothedPlanner(*map, base), unsmoothedPlanner(*map, unsmoothedSettings);
-    PathResult result, unsmoothedResult;  // each planner's own, reused as a game would
-    std::vector<double> smoothed, unsmoothed, smoothing;
-    std::vector<Vec2> curve;
-    int repaired = 0;
-    bool smoothedFirst = true;
-    for (const ScenarioEntry& entry : *scenario) {
-      const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal),
-                                TerrainTable::kWalk, 0.25f};
-      double withCurve = 1e300, without = 1e300, stage = 1e300;
-      bool ok = true;
-      for (int pass = 0; pass < 10; ++pass) {
-        if ((pass % 2 == 0) == smoothedFirst) {
-          const auto begin = std::chrono::steady_clock::now();
-          ok = ok && smoothedPlanner.plan(request, result) == Status::Ok;
-          result.smoothed.sample(0.01, curve);
-          const auto end = std::chrono::steady_clock::now();
-          withCurve = std::min(withCurve, std::chrono::duration<double, std::micro>(end - begin).count());
-          // The sampling's own time for the stage column, timed again outside the measured
-          // interval: a clock read between plan() and sample() would add its 20-25 ns to the
-          // smoothed time only.
-          const auto sampling = std::chrono::steady_clock::now();
-          result.smoothed.sample(0.01, curve);
-          stage = std::min(stage, result.stats(PathStage::Smoothing).micros +
-                                      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - sampling).count());
-          if (pass < 2) repaired += result.stats(PathStage::Smoothing).repairs;
-        } else {
-          const auto begin = std::chrono::steady_clock::now();
-          ok = ok && unsmoothedPlanner.plan(request, unsmoothedResult) == Status::Ok;
-          without = std::min(without, std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count());
+  if (wants("wide")) {
+    // Large characters (issue 27): the whole pipeline for bodies of 0.5 to 2.5 tiles on brc202d,
+    // tile centre to tile centre, on the scenario lines the body can travel (start and goal tiles
+    // it fits on, a route wide enough); the same lines at radius 0 for comparison.
+    std::printf("\nlarge characters, dao/brc202d, tile centre to tile centre (lines the body travels): median per query\n");
+    std::printf("%-8s %7s %10s %14s %12s %8s\n", "radius", "queries", "search_us", "after_search", "radius0_all", "probes");
+    {
+      auto map = readMovingAiMap(movingAi / "dao" / "brc202d.map");
+      auto scenario = readScenario(movingAi / "dao" / "brc202d.map.scen");
+      if (!map || !scenario) return std::fprintf(stderr, "brc202d: cannot read\n"), 1;
+      PlannerSettings settings = base;
+      settings.enabled[std::size_t(PathStage::StraightLine)] = false;
+      Planner planner(*map, settings), pointPlanner(*map, settings);
+      PathResult result, point;
+      for (const float radius : {0.5f, 1.0f, 1.5f, 2.5f}) {
+        std::vector<double> search, after, pointTotal, probes;
+        for (const ScenarioEntry& entry : *scenario) {
+          const Vec2 from = map->layout().tileCenter(entry.start), to = map->layout().tileCenter(entry.goal);
+          if (planner.plan({from, to, TerrainTable::kWalk, radius}, result) != Status::Ok) continue;
+          if (pointPlanner.plan({from, to}, point) != Status::Ok) continue;
+          double rest = 0, total = 0;
+          std::int32_t probed = 0;
+          for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) {
+            rest += result.stages[std::size_t(s)].micros;
+            probed += result.stages[std::size_t(s)].probes;
+          }
+          for (const StageStats& stage : point.stages) total += stage.micros;
+          search.push_back(result.stats(PathStage::Search).micros);
+          after.push_back(rest);
+          pointTotal.push_back(total);
+          probes.push_back(double(probed));
         }
+        std::printf("%-8.2f %7zu %10.1f %14.1f %12.1f %8.0f\n", double(radius), search.size(), median(search), median(after),
+                    median(pointTotal), median(probes));
       }
-      smoothedFirst = !smoothedFirst;
-      if (!ok) continue;
-      smoothed.push_back(withCurve);
-      unsmoothed.push_back(without);
-      smoothing.push_back(stage);
     }
-    // Each query's own addition, as a share of its unsmoothed time: steadier than the difference
-    // of two medians where few queries lie near the median (arena).
-    std::vector<double> shares;
-    for (std::size_t i = 0; i < smoothed.size(); ++i) shares.push_back(100.0 * (smoothed[i] - unsmoothed[i]) / unsmoothed[i]);
-    printRow("dao/" + path.stem().string(), smoothed, unsmoothed, shares, smoothing, repaired);
-    allSmoothed.insert(allSmoothed.end(), smoothed.begin(), smoothed.end());
-    allUnsmoothed.insert(allUnsmoothed.end(), unsmoothed.begin(), unsmoothed.end());
-    allShares.insert(allShares.end(), shares.begin(), shares.end());
-    allSmoothing.insert(allSmoothing.end(), smoothing.begin(), smoothing.end());
-    allRepaired += repaired;
   }
-  if (!allSmoothed.empty()) printRow("all dao queries", allSmoothed, allUnsmoothed, allShares, allSmoothing, allRepaired);
 
-  // Path following: one PathFollower per path of the last 500 brc202d scenario lines, all
-  // advanced 0.05 tiles per frame (a character at 3 tiles per second, 60 frames per second)
-  // until every one has arrived, as a game moves a crowd.
-  if (auto map = readMovingAiMap(movingAi / "dao" / "brc202d.map")) {
-    if (auto scenario = readScenario(movingAi / "dao" / "brc202d.map.scen")) {
-      Planner planner(*map, base);
-      std::vector<PathResult> paths;
-      for (std::size_t k = scenario->size() > 500 ? scenario->size() - 500 : 0; k < scenario->size(); ++k) {
-        const ScenarioEntry& entry = (*scenario)[k];
-        PathResult result;
+  if (wants("smoothing")) {
+    // Smoothing (stage 8) and sampling the curve (to 0.01 tiles): what they add to the whole
+    // pipeline's median time, on every dao map, from the scenario's start to its goal as a game
+    // would ask (all other stages on). Each query is planned by two planners, one with stage 8 off,
+    // timed from the outside, the fastest of five runs each (interleaved, so neither planner gains
+    // from the other's warm caches).
+    std::printf("\nsmoothing, radius 0.25, dao maps: median microseconds per query (plan() timed from outside)\n");
+    std::printf("%-20s %7s %10s %16s %8s %10s %14s %8s\n", "map", "queries", "unsmoothed", "smoothed+sample", "adds_%",
+                "per_query_%", "smooth+sample", "repairs");
+    std::vector<std::filesystem::path> daoMaps;
+    for (const auto& file : std::filesystem::directory_iterator(movingAi / "dao")) {
+      if (file.path().extension() == ".map") daoMaps.push_back(file.path());
+    }
+    std::sort(daoMaps.begin(), daoMaps.end());
+    // Every dao query together, for a last row.
+    std::vector<double> allSmoothed, allUnsmoothed, allShares, allSmoothing;
+    int allRepaired = 0;
+    auto printRow = [](const std::string& name, const std::vector<double>& smoothed, const std::vector<double>& unsmoothed,
+                       const std::vector<double>& shares, const std::vector<double>& smoothing, int repaired) {
+      const double with = median(smoothed), plain = median(unsmoothed);
+      std::printf("%-20s %7zu %10.1f %16.1f %8.1f %10.1f %14.1f %8d\n", name.c_str(), smoothed.size(), plain, with,
+                  plain > 0 ? 100.0 * (with - plain) / plain : 0.0, median(shares), median(smoothing), repaired);
+    };
+    for (const auto& path : daoMaps) {
+      auto map = readMovingAiMap(path);
+      auto scenario = readScenario(path.string() + ".scen");
+      if (!map || !scenario) continue;
+      PlannerSettings unsmoothedSettings = base;
+      unsmoothedSettings.enabled[std::size_t(PathStage::Smoothing)] = false;
+      Planner smoothedPlanner(*map, base), unsmoothedPlanner(*map, unsmoothedSettings);
+      PathResult result, unsmoothedResult;  // each planner's own, reused as a game would
+      std::vector<double> smoothed, unsmoothed, smoothing;
+      std::vector<Vec2> curve;
+      int repaired = 0;
+      bool smoothedFirst = true;
+      for (const ScenarioEntry& entry : *scenario) {
         const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal),
                                   TerrainTable::kWalk, 0.25f};
-        if (planner.plan(request, result) == Status::Ok) paths.push_back(std::move(result));
-      }
-      std::vector<PathFollower> followers(paths.size());
-      for (std::size_t i = 0; i < paths.size(); ++i) followers[i].follow(paths[i].smoothed);
-      std::int64_t steps = 0;
-      float sink = 0.0f;
-      const auto begin = std::chrono::steady_clock::now();
-      for (bool moving = true; moving;) {
-        moving = false;
-        for (PathFollower& follower : followers) {
-          if (follower.arrived()) continue;
-          const PathFollower::Step step = follower.advance(0.05);
-          sink += step.position.x() + step.heading.y();
-          ++steps;
-          moving = true;
+        double withCurve = 1e300, without = 1e300, stage = 1e300;
+        bool ok = true;
+        for (int pass = 0; pass < 10; ++pass) {
+          if ((pass % 2 == 0) == smoothedFirst) {
+            const auto begin = std::chrono::steady_clock::now();
+            ok = ok && smoothedPlanner.plan(request, result) == Status::Ok;
+            result.smoothed.sample(0.01, curve);
+            const auto end = std::chrono::steady_clock::now();
+            withCurve = std::min(withCurve, std::chrono::duration<double, std::micro>(end - begin).count());
+            // The sampling's own time for the stage column, timed again outside the measured
+            // interval: a clock read between plan() and sample() would add its 20-25 ns to the
+            // smoothed time only.
+            const auto sampling = std::chrono::steady_clock::now();
+            result.smoothed.sample(0.01, curve);
+            stage = std::min(stage, result.stats(PathStage::Smoothing).micros +
+                                        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - sampling).count());
+            if (pass < 2) repaired += result.stats(PathStage::Smoothing).repairs;
+          } else {
+            const auto begin = std::chrono::steady_clock::now();
+            ok = ok && unsmoothedPlanner.plan(request, unsmoothedResult) == Status::Ok;
+            without = std::min(without, std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count());
+          }
         }
+        smoothedFirst = !smoothedFirst;
+        if (!ok) continue;
+        smoothed.push_back(withCurve);
+        unsmoothed.push_back(without);
+        smoothing.push_back(stage);
       }
-      const double nanos = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begin).count();
-      keepResult = double(sink);  // the loop's results are used, so the compiler keeps the loop
-      std::printf("\npath following: %zu followers on dao/brc202d, %lld steps of 0.05 tiles: %.1f ns per advance()\n",
-                  followers.size(), (long long)steps, nanos / double(std::max<std::int64_t>(steps, 1)));
+      // Each query's own addition, as a share of its unsmoothed time: steadier than the difference
+      // of two medians where few queries lie near the median (arena).
+      std::vector<double> shares;
+      for (std::size_t i = 0; i < smoothed.size(); ++i) shares.push_back(100.0 * (smoothed[i] - unsmoothed[i]) / unsmoothed[i]);
+      printRow("dao/" + path.stem().string(), smoothed, unsmoothed, shares, smoothing, repaired);
+      allSmoothed.insert(allSmoothed.end(), smoothed.begin(), smoothed.end());
+      allUnsmoothed.insert(allUnsmoothed.end(), unsmoothed.begin(), unsmoothed.end());
+      allShares.insert(allShares.end(), shares.begin(), shares.end());
+      allSmoothing.insert(allSmoothing.end(), smoothing.begin(), smoothing.end());
+      allRepaired += repaired;
+    }
+    if (!allSmoothed.empty()) printRow("all dao queries", allSmoothed, allUnsmoothed, allShares, allSmoothing, allRepaired);
+  }
+
+  if (wants("following")) {
+    // Path following: one PathFollower per path of the last 500 brc202d scenario lines, all
+    // advanced 0.05 tiles per frame (a character at 3 tiles per second, 60 frames per second)
+    // until every one has arrived, as a game moves a crowd.
+    if (auto map = readMovingAiMap(movingAi / "dao" / "brc202d.map")) {
+      if (auto scenario = readScenario(movingAi / "dao" / "brc202d.map.scen")) {
+        Planner planner(*map, base);
+        std::vector<PathResult> paths;
+        for (std::size_t k = scenario->size() > 500 ? scenario->size() - 500 : 0; k < scenario->size(); ++k) {
+          const ScenarioEntry& entry = (*scenario)[k];
+          PathResult result;
+          const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal),
+                                    TerrainTable::kWalk, 0.25f};
+          if (planner.plan(request, result) == Status::Ok) paths.push_back(std::move(result));
+        }
+        std::vector<PathFollower> followers(paths.size());
+        for (std::size_t i = 0; i < paths.size(); ++i) followers[i].follow(paths[i].smoothed);
+        std::int64_t steps = 0;
+        float sink = 0.0f;
+        const auto begin = std::chrono::steady_clock::now();
+        for (bool moving = true; moving;) {
+          moving = false;
+          for (PathFollower& follower : followers) {
+            if (follower.arrived()) continue;
+            const PathFollower::Step step = follower.advance(0.05);
+            sink += step.position.x() + step.heading.y();
+            ++steps;
+            moving = true;
+          }
+        }
+        const double nanos = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begin).count();
+        keepResult = double(sink);  // the loop's results are used, so the compiler keeps the loop
+        std::printf("\npath following: %zu followers on dao/brc202d, %lld steps of 0.05 tiles: %.1f ns per advance()\n",
+                    followers.size(), (long long)steps, nanos / double(std::max<std::int64_t>(steps, 1)));
+      }
     }
   }
+
   return 0;
 }
