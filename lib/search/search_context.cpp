@@ -28,11 +28,6 @@ namespace {
 
 constexpr int sign(std::int32_t v) { return (v > 0) - (v < 0); }
 
-// Direction codes for the 3 bits a node keeps: index (dx+1)*3 + (dy+1) -> code, and back.
-constexpr std::uint32_t kDirectionCode[9] = {0, 1, 2, 3, 0, 4, 5, 6, 7};
-constexpr std::int32_t kCodeDx[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-constexpr std::int32_t kCodeDy[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
-
 // World-unit weighted cost (length × terrain cost) to fixed-point units.
 std::int64_t toCostUnits(double cost, const Layout& layout) {
   return std::llround(cost / double(layout.tileSize()) * double(kCostScale));
@@ -414,7 +409,7 @@ Vec2 SearchContext::pointOf(std::int32_t index) const noexcept {
 void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx,
                           std::int32_t dy) {
   Node& node = this->node(index);
-  const std::uint32_t fresh = (m_generation << 4) | kDirectionCode[(dx + 1) * 3 + dy + 1];
+  const std::uint32_t fresh = (m_generation << 4) | std::uint32_t(SearchGrid::directionCode(dx, dy));
   const bool seen = (node.stamp >> 4) == m_generation;
   bool direct = false;  // any-angle: the goal reached by a straight line to the goal point
   if (m_sight != nullptr) {
@@ -707,9 +702,11 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
   auto jumpAcrossAndDown = [&](std::int64_t gHere) {
     std::int32_t steps = 0;
     const std::int32_t row = kFit ? jumpStraightFitting(x, y, dx, 0, steps) : jumpStraight(x, y, dx, 0, steps);
-    if (row >= 0) relax(row, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
+    if (row >= 0 && leadsOn<kTiles>(row, dx, 0)) relax(row, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
     const std::int32_t column = kFit ? jumpStraightFitting(x, y, 0, dy, steps) : jumpStraight(x, y, 0, dy, steps);
-    if (column >= 0) relax(column, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
+    if (column >= 0 && leadsOn<kTiles>(column, 0, dy)) {
+      relax(column, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
+    }
   };
   if constexpr (kTiles == JumpTiles::kPlain) {
     // The grid's diagonal bits skip to the tiles where the walk below would find something (or
@@ -747,7 +744,7 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
       y += dy;
       const std::int64_t gHere = g + k * diagonalCost;
       if (n == m_goal || grid.uniform()[n] == 0) {
-        relax(n, {x - 1, y - 1}, gHere, index, dx, dy);
+        if (leadsOn<kTiles>(n, dx, dy)) relax(n, {x - 1, y - 1}, gHere, index, dx, dy);
         return;
       }
       jumpAcrossAndDown(gHere);
@@ -770,10 +767,16 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
     directions[count][1] = dy;
     ++count;
   };
-  if (here.parent < 0 || (kTiles != JumpTiles::kPlain && grid.uniform()[index] == 0)) {
+  if (here.parent >= 0 && kTiles == JumpTiles::kWeighted && grid.uniform()[index] == 0) {
+    // Where costs change, the canonical successors (JPSW) of the way the route came in.
+    const std::uint8_t mask = grid.canonicalSuccessors(index, int(here.stamp & 7));
+    for (int code = 0; code < 8; ++code) {
+      if ((mask >> code) & 1u) add(SearchGrid::kCodeDx[code], SearchGrid::kCodeDy[code]);
+    }
+  } else if (here.parent < 0 || (kTiles != JumpTiles::kPlain && grid.uniform()[index] == 0)) {
     for (const NeighbourStep& step : grid.layout().moves({0, 0})) add(step.dx, step.dy);
   } else {
-    const std::int32_t dx = kCodeDx[here.stamp & 7], dy = kCodeDy[here.stamp & 7];
+    const std::int32_t dx = SearchGrid::kCodeDx[here.stamp & 7], dy = SearchGrid::kCodeDy[here.stamp & 7];
     if (dx != 0 && dy != 0) {
       add(dx, 0);
       add(0, dy);
@@ -815,7 +818,7 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
       const std::uint8_t* cls = grid.classes();
       cost = grid.halfStraight(cls[index]) + (2 * steps - 1) * grid.halfStraight(cls[index + dx + dy * pw]);
     }
-    relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, here.g + cost, index, dx, dy);
+    if (leadsOn<kTiles>(target, dx, dy)) relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, here.g + cost, index, dx, dy);
   }
 }
 

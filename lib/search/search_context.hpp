@@ -270,6 +270,19 @@ class SearchContext {
   // tile, on the tiles it fits on (m_fitCodes), with the jumps walked tile by tile (the grid's
   // jump tables know no sizes).
   enum class JumpTiles { kPlain, kWeighted, kFitting };
+  // Whether a jump that ends on `target` by a step (dx, dy) is worth generating there: on weighted
+  // maps a tile where costs change with no canonical successor for that way in leads nowhere
+  // (JPSW), unless it is the goal; every other end is.
+  template <JumpTiles kTiles>
+  bool leadsOn(std::int32_t target, std::int32_t dx, std::int32_t dy) const noexcept {
+    if constexpr (kTiles != JumpTiles::kWeighted) {
+      return true;
+    } else {
+      const SearchGrid& grid = *m_grid;
+      return target == m_goal || grid.uniform()[target] != 0 || grid.nearGate()[target] != 0 ||
+             grid.canonicalSuccessors(target, SearchGrid::directionCode(dx, dy)) != 0;
+    }
+  }
   template <JumpTiles kTiles>
   void expandJumpPoint(std::int32_t node, Node here);
   void relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);

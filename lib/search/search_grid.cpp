@@ -7,6 +7,7 @@
 #include <optional>
 #include <limits>
 #include <queue>
+#include <unordered_map>
 #include <utility>
 #include <string>
 
@@ -42,6 +43,7 @@ std::optional<Error> SearchGrid::readCosts(const TerrainTable& terrain) {
     if (c == classCost.size()) classCost.push_back(cost);
     m_classOfTerrain[std::size_t(t)] = std::uint8_t(c);
   }
+  m_successorCache.clear();  // (its masks were for the old costs)
   m_halfStraight.fill(0);
   m_halfDiagonal.fill(0);
   m_classCost.fill(0.0f);
@@ -83,6 +85,94 @@ bool SearchGrid::touchesGate(Cell cell) const noexcept {
   return false;
 }
 
+namespace {
+
+// The masks of SearchGrid::canonicalSuccessors for a 3 × 3 window of cost classes (numbered
+// 3 × (dy + 1) + dx + 1 round the centre 4; 0 closed; the centre open), one byte per way in.
+std::uint64_t canonicalMasks(const std::uint8_t (&window)[9], const SearchGrid& grid) {
+  std::uint64_t masks = 0;
+  for (int arrival = 0; arrival < 8; ++arrival) {
+    const int from = 3 * (1 - SearchGrid::kCodeDy[arrival]) + 1 - SearchGrid::kCodeDx[arrival];
+    std::uint64_t mask = 0xff;  // (no route comes in from a closed tile: never read)
+    if (window[from] != 0) {
+      // Dijkstra over the window from `from`: per tile the cost, whether the last step is
+      // straight, and whether it comes from the centre; ties as canonicalSuccessors() says.
+      constexpr std::int64_t kUnreached = std::numeric_limits<std::int64_t>::max();
+      std::int64_t cost[9];
+      bool straightLast[9] = {}, viaCentre[9] = {}, done[9] = {};
+      std::fill(cost, cost + 9, kUnreached);
+      cost[from] = 0;
+      for (int round = 0; round < 9; ++round) {
+        int u = -1;
+        for (int t = 0; t < 9; ++t) {
+          if (!done[t] && cost[t] != kUnreached && (u < 0 || cost[t] < cost[u])) u = t;
+        }
+        if (u < 0) break;
+        done[u] = true;
+        const int ux = u % 3, uy = u / 3;
+        for (int v = 0; v < 9; ++v) {
+          const int vx = v % 3, vy = v / 3;
+          if (done[v] || window[v] == 0 || std::abs(vx - ux) > 1 || std::abs(vy - uy) > 1) continue;
+          const bool diagonal = vx != ux && vy != uy;
+          // No corner cutting: both tiles beside a diagonal step open.
+          if (diagonal && (window[3 * uy + vx] == 0 || window[3 * vy + ux] == 0)) continue;
+          const std::int64_t through = cost[u] + grid.stepCost(window[u], window[v], diagonal);
+          const bool better = through < cost[v] ||
+                              (through == cost[v] && ((!diagonal && !straightLast[v]) ||
+                                                      (!diagonal == straightLast[v] && u == 4 && !viaCentre[v])));
+          if (!better) continue;
+          cost[v] = through;
+          straightLast[v] = !diagonal;
+          viaCentre[v] = u == 4;
+        }
+      }
+      mask = 0;
+      for (int code = 0; code < 8; ++code) {
+        if (viaCentre[3 * (1 + SearchGrid::kCodeDy[code]) + 1 + SearchGrid::kCodeDx[code]]) mask |= 1u << code;
+      }
+    }
+    masks |= mask << (8 * arrival);
+  }
+  return masks;
+}
+
+}  // namespace
+
+void SearchGrid::refreshSuccessors(std::size_t index) {
+  const std::int32_t pw = paddedWidth();
+  std::uint8_t window[9];
+  // Windows repeat (a few costs, patches of each): their masks are kept per window while the
+  // classes' costs stay (readCosts forgets them), keyed by the nine classes when each fits in 7 bits.
+  std::uint64_t key = 0;
+  bool keyed = true;
+  for (std::int32_t dy = -1; dy <= 1; ++dy) {
+    for (std::int32_t dx = -1; dx <= 1; ++dx) {
+      const int k = 3 * (dy + 1) + dx + 1;
+      window[k] = m_class[index + std::size_t(dy * pw + dx)];
+      keyed = keyed && window[k] < 128;
+      key |= std::uint64_t(window[k] & 127) << (7 * k);
+    }
+  }
+  std::uint64_t masks = ~std::uint64_t(0);  // (a closed tile's: never read)
+  if (window[4] != 0) {
+    const auto known = keyed ? m_successorCache.find(key) : m_successorCache.end();
+    if (known != m_successorCache.end()) {
+      masks = known->second;
+    } else {
+      masks = canonicalMasks(window, *this);
+      if (keyed) m_successorCache.emplace(key, masks);
+    }
+  }
+  for (int arrival = 0; arrival < 8; ++arrival) m_successors[index * 8 + std::size_t(arrival)] = std::uint8_t(masks >> (8 * arrival));
+}
+
+void SearchGrid::fillSuccessors() {
+  m_successors.assign(std::size_t(paddedCount()) * 8, 0xff);
+  for (std::int32_t y = 0; y < m_height; ++y) {
+    for (std::int32_t x = 0; x < m_width; ++x) refreshSuccessors(std::size_t(padded({x, y})));
+  }
+}
+
 void SearchGrid::refreshTile(Cell cell) {
   // Gates: both ends and every tile touching them are searched step by step (not uniform), so
   // that no jump crosses a gate or passes its corners without asking the query about it.
@@ -97,6 +187,7 @@ void SearchGrid::refreshTile(Cell cell) {
     uniform = other == 0 || other == own;
   }
   m_uniform[index] = uniform ? 1 : 0;
+  if (!m_successors.empty()) refreshSuccessors(index);
 }
 
 std::optional<Error> SearchGrid::readGates(const TileMap& map, std::span<const SearchGate> gates) {
@@ -176,6 +267,7 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
     for (std::int32_t x = 0; x < map.width(); ++x) grid.refreshTile({x, y});
   }
   grid.m_regions = RegionMap::compute(map, mobility);
+  if (grid.hasJumps() && grid.m_costClasses > 1) grid.fillSuccessors();
   if (grid.hasJumps()) {
     grid.m_jumps.assign(std::size_t(grid.paddedCount()) * kJumpDirections, -1);
     for (int d = 0; d < kJumpDirections; ++d) {
@@ -229,6 +321,9 @@ std::optional<Error> SearchGrid::update(const TileMap& map, std::span<const Tile
     }
   }
   countClasses();
+  // A refreshed tile's masks follow its neighbours' (refreshTile); the first edit that gives the
+  // map a second cost makes them all.
+  if (hasJumps() && m_costClasses > 1 && m_successors.empty()) fillSuccessors();
   refreshAround(changed);
   m_regions.update(map, flipped);
   if (cheaper) m_landmarksStale = true;
@@ -476,7 +571,7 @@ std::size_t SearchGrid::memoryBytes() const noexcept {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(m_class) + bytes(m_uniform) + bytes(m_nearGate) + bytes(m_gates) + bytes(m_gateEnds) + bytes(m_gateBucketStart) + bytes(m_gateBucketList) +
          bytes(m_jumps) + bytes(m_diagonalBits[0]) + bytes(m_diagonalBits[1]) + bytes(m_diagonalBits[2]) +
-         bytes(m_diagonalBits[3]) + bytes(m_diagonalStart[0]) + bytes(m_diagonalStart[1]) + bytes(m_landmarks) + bytes(m_landmarkDistances) + m_regions.memoryBytes() +
+         bytes(m_diagonalBits[3]) + bytes(m_diagonalStart[0]) + bytes(m_diagonalStart[1]) + bytes(m_landmarks) + bytes(m_landmarkDistances) + bytes(m_successors) + m_regions.memoryBytes() +
          bytes(m_refresh.nearest) + bytes(m_refresh.distance) + bytes(m_refresh.staged);
 }
 

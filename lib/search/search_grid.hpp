@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace rpgnav {
@@ -176,6 +177,30 @@ class SearchGrid {
     return m_jumps.data() + std::size_t(paddedIndex) * 4;
   }
 
+  /// Directions of steps on 8-way squares as codes 0-7 (a node's last step; bit c of a
+  /// successor mask): (dx, dy) = (kCodeDx[c], kCodeDy[c]).
+  static constexpr std::int32_t kCodeDx[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+  static constexpr std::int32_t kCodeDy[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+  static constexpr int directionCode(std::int32_t dx, std::int32_t dy) noexcept {
+    constexpr int kCodes[9] = {0, 1, 2, 3, 0, 4, 5, 6, 7};
+    return kCodes[(dx + 1) * 3 + dy + 1];
+  }
+  /// Canonical successors on 8-way squares with more than one cost (the pruning of weighted jump
+  /// point search, JPSW: Carlson, Moghadam, Harabor, Stuckey & Ebrahimi 2023): for a tile that is
+  /// not uniform, and a route that entered it by a step of direction code `arrival`, the
+  /// neighbours (bit c: the step of code c) that route continues to. They are the tiles whose
+  /// cheapest way from the tile the route came from, among the 3 × 3 tiles round this one, runs
+  /// through it; of two ways that cost the same, the one whose last step is straight is taken,
+  /// then the one through this tile (straight steps last: the order the jumps in uniform areas
+  /// follow, diagonal first). Every other neighbour has a way round this tile that is no dearer,
+  /// so the search skips it. (Among tiles of one cost this gives jump point search's natural and
+  /// forced neighbours.) Each mask depends on the 3 × 3 tiles' classes and costs only, so an edit
+  /// changes those within a tile of it. 0xff (every neighbour) where the grid keeps no masks: maps
+  /// that never had more than one cost, hexes, 4-way; and closed tiles.
+  std::uint8_t canonicalSuccessors(std::int32_t paddedIndex, int arrival) const noexcept {
+    return m_successors.empty() ? std::uint8_t(0xff) : m_successors[std::size_t(paddedIndex) * 8 + std::size_t(arrival)];
+  }
+
   /// Diagonal jumps, on 8-connected square grids: for each diagonal direction two bits per tile,
   /// one set where the step into the tile cannot be taken (the tile or one of the two beside the
   /// step is closed: no corner cutting), the other where a diagonal jump must stop on the tile
@@ -276,6 +301,13 @@ class SearchGrid {
   std::int64_t m_minHalfDiagonal = 0;
   RegionMap m_regions;
   std::vector<std::int16_t> m_jumps;
+  // canonicalSuccessors(): 8 masks per padded tile, made once the map has more than one cost
+  // (8-way squares only), then kept up to date.
+  std::vector<std::uint8_t> m_successors;
+  std::unordered_map<std::uint64_t, std::uint64_t> m_successorCache;  // see refreshSuccessors
+  // A tile's masks from its 3 × 3 tiles (refreshTile calls it once the masks are kept).
+  void refreshSuccessors(std::size_t paddedIndex);
+  void fillSuccessors();
   int m_landmarkCount = 0;
   std::vector<Cell> m_landmarks;
   std::vector<std::uint32_t> m_landmarkDistances;

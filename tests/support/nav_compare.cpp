@@ -32,6 +32,15 @@ std::string gridDifference(const SearchGrid& a, const SearchGrid& b, bool landma
           return "diagonal bit " + std::to_string(d) + where;
         }
       }
+      // Canonical successors, where the search reads them (weighted maps, tiles where costs
+      // change, not at gates).
+      if (!a.uniformCost() && a.classes()[i] != 0 && a.uniform()[i] == 0 && a.nearGate()[i] == 0) {
+        for (int arrival = 0; arrival < 8; ++arrival) {
+          if (a.canonicalSuccessors(i, arrival) != b.canonicalSuccessors(i, arrival)) {
+            return "canonical successors " + std::to_string(arrival) + where;
+          }
+        }
+      }
     }
     if (!a.contains(cell)) continue;
     for (const NeighbourStep& step : a.layout().touching(cell)) {

@@ -43,17 +43,23 @@ void scatterEntities(World& world, std::mt19937& random, std::uint32_t count, fl
   }
 }
 
-// The dearest tile the segment a→b touches (within 1e-6 tiles of it, by exact segment distances):
-// at least what the straight segment crosses, slivers at tile corners included.
+// The dearest tile the segment a→b touches (by exact segment distances, within 10⁻⁶ × the
+// points' coordinates in tiles: at least the library's tolerance for a segment running along a
+// tile's edge, which prices the dearer side, detail::costTolerance — the float rounding of points
+// meant to lie on it): at least what the straight segment crosses, slivers at tile corners
+// included.
 double dearestNear(const TileMap& map, MobilityId mobility, Vec2 a, Vec2 b) {
   const Layout& layout = map.layout();
   const auto from = map.tileAt(a), to = map.tileAt(b);
   REQUIRE((from && to));
+  const Eigen::Vector2d localA = layout.toLocal(a), localB = layout.toLocal(b);
+  const double magnitude = std::max({1.0, std::abs(localA.x()), std::abs(localA.y()), std::abs(localB.x()), std::abs(localB.y())});
+  const double touching = 1e-6 * magnitude * double(layout.tileSize());
   double dearest = 0.0;
   for (std::int32_t y = std::min(from->y, to->y) - 2; y <= std::max(from->y, to->y) + 2; ++y) {
     for (std::int32_t x = std::min(from->x, to->x) - 2; x <= std::max(from->x, to->x) + 2; ++x) {
       if (!map.passable({x, y}, mobility) ||
-          segmentToPolygon(a.cast<double>(), b.cast<double>(), layout.tilePolygon({x, y})) > 1e-6 * double(layout.tileSize())) {
+          segmentToPolygon(a.cast<double>(), b.cast<double>(), layout.tilePolygon({x, y})) > touching) {
         continue;
       }
       dearest = std::max(dearest, double(map.cost({x, y}, mobility)));

@@ -586,6 +586,117 @@ TEST_CASE("diagonal jumps skip to the tiles where a straight jump finds a jump p
   CHECK(test::gridDifference(grid, gridFor(map), false).empty());
 }
 
+TEST_CASE("where costs change, weighted jumps go on only to the canonical successors (JPSW)", "[search]") {
+  // A row of swamp (cost 3) above floor (cost 1). Tile (2,1) touches the swamp, so it is not
+  // uniform and keeps a mask per way in.
+  TileMap map = test::mapFromAscii(Layout::square(), {",,,,,", ".....", ".....", "....."});
+  SearchGrid grid = gridFor(map);
+  const std::int32_t tile = grid.padded({2, 1});
+  REQUIRE(grid.uniform()[tile] == 0);
+  auto bit = [](std::int32_t dx, std::int32_t dy) { return std::uint8_t(1u << SearchGrid::directionCode(dx, dy)); };
+  // Entered eastward: on east, and north-east — the swamp above makes "diagonal first" dearer
+  // (1 + 2√2 through this tile against 2√2 + 3 through the swamp tile above), a neighbour that a
+  // grid of one cost would never force. North is reached more cheaply straight from the tile the
+  // route came from (2√2 against 1 + 2), south-east by the tile south of this one (a tie: the
+  // way whose last step is straight is taken).
+  CHECK(grid.canonicalSuccessors(tile, SearchGrid::directionCode(1, 0)) == (bit(1, 0) | bit(1, -1)));
+  CHECK(grid.canonicalSuccessors(tile, SearchGrid::directionCode(-1, 0)) == (bit(-1, 0) | bit(-1, -1)));
+  // Entered northward: on north only (the tiles beside the swamp are reached diagonally first).
+  CHECK(grid.canonicalSuccessors(tile, SearchGrid::directionCode(0, -1)) == bit(0, -1));
+  // Entered diagonally from the south-west: north, east and north-east, as on a grid of one cost.
+  CHECK(grid.canonicalSuccessors(tile, SearchGrid::directionCode(1, -1)) == (bit(0, -1) | bit(1, 0) | bit(1, -1)));
+  // Among tiles of one cost the rule gives jump point search's natural neighbours (the search
+  // does not read them there: its jumps follow the plain rules); a map of one cost keeps none.
+  CHECK(grid.canonicalSuccessors(grid.padded({2, 2}), SearchGrid::directionCode(1, 0)) == bit(1, 0));
+  CHECK(grid.canonicalSuccessors(grid.padded({2, 2}), SearchGrid::directionCode(1, 1)) == (bit(1, 0) | bit(0, 1) | bit(1, 1)));
+  const SearchGrid plain = gridFor(test::mapFromAscii(Layout::square(), {".....", ".....", "....."}));
+  CHECK(plain.canonicalSuccessors(plain.padded({2, 1}), 0) == 0xff);
+  // The masks follow edits: the swamp drained, the tile is uniform; back, the masks are back.
+  REQUIRE(map.setTerrain(Cell{0, 0}, Cell{4, 0}, TerrainId{0}) == Status::Ok);
+  const std::vector<TileRect> row{{{0, 0}, {4, 0}}};
+  REQUIRE_FALSE(grid.update(map, row, false).has_value());
+  CHECK(grid.uniform()[tile] == 1);
+  REQUIRE(map.setTerrain(Cell{0, 0}, Cell{4, 0}, TerrainId{3}) == Status::Ok);
+  REQUIRE_FALSE(grid.update(map, row, false).has_value());
+  CHECK(grid.canonicalSuccessors(tile, SearchGrid::directionCode(1, 0)) == (bit(1, 0) | bit(1, -1)));
+  CHECK(test::gridDifference(grid, gridFor(map), false).empty());
+}
+
+TEST_CASE("weighted jumps equal Dijkstra on maps of cost patches with walls, many cost ratios", "[search][property]") {
+  // Patches of a few hundred tiles (each tile joins its nearest of random seeds, in grid steps),
+  // of two to five costs, some ratios near the ones where a neighbour turns forced; walls
+  // scattered over them. Ties abound (few costs), which the canonical order must break alike.
+  const std::vector<std::vector<float>> costLists = {
+      {1.0f, 2.0f}, {1.0f, 1.5f, 2.0f, 3.0f, 5.0f}, {1.0f, 4.83f}, {0.5f, 1.0f, 7.0f}, {1.0f, 1.1f}, {1.0f, 3.8284f}};
+  std::mt19937 random(2027);
+  int queries = 0;
+  for (int trial = 0; trial < 48; ++trial) {
+    const std::vector<float>& costs = costLists[std::size_t(trial) % costLists.size()];
+    const int w = std::uniform_int_distribution<int>(8, 64)(random);
+    const int h = std::uniform_int_distribution<int>(8, 64)(random);
+    TerrainTable terrain;
+    const TerrainId wall = terrain.addTerrain("wall", '#').value();
+    std::vector<TerrainId> kinds;
+    for (std::size_t c = 0; c < costs.size(); ++c) {
+      kinds.push_back(terrain.addTerrain("cost" + std::to_string(c), char('a' + c)).value());
+      REQUIRE(terrain.setCost(kinds.back(), TerrainTable::kWalk, costs[c]) == Status::Ok);
+    }
+    std::vector<int> owner(std::size_t(w * h), -1);
+    std::vector<TerrainId> patchKind;
+    std::vector<std::int32_t> frontier;
+    for (int seed = 0; seed < std::max(2, w * h / 60); ++seed) {
+      const std::int32_t index = std::uniform_int_distribution<std::int32_t>(0, w * h - 1)(random);
+      if (owner[std::size_t(index)] >= 0) continue;
+      owner[std::size_t(index)] = int(patchKind.size());
+      patchKind.push_back(kinds[std::uniform_int_distribution<std::size_t>(0, kinds.size() - 1)(random)]);
+      frontier.push_back(index);
+    }
+    for (std::size_t next = 0; next < frontier.size(); ++next) {  // breadth first
+      const std::int32_t index = frontier[next];
+      const std::int32_t x = index % w, y = index / w;
+      for (const auto& [dx, dy] : {std::pair{1, 0}, std::pair{-1, 0}, std::pair{0, 1}, std::pair{0, -1}}) {
+        if (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h) continue;
+        const std::int32_t near = (y + dy) * w + x + dx;
+        if (owner[std::size_t(near)] >= 0) continue;
+        owner[std::size_t(near)] = owner[std::size_t(index)];
+        frontier.push_back(near);
+      }
+    }
+    std::vector<TerrainId> tiles(std::size_t(w * h));
+    const double wallRate = trial % 3 == 0 ? 0.0 : 0.08;
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+      tiles[i] = std::uniform_real_distribution<double>(0.0, 1.0)(random) < wallRate ? wall : patchKind[std::size_t(owner[i])];
+    }
+    const TileMap map = TileMap::create(Layout::square(), w, h, terrain, std::move(tiles)).value();
+    const SearchGrid grid = gridFor(map);
+    SearchContext context;
+    SearchResult result;
+    for (int q = 0; q < 4; ++q) {
+      const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+      if (!map.passable(start, TerrainTable::kWalk)) continue;
+      const std::vector<std::int64_t> best = test::dijkstraCosts(map, TerrainTable::kWalk, start);
+      for (int g = 0; g < 12; ++g) {
+        const Cell goal{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const std::int64_t expected = best[std::size_t(map.index(goal))];
+        SearchRequest request;
+        request.start = start;
+        request.goal = goal;
+        context.findPath(grid, request, result);
+        INFO("trial " << trial << " from (" << start.x << "," << start.y << ") to (" << goal.x << "," << goal.y << ")");
+        if (expected < 0) {
+          REQUIRE(!isSuccess(result.status));
+          continue;
+        }
+        REQUIRE(result.status == Status::Ok);
+        REQUIRE(result.costUnits == expected);
+        REQUIRE(test::pathCost(map, TerrainTable::kWalk, result.path) == expected);
+        ++queries;
+      }
+    }
+  }
+  CHECK(queries > 1000);
+}
+
 TEST_CASE("jump tables patched through random edits on open maps equal fresh ones, searches exact",
           "[search][edits][property]") {
   // Open maps with few walls: long diagonals and rows, whose entries an edit changes far from it.
