@@ -278,8 +278,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_generation = 0;
   }
   ++m_generation;
-  m_heap.clear();
-  m_hasHeld = false;
+  clearOpen();
   m_start = grid.padded(request.start);
   m_goal = grid.padded(goal);
   m_goalCell = goal;
@@ -309,7 +308,10 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     const std::uint32_t* goalDistances = grid.landmarkDistances(m_goal);
     std::copy(goalDistances, goalDistances + m_landmarkCount, m_goalLandmarks.begin());
   }
-  heapPush({m_startPieceUnits + heuristic(request.start, m_start), m_startPieceUnits, m_start, slotOf(start)});
+  const std::int64_t startF = m_startPieceUnits + heuristic(request.start, m_start);
+  m_bucketed = !m_plainJumps;
+  m_firstBucketKey = startF >> kBucketShift;
+  heapPush({startF, m_startPieceUnits, m_start, slotOf(start)});
   return run(request.maxExpansions, out);
 }
 
@@ -324,7 +326,9 @@ Status SearchContext::resume(std::int64_t maxExpansions, SearchResult& out) {
 
 Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
   std::int64_t expandedHere = 0;
-  while (m_hasHeld || !m_heap.empty()) {
+  while (true) {
+    if (m_bucketed && m_heap.empty()) [[unlikely]] refillHeap();
+    if (!m_hasHeld && m_heap.empty()) break;
     if (maxExpansions > 0 && expandedHere >= maxExpansions) {
       out.status = Status::InProgress;
       out.reason = "node expansion budget used up; resume() continues";
@@ -972,16 +976,54 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
 // every result are the same as with any other heap). Four children per entry halve the depth a
 // pop sifts through against a binary heap; the children sit side by side in memory.
 
+void SearchContext::clearOpen() {
+  m_heap.clear();
+  m_hasHeld = false;
+  for (std::size_t k = m_nextBucket; k < m_bucketsUsed; ++k) m_buckets[k].clear();
+  m_nextBucket = m_bucketsUsed = 0;
+}
+
+[[gnu::noinline]] void SearchContext::refillHeap() {
+  while (m_heap.empty() && m_nextBucket < m_bucketsUsed) {
+    // The next bucket's entries go into the heap, in heap order bottom-up (Floyd): linear in
+    // their number.
+    std::vector<HeapEntry>& bucket = m_buckets[m_nextBucket++];
+    m_heap.assign(bucket.begin(), bucket.end());
+    bucket.clear();
+    if (m_heap.size() > 1) {
+      for (std::size_t k = (m_heap.size() - 2) / 4 + 1; k-- > 0;) siftDown(k);  // (from the last parent)
+    }
+  }
+}
+
+[[gnu::noinline]] void SearchContext::settle(HeapEntry entry) {
+  // Buckets up to the last one moved into the heap are the heap's (an f below the start's,
+  // under the landmarks' rounding, too).
+  const std::int64_t key = (entry.f >> kBucketShift) - m_firstBucketKey;
+  if (key < std::int64_t(m_nextBucket)) {
+    siftIn(entry);
+    return;
+  }
+  const std::size_t index = std::size_t(key);
+  if (index >= m_buckets.size()) m_buckets.resize(index + 1);
+  m_buckets[index].push_back(entry);
+  m_bucketsUsed = std::max(m_bucketsUsed, index + 1);
+}
+
 // The open list's least entry is often the one pushed last (a jump toward the goal keeps f):
 // the best of the entries pushed since the last pop waits outside the heap, and a pop that finds
 // it below the heap's top takes it without sifting. Pops come out in the same order.
-void SearchContext::heapPush(HeapEntry entry) {
+[[gnu::always_inline]] inline void SearchContext::heapPush(HeapEntry entry) {
   if (!m_hasHeld) {
     m_held = entry;
     m_hasHeld = true;
     return;
   }
   if (heapLess(entry.f, entry.g, entry.node, m_held.f, m_held.g, m_held.node)) std::swap(entry, m_held);
+  if (m_bucketed) [[unlikely]] {  // (out of line: the plain searches' push stays small)
+    settle(entry);
+    return;
+  }
   siftIn(entry);
 }
 
@@ -994,7 +1036,7 @@ SearchContext::HeapEntry SearchContext::heapPop() {
   return siftOut();
 }
 
-void SearchContext::siftIn(HeapEntry entry) {
+[[gnu::always_inline]] inline void SearchContext::siftIn(HeapEntry entry) {
   m_heap.push_back(entry);
   std::size_t position = m_heap.size() - 1;
   while (position > 0) {
@@ -1005,6 +1047,28 @@ void SearchContext::siftIn(HeapEntry entry) {
     position = parent;
   }
   m_heap[position] = entry;
+}
+
+void SearchContext::siftDown(std::size_t position) {
+  HeapEntry* heap = m_heap.data();
+  const std::size_t size = m_heap.size();
+  const HeapEntry moving = heap[position];
+  while (true) {
+    const std::size_t first = 4 * position + 1;
+    if (first >= size) break;
+    std::size_t child = first;
+    const std::size_t end = std::min(first + 4, size);
+    for (std::size_t other = first + 1; other < end; ++other) {
+      if (heapLess(heap[other].f, heap[other].g, heap[other].node, heap[child].f, heap[child].g, heap[child].node)) {
+        child = other;
+      }
+    }
+    const HeapEntry& below = heap[child];
+    if (!heapLess(below.f, below.g, below.node, moving.f, moving.g, moving.node)) break;
+    heap[position] = below;
+    position = child;
+  }
+  heap[position] = moving;
 }
 
 SearchContext::HeapEntry SearchContext::siftOut() {

@@ -164,7 +164,7 @@ class SearchContext {
     return sizeof(*this) + m_compactKeys.capacity() * sizeof(std::uint32_t) +
            m_compactNodes.capacity() * sizeof(Node) + m_compactFilled.capacity() * sizeof(std::uint16_t) +
            m_nodes.size() * sizeof(Node) +
-           m_heap.capacity() * sizeof(HeapEntry) + m_chain.capacity() * sizeof(Cell);
+           m_heap.capacity() * sizeof(HeapEntry) + m_chain.capacity() * sizeof(Cell) + bucketBytes();
   }
 
   /// Makes the memory that searches on `grid` will use, now: for a grid whose default searches
@@ -231,6 +231,11 @@ class SearchContext {
   Node& newCompactNode(std::uint32_t slot, std::int32_t index);
   void makeScratch();
   void moveToArray();
+  std::size_t bucketBytes() const noexcept {
+    std::size_t bytes = m_buckets.capacity() * sizeof(std::vector<HeapEntry>);
+    for (const auto& bucket : m_buckets) bytes += bucket.capacity() * sizeof(HeapEntry);
+    return bytes;
+  }
   // A node this search has touched.
   const Node& nodeAt(std::int32_t index) const {
     if (m_inArray) return m_nodes[std::size_t(index)];
@@ -323,10 +328,21 @@ class SearchContext {
   // (not from the start tile's centre).
   static constexpr std::int32_t kFromStartPoint = -2;
 
+  // The open list. Searches on maps of one cost push few entries: a four-ary heap with the best
+  // new entry held beside it. Others (weighted maps, hexes, 4-way, any-angle) push many, spread
+  // over a wide range of f: those go to buckets of f (kBucketShift bits of cost units wide), and
+  // only the lowest bucket's entries are in the heap, so a pop sifts through a few entries. Every
+  // entry in a later bucket has a larger f than every entry in the heap, so entries come out in
+  // the same order either way (heapLess, a total order).
   void heapPush(HeapEntry entry);
-  HeapEntry heapPop();
+  HeapEntry heapPop();  // (with buckets, after refillHeap)
+  void settle(HeapEntry entry);  // an entry into its bucket, or the heap
+  void refillHeap();  // an empty heap takes the next bucket's entries
+  void clearOpen();
   void siftIn(HeapEntry entry);  // the four-ary heap itself
   HeapEntry siftOut();
+  void siftDown(std::size_t position);  // the entry there, down to its place
+  static constexpr int kBucketShift = 23;  // half a straight step on terrain of cost 1
 
   const SearchGrid* m_grid = nullptr;
   std::vector<std::uint32_t> m_compactKeys;    // kCompactSlots
@@ -337,6 +353,11 @@ class SearchContext {
   std::vector<HeapEntry> m_heap;
   HeapEntry m_held{};       // the open list's entry waiting outside the heap (heapPush)
   bool m_hasHeld = false;
+  bool m_bucketed = false;  // this search's open list uses the buckets
+  std::int64_t m_firstBucketKey = 0;  // f >> kBucketShift of m_buckets[0] (the start's)
+  std::size_t m_nextBucket = 0;       // the first bucket not yet moved into the heap
+  std::size_t m_bucketsUsed = 0;      // buckets [m_nextBucket, m_bucketsUsed) may hold entries
+  std::vector<std::vector<HeapEntry>> m_buckets;  // kept with their capacity between searches
   std::vector<Cell> m_chain;  // buildPath: the path's nodes, goal first
   std::uint32_t m_generation = 0;
   std::int32_t m_start = 0;

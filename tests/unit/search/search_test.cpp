@@ -697,6 +697,55 @@ TEST_CASE("weighted jumps equal Dijkstra on maps of cost patches with walls, man
   CHECK(queries > 1000);
 }
 
+TEST_CASE("the open list's buckets of f keep searches exact when costs span the whole range", "[search][property]") {
+  // Costs from 1/1024 to 1000 (the search's limits): entries land in buckets far apart (f in
+  // steps of half a cost-1 step), the heap is refilled from far buckets, and the landmarks'
+  // rounding puts entries below the current bucket. Costs against Dijkstra, on squares (jumps)
+  // and hexes (every neighbour), with and without landmarks.
+  std::mt19937 random(404);
+  int queries = 0;
+  for (const Layout& layout : {Layout::square(), Layout::hexFlat()}) {
+    for (int trial = 0; trial < 6; ++trial) {
+      TerrainTable terrain;
+      const float costs[] = {1.0f / 1024.0f, 1.0f, 3.0f, 1000.0f};
+      std::vector<TerrainId> kinds;
+      for (int c = 0; c < 4; ++c) {
+        kinds.push_back(terrain.addTerrain("cost" + std::to_string(c), char('a' + c)).value());
+        REQUIRE(terrain.setCost(kinds.back(), TerrainTable::kWalk, costs[c]) == Status::Ok);
+      }
+      const int w = 70, h = 50;
+      std::vector<TerrainId> tiles(std::size_t(w * h), kinds[1]);
+      for (int blob = 0; blob < 40; ++blob) {
+        const int x0 = std::uniform_int_distribution<int>(0, w - 1)(random), y0 = std::uniform_int_distribution<int>(0, h - 1)(random);
+        const int size = std::uniform_int_distribution<int>(2, 12)(random);
+        const TerrainId kind = kinds[std::uniform_int_distribution<std::size_t>(0, 3)(random)];
+        for (int y = y0; y < std::min(h, y0 + size); ++y) {
+          for (int x = x0; x < std::min(w, x0 + size); ++x) tiles[std::size_t(y * w + x)] = kind;
+        }
+      }
+      const TileMap map = TileMap::create(layout, w, h, terrain, std::move(tiles)).value();
+      SearchGridSettings settings;
+      settings.landmarks = trial % 2 == 0 ? 0 : 4;
+      const SearchGrid grid = SearchGrid::build(map, TerrainTable::kWalk, settings).value();
+      SearchContext context;
+      SearchResult result;
+      for (int q = 0; q < 3; ++q) {
+        const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const std::vector<std::int64_t> best = test::dijkstraCosts(map, TerrainTable::kWalk, start);
+        for (int g = 0; g < 8; ++g) {
+          SearchRequest request;
+          request.start = start;
+          request.goal = {std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+          REQUIRE(context.findPath(grid, request, result) == Status::Ok);
+          REQUIRE(result.costUnits == best[std::size_t(map.index(request.goal))]);
+          ++queries;
+        }
+      }
+    }
+  }
+  CHECK(queries == 2 * 6 * 3 * 8);
+}
+
 TEST_CASE("jump tables patched through random edits on open maps equal fresh ones, searches exact",
           "[search][edits][property]") {
   // Open maps with few walls: long diagonals and rows, whose entries an edit changes far from it.
