@@ -1049,7 +1049,7 @@ SearchContext::HeapEntry SearchContext::heapPop() {
   m_heap[position] = entry;
 }
 
-void SearchContext::siftDown(std::size_t position) {
+[[gnu::always_inline]] inline void SearchContext::siftDown(std::size_t position) {
   HeapEntry* heap = m_heap.data();
   const std::size_t size = m_heap.size();
   const HeapEntry moving = heap[position];
@@ -1073,28 +1073,9 @@ void SearchContext::siftDown(std::size_t position) {
 
 SearchContext::HeapEntry SearchContext::siftOut() {
   const HeapEntry top = m_heap.front();
-  const HeapEntry last = m_heap.back();
+  m_heap.front() = m_heap.back();
   m_heap.pop_back();
-  const std::size_t size = m_heap.size();
-  if (size == 0) return top;
-  std::size_t position = 0;
-  while (true) {
-    const std::size_t first = 4 * position + 1;
-    if (first >= size) break;
-    std::size_t child = first;
-    const std::size_t end = std::min(first + 4, size);
-    for (std::size_t other = first + 1; other < end; ++other) {
-      if (heapLess(m_heap[other].f, m_heap[other].g, m_heap[other].node, m_heap[child].f, m_heap[child].g,
-                   m_heap[child].node)) {
-        child = other;
-      }
-    }
-    const HeapEntry& below = m_heap[child];
-    if (!heapLess(below.f, below.g, below.node, last.f, last.g, last.node)) break;
-    m_heap[position] = below;
-    position = child;
-  }
-  m_heap[position] = last;
+  if (!m_heap.empty()) siftDown(0);
   return top;
 }
 
