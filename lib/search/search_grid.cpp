@@ -167,9 +167,14 @@ void SearchGrid::refreshSuccessors(std::size_t index) {
 }
 
 void SearchGrid::fillSuccessors() {
+  // Only where costs change (the search reads no other tile's masks; refreshTile works a tile's
+  // out when its flag turns): on a map of one cost that just got a second one, a few tiles.
   m_successors.assign(std::size_t(paddedCount()) * 8, 0xff);
   for (std::int32_t y = 0; y < m_height; ++y) {
-    for (std::int32_t x = 0; x < m_width; ++x) refreshSuccessors(std::size_t(padded({x, y})));
+    for (std::int32_t x = 0; x < m_width; ++x) {
+      const std::size_t index = std::size_t(padded({x, y}));
+      if (m_uniform[index] == 0) refreshSuccessors(index);
+    }
   }
 }
 
@@ -187,7 +192,7 @@ void SearchGrid::refreshTile(Cell cell) {
     uniform = other == 0 || other == own;
   }
   m_uniform[index] = uniform ? 1 : 0;
-  if (!m_successors.empty()) refreshSuccessors(index);
+  if (!uniform && !m_successors.empty()) refreshSuccessors(index);
 }
 
 std::optional<Error> SearchGrid::readGates(const TileMap& map, std::span<const SearchGate> gates) {

@@ -193,9 +193,10 @@ class SearchGrid {
   /// through it; of two ways that cost the same, the one whose last step is straight is taken,
   /// then the one through this tile (straight steps last: the order the jumps in uniform areas
   /// follow, diagonal first). Every other neighbour has a way round this tile that is no dearer,
-  /// so the search skips it. (Among tiles of one cost this gives jump point search's natural and
-  /// forced neighbours.) Each mask depends on the 3 × 3 tiles' classes and costs only, so an edit
-  /// changes those within a tile of it. 0xff (every neighbour) where the grid keeps no masks: maps
+  /// so the search skips it. (Among tiles of one cost the rule gives jump point search's natural
+  /// and forced neighbours.) Each mask depends on the 3 × 3 tiles' classes and costs only, so an
+  /// edit changes those within a tile of it. Meaningful for tiles that are not uniform only (the
+  /// others' are not kept up to date); 0xff (every neighbour) where the grid keeps no masks: maps
   /// that never had more than one cost, hexes, 4-way; and closed tiles.
   std::uint8_t canonicalSuccessors(std::int32_t paddedIndex, int arrival) const noexcept {
     return m_successors.empty() ? std::uint8_t(0xff) : m_successors[std::size_t(paddedIndex) * 8 + std::size_t(arrival)];
@@ -302,10 +303,11 @@ class SearchGrid {
   RegionMap m_regions;
   std::vector<std::int16_t> m_jumps;
   // canonicalSuccessors(): 8 masks per padded tile, made once the map has more than one cost
-  // (8-way squares only), then kept up to date.
+  // (8-way squares only), then kept up to date where tiles are not uniform.
   std::vector<std::uint8_t> m_successors;
   std::unordered_map<std::uint64_t, std::uint64_t> m_successorCache;  // see refreshSuccessors
-  // A tile's masks from its 3 × 3 tiles (refreshTile calls it once the masks are kept).
+  // A tile's masks from its 3 × 3 tiles (refreshTile calls it for tiles that are not uniform,
+  // once the masks are kept).
   void refreshSuccessors(std::size_t paddedIndex);
   void fillSuccessors();
   int m_landmarkCount = 0;

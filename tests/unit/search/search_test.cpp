@@ -605,12 +605,15 @@ TEST_CASE("where costs change, weighted jumps go on only to the canonical succes
   CHECK(grid.canonicalSuccessors(tile, SearchGrid::directionCode(0, -1)) == bit(0, -1));
   // Entered diagonally from the south-west: north, east and north-east, as on a grid of one cost.
   CHECK(grid.canonicalSuccessors(tile, SearchGrid::directionCode(1, -1)) == (bit(0, -1) | bit(1, 0) | bit(1, -1)));
-  // Among tiles of one cost the rule gives jump point search's natural neighbours (the search
-  // does not read them there: its jumps follow the plain rules); a map of one cost keeps none.
-  CHECK(grid.canonicalSuccessors(grid.padded({2, 2}), SearchGrid::directionCode(1, 0)) == bit(1, 0));
-  CHECK(grid.canonicalSuccessors(grid.padded({2, 2}), SearchGrid::directionCode(1, 1)) == (bit(1, 0) | bit(0, 1) | bit(1, 1)));
-  const SearchGrid plain = gridFor(test::mapFromAscii(Layout::square(), {".....", ".....", "....."}));
+  // A map of one cost keeps none, until an edit gives it a second cost.
+  TileMap open = test::mapFromAscii(Layout::square(), {".....", ".....", ".....", "....."});
+  SearchGrid plain = gridFor(open);
   CHECK(plain.canonicalSuccessors(plain.padded({2, 1}), 0) == 0xff);
+  REQUIRE(open.setTerrain(Cell{0, 0}, Cell{4, 0}, TerrainId{3}) == Status::Ok);
+  const std::vector<TileRect> firstRow{{{0, 0}, {4, 0}}};
+  REQUIRE_FALSE(plain.update(open, firstRow, false).has_value());
+  CHECK(plain.canonicalSuccessors(tile, SearchGrid::directionCode(1, 0)) == (bit(1, 0) | bit(1, -1)));
+  CHECK(test::gridDifference(plain, gridFor(open), false).empty());
   // The masks follow edits: the swamp drained, the tile is uniform; back, the masks are back.
   REQUIRE(map.setTerrain(Cell{0, 0}, Cell{4, 0}, TerrainId{0}) == Status::Ok);
   const std::vector<TileRect> row{{{0, 0}, {4, 0}}};
