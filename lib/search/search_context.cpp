@@ -981,10 +981,31 @@ void SearchContext::clearOpen() {
   m_hasHeld = false;
   for (std::size_t k = m_nextBucket; k < m_bucketsUsed; ++k) m_buckets[k].clear();
   m_nextBucket = m_bucketsUsed = 0;
+  m_beyond.clear();
 }
 
 [[gnu::noinline]] void SearchContext::refillHeap() {
-  while (m_heap.empty() && m_nextBucket < m_bucketsUsed) {
+  while (m_heap.empty()) {
+    if (m_nextBucket == m_bucketsUsed) {
+      // The buckets ran dry: those beyond them start a new run of buckets at the least of them.
+      if (m_beyond.empty()) return;
+      std::int64_t least = m_beyond.front().f;
+      for (const HeapEntry& entry : m_beyond) least = std::min(least, entry.f);
+      m_firstBucketKey = least >> kBucketShift;
+      m_nextBucket = m_bucketsUsed = 0;
+      std::size_t kept = 0;
+      for (const HeapEntry& entry : m_beyond) {
+        const std::size_t index = std::size_t((entry.f >> kBucketShift) - m_firstBucketKey);
+        if (index < kBucketCount) {
+          if (index >= m_buckets.size()) m_buckets.resize(index + 1);
+          m_buckets[index].push_back(entry);
+          m_bucketsUsed = std::max(m_bucketsUsed, index + 1);
+        } else {
+          m_beyond[kept++] = entry;
+        }
+      }
+      m_beyond.resize(kept);
+    }
     // The next bucket's entries go into the heap, in heap order bottom-up (Floyd): linear in
     // their number.
     std::vector<HeapEntry>& bucket = m_buckets[m_nextBucket++];
@@ -998,10 +1019,14 @@ void SearchContext::clearOpen() {
 
 [[gnu::noinline]] void SearchContext::settle(HeapEntry entry) {
   // Buckets up to the last one moved into the heap are the heap's (an f below the start's,
-  // under the landmarks' rounding, too).
+  // under the landmarks' rounding, too); past the last bucket, m_beyond.
   const std::int64_t key = (entry.f >> kBucketShift) - m_firstBucketKey;
   if (key < std::int64_t(m_nextBucket)) {
     siftIn(entry);
+    return;
+  }
+  if (key >= std::int64_t(kBucketCount)) {
+    m_beyond.push_back(entry);
     return;
   }
   const std::size_t index = std::size_t(key);

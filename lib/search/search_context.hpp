@@ -232,7 +232,7 @@ class SearchContext {
   void makeScratch();
   void moveToArray();
   std::size_t bucketBytes() const noexcept {
-    std::size_t bytes = m_buckets.capacity() * sizeof(std::vector<HeapEntry>);
+    std::size_t bytes = m_buckets.capacity() * sizeof(std::vector<HeapEntry>) + m_beyond.capacity() * sizeof(HeapEntry);
     for (const auto& bucket : m_buckets) bytes += bucket.capacity() * sizeof(HeapEntry);
     return bytes;
   }
@@ -343,6 +343,10 @@ class SearchContext {
   HeapEntry siftOut();
   void siftDown(std::size_t position);  // the entry there, down to its place
   static constexpr int kBucketShift = 23;  // half a straight step on terrain of cost 1
+  // Buckets from m_firstBucketKey on: 2,048 steps of cost 1 (a whole search on most maps). Entries
+  // beyond wait in m_beyond until the buckets run dry (costs up to 1000 a tile would otherwise
+  // want millions of buckets).
+  static constexpr std::size_t kBucketCount = 4096;
 
   const SearchGrid* m_grid = nullptr;
   std::vector<std::uint32_t> m_compactKeys;    // kCompactSlots
@@ -357,7 +361,8 @@ class SearchContext {
   std::int64_t m_firstBucketKey = 0;  // f >> kBucketShift of m_buckets[0] (the start's)
   std::size_t m_nextBucket = 0;       // the first bucket not yet moved into the heap
   std::size_t m_bucketsUsed = 0;      // buckets [m_nextBucket, m_bucketsUsed) may hold entries
-  std::vector<std::vector<HeapEntry>> m_buckets;  // kept with their capacity between searches
+  std::vector<std::vector<HeapEntry>> m_buckets;  // at most kBucketCount, kept with their capacity
+  std::vector<HeapEntry> m_beyond;                 // entries past the last bucket
   std::vector<Cell> m_chain;  // buildPath: the path's nodes, goal first
   std::uint32_t m_generation = 0;
   std::int32_t m_start = 0;

@@ -747,6 +747,41 @@ TEST_CASE("the open list's buckets of f keep searches exact when costs span the 
     }
   }
   CHECK(queries == 2 * 6 * 3 * 8);
+  // Bands of cost 1000 across the whole map, of different widths, with patches of cheap ground
+  // between: every route crosses them, so the search runs past the last bucket (thousands of
+  // steps of cost 1 further) again and again, and must take those entries in order.
+  for (const Layout& layout : {Layout::square(), Layout::hexPointy()}) {
+    TerrainTable terrain;
+    const TerrainId floor = terrain.addTerrain("floor", '.').value();
+    const TerrainId bog = terrain.addTerrain("bog", 'b').value();
+    const TerrainId road = terrain.addTerrain("road", 'r').value();
+    REQUIRE(terrain.setCost(floor, TerrainTable::kWalk, 1.0f) == Status::Ok);
+    REQUIRE(terrain.setCost(bog, TerrainTable::kWalk, 1000.0f) == Status::Ok);
+    REQUIRE(terrain.setCost(road, TerrainTable::kWalk, 0.5f) == Status::Ok);
+    const int w = 64, h = 40;
+    std::vector<TerrainId> tiles(std::size_t(w * h), floor);
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        const bool band = (x >= 12 && x < 14) || (x >= 30 && x < 33) || x == 50;
+        const bool cheap = (x + 3 * y) % 11 == 0;
+        tiles[std::size_t(y * w + x)] = band ? bog : cheap ? road : floor;
+      }
+    }
+    const TileMap map = TileMap::create(layout, w, h, terrain, std::move(tiles)).value();
+    const SearchGrid grid = gridFor(map);
+    SearchContext context;
+    SearchResult result;
+    for (const Cell start : {Cell{1, 1}, Cell{5, 30}, Cell{40, 20}}) {
+      const std::vector<std::int64_t> best = test::dijkstraCosts(map, TerrainTable::kWalk, start);
+      for (const Cell goal : {Cell{62, 38}, Cell{20, 5}, Cell{45, 39}, Cell{0, 0}, Cell{63, 0}}) {
+        SearchRequest request;
+        request.start = start;
+        request.goal = goal;
+        REQUIRE(context.findPath(grid, request, result) == Status::Ok);
+        REQUIRE(result.costUnits == best[std::size_t(map.index(goal))]);
+      }
+    }
+  }
 }
 
 TEST_CASE("jump tables patched through random edits on open maps equal fresh ones, searches exact",
