@@ -122,8 +122,9 @@ void SearchContext::reserveFor(const SearchGrid& grid) {
   const bool nodesInTable = grid.uniformCost() && grid.layout().kind() == LayoutKind::Square &&
                             grid.layout().connectivity() == 8;
   if (nodesInTable || m_nodes.size() >= std::size_t(grid.paddedCount())) return;
+  m_suspended = false;  // (its nodes are gone)
   m_nodes.reset(std::size_t(grid.paddedCount()));
-  m_nodes.touchAll();
+  if (m_nodes.size() * sizeof(Node) <= kResidentNodeBytes) m_nodes.touchAll();
 }
 
 void SearchContext::moveToArray() {
@@ -979,7 +980,8 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
 void SearchContext::clearOpen() {
   m_heap.clear();
   m_hasHeld = false;
-  for (std::size_t k = m_nextBucket; k < m_bucketsUsed; ++k) m_buckets[k].clear();
+  // (A context moved from has no buckets left, whatever its counts say.)
+  for (std::size_t k = m_nextBucket; k < std::min(m_bucketsUsed, m_buckets.size()); ++k) m_buckets[k].clear();
   m_nextBucket = m_bucketsUsed = 0;
   m_beyond.clear();
 }

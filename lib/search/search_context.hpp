@@ -139,9 +139,10 @@ struct SearchResult {
 /// map's shared navigation data. A search that outgrows the table, and every other search
 /// (weighted maps, hexes, 4-way, any-angle), uses an array of a node per tile (16 bytes a tile),
 /// made on first need and kept. No cold first query: the table and the first stretch of the open
-/// list are made with the context, and the node array comes as pages of zeroes that the
-/// operating system hands out when a search first touches them (ZeroedArray), so a first search
-/// pays for the tiles it touches, not for the map.
+/// list are made with the context; a context made for a grid (reserveFor) makes the node array
+/// then, resident on maps up to kResidentNodeBytes of nodes; otherwise it comes as pages of
+/// zeroes that the operating system hands out when a search first touches them (ZeroedArray),
+/// so a first search pays for the tiles it touches, not for the map.
 ///
 /// Thread-safety: one SearchContext per thread. A context may search any SearchGrid; grids are
 /// shared read-only. A suspended (InProgress) search keeps a pointer to its grid, which must
@@ -169,10 +170,14 @@ class SearchContext {
 
   /// Makes the memory that searches on `grid` will use, now: for a grid whose default searches
   /// keep their nodes in the array (weighted, hex or 4-way; see the class), the array, with every
-  /// page handed out by the system, so the first search costs what the next ones do. Nothing for
-  /// a map of one cost on 8-way squares, whose searches fit the table (a thread's memory stays
-  /// small). Throws std::bad_alloc when the memory cannot be had.
+  /// page handed out by the system when it takes at most kResidentNodeBytes (maps up to about
+  /// 1,400 × 1,400 tiles; larger ones keep pages handed out on first touch, so a thread holds
+  /// what its searches touch), so the first search costs what the next ones do. Nothing for a
+  /// map of one cost on 8-way squares, whose searches fit the table (a thread's memory stays
+  /// small). Ends a suspended search when it makes a new array. Throws std::bad_alloc when the
+  /// memory cannot be had.
   void reserveFor(const SearchGrid& grid);
+  static constexpr std::size_t kResidentNodeBytes = std::size_t(32) << 20;
 
   /// Runs a query (or its first slice); the status is also in out.status.
   /// Statuses: Ok, PartialPath, NoPath, StartBlocked, GoalBlocked, OutOfBounds, InProgress.

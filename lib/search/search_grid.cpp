@@ -160,6 +160,8 @@ void SearchGrid::refreshSuccessors(std::size_t index) {
       masks = known->second;
     } else {
       masks = canonicalMasks(window, *this);
+      // (A cache: bounded, so a map of many costs in many mixes holds no more than about 2 MB.)
+      if (m_successorCache.size() >= kSuccessorCacheLimit) m_successorCache.clear();
       if (keyed) m_successorCache.emplace(key, masks);
     }
   }
@@ -576,7 +578,8 @@ std::size_t SearchGrid::memoryBytes() const noexcept {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(m_class) + bytes(m_uniform) + bytes(m_nearGate) + bytes(m_gates) + bytes(m_gateEnds) + bytes(m_gateBucketStart) + bytes(m_gateBucketList) +
          bytes(m_jumps) + bytes(m_diagonalBits[0]) + bytes(m_diagonalBits[1]) + bytes(m_diagonalBits[2]) +
-         bytes(m_diagonalBits[3]) + bytes(m_diagonalStart[0]) + bytes(m_diagonalStart[1]) + bytes(m_landmarks) + bytes(m_landmarkDistances) + bytes(m_successors) + m_regions.memoryBytes() +
+         bytes(m_diagonalBits[3]) + bytes(m_diagonalStart[0]) + bytes(m_diagonalStart[1]) + bytes(m_landmarks) + bytes(m_landmarkDistances) + bytes(m_successors) +
+         m_successorCache.bucket_count() * sizeof(void*) + m_successorCache.size() * 4 * sizeof(std::uint64_t) + m_regions.memoryBytes() +
          bytes(m_refresh.nearest) + bytes(m_refresh.distance) + bytes(m_refresh.staged);
 }
 

@@ -306,6 +306,7 @@ class SearchGrid {
   // (8-way squares only), then kept up to date where tiles are not uniform.
   std::vector<std::uint8_t> m_successors;
   std::unordered_map<std::uint64_t, std::uint64_t> m_successorCache;  // see refreshSuccessors
+  static constexpr std::size_t kSuccessorCacheLimit = std::size_t(1) << 16;
   // A tile's masks from its 3 × 3 tiles (refreshTile calls it for tiles that are not uniform,
   // once the masks are kept).
   void refreshSuccessors(std::size_t paddedIndex);

@@ -374,7 +374,17 @@ TEST_CASE("a search context is ready when made, and a moved one searches as befo
   request.start = {0, 0};
   request.goal = {9, 3};
   SearchResult first, again;
+  // A search of every neighbour first: it leaves entries in the open list's buckets of f, which
+  // the move takes along (the context moved from must not look for them).
+  TileMap open = TileMap::create(Layout::square(), 20, 20, test::testTerrain(), TerrainId{0}).value();
+  const SearchGrid openGrid = gridFor(open);
+  SearchRequest everyNeighbour;
+  everyNeighbour.start = {10, 10};
+  everyNeighbour.goal = {12, 10};
+  everyNeighbour.jumpPoints = false;
+  REQUIRE(made.findPath(openGrid, everyNeighbour, again) == Status::Ok);
   REQUIRE(made.findPath(grid, request, first) == Status::Ok);
+  REQUIRE(made.findPath(openGrid, everyNeighbour, again) == Status::Ok);
   SearchContext moved = std::move(made);
   REQUIRE(moved.findPath(grid, request, again) == Status::Ok);
   CHECK(again.path == first.path);
