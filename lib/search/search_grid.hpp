@@ -154,7 +154,8 @@ class SearchGrid {
     return diagonal ? m_halfDiagonal[from] + m_halfDiagonal[to] : m_halfStraight[from] + m_halfStraight[to];
   }
   /// Per padded tile: 1 when the tile and all its touching passable tiles share one cost (jumps
-  /// may pass through it), 0 otherwise (the search expands it fully).
+  /// may pass through it), 0 otherwise (jumps stop there; the search goes on to the tile's
+  /// canonical successors, or to every neighbour at the start and near gates).
   const std::uint8_t* uniform() const noexcept { return m_uniform.data(); }
   /// Per padded tile: nonzero when the tile is an end of a gate or touches one (its steps may
   /// cross a gate or pass a gate's corner).
