@@ -142,11 +142,13 @@ void SearchContext::finish(Status status, const char* reason, SearchResult& out)
   out.status = status;
   out.reason = reason;
   out.expanded = m_expanded;
+  out.generated = m_generated;
 }
 
 Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& request, SearchResult& out) {
   m_suspended = false;
   m_expanded = 0;
+  m_generated = 0;
   out.path.clear();
   out.through.clear();
   out.vertexTiles.clear();
@@ -334,6 +336,7 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
       out.status = Status::InProgress;
       out.reason = "node expansion budget used up; resume() continues";
       out.expanded = m_expanded;
+      out.generated = m_generated;
       m_suspended = true;
       return out.status;
     }
@@ -1041,6 +1044,7 @@ void SearchContext::clearOpen() {
 // the best of the entries pushed since the last pop waits outside the heap, and a pop that finds
 // it below the heap's top takes it without sifting. Pops come out in the same order.
 [[gnu::always_inline]] inline void SearchContext::heapPush(HeapEntry entry) {
+  ++m_generated;
   if (!m_hasHeld) {
     m_held = entry;
     m_hasHeld = true;

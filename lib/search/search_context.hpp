@@ -131,6 +131,9 @@ struct SearchResult {
   double length = 0.0;
   /// Nodes expanded by this search, over all its slices.
   std::int64_t expanded = 0;
+  /// Entries this search put on its open list, over all its slices (a node reached again more
+  /// cheaply counts again).
+  std::int64_t generated = 0;
 };
 
 /// Scratch memory and state for A* searches. Reusable: once warm, queries allocate nothing. The
@@ -403,6 +406,7 @@ class SearchContext {
   bool m_goalDirect = false;  // the goal's g is a straight line's to the goal point
   bool m_suspended = false;
   std::int64_t m_expanded = 0;
+  std::int64_t m_generated = 0;
 };
 
 }  // namespace rpgnav
