@@ -1002,9 +1002,7 @@ void SearchContext::clearOpen() {
       for (const HeapEntry& entry : m_beyond) {
         const std::size_t index = std::size_t((entry.f >> kBucketShift) - m_firstBucketKey);
         if (index < kBucketCount) {
-          if (index >= m_buckets.size()) m_buckets.resize(index + 1);
-          m_buckets[index].push_back(entry);
-          m_bucketsUsed = std::max(m_bucketsUsed, index + 1);
+          putInBucket(index, entry);
         } else {
           m_beyond[kept++] = entry;
         }
@@ -1034,7 +1032,10 @@ void SearchContext::clearOpen() {
     m_beyond.push_back(entry);
     return;
   }
-  const std::size_t index = std::size_t(key);
+  putInBucket(std::size_t(key), entry);
+}
+
+void SearchContext::putInBucket(std::size_t index, HeapEntry entry) {
   if (index >= m_buckets.size()) m_buckets.resize(index + 1);
   m_buckets[index].push_back(entry);
   m_bucketsUsed = std::max(m_bucketsUsed, index + 1);

@@ -345,6 +345,7 @@ class SearchContext {
   void heapPush(HeapEntry entry);
   HeapEntry heapPop();  // (with buckets, after refillHeap)
   void settle(HeapEntry entry);  // an entry into its bucket, or the heap
+  void putInBucket(std::size_t index, HeapEntry entry);  // (index < kBucketCount)
   void refillHeap();  // an empty heap takes the next bucket's entries
   void clearOpen();
   void siftIn(HeapEntry entry);  // the four-ary heap itself
