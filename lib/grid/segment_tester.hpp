@@ -65,6 +65,21 @@ struct BitLines {
     return k <= last ? k : beyond;
   }
 
+  /// Along line `line`, the last index in to..from (to <= from, scanning backwards) whose tile is
+  /// not passable at the cheapest cost, or to - 1 when there is none. `from` must lie on the map.
+  std::int32_t previousNotCheapest(std::int32_t line, std::int32_t from, std::int32_t to) const noexcept {
+    const std::uint64_t* words = bits + std::size_t(line) * std::size_t(wordsPerLine);
+    const std::int32_t first = to > 0 ? to : 0;
+    std::int32_t word = from >> 6;
+    std::uint64_t open = ~words[word] & (~std::uint64_t(0) >> (63 - (from & 63)));
+    while (open == 0) {
+      if (--word < first >> 6) return first - 1;
+      open = ~words[word];
+    }
+    const std::int32_t k = word * 64 + 63 - std::countl_zero(open);
+    return k >= first ? k : first - 1;
+  }
+
   /// nextNotCheapest(line, from, to) <= to, answered with the fewest branches: a band of a
   /// curve's check spans one or two words, and nearly always finds nothing.
   bool anyNotCheapest(std::int32_t line, std::int32_t from, std::int32_t to) const noexcept {

@@ -112,6 +112,7 @@ class RPGNAV_HIDDEN Planner::Impl {
   };
   EntryTile entryTile(Vec2 point, Cell own, const PathRequest& request) const;
   EntryTile m_entry, m_exit;  // of the plan being prepared
+  bool m_searchExact = false;  // the last search was the exact any-angle one
   // Where a wide body stops in front of a door that stops it: the last point of the search's
   // centre polyline (`start`, then the centres of `tiles`) at least `keep` (radius and gap) from
   // the door. `tiles` is cut after the last tile whose centre keeps that much (the stop may lie
@@ -194,6 +195,7 @@ Status Planner::Impl::fail(PathResult& out, Status status, std::string_view reas
   out.reason.assign(reason);
   out.controlPoints.clear();
   out.tilePath.clear();
+  out.anyAngleRoute = false;
   out.detours.clear();
   out.smoothed.clear();
   out.searchLength = out.length = out.cost = 0.0;
@@ -349,6 +351,7 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
   out.stageCosts.fill(std::numeric_limits<double>::quiet_NaN());
   out.searchCost = std::numeric_limits<double>::quiet_NaN();
   out.tilePath.clear();
+  out.anyAngleRoute = false;
   out.controlPoints.clear();
   out.route.clear();
   out.detours.clear();
@@ -543,12 +546,16 @@ Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, P
         // A wide body: only tiles where it fits, steps its swept body fits (no any-angle search).
         search.clearance = m_clearance;
         search.bodyTiles = bodyTilesOf(request.radius, layout);
-      } else if (m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) {
+      } else if ((m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) ||
+                 (m_settings.exactAnyAngle && !doors && layout.kind() == LayoutKind::Square &&
+                  layout.connectivity() == 8 && data->grid().uniformCost() && data->grid().gateCount() == 0)) {
         search.sightLines = &data->lines();
         search.radius = request.radius;
         search.startPoint = request.start;
         search.goalPoint = request.goal;
+        search.exactAnyAngle = !m_settings.anyAngleSearch;
       }
+      m_searchExact = search.exactAnyAngle;
       status = m_search.findPath(data->grid(), search, m_searchResult);
     }
     stats.expansions = m_searchResult.expanded;
@@ -614,6 +621,7 @@ Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, P
         out.door = DoorId{0};
         out.stopPoint = Vec2::Zero();
         out.tilePath.clear();
+  out.anyAngleRoute = false;
         out.searchLength = double((request.goal - request.start).norm());
         if (m_settings.recordStages) {
           for (int stage = int(PathStage::Search); stage <= int(PathStage::StraightenBackward); ++stage) {
@@ -742,14 +750,40 @@ std::optional<std::pair<double, double>> Planner::Impl::refineOnce(const StageCo
                                                              PathResult& out) {
   // Records are of out.controlPoints: only a run into them records.
   records = records && &points == &out.controlPoints;
+  if (m_searchExact && context.comfort <= 0.0f && context.radius <= 0.0f && !m_searchResult.vertices.empty() &&
+      m_searchResult.vertices.back() == goal) {
+    // The exact search's route is the shortest path of radius 0 (on a map of one cost, no
+    // doors): stages 4 to 6 could only keep it. Stage 3 takes it for the control points.
+    StageStats& stats = out.stats(PathStage::ControlPoints);
+    StageTimer timer(stats, m_lap);
+    stats.ran = true;
+    stats.pointsIn = std::int32_t(out.tilePath.size());
+    points.assign(m_searchResult.vertices.begin(), m_searchResult.vertices.end());
+    stats.pointsOut = std::int32_t(points.size());
+    if (records) {
+      out.stagePoints[std::size_t(PathStage::Search)] = points;
+      out.searchCost = polylineCost(context, points);
+      out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
+      out.anyAngleRoute = true;
+      record(out, PathStage::ControlPoints, context);
+    }
+    return measurePolyline(context, points, stats.probes);
+  }
   {
     StageStats& stats = out.stats(PathStage::ControlPoints);
     StageTimer timer(stats, m_lap);
     ControlPointSettings settings = m_settings.controlPoints;
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
-    controlPointStage(context, settings, out.tilePath, m_searchResult.through, m_searchResult.vertices,
-                      m_searchResult.vertexTiles, request.start, goal, points, stats,
+    // The exact search's route turns on blocked tiles' corners: a start for a taut path of
+    // radius 0, no place for comfort or a body (those start from its tiles' centres).
+    const bool fromRoute = !m_searchExact || (context.comfort <= 0.0f && context.radius <= 0.0f);
+    const std::span<const Vec2> through = fromRoute ? std::span<const Vec2>(m_searchResult.through) : std::span<const Vec2>();
+    const std::span<const Vec2> route = fromRoute ? std::span<const Vec2>(m_searchResult.vertices) : std::span<const Vec2>();
+    const std::span<const std::int32_t> routeTiles =
+        fromRoute ? std::span<const std::int32_t>(m_searchResult.vertexTiles) : std::span<const std::int32_t>();
+    controlPointStage(context, settings, out.tilePath, through, route, routeTiles, request.start, goal, points, stats,
                       records ? &out.stagePoints[std::size_t(PathStage::Search)] : nullptr);
+    if (records) out.anyAngleRoute = !route.empty();
   }
   if (records) {
     out.searchCost = polylineCost(context, out.stagePoints[std::size_t(PathStage::Search)]);

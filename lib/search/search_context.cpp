@@ -147,6 +147,7 @@ void SearchContext::finish(Status status, const char* reason, SearchResult& out)
 
 Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& request, SearchResult& out) {
   m_suspended = false;
+  m_exactSearch = false;
   m_expanded = 0;
   m_generated = 0;
   out.path.clear();
@@ -269,6 +270,23 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_goalPoint = grid.layout().tileCenter(goal);
     m_goalPieceUnits = 0;
   }
+  if (request.exactAnyAngle) {
+    const Layout& layout = grid.layout();
+    if (m_sight == nullptr || layout.kind() != LayoutKind::Square || layout.connectivity() != 8 ||
+        !grid.uniformCost() || grid.gateCount() > 0 || m_fit != nullptr) {
+      finish(Status::InvalidArgument,
+             "the exact any-angle search needs sight lines, an 8-way square map of one cost, no gates and no clearance",
+             out);
+      return out.status;
+    }
+    m_grid = &grid;
+    m_start = grid.padded(request.start);
+    m_goalCell = goal;
+    m_exactSearch = true;
+    return finishExact(m_exact.findPath(grid, m_sight->cheapLines(false), layout.toLocal(m_startPoint),
+                                        layout.toLocal(m_goalPoint), request.maxExpansions),
+                       out);
+  }
   m_grid = &grid;
   if (m_compactKeys.empty()) makeScratch();  // (a context moved from)
   // The compact table is emptied of the last search's slots; a new generation makes every node
@@ -324,7 +342,53 @@ Status SearchContext::resume(std::int64_t maxExpansions, SearchResult& out) {
     out.reason = "no suspended search to resume";
     return out.status;
   }
+  if (m_exactSearch) return finishExact(m_exact.resume(maxExpansions), out);
   return run(maxExpansions, out);
+}
+
+// The exact any-angle search's answer as a search result: the route in world units (the start
+// and goal points exactly as asked) and its tiles; its cost is its length × the map's one cost.
+Status SearchContext::finishExact(Status status, SearchResult& out) {
+  m_expanded = m_exact.expanded();
+  m_generated = m_exact.generated();
+  if (status == Status::InProgress) {
+    m_suspended = true;
+    out.status = status;
+    out.reason = "node expansion budget used up; resume() continues";
+    out.expanded = m_expanded;
+    out.generated = m_generated;
+    return status;
+  }
+  if (status != Status::Ok) {
+    finish(status == Status::NoPath ? Status::NoPath : status,
+           status == Status::NoPath ? "no route that does not squeeze between blocked tiles" : "bad point for the exact any-angle search",
+           out);
+    return out.status;
+  }
+  const Layout& layout = m_grid->layout();
+  m_localRoute = m_exact.route();
+  out.vertices.clear();
+  for (const Eigen::Vector2d& vertex : m_localRoute) out.vertices.push_back(layout.toWorld(vertex));
+  out.vertices.front() = m_startPoint;
+  out.vertices.back() = m_goalPoint;
+  if (!traceRoute(out, true)) {
+    finish(Status::NoPath, "the exact any-angle route could not be traced through passable tiles", out);
+    return out.status;
+  }
+  out.length = m_exact.length();
+  out.costUnits = std::llround(out.length * double(m_grid->minStraightCost()));
+  out.cost = double(out.costUnits) / double(kCostScale);
+  out.reached = m_goalCell;
+  if (m_radius > 0.0f) {
+    // Vertices on blocked tiles' corners are no places for a wider character: its stages work
+    // from the tiles.
+    out.vertices.clear();
+    out.through.clear();
+    out.vertexTiles.clear();
+  }
+  finish(m_partial ? Status::PartialPath : Status::Ok,
+         m_partial ? "goal unreachable; path to the nearest reachable tile" : "", out);
+  return out.status;
 }
 
 Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
@@ -901,7 +965,7 @@ bool legalStep(const SearchGrid& grid, Cell a, Cell b) {
 
 }  // namespace
 
-void SearchContext::buildAnyAnglePath(SearchResult& out) const {
+void SearchContext::buildAnyAnglePath(SearchResult& out) {
   const SearchGrid& grid = *m_grid;
   const Layout& layout = grid.layout();
   // The route: the start point, the chain of parents (tile centres joined by clear segments;
@@ -929,9 +993,28 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
   }
   route.push_back(m_goalPoint);
 
-  // Its tiles: those each segment crosses, in order. Where the route passes from one tile to
-  // another only through a shared corner (or runs along an edge between two tiles), the tile
-  // path steps through a passable tile touching that place, so every step is a legal move.
+  double length = 0.0;
+  m_localRoute.clear();
+  for (std::size_t v = 0; v < route.size(); ++v) {
+    if (v > 0) length += double((route[v] - route[v - 1]).norm());
+    m_localRoute.push_back(layout.toLocal(route[v]));
+  }
+  traceRoute(out, false);  // (clear segments: no tile they cross is blocked)
+  out.reached = m_goalCell;
+  out.cost = double(out.costUnits) / double(kCostScale);
+  out.length = length / double(layout.tileSize());
+}
+
+// The route's tiles, into out.path: those each segment of m_localRoute crosses, in order, and a
+// point of the route in each (out.through; the vertices' tiles in out.vertexTiles). Where the
+// route passes from one tile to another only through a shared corner, the tile path steps through
+// a passable tile touching that place, so every step is a legal move. `alongEdges`: the route may
+// run along tiles' edges (the exact any-angle route does, by walls), where it crosses no tile's
+// inside; there the passable tile beside the edge counts as crossed. False when a tile crossed,
+// or both beside an edge, cannot be entered.
+bool SearchContext::traceRoute(SearchResult& out, bool alongEdges) {
+  const SearchGrid& grid = *m_grid;
+  const Layout& layout = grid.layout();
   out.path.assign(1, grid.cellOf(m_start));
   out.through.assign(1, m_startPoint);
   out.vertexTiles.assign(1, 0);
@@ -950,30 +1033,41 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) const {
     out.path.push_back(cell);
     out.through.push_back(inside);
   };
-  double length = 0.0;
+  const std::vector<Eigen::Vector2d>& route = m_localRoute;
   for (std::size_t v = 1; v < route.size(); ++v) {
-    const Vec2 a = route[v - 1], b = route[v];
-    if (a != b) {
-      length += double((b - a).norm());
-      const Eigen::Vector2d from = layout.toLocal(a), along = layout.toLocal(b) - from;
+    const Eigen::Vector2d from = route[v - 1], along = route[v] - from;
+    if (along != Eigen::Vector2d::Zero()) {
       auto onInterior = [&](Cell cell, double t0, double t1) {
+        if (alongEdges && !grid.passable(cell)) return false;
         append(cell, layout.toWorld(from + along * t0), layout.toWorld(from + along * (0.5 * (t0 + t1))));
         return true;
       };
-      detail::walkSegment(layout, from, from + along, onInterior, [](const detail::SideContact&) { return true; });
+      auto onContact = [&](const detail::SideContact& contact) {
+        if (!alongEdges || contact.t1 <= contact.t0) return true;
+        for (const detail::TileSet* side : {&contact.left, &contact.right}) {
+          for (int i = 0; i < side->count; ++i) {
+            if (grid.passable(side->cells[std::size_t(i)])) {
+              append(side->cells[std::size_t(i)], layout.toWorld(from + along * contact.t0),
+                     layout.toWorld(from + along * (0.5 * (contact.t0 + contact.t1))));
+              return true;
+            }
+          }
+        }
+        return false;
+      };
+      const bool traced = detail::walkSegment(layout, from, from + along, onInterior, onContact);
+      if (!traced) return false;
     }
     if (v + 1 < route.size()) {
       // The vertex itself, so that the route's turns are kept exactly.
-      out.through.back() = b;
+      out.through.back() = out.vertices[v];
     } else {
       // A goal point on the goal tile's border may leave the walk in a neighbouring tile.
       append(m_goalCell, m_goalPoint, m_goalPoint);
     }
     out.vertexTiles.push_back(std::int32_t(out.path.size() - 1));
   }
-  out.reached = m_goalCell;
-  out.cost = double(out.costUnits) / double(kCostScale);
-  out.length = length / double(layout.tileSize());
+  return true;
 }
 
 // --- Four-ary min-heap of open entries, ordered by heapLess (a total order, so the pop order and

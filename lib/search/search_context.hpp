@@ -8,6 +8,7 @@
 #include "grid/clearance.hpp"
 #include "grid/segment_tester.hpp"
 #include "core/zeroed_array.hpp"
+#include "search/anya_search.hpp"
 #include "search/search_grid.hpp"
 
 #include <array>
@@ -79,6 +80,13 @@ struct SearchRequest {
   /// not clear) and cuts a centre out where the next point is seen directly at no more cost.
   std::optional<Vec2> startPoint;
   std::optional<Vec2> goalPoint;
+  /// Any-angle search only: the exact shortest route (Anya: see AnyaSearch) instead of Theta*, on
+  /// 8-way square maps of one cost without gates (InvalidArgument otherwise). The route is the
+  /// shortest at radius 0, so it runs along walls and turns on their corners: `vertices` and
+  /// `through` are given only when `radius` is 0. For a wider character the result is the tiles,
+  /// a legal tile path along the route (on its side of every obstacle), which later stages pull
+  /// taut at the radius.
+  bool exactAnyAngle = false;
   /// What the grid's gates mean in this query; nullptr: every gate is open and free.
   const GateRule* gates = nullptr;
   /// Characters of any size (issue 27): the clearance of the grid's map and mobility, and the
@@ -329,7 +337,9 @@ class SearchContext {
   }
   void finish(Status status, const char* reason, SearchResult& out);
   void buildPath(SearchResult& out);
-  void buildAnyAnglePath(SearchResult& out) const;
+  void buildAnyAnglePath(SearchResult& out);
+  bool traceRoute(SearchResult& out, bool alongEdges);
+  Status finishExact(Status status, SearchResult& out);
   // A node's tile centre, world units.
   Vec2 pointOf(std::int32_t paddedIndex) const noexcept;
   // Any-angle mode: the parent of a tile linked by a straight line from the start point itself
@@ -406,6 +416,9 @@ class SearchContext {
   std::int64_t m_goalPieceUnits = 0;
   bool m_goalDirect = false;  // the goal's g is a straight line's to the goal point
   bool m_suspended = false;
+  AnyaSearch m_exact;          // the exact any-angle search's scratch
+  bool m_exactSearch = false;  // the current search is m_exact's
+  std::vector<Eigen::Vector2d> m_localRoute;  // the any-angle route in tile units (traceRoute)
   std::int64_t m_expanded = 0;
   std::int64_t m_generated = 0;
 };

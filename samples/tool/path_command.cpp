@@ -21,7 +21,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
-    "                       [--comfort C] [--svg FILE] [--any-angle] [--entities FILE]\n"
+    "                       [--comfort C] [--svg FILE] [--any-angle | --exact] [--entities FILE]\n"
+    "  --any-angle: Theta* as the search; --exact: the exact any-angle search (maps of one cost)\n"
     "  --comfort C: keep C world units more than the radius from walls where there is room (default a\n"
     "    quarter tile; 0: pulled taut at the radius)\n"
     "  --entities FILE: one entity per line, 'x y radius [flat|static|moving ...]' (# starts a comment)\n";
@@ -101,7 +102,7 @@ bool readEntities(const std::string& path, World& world, EntityNames& names) {
 int pathCommand(Arguments args) {
   std::string mapPath, queries, mobilityName = "walk", svgPath, entitiesPath;
   Vec2 from(0.0f, 0.0f), to(0.0f, 0.0f);
-  bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false;
+  bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false, exact = false;
   float radius = 0.0f;
   std::optional<float> comfort;  // unset: the planner's default
   CommandLine commandLine("rpgnav path", kUsage);
@@ -120,6 +121,7 @@ int pathCommand(Arguments args) {
   commandLine.option("--svg", svgPath);
   commandLine.flag("--json", asJson);
   commandLine.flag("--any-angle", anyAngle);
+  commandLine.flag("--exact", exact);
   if (const auto exit = commandLine.parse(args)) return *exit;
   if (!queries.empty() && (haveFrom || haveTo)) {
     return commandLine.usageError("--queries takes its points from the file: leave out --from and --to");
@@ -147,6 +149,7 @@ int pathCommand(Arguments args) {
   PlannerSettings settings;
   settings.recordStages = !svgPath.empty() || asJson || !queries.empty();
   settings.anyAngleSearch = anyAngle;
+  settings.exactAnyAngle = exact;
   Planner planner(world, settings);
   PathResult result;
   auto run = [&](const PathRequest& request) {

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The character pipeline: path quality against optimal any-angle lengths (Anya/Polyanya, from
 // anyangle_reference.csv), and the time the stages after A* add, on Moving AI maps. Quality is
-// measured with both searches (8-way A* with jump points, the default, and any-angle Theta*);
-// speed with the default search, or with Theta* under --any-angle (slow: minutes). Every planner
+// measured with each search (8-way A* with jump points, the default; the exact any-angle search,
+// PlannerSettings::exactAnyAngle; Theta*, anyAngleSearch); speed with the default search, or the
+// one --search names (Theta*: slow, minutes). Every planner
 // uses PlannerSettings' default comfort unless --comfort gives another (in tiles; 0: paths pulled
 // taut at the radius, whose lengths the quality rows compare with the optimum).
 //
 // A fourth table times the stages on the sample maps (square and hex, with terrain costs), which
 // need no Moving AI data.
 //
-// usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--any-angle] [--comfort TILES]
+// usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--search 8-way|exact|theta*] [--comfort TILES]
 //                                  [--only samples|quality|speed|wide|smoothing|following]
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
@@ -107,7 +108,7 @@ void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& ba
 
 int main(int argc, char** argv) {
   std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
-  bool anyAngleSpeed = false;
+  std::string speedSearch = "8-way";  // --search: the speed table's search
   std::string only = "all";  // --only: one part
   PlannerSettings base;  // every planner's settings, before each section's own
   for (int i = 1; i < argc; ++i) {
@@ -115,14 +116,17 @@ int main(int argc, char** argv) {
       movingAi = argv[++i];
     } else if (std::string(argv[i]) == "--maps" && i + 1 < argc) {
       maps = argv[++i];
-    } else if (std::string(argv[i]) == "--any-angle") {
-      anyAngleSpeed = true;
+    } else if (std::string(argv[i]) == "--search" && i + 1 < argc &&
+               (std::string(argv[i + 1]) == "8-way" || std::string(argv[i + 1]) == "exact" ||
+                std::string(argv[i + 1]) == "theta*")) {
+      speedSearch = argv[++i];
     } else if (std::string(argv[i]) == "--comfort" && i + 1 < argc) {
       base.comfort = std::stof(argv[++i]);
     } else if (std::string(argv[i]) == "--only" && i + 1 < argc) {
       only = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--any-angle] [--comfort TILES]\n"
+      std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--search 8-way|exact|theta*]\n"
+                           "                                 [--comfort TILES]\n"
                            "                                 [--only samples|quality|speed|wide|smoothing|following]\n");
       return 2;
     }
@@ -137,20 +141,22 @@ int main(int argc, char** argv) {
   if (wants("quality")) {
     std::printf("\n");
     std::printf("quality, radius 0: excess of the final length over the optimal any-angle length\n");
-    std::printf("%-7s %-16s %7s %7s %10s %10s %10s\n", "search", "map", "queries", "failed", "mean_%", "max_%",
-                "search_%");
-    for (int run = 0; run < 6; ++run) {
-      const bool anyAngle = run >= 3;
+    std::printf("%-7s %-16s %7s %7s %10s %10s %10s %10s\n", "search", "map", "queries", "failed", "mean_%", "max_%",
+                "search_%", "search_us");
+    for (int run = 0; run < 9; ++run) {
+      const char* search = std::array{"8-way", "exact", "theta*"}[run / 3];
       const char* name = std::array{"AR0500SR", "Milan_1_1024", "maze512-2-5"}[run % 3];
       auto map = readMovingAiMap(movingAi / "anyangle" / (std::string(name) + ".map"));
       if (!map) return std::fprintf(stderr, "%s\n", map.error().message.c_str()), 1;
       const auto rows = readReference(movingAi / "anyangle" / "anyangle_reference.csv", name);
       PlannerSettings settings = base;
-      settings.anyAngleSearch = anyAngle;
+      settings.exactAnyAngle = run / 3 == 1;
+      settings.anyAngleSearch = run / 3 == 2;
       Planner planner(*map, settings);
       PathResult result;
       double sum = 0, worst = 0, searchSum = 0;
       int failed = 0, counted = 0;
+      std::vector<double> searchMicros;
       for (const Reference& row : rows) {
         if (planner.plan({row.start, row.goal}, result) != Status::Ok || row.optimal <= 0) {
           ++failed;
@@ -160,16 +166,17 @@ int main(int argc, char** argv) {
         sum += excess;
         worst = std::max(worst, excess);
         searchSum += (result.searchLength - row.optimal) / row.optimal * 100.0;
+        searchMicros.push_back(result.stats(PathStage::Search).micros);
         ++counted;
       }
-      std::printf("%-7s %-16s %7zu %7d %10.4f %10.4f %10.4f\n", anyAngle ? "theta*" : "8-way", name, rows.size(), failed, counted ? sum / counted : 0.0, worst,
-                  counted ? searchSum / counted : 0.0);
+      std::printf("%-7s %-16s %7zu %7d %10.4f %10.4f %10.4f %10.1f\n", search, name, rows.size(), failed,
+                  counted ? sum / counted : 0.0, worst, counted ? searchSum / counted : 0.0, median(searchMicros));
     }
   }
 
   if (wants("speed")) {
     std::printf("\nspeed, radius 0, tile centre to tile centre, %s search: median microseconds per query\n",
-                anyAngleSpeed ? "theta*" : "8-way");
+                speedSearch.c_str());
     std::printf("%-20s %7s %10s %14s %8s   %s\n", "map", "queries", "search_us", "after_search", "ratio_%",
                 "stages 3 / 4 / 5 / 6 (medians), probes");
     for (const char* name : {"dao/brc202d", "dao/orz100d", "sc1/Aftershock"}) {
@@ -178,7 +185,8 @@ int main(int argc, char** argv) {
       if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
       PlannerSettings settings = base;
       settings.enabled[std::size_t(PathStage::StraightLine)] = false;  // always search: compare stages with A*
-      settings.anyAngleSearch = anyAngleSpeed;
+      settings.anyAngleSearch = speedSearch == "theta*";
+      settings.exactAnyAngle = speedSearch == "exact";
       Planner planner(*map, settings);
       PathResult result;
       std::vector<double> search, after, probes;

@@ -460,6 +460,7 @@ std::string differingSegment(const TileMap& map, const PathRequest& request, std
 
 std::string costInvariantViolation(const TileMap& map, const PathRequest& request, const PathResult& result,
                                    std::span<const Door* const> walls, bool anyAngle, bool detours) {
+  anyAngle = anyAngle || result.anyAngleRoute;
   const Layout& layout = map.layout();
   const double radius = double(request.radius);
   // Costs compared with room for rounding: the stages compare their own sums to 10⁻⁹, and the

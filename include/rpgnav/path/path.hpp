@@ -157,6 +157,10 @@ struct PathResult {
   /// middle passes too close to a blocked corner or closed door), the goal; after the any-angle
   /// search, the route's own vertices.
   std::array<std::vector<Vec2>, kPathStageCount> stagePoints;
+  /// With PlannerSettings::recordStages: stagePoints of the search are an any-angle route's
+  /// vertices, which stage 3 started from (after Theta*, or after the exact any-angle search for
+  /// a radius and comfort of 0), not the tiles' centres.
+  bool anyAngleRoute = false;
   /// With PlannerSettings::recordStages: the cost of stagePoints after each stage that ran
   /// (stage 8 leaves the control points as they are and is not measured; NaN for stages that did
   /// not run). No stage raises it, up to stage 6; stage 7 goes round entities, which the tile

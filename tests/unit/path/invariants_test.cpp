@@ -235,3 +235,37 @@ TEST_CASE("every path keeps its promises on random hex and square maps with cost
   WARN(summary);
   CHECK(counts.noPath > 50);
 }
+
+TEST_CASE("the exact any-angle search keeps every promise too, on square maps of one cost", "[path][property][invariants]") {
+  std::mt19937 random(31);
+  Counts counts;
+  for (const Layout& layout : {Layout::square(), Layout::square(2.0f, 8, Vec2(10.0f, 3.0f))}) {
+    const float tile = layout.tileSize();
+    for (int trial = 0; trial < 150; ++trial) {
+      const int w = std::uniform_int_distribution<int>(3, 24)(random), h = std::uniform_int_distribution<int>(3, 24)(random);
+      const TileMap map = test::randomMap(random, layout, w, h, std::uniform_real_distribution<double>(0.03, 0.3)(random), false);
+      const World world(map);
+      ++counts.maps;
+      PlannerSettings settings;
+      settings.recordStages = true;
+      settings.exactAnyAngle = true;
+      if (trial % 2 == 0) settings.comfort = 0.0f;
+      Planner planner(world, settings);
+      for (int q = 0; q < 6; ++q) {
+        const int kind = (trial + q) % 4;
+        const float radius = (kind < 2 ? 0.0f : std::uniform_real_distribution<float>(0.0f, 0.49f)(random)) * tile;
+        const bool corners = kind == 0;
+        const double room = double(radius) + 0.01 * double(tile);
+        const auto start = standingPoint(random, world, TerrainTable::kWalk, room, corners, {});
+        const auto goal = standingPoint(random, world, TerrainTable::kWalk, room, corners, {});
+        if (!start || !goal) continue;
+        checkQuery(planner, world, PathRequest{*start, *goal, TerrainTable::kWalk, radius}, false, counts);
+      }
+    }
+  }
+  INFO("maps " << counts.maps << ", planned " << counts.planned << ", searched " << counts.searched << ", NoPath "
+               << counts.noPath << ", along edges " << counts.alongEdges);
+  CHECK(counts.searched > 700);
+  CHECK(counts.noPath > 20);
+  CHECK(counts.alongEdges > 50);
+}

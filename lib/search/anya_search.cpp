@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: MIT
+#include "search/anya_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rpgnav {
+namespace {
+
+// Tile units. Interval ends come from projections in double precision; points this close to a
+// tile corner are that corner, and intervals narrower than this are no intervals.
+constexpr double kEps = 1e-9;
+
+bool onLattice(double v) noexcept { return std::abs(v - std::round(v)) < kEps; }
+double snap(double v) noexcept { return onLattice(v) ? std::round(v) : v; }
+// (std::hypot guards against overflow at a fifth of the search's time; tile coordinates cannot.)
+double distance(double dx, double dy) noexcept { return std::sqrt(dx * dx + dy * dy); }
+
+// Open-list order: least f first, then the node made first (a total order: results do not
+// depend on the heap's implementation).
+struct Later {
+  template <class Entry>
+  bool operator()(const Entry& x, const Entry& y) const noexcept {
+    return x.f > y.f || (x.f == y.f && x.node > y.node);
+  }
+};
+
+}  // namespace
+
+std::size_t AnyaSearch::memoryBytes() const noexcept {
+  return m_roots.capacity() * sizeof(Root) + (m_nodes.capacity() + m_successors.capacity()) * sizeof(Node) + m_open.capacity() * sizeof(Entry) +
+         m_corners.capacity() * sizeof(CornerSlot) + m_route.capacity() * sizeof(Eigen::Vector2d);
+}
+
+// The free run of strip `strip` (the tiles of row `strip`) holding free tile `column`: its
+// leftmost tile, and one past its rightmost (so both are x coordinates of tile corners).
+std::int32_t AnyaSearch::runLeft(std::int32_t column, std::int32_t strip) const noexcept {
+  return m_rows.previousNotCheapest(strip, column, 0) + 1;
+}
+
+std::int32_t AnyaSearch::runRight(std::int32_t column, std::int32_t strip) const noexcept {
+  return m_rows.nextNotCheapest(strip, column, m_width - 1);
+}
+
+// Corner (x, row) where two blocked tiles touch only diagonally and the two free ones do too:
+// no route passes through it.
+bool AnyaSearch::pinch(std::int32_t x, std::int32_t row) const noexcept {
+  const bool upLeft = free(x - 1, row - 1), upRight = free(x, row - 1);
+  const bool downLeft = free(x - 1, row), downRight = free(x, row);
+  return (upLeft && !upRight && !downLeft && downRight) || (!upLeft && upRight && downLeft && !downRight);
+}
+
+// Moving along `row` in `direction`, at corner x: the strip `strip` beside the row is blocked
+// behind x and free ahead, so what lies there was hidden and x is a corner to turn round (the
+// other side's tile ahead is free: turning is no squeeze).
+bool AnyaSearch::turnsAt(std::int32_t x, std::int32_t row, int direction, std::int32_t strip) const noexcept {
+  const std::int32_t ahead = direction > 0 ? x : x - 1, behind = direction > 0 ? x - 1 : x;
+  const std::int32_t other = strip == row - 1 ? row : row - 1;
+  return free(ahead, strip) && !free(behind, strip) && free(ahead, other);
+}
+
+// Where a flat interval leaving `from` along `row` in `direction` ends: the first corner to turn
+// round, or the last point before the row stops being a place to walk (blocked on both sides or
+// a pinch). `from` itself when the row cannot be followed at all.
+double AnyaSearch::flatEnd(double from, std::int32_t row, int direction, bool checkFrom) const noexcept {
+  std::int32_t x;
+  if (onLattice(from)) {
+    const auto at = std::int32_t(std::round(from));
+    if (checkFrom && pinch(at, row)) return from;
+    x = at + direction;
+  } else {
+    x = direction > 0 ? std::int32_t(std::floor(from)) + 1 : std::int32_t(std::ceil(from)) - 1;
+  }
+  const std::int32_t first = direction > 0 ? x - 1 : x;
+  if (!free(first, row - 1) && !free(first, row)) return from;
+  for (;; x += direction) {
+    if (turnsAt(x, row, direction, row - 1) || turnsAt(x, row, direction, row)) return x;
+    const std::int32_t ahead = direction > 0 ? x : x - 1;
+    if (pinch(x, row) || (!free(ahead, row - 1) && !free(ahead, row))) return x;
+  }
+}
+
+std::int32_t AnyaSearch::addRoot(double x, double y, double g, std::int32_t parent) {
+  m_roots.push_back({x, y, g, parent});
+  return std::int32_t(m_roots.size() - 1);
+}
+
+// Records g at tile corner (x, y); false when the corner was reached more cheaply before (equal
+// costs go on: the corner's successors depend on the side it was reached from).
+bool AnyaSearch::claimCorner(std::int32_t x, std::int32_t y, double g) {
+  const auto key = std::uint32_t(y) * std::uint32_t(m_width + 1) + std::uint32_t(x);
+  if (double* best = findCorner(key)) {
+    if (*best < g - kEps) return false;
+    *best = std::min(*best, g);
+    return true;
+  }
+  insertCorner(key) = g;
+  return true;
+}
+
+namespace {
+std::size_t slotOf(std::uint32_t key, std::size_t mask) noexcept {
+  return std::size_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+}
+}  // namespace
+
+double* AnyaSearch::findCorner(std::uint32_t key) noexcept {
+  const std::size_t mask = m_corners.size() - 1;
+  for (std::size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
+    CornerSlot& slot = m_corners[i];
+    if (slot.stamp != m_stamp) return nullptr;
+    if (slot.key == key) return &slot.g;
+  }
+}
+
+double& AnyaSearch::insertCorner(std::uint32_t key) {
+  if (2 * (m_cornerCount + 1) > m_corners.size()) {
+    // Grow: the live slots move to a table twice the size.
+    std::vector<CornerSlot> old(m_corners.size() * 2, CornerSlot{0, 0, 0.0});
+    old.swap(m_corners);
+    const std::uint32_t live = m_stamp;
+    m_stamp = 1;
+    m_cornerCount = 0;
+    for (const CornerSlot& slot : old) {
+      if (slot.stamp == live) insertCorner(slot.key) = slot.g;
+    }
+  }
+  const std::size_t mask = m_corners.size() - 1;
+  std::size_t i = slotOf(key, mask);
+  while (m_corners[i].stamp == m_stamp) i = (i + 1) & mask;
+  m_corners[i] = {key, m_stamp, 0.0};
+  ++m_cornerCount;
+  return m_corners[i].g;
+}
+
+double AnyaSearch::heuristic(const Node& node) const noexcept {
+  const Root& r = m_roots[std::size_t(node.root)];
+  const double k = node.row, gx = m_goal.x(), gy = m_goal.y();
+  if (node.kind != Kind::Cone) {
+    // The nearest point of the interval is best: |r - p| + |p - goal| grows along the row.
+    const double near = node.kind == Kind::FlatRight ? node.a : node.b;
+    return std::abs(near - r.x) + distance(gx - near, gy - k);
+  }
+  // Through the interval: the goal mirrored onto the far side of the row when it lies on the
+  // root's side, and the straight line to it bent at the interval's nearer end if it misses.
+  const double mirrored = (gy - k) * (r.y - k) > 0 ? 2 * k - gy : gy;
+  const double p = std::clamp(r.x + (gx - r.x) * (k - r.y) / (mirrored - r.y), node.a, node.b);
+  return distance(p - r.x, k - r.y) + distance(gx - p, mirrored - k);
+}
+
+// Successors wait in m_successors until their parent is done (see findPath's loop).
+void AnyaSearch::push(double a, double b, std::int32_t row, std::int32_t root, Kind kind) {
+  m_successors.push_back({a, b, row, root, kind});
+}
+
+void AnyaSearch::open(const Node& node) {
+  m_nodes.push_back(node);
+  const double f = m_roots[std::size_t(node.root)].g + heuristic(node);
+  m_open.push_back({f, std::int32_t(m_nodes.size() - 1)});
+  std::push_heap(m_open.begin(), m_open.end(), Later{});
+  ++m_generated;
+}
+
+void AnyaSearch::pushGoal(std::int32_t root) {
+  const Root& r = m_roots[std::size_t(root)];
+  m_nodes.push_back({0, 0, 0, root, Kind::Goal});
+  m_open.push_back({r.g + distance(m_goal.x() - r.x, m_goal.y() - r.y), std::int32_t(m_nodes.size() - 1)});
+  std::push_heap(m_open.begin(), m_open.end(), Later{});
+  ++m_generated;
+  ++m_goalsFound;
+}
+
+// A new root sees a goal inside a strip when it lies in the closed rectangle of the goal's free
+// run (a convex free area); a goal on a row is found by the intervals that hold it.
+void AnyaSearch::checkGoalFromRoot(std::int32_t root) {
+  const Root& r = m_roots[std::size_t(root)];
+  if (m_goalOnRow) {
+    if (r.x == m_goal.x() && r.y == m_goal.y()) pushGoal(root);
+    return;
+  }
+  if (r.y >= m_goalStrip - kEps && r.y <= m_goalStrip + 1 + kEps && r.x >= m_goalRunLow - kEps &&
+      r.x <= m_goalRunHigh + kEps) {
+    pushGoal(root);
+  }
+}
+
+// The whole far row of the free run of `strip` holding `column`, seen from `root` on its near
+// row: an interval on `towardRow`.
+void AnyaSearch::pushRunCone(std::int32_t column, std::int32_t strip, std::int32_t towardRow, std::int32_t root) {
+  push(runLeft(column, strip), runRight(column, strip), towardRow, root, Kind::Cone);
+}
+
+void AnyaSearch::expandCone(const Node& node) {
+  const Root r = m_roots[std::size_t(node.root)];
+  const std::int32_t k = node.row;
+  const int d = double(k) > r.y ? 1 : -1;
+  const std::int32_t ahead = d > 0 ? k : k - 1;  // the strip the rays enter next
+  const std::int32_t far = k + d;
+  const double scale = (double(far) - r.y) / (double(k) - r.y);
+  if (m_goalOnRow) {
+    if (m_goal.y() == double(k) && m_goal.x() >= node.a - kEps && m_goal.x() <= node.b + kEps) pushGoal(node.root);
+  } else if (m_goalStrip == ahead) {
+    const double crossing = r.x + (m_goal.x() - r.x) * (double(k) - r.y) / (m_goal.y() - r.y);
+    // (A line through a pinch squeezes.)
+    if (crossing >= node.a - kEps && crossing <= node.b + kEps && crossing >= m_goalRunLow - kEps &&
+        crossing <= m_goalRunHigh + kEps && !(onLattice(crossing) && pinch(std::int32_t(std::round(crossing)), k))) {
+      pushGoal(node.root);
+    }
+  }
+
+  conesAhead(node, ahead, far, scale);
+  if (onLattice(node.a)) turnCone(node, std::int32_t(std::round(node.a)), -1);
+  if (onLattice(node.b)) turnCone(node, std::int32_t(std::round(node.b)), +1);
+}
+
+// Seen from the root: the rays through the interval that cross the next strip (`ahead`) inside
+// one free run (a free rectangle) land on the far row; each run gives one interval.
+void AnyaSearch::conesAhead(const Node& node, std::int32_t ahead, std::int32_t far, double scale) {
+  const Root r = m_roots[std::size_t(node.root)];
+  auto project = [&](double x) { return r.x + (x - r.x) * scale; };
+  auto column = std::int32_t(std::floor(node.a));
+  if (double(column + 1) - node.a < kEps) ++column;
+  while (double(column) < node.b - kEps) {
+    if (!free(column, ahead)) {
+      ++column;
+      continue;
+    }
+    const std::int32_t low = runLeft(column, ahead), high = runRight(column, ahead);
+    const double from = std::max(double(low), project(std::max(node.a, double(low))));
+    const double to = std::min(double(high), project(std::min(node.b, double(high))));
+    if (to - from > kEps) push(from, to, far, node.root, Kind::Cone);
+    // A run's end in sight on the row is a blocked tile's corner: the run's far row beyond the
+    // ray that grazes it is hidden from the root and seen from the corner.
+    if (double(low) >= node.a - kEps && project(low) > low + kEps) {
+      const std::int32_t corner = turnRoot(node, low);
+      if (corner >= 0) push(low, std::min(project(low), double(high)), far, corner, Kind::Cone);
+    }
+    if (double(high) <= node.b + kEps && project(high) < high - kEps) {
+      const std::int32_t corner = turnRoot(node, high);
+      if (corner >= 0) push(std::max(project(high), double(low)), high, far, corner, Kind::Cone);
+    }
+    column = high;
+  }
+}
+
+// Corner (x, row of the cone) as a root reached through the cone's root; -1 when that corner was
+// reached more cheaply before.
+std::int32_t AnyaSearch::turnRoot(const Node& node, std::int32_t x) {
+  const Root r = m_roots[std::size_t(node.root)];
+  const double g = r.g + distance(double(x) - r.x, double(node.row) - r.y);
+  if (!claimCorner(x, node.row, g)) return -1;
+  const std::int32_t corner = addRoot(x, node.row, g, node.root);
+  checkGoalFromRoot(corner);
+  return corner;
+}
+
+// At an end of a cone's interval: when the tile beyond that end is blocked on the root's side
+// of the row and free on the far side, the far side round the corner is hidden from the root;
+// the corner becomes a root for it, and for the row beyond, along the blocked tile.
+void AnyaSearch::turnCone(const Node& node, std::int32_t x, int side) {
+  const Root r = m_roots[std::size_t(node.root)];
+  const std::int32_t k = node.row;
+  const int d = double(k) > r.y ? 1 : -1;
+  const std::int32_t behind = d > 0 ? k - 1 : k, ahead = d > 0 ? k : k - 1, far = k + d;
+  const std::int32_t outer = side < 0 ? x - 1 : x, inner = side < 0 ? x : x - 1;
+  if (free(outer, behind) || !free(outer, ahead) || !free(inner, ahead)) return;
+  const std::int32_t corner = turnRoot(node, x);
+  if (corner < 0) return;
+  const double projected = r.x + (double(x) - r.x) * (double(far) - r.y) / (double(k) - r.y);
+  if (side < 0) {
+    const std::int32_t low = runLeft(outer, ahead);
+    if (projected > low + kEps) push(low, std::min(projected, double(runRight(outer, ahead))), far, corner, Kind::Cone);
+    const double end = flatEnd(x, k, -1, false);
+    if (end < x - kEps) push(end, x, k, corner, Kind::FlatLeft);
+  } else {
+    const std::int32_t high = runRight(outer, ahead);
+    if (projected < high - kEps) push(std::max(projected, double(runLeft(outer, ahead))), high, far, corner, Kind::Cone);
+    const double end = flatEnd(x, k, +1, false);
+    if (end > x + kEps) push(x, end, k, corner, Kind::FlatRight);
+  }
+}
+
+void AnyaSearch::expandFlat(const Node& node) {
+  const Root r = m_roots[std::size_t(node.root)];
+  const std::int32_t k = node.row;
+  const int direction = node.kind == Kind::FlatRight ? 1 : -1;
+  if (m_goalOnRow && m_goal.y() == double(k) && m_goal.x() >= node.a - kEps && m_goal.x() <= node.b + kEps) {
+    pushGoal(node.root);
+  }
+  const auto x = std::int32_t(std::round(direction > 0 ? node.b : node.a));
+  std::int32_t corner = -1;
+  for (const std::int32_t strip : {k - 1, k}) {
+    if (!turnsAt(x, k, direction, strip)) continue;
+    if (corner < 0) {
+      const double g = r.g + std::abs(double(x) - r.x);
+      if (!claimCorner(x, k, g)) break;
+      corner = addRoot(x, k, g, node.root);
+      checkGoalFromRoot(corner);
+    }
+    pushRunCone(direction > 0 ? x : x - 1, strip, strip == k - 1 ? k - 1 : k + 1, corner);
+  }
+  // The row goes on in sight of the same root.
+  const double end = flatEnd(x, k, direction, true);
+  if (std::abs(end - x) > kEps) push(std::min(double(x), end), std::max(double(x), end), k, node.root, node.kind);
+}
+
+Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const Eigen::Vector2d& startIn,
+                            const Eigen::Vector2d& goalIn, std::int64_t maxExpansions) {
+  m_route.clear();
+  m_length = 0.0;
+  m_expanded = m_generated = 0;
+  m_suspended = false;
+  if (grid.layout().isHex() || !grid.uniformCost()) return Status::InvalidArgument;
+  if (rows.bits == nullptr || rows.count != grid.height() || rows.length != grid.width()) return Status::InvalidArgument;
+  m_rows = rows;
+  m_classes = grid.classes();
+  m_stride = grid.paddedWidth();
+  m_width = grid.width();
+  m_height = grid.height();
+  // A point is on the map when some free tile holds it (its closure: points on tile edges count).
+  auto columns = [](double v, std::int32_t& low, std::int32_t& high) {
+    if (onLattice(v)) {
+      high = std::int32_t(std::round(v));
+      low = high - 1;
+    } else {
+      low = high = std::int32_t(std::floor(v));
+    }
+  };
+  auto usable = [&](const Eigen::Vector2d& p) {
+    if (!std::isfinite(p.x()) || !std::isfinite(p.y())) return false;
+    if (p.x() < -kEps || p.y() < -kEps || p.x() > m_width + kEps || p.y() > m_height + kEps) return false;
+    std::int32_t x0, x1, y0, y1;
+    columns(p.x(), x0, x1);
+    columns(p.y(), y0, y1);
+    return free(x0, y0) || free(x1, y0) || free(x0, y1) || free(x1, y1);
+  };
+  if (!usable(startIn) || !usable(goalIn)) return Status::InvalidArgument;
+  const Eigen::Vector2d start{snap(startIn.x()), snap(startIn.y())};
+  m_start = start;
+  m_goal = {snap(goalIn.x()), snap(goalIn.y())};
+
+  if (m_corners.empty()) m_corners.assign(std::size_t(1) << 12, CornerSlot{0, 0, 0.0});
+  if (++m_stamp == 0) {  // wrapped: old stamps could alias
+    std::fill(m_corners.begin(), m_corners.end(), CornerSlot{0, 0, 0.0});
+    m_stamp = 1;
+  }
+  m_cornerCount = 0;
+  m_roots.clear();
+  m_nodes.clear();
+  m_open.clear();
+  m_successors.clear();
+  m_goalsFound = 0;
+
+  // The goal's strip and free run, when it lies strictly between two rows.
+  std::int32_t low, high;
+  m_goalOnRow = onLattice(m_goal.y());
+  if (!m_goalOnRow) {
+    m_goalStrip = std::int32_t(std::floor(m_goal.y()));
+    columns(m_goal.x(), low, high);
+    m_goalRunLow = free(low, m_goalStrip) ? runLeft(low, m_goalStrip) : high;
+    m_goalRunHigh = free(high, m_goalStrip) ? runRight(high, m_goalStrip) : low + 1;
+  }
+
+  // The start is the first root: it sees along its row and, across each strip beside it, the
+  // far row of the free run it touches.
+  const std::int32_t origin = m_origin = addRoot(start.x(), start.y(), 0.0, -1);
+  if (onLattice(start.x()) && onLattice(start.y())) {
+    claimCorner(std::int32_t(start.x()), std::int32_t(start.y()), 0.0);
+  }
+  checkGoalFromRoot(origin);
+  columns(start.x(), low, high);
+  auto runCone = [&](std::int32_t strip, std::int32_t towardRow) {
+    if (!free(low, strip) && !free(high, strip)) return;
+    const std::int32_t left = free(low, strip) ? runLeft(low, strip) : high;
+    const std::int32_t right = free(high, strip) ? runRight(high, strip) : low + 1;
+    push(left, right, towardRow, origin, Kind::Cone);
+  };
+  if (onLattice(start.y())) {
+    const auto k = std::int32_t(start.y());
+    const double right = flatEnd(start.x(), k, +1, false), left = flatEnd(start.x(), k, -1, false);
+    if (right > start.x() + kEps) push(start.x(), right, k, origin, Kind::FlatRight);
+    if (left < start.x() - kEps) push(left, start.x(), k, origin, Kind::FlatLeft);
+    runCone(k - 1, k - 1);
+    runCone(k, k + 1);
+  } else {
+    const auto strip = std::int32_t(std::floor(start.y()));
+    runCone(strip, strip);
+    runCone(strip, strip + 1);
+  }
+
+  for (const Node& first : m_successors) open(first);
+  return run(maxExpansions);
+}
+
+Status AnyaSearch::resume(std::int64_t maxExpansions) {
+  if (!m_suspended) return Status::InvalidArgument;
+  return run(maxExpansions);
+}
+
+Status AnyaSearch::run(std::int64_t maxExpansions) {
+  m_suspended = false;
+  const std::int64_t limit = maxExpansions > 0 ? m_expanded + maxExpansions : -1;
+  while (!m_open.empty()) {
+    if (limit >= 0 && m_expanded >= limit) {
+      m_suspended = true;
+      return Status::InProgress;
+    }
+    std::pop_heap(m_open.begin(), m_open.end(), Later{});
+    const Node node = m_nodes[std::size_t(m_open.back().node)];
+    m_open.pop_back();
+    const Root& root = m_roots[std::size_t(node.root)];
+    if (node.kind == Kind::Goal) {
+      m_length = root.g + distance(m_goal.x() - root.x, m_goal.y() - root.y);
+      m_route.push_back(m_goal);
+      for (std::int32_t i = node.root; i >= 0; i = m_roots[std::size_t(i)].parent) {
+        const Root& step = m_roots[std::size_t(i)];
+        const Eigen::Vector2d point{step.x, step.y};
+        if (point != m_route.back()) m_route.push_back(point);
+      }
+      if (m_route.back() != m_start || m_route.size() == 1) m_route.push_back(m_start);
+      std::reverse(m_route.begin(), m_route.end());
+      return Status::Ok;
+    }
+    // A root since reached more cheaply: its better copy makes these successors again.
+    if (node.root != m_origin) {
+      const auto key = std::uint32_t(root.y) * std::uint32_t(m_width + 1) + std::uint32_t(root.x);
+      if (*findCorner(key) < root.g - kEps) continue;
+    }
+    // A node whose only successor goes on in sight of the same root (a cone crossing open rows,
+    // a row followed past nothing to turn round) is expanded at once instead of through the open
+    // list (Anya's pruning of intermediate nodes): expanding a node early never loses the best
+    // route, it only spares the open list.
+    // (Counted once, as a jump point search counts a jump: the budget's unit of work.)
+    ++m_expanded;
+    Node current = node;
+    for (;;) {
+      m_successors.clear();
+      const std::int64_t goals = m_goalsFound;
+      if (current.kind == Kind::Cone) {
+        expandCone(current);
+      } else {
+        expandFlat(current);
+      }
+      if (m_successors.size() == 1 && m_goalsFound == goals && m_successors[0].root == current.root &&
+          m_successors[0].kind == current.kind) {
+        current = m_successors[0];
+        continue;
+      }
+      for (const Node& successor : m_successors) open(successor);
+      break;
+    }
+  }
+  return Status::NoPath;
+}
+
+}  // namespace rpgnav

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file
+/// AnyaSearch: the exact any-angle shortest path on a square map of one cost (Anya: Harabor,
+/// Grastien, Öz & Aksakalli, "Optimal Any-Angle Pathfinding In Practice", JAIR 2016).
+///
+/// Why: the 8-way metric overrates some directions by up to 8%, so the 8-way search sometimes
+/// passes an obstacle on the side that is longer in straight lines, and no straightening within
+/// that route's homotopy class can recover the loss. Anya searches sets of points instead of
+/// tiles: a node is an interval of one row of tile corners ("row" k: the line y = k in tile
+/// units) with a root, the last turning point (a tile corner, or the start) from which every
+/// point of the interval is seen. Its successors are the intervals of the next row the root sees
+/// through it, and, round the interval's ends where an obstacle hides what lies behind, intervals
+/// seen from that corner as a new root. With a heuristic that is the straight-line distance
+/// through the interval, the first goal taken from the open list is optimal. No preprocessing:
+/// tile edits need nothing from it.
+///
+/// The geometry is the library's zero-radius rule (see line_of_sight.hpp): a route may run along
+/// a blocked tile's edge and turn round its corner, but never crosses a blocked tile or squeezes
+/// through a point where two blocked tiles touch only diagonally.
+
+#include "rpgnav/core/status.hpp"
+#include "rpgnav/core/types.hpp"
+#include "grid/segment_tester.hpp"
+#include "search/search_grid.hpp"
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <vector>
+
+namespace rpgnav {
+
+/// Scratch memory for Anya searches; one per thread, reusable (a warm search allocates nothing).
+class AnyaSearch {
+ public:
+  /// Searches the shortest route from `start` to `goal`, points in tile units of the grid's layout
+  /// (tile (x, y) spans [x, x+1] × [y, y+1]). `rows`: the grid's passable tiles as bits by rows
+  /// (SegmentTester::cheapLines on a map of one cost), to find the ends of free runs 64 tiles at
+  /// a time. Ok: route() holds the start, each turning point (tile corners) and the goal, length()
+  /// its length in tiles. NoPath when no route exists (only squeezing would join them);
+  /// InProgress after `maxExpansions` expansions (0: no limit), resume() goes on; InvalidArgument
+  /// when the grid is not square or not of one cost, `rows` are not the grid's, or a point is not
+  /// finite, off the map or in no free tile's closure. The grid and rows must stay alive and
+  /// unchanged while a search is suspended.
+  Status findPath(const SearchGrid& grid, const BitLines& rows, const Eigen::Vector2d& start,
+                  const Eigen::Vector2d& goal, std::int64_t maxExpansions = 0);
+  /// Goes on with a suspended search (InvalidArgument when there is none).
+  Status resume(std::int64_t maxExpansions = 0);
+  /// The route found by the last search that answered Ok.
+  const std::vector<Eigen::Vector2d>& route() const noexcept { return m_route; }
+  double length() const noexcept { return m_length; }
+  /// Nodes (intervals) taken from the open list by the last search (with the nodes expanded at
+  /// once after them: see findPath).
+  std::int64_t expanded() const noexcept { return m_expanded; }
+  /// Nodes put on the open list by the last search.
+  std::int64_t generated() const noexcept { return m_generated; }
+  /// Bytes held.
+  std::size_t memoryBytes() const noexcept;
+
+ private:
+  struct Root {
+    double x, y, g;
+    std::int32_t parent;
+  };
+  enum class Kind : std::uint8_t { Cone, FlatRight, FlatLeft, Goal };
+  struct Node {
+    double a, b;  // the interval [a, b] on row `row`
+    std::int32_t row;
+    std::int32_t root;
+    Kind kind;
+  };
+  struct Entry {
+    double f;
+    std::int32_t node;
+  };
+
+  bool free(std::int32_t column, std::int32_t strip) const noexcept {
+    return m_classes[std::size_t((strip + 1) * m_stride + column + 1)] != 0;
+  }
+  std::int32_t runLeft(std::int32_t column, std::int32_t strip) const noexcept;
+  std::int32_t runRight(std::int32_t column, std::int32_t strip) const noexcept;
+  bool pinch(std::int32_t x, std::int32_t row) const noexcept;
+  bool turnsAt(std::int32_t x, std::int32_t row, int direction, std::int32_t strip) const noexcept;
+  double flatEnd(double from, std::int32_t row, int direction, bool checkFrom) const noexcept;
+
+  std::int32_t addRoot(double x, double y, double g, std::int32_t parent);
+  bool claimCorner(std::int32_t x, std::int32_t y, double g);
+  void push(double a, double b, std::int32_t row, std::int32_t root, Kind kind);
+  void open(const Node& node);
+  void pushGoal(std::int32_t root);
+  void checkGoalFromRoot(std::int32_t root);
+  void pushRunCone(std::int32_t column, std::int32_t strip, std::int32_t towardRow, std::int32_t root);
+  Status run(std::int64_t maxExpansions);
+  void expandCone(const Node& node);
+  void conesAhead(const Node& node, std::int32_t ahead, std::int32_t far, double scale);
+  void expandFlat(const Node& node);
+  void turnCone(const Node& node, std::int32_t corner, int side);
+  std::int32_t turnRoot(const Node& node, std::int32_t x);
+  double heuristic(const Node& node) const noexcept;
+
+  BitLines m_rows;
+  const std::uint8_t* m_classes = nullptr;
+  std::int32_t m_stride = 0, m_width = 0, m_height = 0;
+  Eigen::Vector2d m_goal;
+  bool m_goalOnRow = false;
+  std::int32_t m_goalStrip = 0;  // goal strictly inside a strip: its index and the run holding it
+  double m_goalRunLow = 0, m_goalRunHigh = 0;
+
+  std::vector<Root> m_roots;
+  std::vector<Node> m_nodes;
+  std::vector<Entry> m_open;
+  std::vector<Node> m_successors;  // of the node being expanded
+  std::int64_t m_goalsFound = 0;
+  // Best g per tile corner reached: an open-addressing hash table (a search reaches a few
+  // thousand corners; an array over the map's corners would cost each thread 12 bytes a tile).
+  // Slots of other searches have older stamps and count as empty.
+  struct CornerSlot {
+    std::uint32_t key;
+    std::uint32_t stamp;
+    double g;
+  };
+  double* findCorner(std::uint32_t key) noexcept;
+  double& insertCorner(std::uint32_t key);
+  std::vector<CornerSlot> m_corners;
+  std::size_t m_cornerCount = 0;
+  std::uint32_t m_stamp = 0;
+  std::int64_t m_expanded = 0, m_generated = 0;
+  bool m_suspended = false;
+  Eigen::Vector2d m_start;
+  std::int32_t m_origin = 0;  // the start's root
+  std::vector<Eigen::Vector2d> m_route;
+  double m_length = 0.0;
+};
+
+}  // namespace rpgnav
