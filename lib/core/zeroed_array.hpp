@@ -19,6 +19,14 @@ void unmapPages(void* memory, std::size_t bytes) noexcept;
 /// Writes a zero into every page of `bytes` zeroes at `memory` (which keep their value).
 void touchPages(void* memory, std::size_t bytes) noexcept;
 
+/// Reserves `count` elements of a vector and writes them once, so that their pages are resident
+/// before the first search (reserve alone leaves fresh pages that the first push would fault in).
+template <class Vector>
+void reserveResident(Vector& vector, std::size_t count) {
+  vector.resize(count);
+  vector.clear();
+}
+
 /// For trivially copyable T whose all-zero bytes are a valid value. Move-only.
 template <class T>
 class ZeroedArray {

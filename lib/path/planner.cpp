@@ -162,6 +162,7 @@ Planner::Impl::Impl(const NavData& data, PlannerSettings settings)
   // The search's memory for this map is made now rather than in the first plan (every layer of a
   // map has the same size; walking is the layer most games prepare).
   if (const NavLayer* walk = data.layer(TerrainTable::kWalk, 0.0f)) m_search.reserveFor(walk->grid());
+  if (settings.exactAnyAngle) m_search.reserveExact();
 }
 
 Planner::Impl::Impl(const World& world, PlannerSettings settings, NavDataSettings data)
@@ -169,7 +170,9 @@ Planner::Impl::Impl(const World& world, PlannerSettings settings, NavDataSetting
       m_ownData(std::make_unique<NavData>(world, data)),
       m_data(m_ownData.get()),
       m_settings(settings),
-      m_doors(std::make_unique<detail::QueryDoors>()) {}
+      m_doors(std::make_unique<detail::QueryDoors>()) {
+  if (settings.exactAnyAngle) m_search.reserveExact();
+}
 
 Planner::Impl::Impl(const TileMap& map, PlannerSettings settings, NavDataSettings data)
     : m_ownWorld(std::make_unique<World>(map)),
@@ -177,8 +180,9 @@ Planner::Impl::Impl(const TileMap& map, PlannerSettings settings, NavDataSetting
       m_ownData(std::make_unique<NavData>(*m_ownWorld, data)),
       m_data(m_ownData.get()),
       m_settings(settings),
-      m_doors(std::make_unique<detail::QueryDoors>()) {}
-
+      m_doors(std::make_unique<detail::QueryDoors>()) {
+  if (settings.exactAnyAngle) m_search.reserveExact();
+}
 
 void Planner::Impl::record(PathResult& out, PathStage stage) const {
   if (m_settings.recordStages && out.stats(stage).ran) out.stagePoints[std::size_t(stage)] = out.controlPoints;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "search/anya_search.hpp"
 
+#include "core/zeroed_array.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,18 +20,63 @@ double distance(double dx, double dy) noexcept { return std::sqrt(dx * dx + dy *
 
 // Open-list order: least f first, then the node made first (a total order: results do not
 // depend on the heap's implementation).
-struct Later {
-  template <class Entry>
-  bool operator()(const Entry& x, const Entry& y) const noexcept {
-    return x.f > y.f || (x.f == y.f && x.node > y.node);
+template <class Entry>
+bool before(const Entry& x, const Entry& y) noexcept {
+  return x.f < y.f || (x.f == y.f && x.node < y.node);
+}
+
+// A four-ary min-heap in a vector: half the depth of a binary heap, the four children side by
+// side in memory (a quarter of the search's time went to a binary heap's pops).
+template <class Entry>
+void heapPush(std::vector<Entry>& heap, Entry entry) {
+  std::size_t i = heap.size();
+  heap.push_back(entry);
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / 4;
+    if (!before(entry, heap[parent])) break;
+    heap[i] = heap[parent];
+    i = parent;
   }
-};
+  heap[i] = entry;
+}
+
+template <class Entry>
+Entry heapPop(std::vector<Entry>& heap) {
+  const Entry top = heap.front();
+  const Entry last = heap.back();
+  heap.pop_back();
+  const std::size_t n = heap.size();
+  if (n == 0) return top;
+  std::size_t i = 0;
+  for (;;) {
+    const std::size_t first = 4 * i + 1;
+    if (first >= n) break;
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < std::min(first + 4, n); ++c) {
+      if (before(heap[c], heap[best])) best = c;
+    }
+    if (!before(heap[best], last)) break;
+    heap[i] = heap[best];
+    i = best;
+  }
+  heap[i] = last;
+  return top;
+}
 
 }  // namespace
 
 std::size_t AnyaSearch::memoryBytes() const noexcept {
   return m_roots.capacity() * sizeof(Root) + (m_nodes.capacity() + m_successors.capacity()) * sizeof(Node) + m_open.capacity() * sizeof(Entry) +
          m_corners.capacity() * sizeof(CornerSlot) + m_route.capacity() * sizeof(Eigen::Vector2d);
+}
+
+void AnyaSearch::reserve() {
+  if (m_corners.size() < kFirstCornerSlots) m_corners.assign(kFirstCornerSlots, CornerSlot{0, 0, 0.0});
+  reserveResident(m_roots, 2048);
+  reserveResident(m_nodes, 8192);
+  reserveResident(m_open, 4096);
+  reserveResident(m_successors, 256);
+  reserveResident(m_route, 256);
 }
 
 // The free run of strip `strip` (the tiles of row `strip`) holding free tile `column`: its
@@ -156,16 +203,14 @@ void AnyaSearch::push(double a, double b, std::int32_t row, std::int32_t root, K
 void AnyaSearch::open(const Node& node) {
   m_nodes.push_back(node);
   const double f = m_roots[std::size_t(node.root)].g + heuristic(node);
-  m_open.push_back({f, std::int32_t(m_nodes.size() - 1)});
-  std::push_heap(m_open.begin(), m_open.end(), Later{});
+  heapPush(m_open, Entry{f, std::int32_t(m_nodes.size() - 1)});
   ++m_generated;
 }
 
 void AnyaSearch::pushGoal(std::int32_t root) {
   const Root& r = m_roots[std::size_t(root)];
   m_nodes.push_back({0, 0, 0, root, Kind::Goal});
-  m_open.push_back({r.g + distance(m_goal.x() - r.x, m_goal.y() - r.y), std::int32_t(m_nodes.size() - 1)});
-  std::push_heap(m_open.begin(), m_open.end(), Later{});
+  heapPush(m_open, Entry{r.g + distance(m_goal.x() - r.x, m_goal.y() - r.y), std::int32_t(m_nodes.size() - 1)});
   ++m_generated;
   ++m_goalsFound;
 }
@@ -339,7 +384,7 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
   m_start = start;
   m_goal = {snap(goalIn.x()), snap(goalIn.y())};
 
-  if (m_corners.empty()) m_corners.assign(std::size_t(1) << 12, CornerSlot{0, 0, 0.0});
+  if (m_corners.empty()) m_corners.assign(kFirstCornerSlots, CornerSlot{0, 0, 0.0});
   if (++m_stamp == 0) {  // wrapped: old stamps could alias
     std::fill(m_corners.begin(), m_corners.end(), CornerSlot{0, 0, 0.0});
     m_stamp = 1;
@@ -405,9 +450,7 @@ Status AnyaSearch::run(std::int64_t maxExpansions) {
       m_suspended = true;
       return Status::InProgress;
     }
-    std::pop_heap(m_open.begin(), m_open.end(), Later{});
-    const Node node = m_nodes[std::size_t(m_open.back().node)];
-    m_open.pop_back();
+    const Node node = m_nodes[std::size_t(heapPop(m_open).node)];
     const Root& root = m_roots[std::size_t(node.root)];
     if (node.kind == Kind::Goal) {
       m_length = root.g + distance(m_goal.x() - root.x, m_goal.y() - root.y);

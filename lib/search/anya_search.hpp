@@ -54,6 +54,9 @@ class AnyaSearch {
   std::int64_t expanded() const noexcept { return m_expanded; }
   /// Nodes put on the open list by the last search.
   std::int64_t generated() const noexcept { return m_generated; }
+  /// Makes the scratch now, with room for most searches (a few hundred KB), so that the first
+  /// search costs what later ones do.
+  void reserve();
   /// Bytes held.
   std::size_t memoryBytes() const noexcept;
 
@@ -121,6 +124,7 @@ class AnyaSearch {
   };
   double* findCorner(std::uint32_t key) noexcept;
   double& insertCorner(std::uint32_t key);
+  static constexpr std::size_t kFirstCornerSlots = std::size_t(1) << 12;
   std::vector<CornerSlot> m_corners;
   std::size_t m_cornerCount = 0;
   std::uint32_t m_stamp = 0;

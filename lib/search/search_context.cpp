@@ -97,16 +97,6 @@ SearchContext::SearchContext(const SearchGrid& grid) {
   reserveFor(grid);
 }
 
-namespace {
-// Reserves `count` elements and writes them once, so their pages are resident before the first
-// search (reserve alone leaves fresh pages that the first push would fault in).
-template <class T>
-void reserveResident(std::vector<T>& vector, std::size_t count) {
-  vector.resize(count);
-  vector.clear();
-}
-}  // namespace
-
 void SearchContext::makeScratch() {
   // Sized when the context is made, so that the first query costs what later ones do: the
   // compact table, the list of its filled slots, and an open list and path chain long enough for

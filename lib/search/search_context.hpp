@@ -188,6 +188,9 @@ class SearchContext {
   /// small). Ends a suspended search when it makes a new array. Throws std::bad_alloc when the
   /// memory cannot be had.
   void reserveFor(const SearchGrid& grid);
+  /// The exact any-angle search's scratch made now (a few hundred KB: room for most searches),
+  /// for contexts that will run it (SearchRequest::exactAnyAngle).
+  void reserveExact() { m_exact.reserve(); }
   static constexpr std::size_t kResidentNodeBytes = std::size_t(32) << 20;
 
   /// Runs a query (or its first slice); the status is also in out.status.

@@ -183,6 +183,49 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
   CHECK(filtered > 400);
 }
 
+TEST_CASE("the exact any-angle search on patched navigation data: bit for bit its answers on data built afresh",
+          "[nav][edits][property][anya]") {
+  // It keeps no data of its own: it reads the grid's tiles and the sight lines' row bits, which
+  // the edits patch in place. Maps of one cost (where it runs), walls put up and knocked down.
+  std::mt19937 random(27);
+  PlannerSettings exact;
+  exact.exactAnyAngle = true;
+  int compared = 0, searched = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const int w = std::uniform_int_distribution<int>(4, 30)(random), h = std::uniform_int_distribution<int>(4, 30)(random);
+    TileMap map = test::randomMap(random, Layout::square(), w, h, 0.2, false);
+    const World world(map);
+    NavData data(world);
+    REQUIRE(data.prepare(TerrainTable::kWalk, 0.0f) == Status::Ok);
+    for (int e = 0; e < 30; ++e) {
+      const Cell low{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+      const Cell high{std::min(w - 1, low.x + std::uniform_int_distribution<int>(0, 3)(random)),
+                      std::min(h - 1, low.y + std::uniform_int_distribution<int>(0, 3)(random))};
+      const TerrainId terrain{std::uint8_t(random() % 3 == 0 ? 1 : 0)};  // wall or floor
+      REQUIRE(map.setTerrain(low, high, terrain) == Status::Ok);
+      REQUIRE(data.update().status == Status::Ok);
+      NavData fresh(world);
+      REQUIRE(fresh.prepare(TerrainTable::kWalk, 0.0f) == Status::Ok);
+      Planner onPatched(data, exact), onFresh(fresh, exact);
+      PathResult a, b;
+      for (int q = 0; q < 4; ++q) {
+        const Cell s{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const Cell g{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        PathRequest request{Layout::square().tileCenter(s), Layout::square().tileCenter(g)};
+        request.radius = q % 2 == 0 ? 0.0f : 0.3f;
+        request.comfort = q < 2 ? 0.0f : 0.25f;
+        onPatched.plan(request, a);
+        onFresh.plan(request, b);
+        CHECK(test::digestOf(a) == test::digestOf(b));
+        ++compared;
+        searched += a.stats(PathStage::Search).ran && isSuccess(a.status) ? 1 : 0;
+      }
+    }
+  }
+  CHECK(compared == 12 * 30 * 4);
+  CHECK(searched > 300);
+}
+
 TEST_CASE("navigation data: the contract with queries, the journal's reach and bad costs", "[nav][edits]") {
   TileMap map = test::mapFromAscii(Layout::square(), {
                                                          "..........",
@@ -349,23 +392,35 @@ TEST_CASE("landmarks of data a planner or a scheduler owns: off after an opening
 }
 
 TEST_CASE("planners on shared navigation data allocate nothing once warm", "[nav][memory]") {
-  std::mt19937 random(3);
-  const TileMap map = test::randomMap(random, Layout::square(), 40, 40, 0.2);
-  World world(map);
-  NavData data(world);
-  REQUIRE(data.prepare(TerrainTable::kWalk, 0.2f) == Status::Ok);
-  Planner planner(data);
-  PathResult result;
-  std::vector<PathRequest> requests;
-  for (int q = 0; q < 30; ++q) {
-    const Cell s{std::uniform_int_distribution<int>(0, 39)(random), std::uniform_int_distribution<int>(0, 39)(random)};
-    const Cell g{std::uniform_int_distribution<int>(0, 39)(random), std::uniform_int_distribution<int>(0, 39)(random)};
-    requests.push_back({map.layout().tileCenter(s), map.layout().tileCenter(g), TerrainTable::kWalk, 0.2f});
+  // With terrain costs (the 8-way search), and on a map of one cost with the exact any-angle
+  // search.
+  for (const bool exact : {false, true}) {
+    std::mt19937 random(3);
+    const TileMap map = test::randomMap(random, Layout::square(), 40, 40, 0.2, !exact);
+    World world(map);
+    NavData data(world);
+    REQUIRE(data.prepare(TerrainTable::kWalk, 0.2f) == Status::Ok);
+    PlannerSettings settings;
+    settings.exactAnyAngle = exact;
+    Planner planner(data, settings);
+    PathResult result;
+    std::vector<PathRequest> requests;
+    for (int q = 0; q < 30; ++q) {
+      const Cell s{std::uniform_int_distribution<int>(0, 39)(random), std::uniform_int_distribution<int>(0, 39)(random)};
+      const Cell g{std::uniform_int_distribution<int>(0, 39)(random), std::uniform_int_distribution<int>(0, 39)(random)};
+      requests.push_back({map.layout().tileCenter(s), map.layout().tileCenter(g), TerrainTable::kWalk, 0.2f});
+    }
+    for (int warm = 0; warm < 2; ++warm) {
+      for (const PathRequest& request : requests) planner.plan(request, result);
+    }
+    INFO("exact " << exact);  // (before the count: a message allocates)
+    const std::size_t before = test::allocationCount();
+    int searched = 0;
+    for (const PathRequest& request : requests) {
+      planner.plan(request, result);
+      searched += result.stats(PathStage::Search).ran ? 1 : 0;
+    }
+    CHECK(test::allocationCount() == before);
+    CHECK(searched >= 5);
   }
-  for (int warm = 0; warm < 2; ++warm) {
-    for (const PathRequest& request : requests) planner.plan(request, result);
-  }
-  const std::size_t before = test::allocationCount();
-  for (const PathRequest& request : requests) planner.plan(request, result);
-  CHECK(test::allocationCount() == before);
 }
