@@ -117,6 +117,47 @@ TEST_CASE("threads: planners on one shared world and navigation data give the an
   }
 }
 
+TEST_CASE("threads: exact any-angle planners on one shared navigation data give the answers of one thread",
+          "[reliability][threads][anya]") {
+  std::mt19937 random(43);
+  const TileMap map = test::randomMap(random, Layout::square(), 48, 40, 0.25, false);  // one cost, no doors
+  const World world(map);
+  NavData data(world);
+  for (const float radius : {0.0f, 0.3f}) REQUIRE(data.prepare(TerrainTable::kWalk, radius) == Status::Ok);
+  std::vector<PathRequest> requests;
+  for (int q = 0; q < 200; ++q) {
+    const Cell s{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 39)(random)};
+    const Cell g{std::uniform_int_distribution<int>(0, 47)(random), std::uniform_int_distribution<int>(0, 39)(random)};
+    PathRequest request{map.layout().tileCenter(s), map.layout().tileCenter(g), TerrainTable::kWalk, q % 2 == 0 ? 0.0f : 0.3f};
+    if (q % 3 == 0) request.comfort = 0.0f;
+    requests.push_back(request);
+  }
+  PlannerSettings settings;
+  settings.exactAnyAngle = true;
+  std::vector<std::uint64_t> expected;
+  {
+    Planner planner(world, settings);
+    PathResult result;
+    for (const PathRequest& request : requests) {
+      (void)planner.plan(request, result);
+      expected.push_back(test::digestOf(result));
+    }
+  }
+  std::vector<std::vector<std::uint64_t>> got(kThreads, std::vector<std::uint64_t>(expected.size()));
+  onThreads(requests.size(), [&](int t, const std::vector<std::size_t>& order) {
+    Planner planner(data, settings);
+    PathResult result;
+    for (const std::size_t i : order) {
+      (void)planner.plan(requests[i], result);
+      got[std::size_t(t)][i] = test::digestOf(result);
+    }
+  });
+  for (int t = 0; t < kThreads; ++t) {
+    INFO("thread " << t);
+    CHECK(got[std::size_t(t)] == expected);
+  }
+}
+
 TEST_CASE("threads: searches, sight lines, probes and regions on one shared map", "[reliability][threads]") {
   std::mt19937 random(42);
   for (const Layout& layout : test::allLayouts()) {

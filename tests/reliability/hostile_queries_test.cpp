@@ -44,6 +44,9 @@ std::vector<TileMap> hostileMaps(std::mt19937& random) {
   maps.push_back(test::randomMap(random, Layout::hexFlat(0.5f, Vec2(3.0f, -7.0f)), 18, 21, 0.3));
   maps.push_back(test::randomMap(random, Layout::hexPointy(2.0f, Vec2(-1.0f, 4.0f), HexStagger::Even), 17, 20, 0.3));
   maps.push_back(test::randomMap(random, Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even), 20, 17, 0.3));
+  // Maps of one cost, where the exact any-angle search runs.
+  maps.push_back(test::randomMap(random, Layout::square(), 22, 19, 0.25, false));
+  maps.push_back(test::randomMap(random, Layout::square(1.5f, 8, Vec2(-7.0f, 3.0f)), 18, 18, 0.2, false));
   return maps;
 }
 
@@ -159,6 +162,11 @@ TEST_CASE("hostile queries: 100,000 planner, search, sight and field calls, each
     PlannerSettings anyAngle;
     anyAngle.anyAngleSearch = true;
     Planner anyAnglePlanner(world, anyAngle);
+    // The exact any-angle search runs without doors (and on maps of one cost).
+    const World doorless(map);
+    PlannerSettings exact;
+    exact.exactAnyAngle = true;
+    Planner exactPlanner(doorless, exact);
     PathResult result, previous;
     auto grid = SearchGrid::build(map, TerrainTable::kWalk);
     REQUIRE(grid);
@@ -173,7 +181,8 @@ TEST_CASE("hostile queries: 100,000 planner, search, sight and field calls, each
                                                                                     ? std::uniform_int_distribution<int>(0, 255)(random)
                                                                                     : std::uniform_int_distribution<int>(0, 2)(random))},
                           hostileRadius(random, tile), EntityId{std::uniform_int_distribution<std::uint32_t>(0, 40)(random)}};
-      // Whole plans, sliced plans, plans along an earlier route, and any-angle plans.
+      // Whole plans, sliced plans, plans along an earlier route, and any-angle plans (Theta*, or
+      // the exact search).
       Status status;
       switch (q % 4) {
         case 0: status = planner.plan(request, result); break;
@@ -186,7 +195,7 @@ TEST_CASE("hostile queries: 100,000 planner, search, sight and field calls, each
           break;
         }
         case 2: status = planner.replanAlong(request, previous, result); break;
-        default: status = anyAnglePlanner.plan(request, result); break;
+        default: status = (q % 8 == 7 ? exactPlanner : anyAnglePlanner).plan(request, result); break;
       }
       ++calls;
       ++statuses[status];
