@@ -113,6 +113,8 @@ class RPGNAV_HIDDEN Planner::Impl {
   EntryTile entryTile(Vec2 point, Cell own, const PathRequest& request) const;
   EntryTile m_entry, m_exit;  // of the plan being prepared
   bool m_searchExact = false;  // the last search was the exact any-angle one
+  bool exactRouteOffCorners(const StageContext& context, Vec2 start, Vec2 goal, std::vector<Vec2>& points,
+                            StageStats& stats, std::size_t tiles);
   // Where a wide body stops in front of a door that stops it: the last point of the search's
   // centre polyline (`start`, then the centres of `tiles`) at least `keep` (radius and gap) from
   // the door. `tiles` is cut after the last tile whose centre keeps that much (the stop may lie
@@ -708,6 +710,46 @@ std::span<const EntityId> Planner::Impl::ignored(const PathRequest& request) {
   return m_ignored;
 }
 
+// Stage 3 after the exact search for a radius or comfort above 0: the route's points, each corner
+// it turns on replaced by a point off that corner, radius and comfort (and a margin) away from
+// both edges of the blocked tile there, diagonally out. When every segment of that polyline keeps
+// the radius, stages 4-6 start from it (a point per turn, not per tile); otherwise false, and
+// stage 3 works from the route's tiles.
+bool Planner::Impl::exactRouteOffCorners(const StageContext& context, Vec2 start, Vec2 goal, std::vector<Vec2>& points,
+                                         StageStats& stats, std::size_t tiles) {
+  const std::vector<Vec2>& route = m_searchResult.vertices;
+  if (route.size() < 2 || route.back() != goal || route.front() != start) return false;
+  StageTimer timer(stats, m_lap);
+  stats.ran = true;
+  stats.pointsIn = std::int32_t(tiles);
+  const Layout& layout = context.map.layout();
+  const float away = context.radius + context.comfort + 1e-3f * layout.tileSize();
+  points.assign(1, start);
+  for (std::size_t v = 1; v + 1 < route.size(); ++v) {
+    const Eigen::Vector2d corner = layout.toLocal(route[v]);
+    const Cell at{std::int32_t(std::lround(corner.x())), std::int32_t(std::lround(corner.y()))};
+    // The one blocked tile of the four round the corner (a route turns round convex corners).
+    int blocked = 0;
+    Vec2 out(0.0f, 0.0f);
+    for (const std::int32_t dy : {-1, 0}) {
+      for (const std::int32_t dx : {-1, 0}) {
+        if (context.map.passable({at.x + dx, at.y + dy}, context.mobility)) continue;
+        ++blocked;
+        out = Vec2(dx < 0 ? 1.0f : -1.0f, dy < 0 ? 1.0f : -1.0f);
+      }
+    }
+    if (blocked != 1) return false;
+    points.push_back(route[v] + out * away);
+  }
+  points.push_back(goal);
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    ++stats.probes;
+    if (!context.probe(points[i - 1], points[i]).clear) return false;
+  }
+  stats.pointsOut = std::int32_t(points.size());
+  return true;
+}
+
 StageContext Planner::Impl::stageContext(const PathRequest& request, const NavLayer& data) {
   StageContext context{data.map(), request.mobility, request.radius, data.lines(), data.corners()};
   context.scratch = &m_scratch;
@@ -773,13 +815,19 @@ std::optional<std::pair<double, double>> Planner::Impl::refineOnce(const StageCo
     }
     return measurePolyline(context, points, stats.probes);
   }
-  {
+  if (m_searchExact &&
+      exactRouteOffCorners(context, request.start, goal, points, out.stats(PathStage::ControlPoints), out.tilePath.size())) {
+    if (records) {
+      out.stagePoints[std::size_t(PathStage::Search)] = points;
+      out.anyAngleRoute = true;
+    }
+  } else {
     StageStats& stats = out.stats(PathStage::ControlPoints);
     StageTimer timer(stats, m_lap);
     ControlPointSettings settings = m_settings.controlPoints;
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
     // The exact search's route turns on blocked tiles' corners: a start for a taut path of
-    // radius 0, no place for comfort or a body (those start from its tiles' centres).
+    // radius 0 only (for comfort or a body see exactRouteOffCorners; else its tiles' centres).
     const bool fromRoute = !m_searchExact || (context.comfort <= 0.0f && context.radius <= 0.0f);
     const std::span<const Vec2> through = fromRoute ? std::span<const Vec2>(m_searchResult.through) : std::span<const Vec2>();
     const std::span<const Vec2> route = fromRoute ? std::span<const Vec2>(m_searchResult.vertices) : std::span<const Vec2>();

@@ -369,13 +369,6 @@ Status SearchContext::finishExact(Status status, SearchResult& out) {
   out.costUnits = std::llround(out.length * double(m_grid->minStraightCost()));
   out.cost = double(out.costUnits) / double(kCostScale);
   out.reached = m_goalCell;
-  if (m_radius > 0.0f) {
-    // Vertices on blocked tiles' corners are no places for a wider character: its stages work
-    // from the tiles.
-    out.vertices.clear();
-    out.through.clear();
-    out.vertexTiles.clear();
-  }
   finish(m_partial ? Status::PartialPath : Status::Ok,
          m_partial ? "goal unreachable; path to the nearest reachable tile" : "", out);
   return out.status;

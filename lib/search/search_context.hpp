@@ -82,10 +82,9 @@ struct SearchRequest {
   std::optional<Vec2> goalPoint;
   /// Any-angle search only: the exact shortest route (Anya: see AnyaSearch) instead of Theta*, on
   /// 8-way square maps of one cost without gates (InvalidArgument otherwise). The route is the
-  /// shortest at radius 0, so it runs along walls and turns on their corners: `vertices` and
-  /// `through` are given only when `radius` is 0. For a wider character the result is the tiles,
-  /// a legal tile path along the route (on its side of every obstacle), which later stages pull
-  /// taut at the radius.
+  /// shortest at radius 0, whatever `radius` says: it runs along walls and turns on their
+  /// corners, so its `vertices` and `through` points are clear at radius 0 only. Its tiles are a
+  /// legal tile path along it, on its side of every obstacle.
   bool exactAnyAngle = false;
   /// What the grid's gates mean in this query; nullptr: every gate is open and free.
   const GateRule* gates = nullptr;
@@ -114,7 +113,7 @@ struct SearchResult {
   /// Tiles from start to goal inclusive, each a legal move from the previous one.
   std::vector<Cell> path;
   /// Any-angle search only: the route's vertices, start point to goal point, in world units,
-  /// joined by clear segments (probed on these float points). Empty after an 8-way search, whose
+  /// joined by clear segments (probed on these float points; the exact search's at radius 0). Empty after an 8-way search, whose
   /// route runs centre to centre.
   std::vector<Vec2> vertices;
   /// Any-angle search only: for each of `vertices`, the index in `path` of its tile (0 for the

@@ -260,17 +260,19 @@ TEST_CASE("search context: the exact any-angle mode gives legal tiles along the 
     REQUIRE(test::pathCost(map, TerrainTable::kWalk, whole.path).has_value());
     CHECK(whole.path.front() == request.start);
     CHECK(whole.path.back() == request.goal);
-    if (request.radius == 0.0f) {
-      REQUIRE(whole.vertices.size() >= 2);
-      CHECK(whole.vertices.front() == *request.startPoint);
-      CHECK(whole.vertices.back() == *request.goalPoint);
-      CHECK(whole.through.size() == whole.path.size());
-      REQUIRE(whole.vertexTiles.size() == whole.vertices.size());
-      CHECK(std::is_sorted(whole.vertexTiles.begin(), whole.vertexTiles.end()));
-      CHECK(whole.vertexTiles.back() == std::int32_t(whole.path.size() - 1));
-    } else {
-      CHECK(whole.vertices.empty());
-      CHECK(whole.through.empty());
+    // The route (at radius 0, whatever the request's radius), its points and tiles.
+    REQUIRE(whole.vertices.size() >= 2);
+    CHECK(whole.vertices.front() == *request.startPoint);
+    CHECK(whole.vertices.back() == *request.goalPoint);
+    CHECK(whole.through.size() == whole.path.size());
+    REQUIRE(whole.vertexTiles.size() == whole.vertices.size());
+    CHECK(std::is_sorted(whole.vertexTiles.begin(), whole.vertexTiles.end()));
+    CHECK(whole.vertexTiles.back() == std::int32_t(whole.path.size() - 1));
+    for (std::size_t v = 0; v < whole.vertices.size(); ++v) {
+      // Each vertex lies in (or on the border of) its tile.
+      const Cell tile = whole.path[std::size_t(whole.vertexTiles[v])];
+      CHECK(std::abs(whole.vertices[v].x() - (float(tile.x) + 0.5f)) <= 0.5f);
+      CHECK(std::abs(whole.vertices[v].y() - (float(tile.y) + 0.5f)) <= 0.5f);
     }
     ++compared;
     // One expansion a slice: the same answer in the end.
@@ -308,12 +310,15 @@ TEST_CASE("planner with exactAnyAngle: paths of radius 0 pulled taut are the sho
   PlannerSettings settings;
   settings.exactAnyAngle = true;
   settings.comfort = 0.0f;
+  settings.recordStages = true;
   PlannerSettings eightWay = settings;
   eightWay.exactAnyAngle = false;
-  int compared = 0, shorter = 0;
+  PlannerSettings comfortable = settings;
+  comfortable.comfort = 0.25f;
+  int compared = 0, shorter = 0, wider = 0, offCorners = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const TileMap map = test::randomMap(random, Layout::square(), 8 + trial % 17, 6 + (trial * 3) % 15, 0.18, false);
-    Planner exact(map, settings), plain(map, eightWay);
+    Planner exact(map, settings), plain(map, eightWay), roomy(map, comfortable);
     const Point from = randomPoint(random, map), to = randomPoint(random, map);
     const PathRequest request{Vec2(float(from.x()), float(from.y())), Vec2(float(to.x()), float(to.y()))};
     // (A point on a tile's border belongs to one of the tiles there: it must be a free one.)
@@ -337,7 +342,22 @@ TEST_CASE("planner with exactAnyAngle: paths of radius 0 pulled taut are the sho
       CHECK(plainResult.length >= result.length - 1e-4);
       shorter += plainResult.length > result.length + 1e-3 ? 1 : 0;
     }
+    // A wider character with comfort: a path that keeps its radius, no shorter than the optimum
+    // at radius 0; where the route's corners leave room, stage 3 starts from points off them.
+    PathRequest wide = request;
+    wide.radius = 0.3f;
+    PathResult wideResult;
+    if (roomy.plan(wide, wideResult) == Status::Ok) {
+      for (std::size_t i = 1; i < wideResult.controlPoints.size(); ++i) {
+        CHECK(probeSegment(map, TerrainTable::kWalk, wideResult.controlPoints[i - 1], wideResult.controlPoints[i], 0.3f).clear);
+      }
+      CHECK(wideResult.length >= expected - 1e-4);
+      ++wider;
+      offCorners += wideResult.anyAngleRoute && wideResult.stats(PathStage::Search).ran ? 1 : 0;
+    }
   }
   CHECK(compared > 100);
   CHECK(shorter > 0);
+  CHECK(wider > 60);
+  CHECK(offCorners > 15);
 }
