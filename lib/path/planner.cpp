@@ -799,21 +799,25 @@ std::optional<std::pair<double, double>> Planner::Impl::refineOnce(const StageCo
   if (m_searchExact && context.comfort <= 0.0f && context.radius <= 0.0f && !m_searchResult.vertices.empty() &&
       m_searchResult.vertices.back() == goal) {
     // The exact search's route is the shortest path of radius 0 (on a map of one cost, no
-    // doors): stages 4 to 6 could only keep it. Stage 3 takes it for the control points.
+    // doors): stages 4 to 6 could only keep it. Stage 3 takes it for the control points, unless
+    // the float rounding of its corners (world points off the tile grid's lattice) put one inside
+    // a blocked tile: then stage 3 works from its tiles.
     StageStats& stats = out.stats(PathStage::ControlPoints);
     StageTimer timer(stats, m_lap);
     stats.ran = true;
     stats.pointsIn = std::int32_t(out.tilePath.size());
     points.assign(m_searchResult.vertices.begin(), m_searchResult.vertices.end());
     stats.pointsOut = std::int32_t(points.size());
-    if (records) {
-      out.stagePoints[std::size_t(PathStage::Search)] = points;
-      out.searchCost = polylineCost(context, points);
-      out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
-      out.anyAngleRoute = true;
-      record(out, PathStage::ControlPoints, context);
+    if (const auto measured = measurePolyline(context, points, stats.probes)) {
+      if (records) {
+        out.stagePoints[std::size_t(PathStage::Search)] = points;
+        out.searchCost = polylineCost(context, points);
+        out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
+        out.anyAngleRoute = true;
+        record(out, PathStage::ControlPoints, context);
+      }
+      return measured;
     }
-    return measurePolyline(context, points, stats.probes);
   }
   if (m_searchExact &&
       exactRouteOffCorners(context, request.start, goal, points, out.stats(PathStage::ControlPoints), out.tilePath.size())) {
@@ -826,9 +830,9 @@ std::optional<std::pair<double, double>> Planner::Impl::refineOnce(const StageCo
     StageTimer timer(stats, m_lap);
     ControlPointSettings settings = m_settings.controlPoints;
     settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
-    // The exact search's route turns on blocked tiles' corners: a start for a taut path of
-    // radius 0 only (for comfort or a body see exactRouteOffCorners; else its tiles' centres).
-    const bool fromRoute = !m_searchExact || (context.comfort <= 0.0f && context.radius <= 0.0f);
+    // The exact search's route turns on blocked tiles' corners (taken whole above, or moved off
+    // them by exactRouteOffCorners): otherwise stage 3 starts from its tiles' centres.
+    const bool fromRoute = !m_searchExact;
     const std::span<const Vec2> through = fromRoute ? std::span<const Vec2>(m_searchResult.through) : std::span<const Vec2>();
     const std::span<const Vec2> route = fromRoute ? std::span<const Vec2>(m_searchResult.vertices) : std::span<const Vec2>();
     const std::span<const std::int32_t> routeTiles =

@@ -132,13 +132,16 @@ std::int32_t AnyaSearch::addRoot(double x, double y, double g, std::int32_t pare
   return std::int32_t(m_roots.size() - 1);
 }
 
-// Records g at tile corner (x, y); false when the corner was reached more cheaply before (equal
-// costs go on: the corner's successors depend on the side it was reached from).
+// Records g at tile corner (x, y); false when the corner was reached before at no more cost. (A
+// tie is refused too: on maps of many equal routes, pillars in a grid, the copies of a corner
+// would multiply. No optimal route is lost: if the corner's first root turns the wrong way for an
+// optimal continuation, that continuation bent the wrong way round the corner could be shortened,
+// so it was not optimal.)
 bool AnyaSearch::claimCorner(std::int32_t x, std::int32_t y, double g) {
   const auto key = std::uint32_t(y) * std::uint32_t(m_width + 1) + std::uint32_t(x);
   if (double* best = findCorner(key)) {
-    if (*best < g - kEps) return false;
-    *best = std::min(*best, g);
+    if (*best <= g + kEps) return false;
+    *best = g;
     return true;
   }
   insertCorner(key) = g;

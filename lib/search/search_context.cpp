@@ -273,8 +273,22 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_start = grid.padded(request.start);
     m_goalCell = goal;
     m_exactSearch = true;
-    return finishExact(m_exact.findPath(grid, m_sight->cheapLines(false), layout.toLocal(m_startPoint),
-                                        layout.toLocal(m_goalPoint), request.maxExpansions),
+    m_exactRequest = request;
+    // A start or goal on a corner where two blocked tiles touch only diagonally belongs to its
+    // tile alone: the search starts (ends) a hair inside that tile, so that the route leaves
+    // (reaches) the point through it, never squeezing through the corner.
+    auto ownSide = [&](Vec2 point, Cell tile) {
+      const Eigen::Vector2d local = layout.toLocal(point);
+      const Eigen::Vector2d corner(std::round(local.x()), std::round(local.y()));
+      if ((local - corner).cwiseAbs().maxCoeff() > 1e-9) return local;
+      const auto x = std::int32_t(corner.x()), y = std::int32_t(corner.y());
+      const bool upLeft = grid.passable({x - 1, y - 1}), upRight = grid.passable({x, y - 1});
+      const bool downLeft = grid.passable({x - 1, y}), downRight = grid.passable({x, y});
+      const bool pinch = upLeft == downRight && upRight == downLeft && upLeft != upRight;
+      return pinch ? Eigen::Vector2d(local + (layout.localCenter(tile) - local) * 2e-6) : local;
+    };
+    return finishExact(m_exact.findPath(grid, m_sight->cheapLines(false), ownSide(m_startPoint, request.start),
+                                        ownSide(m_goalPoint, goal), request.maxExpansions),
                        out);
   }
   m_grid = &grid;
@@ -362,8 +376,13 @@ Status SearchContext::finishExact(Status status, SearchResult& out) {
   out.vertices.front() = m_startPoint;
   out.vertices.back() = m_goalPoint;
   if (!traceRoute(out, true)) {
-    finish(Status::NoPath, "the exact any-angle route could not be traced through passable tiles", out);
-    return out.status;
+    // (No case is known: a safety net.) The tile search answers instead.
+    SearchRequest tiles = m_exactRequest;
+    tiles.exactAnyAngle = false;
+    tiles.sightLines = nullptr;
+    tiles.startPoint.reset();
+    tiles.goalPoint.reset();
+    return findPath(*m_grid, tiles, out);
   }
   out.length = m_exact.length();
   out.costUnits = std::llround(out.length * double(m_grid->minStraightCost()));
@@ -993,25 +1012,30 @@ void SearchContext::buildAnyAnglePath(SearchResult& out) {
 // route passes from one tile to another only through a shared corner, the tile path steps through
 // a passable tile touching that place, so every step is a legal move. `alongEdges`: the route may
 // run along tiles' edges (the exact any-angle route does, by walls), where it crosses no tile's
-// inside; there the passable tile beside the edge counts as crossed. False when a tile crossed,
-// or both beside an edge, cannot be entered.
+// inside; there the passable tile beside the edge counts as crossed. False (alongEdges only) when
+// a tile crossed, or both beside an edge, cannot be entered, or two tiles in a row meet only at a
+// corner no passable tile bridges.
 bool SearchContext::traceRoute(SearchResult& out, bool alongEdges) {
   const SearchGrid& grid = *m_grid;
   const Layout& layout = grid.layout();
   out.path.assign(1, grid.cellOf(m_start));
   out.through.assign(1, m_startPoint);
   out.vertexTiles.assign(1, 0);
+  bool legal = true;
   auto append = [&](Cell cell, Vec2 entry, Vec2 inside) {
     if (cell == out.path.back()) return;
     if (!legalStep(grid, out.path.back(), cell)) {
+      bool bridged = false;
       for (const NeighbourStep& step : layout.moves(out.path.back())) {
         const Cell side{out.path.back().x + step.dx, out.path.back().y + step.dy};
         if (legalStep(grid, out.path.back(), side) && legalStep(grid, side, cell)) {
           out.path.push_back(side);
           out.through.push_back(entry);
+          bridged = true;
           break;
         }
       }
+      legal = legal && bridged;
     }
     out.path.push_back(cell);
     out.through.push_back(inside);
@@ -1050,7 +1074,7 @@ bool SearchContext::traceRoute(SearchResult& out, bool alongEdges) {
     }
     out.vertexTiles.push_back(std::int32_t(out.path.size() - 1));
   }
-  return true;
+  return legal || !alongEdges;
 }
 
 // --- Four-ary min-heap of open entries, ordered by heapLess (a total order, so the pop order and

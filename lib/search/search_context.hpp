@@ -420,6 +420,7 @@ class SearchContext {
   bool m_suspended = false;
   AnyaSearch m_exact;          // the exact any-angle search's scratch
   bool m_exactSearch = false;  // the current search is m_exact's
+  SearchRequest m_exactRequest;  // its request (for the tile search, should its route not trace)
   std::vector<Eigen::Vector2d> m_localRoute;  // the any-angle route in tile units (traceRoute)
   std::int64_t m_expanded = 0;
   std::int64_t m_generated = 0;

@@ -21,6 +21,8 @@
 #include <queue>
 #include <random>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 using namespace rpgnav;
 
@@ -360,4 +362,93 @@ TEST_CASE("planner with exactAnyAngle: paths of radius 0 pulled taut are the sho
   CHECK(shorter > 0);
   CHECK(wider > 60);
   CHECK(offCorners > 15);
+}
+
+TEST_CASE("Anya on a grid of pillars (many routes of equal length) stays small", "[search][anya]") {
+  // Every tile with both coordinates odd blocked: the routes between two far points tie in
+  // their thousands. Corners reached again at the same cost must not become roots again.
+  auto pillars = [](int n) {
+    std::vector<std::string> rows(std::size_t(n), std::string(std::size_t(n), '.'));
+    for (int y = 1; y < n; y += 2) {
+      for (int x = 1; x < n; x += 2) rows[std::size_t(y)][std::size_t(x)] = '#';
+    }
+    const std::vector<std::string_view> views(rows.begin(), rows.end());
+    return test::mapFromRows(Layout::square(), views);
+  };
+  AnyaSearch search;
+  {
+    const TileMap small = pillars(16);
+    const Prepared prepared(small);
+    REQUIRE(prepared.find(search, Point(0, 0), Point(16, 8)) == Status::Ok);
+    CHECK(search.length() == Approx(bruteForce(small, Point(0, 0), Point(16, 8))).margin(1e-7));
+  }
+  const Prepared large(pillars(100));
+  REQUIRE(large.find(search, Point(0, 0), Point(100, 50)) == Status::Ok);
+  CHECK(search.expanded() < 20000);
+  CHECK(search.memoryBytes() < (std::size_t(8) << 20));
+}
+
+TEST_CASE("the exact search from or to a corner where blocked tiles touch diagonally leaves through its own tile",
+          "[search][anya]") {
+  const Prepared pinched(test::mapFromAscii(Layout::square(), {"....", "..#.", ".#..", "...."}));
+  SearchContext context;
+  SearchRequest request;
+  request.start = {0, 0};
+  request.goal = {2, 2};  // the corner (2,2) belongs to tile (2,2) (the lower right one)
+  request.sightLines = &pinched.lines;
+  request.startPoint = Vec2(0.5f, 0.5f);
+  request.goalPoint = Vec2(2.0f, 2.0f);
+  request.exactAnyAngle = true;
+  SearchResult result;
+  REQUIRE(context.findPath(pinched.grid, request, result) == Status::Ok);
+  CHECK(test::pathCost(pinched.map, TerrainTable::kWalk, result.path).has_value());
+  CHECK(result.path.back() == Cell{2, 2});
+  // Reached through tile (2,2): round the blocked tile (2,1) or (1,2), not through the pinch,
+  // by the exact search's own route (not the tile search it falls back on).
+  CHECK(result.length > std::sqrt(2.0) * 1.5 + 0.5);
+  CHECK(result.vertices.size() >= 3);
+  // And from there.
+  std::swap(request.start, request.goal);
+  std::swap(request.startPoint, request.goalPoint);
+  REQUIRE(context.findPath(pinched.grid, request, result) == Status::Ok);
+  CHECK(test::pathCost(pinched.map, TerrainTable::kWalk, result.path).has_value());
+  CHECK(result.length > std::sqrt(2.0) * 1.5 + 0.5);
+  CHECK(result.vertices.size() >= 3);
+}
+
+TEST_CASE("planner with exactAnyAngle on tiles of other sizes and origins: never a failure the 8-way planner has not",
+          "[path][anya]") {
+  // The route's corners become float world points off the lattice: rounded into a blocked tile,
+  // the route is not taken as it is (the stages work from its tiles).
+  std::mt19937 random(8);
+  int planned = 0;
+  for (const Layout& layout : {Layout::square(1.0f, 8, Vec2(0.1f, 0.7f)), Layout::square(0.3f, 8, Vec2(-3.3f, 1.7f)),
+                               Layout::square(0.1f, 8, Vec2(0.05f, 0.0f))}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 6 + trial % 15, 5 + trial % 13, 0.2, false);
+      PlannerSettings exact;
+      exact.exactAnyAngle = true;
+      exact.comfort = trial % 2 == 0 ? 0.0f : 0.25f;
+      PlannerSettings eightWay = exact;
+      eightWay.exactAnyAngle = false;
+      Planner a(map, exact), b(map, eightWay);
+      for (int q = 0; q < 5; ++q) {
+        const Cell s{std::uniform_int_distribution<int>(0, map.width() - 1)(random),
+                     std::uniform_int_distribution<int>(0, map.height() - 1)(random)};
+        const Cell g{std::uniform_int_distribution<int>(0, map.width() - 1)(random),
+                     std::uniform_int_distribution<int>(0, map.height() - 1)(random)};
+        const PathRequest request{layout.tileCenter(s), layout.tileCenter(g)};
+        PathResult x, y;
+        const Status plain = b.plan(request, y);
+        INFO(picture(map) << "tile " << layout.tileSize() << " trial " << trial);
+        CHECK(a.plan(request, x) == plain);
+        if (plain == Status::Ok && exact.comfort == 0.0f) {
+          // (From the tiles the stages pull the path taut to within their margins: a few 10⁻⁵.)
+          CHECK(x.length <= y.length * (1.0 + 2e-4) + 1e-4 * layout.tileSize());
+          ++planned;
+        }
+      }
+    }
+  }
+  CHECK(planned > 100);
 }
