@@ -170,12 +170,14 @@ class SearchContext {
   SearchContext(SearchContext&&) noexcept = default;
   SearchContext& operator=(SearchContext&&) noexcept = default;
 
-  /// Bytes held (arrays' capacities): the node table, the node array and the open list.
+  /// Bytes held (arrays' capacities): the node table, the node array, the open list, and the
+  /// any-angle searches' scratch.
   std::size_t memoryBytes() const noexcept {
     return sizeof(*this) + m_compactKeys.capacity() * sizeof(std::uint32_t) +
            m_compactNodes.capacity() * sizeof(Node) + m_compactFilled.capacity() * sizeof(std::uint16_t) +
            m_nodes.size() * sizeof(Node) +
-           m_heap.capacity() * sizeof(HeapEntry) + m_chain.capacity() * sizeof(Cell) + bucketBytes();
+           m_heap.capacity() * sizeof(HeapEntry) + m_chain.capacity() * sizeof(Cell) + bucketBytes() +
+           m_exact.memoryBytes() + m_localRoute.capacity() * sizeof(Eigen::Vector2d);
   }
 
   /// Makes the memory that searches on `grid` will use, now: for a grid whose default searches
