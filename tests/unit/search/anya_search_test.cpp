@@ -323,9 +323,11 @@ TEST_CASE("planner with exactAnyAngle: paths of radius 0 pulled taut are the sho
     Planner exact(map, settings), plain(map, eightWay), roomy(map, comfortable);
     const Point from = randomPoint(random, map), to = randomPoint(random, map);
     const PathRequest request{Vec2(float(from.x()), float(from.y())), Vec2(float(to.x()), float(to.y()))};
-    // (A point on a tile's border belongs to one of the tiles there: it must be a free one.)
-    if (!map.passable(*map.tileAt(request.start), TerrainTable::kWalk) ||
-        !map.passable(*map.tileAt(request.goal), TerrainTable::kWalk)) {
+    // (A point on a tile's border belongs to one of the tiles there, which must be a free one on
+    // the map: on the map's right or bottom edge it is off the map.)
+    const auto startTile = map.tileAt(request.start), goalTile = map.tileAt(request.goal);
+    if (!startTile || !goalTile || !map.passable(*startTile, TerrainTable::kWalk) ||
+        !map.passable(*goalTile, TerrainTable::kWalk)) {
       continue;
     }
     PathResult result, plainResult;
