@@ -627,7 +627,7 @@ Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, P
         out.door = DoorId{0};
         out.stopPoint = Vec2::Zero();
         out.tilePath.clear();
-  out.anyAngleRoute = false;
+        out.anyAngleRoute = false;
         out.searchLength = double((request.goal - request.start).norm());
         if (m_settings.recordStages) {
           for (int stage = int(PathStage::Search); stage <= int(PathStage::StraightenBackward); ++stage) {

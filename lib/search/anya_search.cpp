@@ -353,7 +353,8 @@ void AnyaSearch::expandFlat(const Node& node) {
 }
 
 Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const Eigen::Vector2d& startIn,
-                            const Eigen::Vector2d& goalIn, std::int64_t maxExpansions) {
+                            const Eigen::Vector2d& goalIn, std::int64_t maxExpansions, std::optional<Cell> startTile,
+                            std::optional<Cell> goalTile) {
   m_route.clear();
   m_length = 0.0;
   m_expanded = m_generated = 0;
@@ -383,9 +384,14 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
     return free(x0, y0) || free(x1, y0) || free(x0, y1) || free(x1, y1);
   };
   if (!usable(startIn) || !usable(goalIn)) return Status::InvalidArgument;
-  const Eigen::Vector2d start{snap(startIn.x()), snap(startIn.y())};
+  auto ownSide = [&](const Eigen::Vector2d& p, std::optional<Cell> tile) -> Eigen::Vector2d {
+    const Eigen::Vector2d at{snap(p.x()), snap(p.y())};
+    if (!tile || !onLattice(at.x()) || !onLattice(at.y()) || !pinch(std::int32_t(at.x()), std::int32_t(at.y()))) return at;
+    return at + (Eigen::Vector2d(tile->x + 0.5, tile->y + 0.5) - at) * 2e-6;
+  };
+  const Eigen::Vector2d start = ownSide(startIn, startTile);
   m_start = start;
-  m_goal = {snap(goalIn.x()), snap(goalIn.y())};
+  m_goal = ownSide(goalIn, goalTile);
 
   if (m_corners.empty()) m_corners.assign(kFirstCornerSlots, CornerSlot{0, 0, 0.0});
   if (++m_stamp == 0) {  // wrapped: old stamps could alias

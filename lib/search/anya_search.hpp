@@ -26,6 +26,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace rpgnav {
@@ -42,8 +43,12 @@ class AnyaSearch {
   /// when the grid is not square or not of one cost, `rows` are not the grid's, or a point is not
   /// finite, off the map or in no free tile's closure. The grid and rows must stay alive and
   /// unchanged while a search is suspended.
+  /// `startTile` / `goalTile`, when given, are the tiles the points belong to: a point on a corner
+  /// where two blocked tiles touch only diagonally is then searched from a hair inside its tile,
+  /// so that the route leaves (reaches) it through that tile, never squeezing through the corner.
   Status findPath(const SearchGrid& grid, const BitLines& rows, const Eigen::Vector2d& start,
-                  const Eigen::Vector2d& goal, std::int64_t maxExpansions = 0);
+                  const Eigen::Vector2d& goal, std::int64_t maxExpansions = 0,
+                  std::optional<Cell> startTile = std::nullopt, std::optional<Cell> goalTile = std::nullopt);
   /// Goes on with a suspended search (InvalidArgument when there is none).
   Status resume(std::int64_t maxExpansions = 0);
   /// The route found by the last search that answered Ok.

@@ -274,21 +274,8 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_goalCell = goal;
     m_exactSearch = true;
     m_exactRequest = request;
-    // A start or goal on a corner where two blocked tiles touch only diagonally belongs to its
-    // tile alone: the search starts (ends) a hair inside that tile, so that the route leaves
-    // (reaches) the point through it, never squeezing through the corner.
-    auto ownSide = [&](Vec2 point, Cell tile) {
-      const Eigen::Vector2d local = layout.toLocal(point);
-      const Eigen::Vector2d corner(std::round(local.x()), std::round(local.y()));
-      if ((local - corner).cwiseAbs().maxCoeff() > 1e-9) return local;
-      const auto x = std::int32_t(corner.x()), y = std::int32_t(corner.y());
-      const bool upLeft = grid.passable({x - 1, y - 1}), upRight = grid.passable({x, y - 1});
-      const bool downLeft = grid.passable({x - 1, y}), downRight = grid.passable({x, y});
-      const bool pinch = upLeft == downRight && upRight == downLeft && upLeft != upRight;
-      return pinch ? Eigen::Vector2d(local + (layout.localCenter(tile) - local) * 2e-6) : local;
-    };
-    return finishExact(m_exact.findPath(grid, m_sight->cheapLines(false), ownSide(m_startPoint, request.start),
-                                        ownSide(m_goalPoint, goal), request.maxExpansions),
+    return finishExact(m_exact.findPath(grid, m_sight->cheapLines(false), layout.toLocal(m_startPoint),
+                                        layout.toLocal(m_goalPoint), request.maxExpansions, request.start, goal),
                        out);
   }
   m_grid = &grid;
