@@ -16,6 +16,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// Unfinished searches dropped in a row for a new goal before one is let run to its end.
+constexpr std::int32_t kMaxDroppedSearches = 2;
 
 
 
@@ -71,6 +73,7 @@ struct ReplanScheduler::Character {
   bool retrigger = false;  // triggered while being planned: to the front again afterwards
   ReplanReason retriggerReason = ReplanReason::First;
   bool jobOut = false;     // handed out by collectDue
+  std::int32_t droppedSearches = 0;  // searches in a row dropped unfinished for a new goal
   // The path it walks.
   bool hasPath = false;
   PathResult path;
@@ -369,10 +372,14 @@ void ReplanScheduler::trigger(Character& character, ReplanReason reason, double 
   // To the front, but not past characters overdue by more than an interval: nobody starves.
   const double key = now - m_settings.interval;
   const bool newGoal = reason == ReplanReason::GoalChanged || reason == ReplanReason::GoalMoved;
-  if (m_inProgress == character.spec.id && newGoal) {
-    // A search for the old goal is of no use: drop it.
+  if (m_inProgress == character.spec.id && newGoal && character.droppedSearches < kMaxDroppedSearches) {
+    // A search for the old goal is of little use: drop it. But not every time: a character whose
+    // goal changes faster than its searches finish would never get a path. After a few dropped
+    // in a row the search runs to its end (a path toward where the goal was, usually near where
+    // it is) and the character is planned again for the new goal right after.
     m_planner.cancelPlan();
     m_inProgress = EntityId{0};
+    ++character.droppedSearches;
   } else if (character.jobOut || m_inProgress == character.spec.id) {
     // It is being planned: plan it again once that is done.
     character.retrigger = true;
@@ -632,6 +639,7 @@ void ReplanScheduler::notice(double now) {
 
 void ReplanScheduler::accept(Character& character, ReplanReason reason, bool along, PathResult& result, double now) {
   ++m_stats.plans;
+  character.droppedSearches = 0;
   if (!along) ++m_stats.fullPlans;
   ++character.plans;
   character.lastPlanned = now;

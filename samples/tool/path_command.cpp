@@ -21,8 +21,9 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
-    "                       [--comfort C] [--svg FILE] [--any-angle | --exact] [--entities FILE]\n"
-    "  --any-angle: Theta* as the search; --exact: the exact any-angle search (maps of one cost)\n"
+    "                       [--comfort C] [--svg FILE] [--any-angle | --8-way] [--entities FILE]\n"
+    "  --any-angle: Theta* as the search; --8-way: the 8-way tile search instead of the exact\n"
+    "  any-angle search (the default where it applies: 8-way square maps of one cost, no doors)\n"
     "  --comfort C: keep C world units more than the radius from walls where there is room (default a\n"
     "    quarter tile; 0: pulled taut at the radius)\n"
     "  --entities FILE: one entity per line, 'x y radius [flat|static|moving ...]' (# starts a comment)\n";
@@ -102,7 +103,7 @@ bool readEntities(const std::string& path, World& world, EntityNames& names) {
 int pathCommand(Arguments args) {
   std::string mapPath, queries, mobilityName = "walk", svgPath, entitiesPath;
   Vec2 from(0.0f, 0.0f), to(0.0f, 0.0f);
-  bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false, exact = false;
+  bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false, eightWay = false;
   float radius = 0.0f;
   std::optional<float> comfort;  // unset: the planner's default
   CommandLine commandLine("rpgnav path", kUsage);
@@ -121,7 +122,7 @@ int pathCommand(Arguments args) {
   commandLine.option("--svg", svgPath);
   commandLine.flag("--json", asJson);
   commandLine.flag("--any-angle", anyAngle);
-  commandLine.flag("--exact", exact);
+  commandLine.flag("--8-way", eightWay);
   if (const auto exit = commandLine.parse(args)) return *exit;
   if (!queries.empty() && (haveFrom || haveTo)) {
     return commandLine.usageError("--queries takes its points from the file: leave out --from and --to");
@@ -149,7 +150,7 @@ int pathCommand(Arguments args) {
   PlannerSettings settings;
   settings.recordStages = !svgPath.empty() || asJson || !queries.empty();
   settings.anyAngleSearch = anyAngle;
-  settings.exactAnyAngle = exact;
+  settings.exactAnyAngle = !eightWay;
   Planner planner(world, settings);
   PathResult result;
   auto run = [&](const PathRequest& request) {

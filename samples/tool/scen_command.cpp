@@ -25,10 +25,10 @@ namespace rpgnav::tool {
 int scenCommand(Arguments args) {
   constexpr const char* kUsage =
       "usage: rpgnav scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n"
-      "                            [--any-angle | --exact] [--radius R]\n";
+      "                            [--any-angle | --8-way] [--radius R]\n";
   std::string mapPath, scenPath;
   long long limit = -1;
-  bool csv = false, noJumpPoints = false, pipeline = false, anyAngle = false, exact = false;
+  bool csv = false, noJumpPoints = false, pipeline = false, anyAngle = false, eightWay = false;
   double radius = 0.0;
   std::string mobilityName = "walk";
   CommandLine commandLine("rpgnav scen", kUsage);
@@ -41,7 +41,7 @@ int scenCommand(Arguments args) {
   commandLine.flag("--no-jump-points", noJumpPoints);
   commandLine.flag("--pipeline", pipeline);
   commandLine.flag("--any-angle", anyAngle);  // the pipeline's search (the scenario's own A* check stays 8-way)
-  commandLine.flag("--exact", exact);
+  commandLine.flag("--8-way", eightWay);
   commandLine.option("--radius", "a number of world units, 0 to 3 tiles", [&](std::string_view value) {
     return readNumber(value, radius) && std::isfinite(radius) && radius >= 0.0;
   });
@@ -92,7 +92,7 @@ int scenCommand(Arguments args) {
   long long mismatches = 0, failures = 0;
   PlannerSettings settings;
   settings.anyAngleSearch = anyAngle;
-  settings.exactAnyAngle = exact;
+  settings.exactAnyAngle = !eightWay;
   Planner planner(map, settings);
   PathResult path;
   std::vector<double> totalMicros, afterSearchMicros;

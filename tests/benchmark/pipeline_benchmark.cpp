@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The character pipeline: path quality against optimal any-angle lengths (Anya/Polyanya, from
 // anyangle_reference.csv), and the time the stages after A* add, on Moving AI maps. Quality is
-// measured with each search (8-way A* with jump points, the default; the exact any-angle search,
-// PlannerSettings::exactAnyAngle; Theta*, anyAngleSearch); speed with the default search, or the
-// one --search names (Theta*: slow, minutes). Every planner
+// measured with each search (the exact any-angle search, PlannerSettings::exactAnyAngle, the
+// default on these maps of one cost; 8-way A* with jump points; Theta*, anyAngleSearch); speed with
+// the default search, or the one --search names (Theta*: slow, minutes). Every planner
 // uses PlannerSettings' default comfort unless --comfort gives another (in tiles; 0: paths pulled
 // taut at the radius, whose lengths the quality rows compare with the optimum).
 //
@@ -108,7 +108,7 @@ void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& ba
 
 int main(int argc, char** argv) {
   std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
-  std::string speedSearch = "8-way";  // --search: the speed table's search
+  std::string speedSearch = "exact";  // --search: the speed table's search (the default: the planner's)
   std::string only = "all";  // --only: one part
   PlannerSettings base;  // every planner's settings, before each section's own
   for (int i = 1; i < argc; ++i) {

@@ -46,17 +46,18 @@ struct PlannerSettings {
   /// that fits their bodies (see the README, "Large characters").
   bool anyAngleSearch = false;
   /// Stage 2 as the exact any-angle search (Anya: intervals of tile corners seen from the last
-  /// turning point) where it applies: 8-way square maps where every tile the mobility may enter
-  /// costs the same, no doors, characters narrower than half a tile; elsewhere the tile search
-  /// runs (anyAngleSearch takes precedence). It finds the shortest route in straight lines, so it
-  /// always passes each obstacle on the shorter side, which the 8-way metric misses on a few
-  /// queries in a hundred on open maps (the stages after it then pull taut a route up to several
-  /// percent longer). With a radius and comfort of 0 the stages start from the route itself;
-  /// otherwise from its tiles, on its side of every obstacle. The price: searches several times
-  /// the 8-way search's (0.1-0.3 ms on game maps, milliseconds in mazes: see the README's
-  /// figures), and so more of a scheduler's budget per plan. For the player's character and
-  /// scripted walks rather than crowds.
-  bool exactAnyAngle = false;
+  /// turning point), the default where it applies: 8-way square maps where every tile the
+  /// mobility may enter costs the same, no doors, characters narrower than half a tile; elsewhere
+  /// the 8-way tile search with jump points runs (and anyAngleSearch takes precedence). It finds
+  /// the shortest route in straight lines, so it always passes each obstacle on the shorter side,
+  /// which the 8-way metric misses on a few queries in a hundred on open maps (the stages after
+  /// it then pull taut a route up to several percent longer). With a radius and comfort of 0 the
+  /// route is the path; otherwise its corners are moved out by them (or, where that does not
+  /// keep the radius, the stages start from its tiles, on its side of every obstacle). The price:
+  /// searches several times the 8-way search's (0.1-0.8 ms on game maps, milliseconds in mazes:
+  /// see the README's figures), so more of a scheduler's budget per plan. false: the 8-way tile
+  /// search everywhere, for the cheapest plans (crowds on big open maps).
+  bool exactAnyAngle = true;
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
   std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true, true, true};

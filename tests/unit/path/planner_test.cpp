@@ -63,32 +63,48 @@ TEST_CASE("planner: bends round a wall corner", "[path]") {
                                                                "####..",
                                                                "......",
                                                            });
-  Planner planner(map);
-  PathResult result;
-  PathRequest request{Vec2(0.5f, 0.5f), Vec2(0.5f, 2.5f)};
-  request.comfort = 0.0f;
-  REQUIRE(planner.plan(request, result) == Status::Ok);
-  // Round the wall's end at (4,1)-(4,2): two corner points, one radius-margin outside.
-  REQUIRE(result.controlPoints.size() == 4);
-  CHECK(result.controlPoints[1].x() == Approx(4.0).margin(0.01));
-  CHECK(result.controlPoints[1].y() == Approx(1.0).margin(0.01));
-  CHECK(result.controlPoints[2].x() == Approx(4.0).margin(0.01));
-  CHECK(result.controlPoints[2].y() == Approx(2.0).margin(0.01));
-  CHECK(result.length < result.searchLength);
-  // With the default comfort (a quarter tile) they stand a quarter tile (and the margin) off
-  // both edges meeting at each corner.
-  request.comfort.reset();
-  REQUIRE(planner.plan(request, result) == Status::Ok);
-  REQUIRE(result.controlPoints.size() == 4);
-  CHECK(result.controlPoints[1].x() == Approx(4.251).margin(1e-4));
-  CHECK(result.controlPoints[1].y() == Approx(0.749).margin(1e-4));
-  CHECK(result.controlPoints[2].x() == Approx(4.251).margin(1e-4));
-  CHECK(result.controlPoints[2].y() == Approx(2.251).margin(1e-4));
-  CHECK(result.length < result.searchLength);
-  // With a radius the corner points move out by it.
-  REQUIRE(planner.plan({Vec2(0.5f, 0.5f), Vec2(0.5f, 2.5f), MobilityId{0}, 0.3f}, result) == Status::Ok);
-  for (std::size_t i = 1; i < result.controlPoints.size(); ++i) {
-    CHECK(probeSegment(map, MobilityId{0}, result.controlPoints[i - 1], result.controlPoints[i], 0.3f).clear);
+  for (const bool exact : {true, false}) {
+    INFO((exact ? "exact any-angle search (the default)" : "8-way search"));
+    PlannerSettings settings;
+    settings.exactAnyAngle = exact;
+    Planner planner(map, settings);
+    PathResult result;
+    PathRequest request{Vec2(0.5f, 0.5f), Vec2(0.5f, 2.5f)};
+    request.comfort = 0.0f;
+    REQUIRE(planner.plan(request, result) == Status::Ok);
+    // Round the wall's end at (4,1)-(4,2): two corner points, one radius-margin outside.
+    REQUIRE(result.controlPoints.size() == 4);
+    CHECK(result.controlPoints[1].x() == Approx(4.0).margin(0.01));
+    CHECK(result.controlPoints[1].y() == Approx(1.0).margin(0.01));
+    CHECK(result.controlPoints[2].x() == Approx(4.0).margin(0.01));
+    CHECK(result.controlPoints[2].y() == Approx(2.0).margin(0.01));
+    const double optimum = 2.0 * std::hypot(3.5, 0.5) + 1.0;
+    if (exact) {
+      // The search's route is the shortest one, and with radius and comfort 0 it is the path.
+      CHECK(result.searchLength == Approx(optimum).epsilon(1e-6));
+      CHECK(result.length == Approx(result.searchLength).epsilon(1e-6));
+    } else {
+      // The 8-way tile path, pulled taut round the corner.
+      CHECK(result.length < result.searchLength);
+      CHECK(result.length == Approx(optimum).epsilon(1e-3));
+    }
+    // With the default comfort (a quarter tile) they stand a quarter tile (and the margin) off
+    // both edges meeting at each corner.
+    request.comfort.reset();
+    REQUIRE(planner.plan(request, result) == Status::Ok);
+    REQUIRE(result.controlPoints.size() == 4);
+    CHECK(result.controlPoints[1].x() == Approx(4.251).margin(1e-4));
+    CHECK(result.controlPoints[1].y() == Approx(0.749).margin(1e-4));
+    CHECK(result.controlPoints[2].x() == Approx(4.251).margin(1e-4));
+    CHECK(result.controlPoints[2].y() == Approx(2.251).margin(1e-4));
+    // Off the corners the path is longer than the shortest route, and still shorter than the tiles.
+    CHECK(result.length > optimum);
+    CHECK(result.length < 10.0);
+    // With a radius the corner points move out by it.
+    REQUIRE(planner.plan({Vec2(0.5f, 0.5f), Vec2(0.5f, 2.5f), MobilityId{0}, 0.3f}, result) == Status::Ok);
+    for (std::size_t i = 1; i < result.controlPoints.size(); ++i) {
+      CHECK(probeSegment(map, MobilityId{0}, result.controlPoints[i - 1], result.controlPoints[i], 0.3f).clear);
+    }
   }
 }
 

@@ -299,6 +299,47 @@ TEST_CASE("scheduler: with far more work than budget, nobody starves", "[schedul
   }
 }
 
+TEST_CASE("scheduler: a character whose goal changes faster than its searches finish still gets paths", "[schedule]") {
+  // A winding corridor: every search from the top to the bottom takes many frames at a budget
+  // of a few expansions, and the goal changes every frame. Dropping each unfinished search for
+  // the new goal would leave the character without a path for ever.
+  std::vector<std::string> rows;
+  for (int y = 0; y < 21; ++y) {
+    std::string row(41, '.');
+    if (y % 2 == 1) {
+      row.assign(41, '#');
+      row[(y / 2) % 2 == 0 ? 39 : 1] = '.';
+    }
+    rows.push_back(row);
+  }
+  const std::vector<std::string_view> views(rows.begin(), rows.end());
+  const TileMap map = test::mapFromRows(Layout::square(), views);
+  const World world(map);
+  SchedulerSettings settings;
+  settings.stuckTime = 1e9;
+  ReplanScheduler scheduler(world, {}, settings);
+  REQUIRE(scheduler.add(character(1, centre(0, 0), Goal::at(centre(0, 20)))) == Status::Ok);
+  const Vec2 goals[2] = {centre(2, 20), centre(38, 20)};
+  int plans = 0, sliceOnlyFrames = 0;
+  for (int frame = 0; frame < 400; ++frame) {
+    REQUIRE(scheduler.setGoal(EntityId{1}, Goal::at(goals[frame % 2])) == Status::Ok);
+    scheduler.update(frame / 30.0, ReplanBudget::work(2));
+    if (scheduler.stats().slices > 0 && scheduler.stats().plans == 0) ++sliceOnlyFrames;
+    for (const ReplanEvent& event : scheduler.events()) {
+      CHECK(event.status == Status::Ok);
+      const PathResult* path = scheduler.path(event.character);
+      REQUIRE(path != nullptr);
+      // A path to one of the goals it was given, down the whole corridor.
+      CHECK(std::min((path->controlPoints.back() - goals[0]).norm(), (path->controlPoints.back() - goals[1]).norm()) < 1e-4f);
+      CHECK(path->length > 100.0);
+    }
+    plans = scheduler.info(EntityId{1}).plans;
+  }
+  INFO("plans " << plans << ", frames that only moved a search on " << sliceOnlyFrames);
+  CHECK(sliceOnlyFrames > 100);  // each search really outlasts a frame
+  CHECK(plans >= 5);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. Stickiness
 
