@@ -13,8 +13,12 @@ namespace {
 // tile corner are that corner, and intervals narrower than this are no intervals.
 constexpr double kEps = 1e-9;
 
-bool onLattice(double v) noexcept { return std::abs(v - std::round(v)) < kEps; }
-double snap(double v) noexcept { return onLattice(v) ? std::round(v) : v; }
+// Coordinates here are never below -kEps, so truncation rounds and floors: std::round and
+// std::floor are library calls on the baseline x86-64 instruction set (4% of a search's time).
+std::int32_t nearest(double v) noexcept { return std::int32_t(v + 0.5); }
+std::int32_t floorOf(double v) noexcept { return v < 0.0 ? -1 : std::int32_t(v); }  // above -1
+bool onLattice(double v) noexcept { return std::abs(v - double(nearest(v))) < kEps; }
+double snap(double v) noexcept { return onLattice(v) ? double(nearest(v)) : v; }
 // (std::hypot guards against overflow at a fifth of the search's time; tile coordinates cannot.)
 double distance(double dx, double dy) noexcept { return std::sqrt(dx * dx + dy * dy); }
 
@@ -112,11 +116,11 @@ bool AnyaSearch::turnsAt(std::int32_t x, std::int32_t row, int direction, std::i
 double AnyaSearch::flatEnd(double from, std::int32_t row, int direction, bool checkFrom) const noexcept {
   std::int32_t x;
   if (onLattice(from)) {
-    const auto at = std::int32_t(std::round(from));
+    const std::int32_t at = nearest(from);
     if (checkFrom && pinch(at, row)) return from;
     x = at + direction;
   } else {
-    x = direction > 0 ? std::int32_t(std::floor(from)) + 1 : std::int32_t(std::ceil(from)) - 1;
+    x = direction > 0 ? floorOf(from) + 1 : floorOf(from);  // (from is no corner)
   }
   const std::int32_t first = direction > 0 ? x - 1 : x;
   if (!free(first, row - 1) && !free(first, row)) return from;
@@ -251,14 +255,14 @@ void AnyaSearch::expandCone(const Node& node) {
     const double crossing = r.x + (m_goal.x() - r.x) * (double(k) - r.y) / (m_goal.y() - r.y);
     // (A line through a pinch squeezes.)
     if (crossing >= node.a - kEps && crossing <= node.b + kEps && crossing >= m_goalRunLow - kEps &&
-        crossing <= m_goalRunHigh + kEps && !(onLattice(crossing) && pinch(std::int32_t(std::round(crossing)), k))) {
+        crossing <= m_goalRunHigh + kEps && !(onLattice(crossing) && pinch(nearest(crossing), k))) {
       pushGoal(node.root);
     }
   }
 
   conesAhead(node, ahead, far, scale);
-  if (onLattice(node.a)) turnCone(node, std::int32_t(std::round(node.a)), -1);
-  if (onLattice(node.b)) turnCone(node, std::int32_t(std::round(node.b)), +1);
+  if (onLattice(node.a)) turnCone(node, nearest(node.a), -1);
+  if (onLattice(node.b)) turnCone(node, nearest(node.b), +1);
 }
 
 // Seen from the root: the rays through the interval that cross the next strip (`ahead`) inside
@@ -266,7 +270,7 @@ void AnyaSearch::expandCone(const Node& node) {
 void AnyaSearch::conesAhead(const Node& node, std::int32_t ahead, std::int32_t far, double scale) {
   const Root r = m_roots[std::size_t(node.root)];
   auto project = [&](double x) { return r.x + (x - r.x) * scale; };
-  auto column = std::int32_t(std::floor(node.a));
+  auto column = floorOf(node.a);
   if (double(column + 1) - node.a < kEps) ++column;
   while (double(column) < node.b - kEps) {
     if (!free(column, ahead)) {
@@ -335,7 +339,7 @@ void AnyaSearch::expandFlat(const Node& node) {
   if (m_goalOnRow && m_goal.y() == double(k) && m_goal.x() >= node.a - kEps && m_goal.x() <= node.b + kEps) {
     pushGoal(node.root);
   }
-  const auto x = std::int32_t(std::round(direction > 0 ? node.b : node.a));
+  const std::int32_t x = nearest(direction > 0 ? node.b : node.a);
   std::int32_t corner = -1;
   for (const std::int32_t strip : {k - 1, k}) {
     if (!turnsAt(x, k, direction, strip)) continue;
@@ -369,10 +373,10 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
   // A point is on the map when some free tile holds it (its closure: points on tile edges count).
   auto columns = [](double v, std::int32_t& low, std::int32_t& high) {
     if (onLattice(v)) {
-      high = std::int32_t(std::round(v));
+      high = nearest(v);
       low = high - 1;
     } else {
-      low = high = std::int32_t(std::floor(v));
+      low = high = floorOf(v);
     }
   };
   auto usable = [&](const Eigen::Vector2d& p) {
@@ -409,7 +413,7 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
   std::int32_t low, high;
   m_goalOnRow = onLattice(m_goal.y());
   if (!m_goalOnRow) {
-    m_goalStrip = std::int32_t(std::floor(m_goal.y()));
+    m_goalStrip = floorOf(m_goal.y());
     columns(m_goal.x(), low, high);
     m_goalRunLow = free(low, m_goalStrip) ? runLeft(low, m_goalStrip) : high;
     m_goalRunHigh = free(high, m_goalStrip) ? runRight(high, m_goalStrip) : low + 1;
@@ -437,7 +441,7 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
     runCone(k - 1, k - 1);
     runCone(k, k + 1);
   } else {
-    const auto strip = std::int32_t(std::floor(start.y()));
+    const std::int32_t strip = floorOf(start.y());
     runCone(strip, strip);
     runCone(strip, strip + 1);
   }
