@@ -49,6 +49,12 @@ class RPGNAV_HIDDEN Planner::Impl {
   const NavLayer* prepare(const PathRequest& request, PathResult& out);
   // Stage 2 (one slice) and everything after it.
   Status searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out);
+  // Whether stage 2 is the exact any-angle search for a narrow character on `grid` (see
+  // PlannerSettings::exactAnyAngle).
+  bool exactSearchOn(const SearchGrid& grid) const noexcept;
+  // The search's memory made now, for the walking layer when the data has it: the exact search's
+  // when that is what runs there, else the tile search's.
+  void reserveSearch();
   // With PlannerSettings::recordStages: the control points after a stage (and their cost).
   void record(PathResult& out, PathStage stage) const;
   void record(PathResult& out, PathStage stage, const StageContext& context) const;
@@ -160,11 +166,9 @@ Planner::Impl::Impl(const NavData& data, PlannerSettings settings)
     : m_world(&data.world()),
       m_data(&data),
       m_settings(settings),
+      m_search(SearchContext::Scratch::None),
       m_doors(std::make_unique<detail::QueryDoors>()) {
-  // The search's memory for this map is made now rather than in the first plan (every layer of a
-  // map has the same size; walking is the layer most games prepare).
-  if (const NavLayer* walk = data.layer(TerrainTable::kWalk, 0.0f)) m_search.reserveFor(walk->grid());
-  if (settings.exactAnyAngle) m_search.reserveExact();
+  reserveSearch();
 }
 
 Planner::Impl::Impl(const World& world, PlannerSettings settings, NavDataSettings data)
@@ -172,8 +176,9 @@ Planner::Impl::Impl(const World& world, PlannerSettings settings, NavDataSetting
       m_ownData(std::make_unique<NavData>(world, data)),
       m_data(m_ownData.get()),
       m_settings(settings),
+      m_search(SearchContext::Scratch::None),
       m_doors(std::make_unique<detail::QueryDoors>()) {
-  if (settings.exactAnyAngle) m_search.reserveExact();
+  reserveSearch();
 }
 
 Planner::Impl::Impl(const TileMap& map, PlannerSettings settings, NavDataSettings data)
@@ -182,8 +187,32 @@ Planner::Impl::Impl(const TileMap& map, PlannerSettings settings, NavDataSetting
       m_ownData(std::make_unique<NavData>(*m_ownWorld, data)),
       m_data(m_ownData.get()),
       m_settings(settings),
+      m_search(SearchContext::Scratch::None),
       m_doors(std::make_unique<detail::QueryDoors>()) {
-  if (settings.exactAnyAngle) m_search.reserveExact();
+  reserveSearch();
+}
+
+bool Planner::Impl::exactSearchOn(const SearchGrid& grid) const noexcept {
+  const Layout& layout = grid.layout();
+  return m_settings.exactAnyAngle && !m_settings.anyAngleSearch && m_world->doors().empty() &&
+         layout.kind() == LayoutKind::Square && layout.connectivity() == 8 && grid.uniformCost() && grid.gateCount() == 0;
+}
+
+void Planner::Impl::reserveSearch() {
+  // Made now rather than in the first plan (every layer of a map has the same size; walking is
+  // the layer most games prepare). A planner whose plans there run the exact search holds no
+  // tile search table (it is made on the first tile search: a wide body's, another layer's).
+  const NavLayer* walk = m_data->layer(TerrainTable::kWalk, 0.0f);
+  if (walk != nullptr && exactSearchOn(walk->grid())) {
+    m_search.reserveExact();
+    return;
+  }
+  if (walk != nullptr) {
+    m_search.reserveFor(walk->grid());
+  } else {
+    m_search.reserveTiles();
+  }
+  if (m_settings.exactAnyAngle && !m_settings.anyAngleSearch) m_search.reserveExact();
 }
 
 void Planner::Impl::record(PathResult& out, PathStage stage) const {
@@ -552,9 +581,7 @@ Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, P
         // A wide body: only tiles where it fits, steps its swept body fits (no any-angle search).
         search.clearance = m_clearance;
         search.bodyTiles = bodyTilesOf(request.radius, layout);
-      } else if ((m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) ||
-                 (m_settings.exactAnyAngle && !doors && layout.kind() == LayoutKind::Square &&
-                  layout.connectivity() == 8 && data->grid().uniformCost() && data->grid().gateCount() == 0)) {
+      } else if ((m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) || exactSearchOn(data->grid())) {
         search.sightLines = &data->lines();
         search.radius = request.radius;
         search.startPoint = request.start;

@@ -26,7 +26,7 @@ double distance(double dx, double dy) noexcept { return std::sqrt(dx * dx + dy *
 // depend on the heap's implementation).
 template <class Entry>
 bool before(const Entry& x, const Entry& y) noexcept {
-  return x.f < y.f || (x.f == y.f && x.node < y.node);
+  return x.f < y.f || (x.f == y.f && x.order < y.order);
 }
 
 // A four-ary min-heap in a vector: half the depth of a binary heap, the four children side by
@@ -70,17 +70,19 @@ Entry heapPop(std::vector<Entry>& heap) {
 }  // namespace
 
 std::size_t AnyaSearch::memoryBytes() const noexcept {
-  return m_roots.capacity() * sizeof(Root) + (m_nodes.capacity() + m_successors.capacity()) * sizeof(Node) + m_open.capacity() * sizeof(Entry) +
+  return m_roots.capacity() * sizeof(Root) + (m_nodes.capacity() + m_successors.capacity()) * sizeof(Node) +
+         m_freeNodes.capacity() * sizeof(std::int32_t) + m_open.capacity() * sizeof(Entry) +
          m_corners.capacity() * sizeof(CornerSlot) + m_route.capacity() * sizeof(Eigen::Vector2d);
 }
 
 void AnyaSearch::reserve() {
-  if (m_corners.size() < kFirstCornerSlots) m_corners.assign(kFirstCornerSlots, CornerSlot{0, 0, 0.0});
-  reserveResident(m_roots, 2048);
-  reserveResident(m_nodes, 8192);
-  reserveResident(m_open, 4096);
-  reserveResident(m_successors, 256);
-  reserveResident(m_route, 256);
+  if (m_corners.size() < kFirstCornerSlots) m_corners.assign(kFirstCornerSlots, CornerSlot{0, 0});
+  reserveResident(m_roots, 512);
+  reserveResident(m_nodes, 512);
+  reserveResident(m_freeNodes, 512);
+  reserveResident(m_open, 512);
+  reserveResident(m_successors, 64);
+  reserveResident(m_route, 64);
 }
 
 // The free run of strip `strip` (the tiles of row `strip`) holding free tile `column`: its
@@ -131,25 +133,21 @@ double AnyaSearch::flatEnd(double from, std::int32_t row, int direction, bool ch
   }
 }
 
-std::int32_t AnyaSearch::addRoot(double x, double y, double g, std::int32_t parent) {
+// A new root at tile corner (x, y) reached with cost g from `parent`; -1 when the corner was
+// reached before at no more cost. (A tie is refused too: on maps of many equal routes, pillars in
+// a grid, the copies of a corner would multiply. No optimal route is lost: if the corner's first
+// root turns the wrong way for an optimal continuation, that continuation bent the wrong way round
+// the corner could be shortened, so it was not optimal.)
+std::int32_t AnyaSearch::cornerRoot(std::int32_t x, std::int32_t y, double g, std::int32_t parent) {
+  const std::uint32_t key = cornerKey(x, y);
+  std::int32_t* slot = findCorner(key);
+  if (slot != nullptr && m_roots[std::size_t(*slot)].g <= g + kEps) return -1;
+  if (slot == nullptr) slot = &insertCorner(key);
+  const auto root = std::int32_t(m_roots.size());
   m_roots.push_back({x, y, g, parent});
-  return std::int32_t(m_roots.size() - 1);
-}
-
-// Records g at tile corner (x, y); false when the corner was reached before at no more cost. (A
-// tie is refused too: on maps of many equal routes, pillars in a grid, the copies of a corner
-// would multiply. No optimal route is lost: if the corner's first root turns the wrong way for an
-// optimal continuation, that continuation bent the wrong way round the corner could be shortened,
-// so it was not optimal.)
-bool AnyaSearch::claimCorner(std::int32_t x, std::int32_t y, double g) {
-  const auto key = std::uint32_t(y) * std::uint32_t(m_width + 1) + std::uint32_t(x);
-  if (double* best = findCorner(key)) {
-    if (*best <= g + kEps) return false;
-    *best = g;
-    return true;
-  }
-  insertCorner(key) = g;
-  return true;
+  *slot = root;
+  checkGoalFromRoot(root);
+  return root;
 }
 
 namespace {
@@ -158,37 +156,50 @@ std::size_t slotOf(std::uint32_t key, std::size_t mask) noexcept {
 }
 }  // namespace
 
-double* AnyaSearch::findCorner(std::uint32_t key) noexcept {
+std::int32_t* AnyaSearch::findCorner(std::uint32_t key) noexcept {
   const std::size_t mask = m_corners.size() - 1;
   for (std::size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
     CornerSlot& slot = m_corners[i];
-    if (slot.stamp != m_stamp) return nullptr;
-    if (slot.key == key) return &slot.g;
+    if (slot.key == 0) return nullptr;
+    if (slot.key == key) return &slot.root;
   }
 }
 
-double& AnyaSearch::insertCorner(std::uint32_t key) {
+std::int32_t& AnyaSearch::insertCorner(std::uint32_t key) {
   if (2 * (m_cornerCount + 1) > m_corners.size()) {
-    // Grow: the live slots move to a table twice the size.
-    std::vector<CornerSlot> old(m_corners.size() * 2, CornerSlot{0, 0, 0.0});
+    // Grow: the slots move to a table twice the size.
+    std::vector<CornerSlot> old(m_corners.size() * 2, CornerSlot{0, 0});
     old.swap(m_corners);
-    const std::uint32_t live = m_stamp;
-    m_stamp = 1;
     m_cornerCount = 0;
     for (const CornerSlot& slot : old) {
-      if (slot.stamp == live) insertCorner(slot.key) = slot.g;
+      if (slot.key != 0) insertCorner(slot.key) = slot.root;
     }
   }
   const std::size_t mask = m_corners.size() - 1;
   std::size_t i = slotOf(key, mask);
-  while (m_corners[i].stamp == m_stamp) i = (i + 1) & mask;
-  m_corners[i] = {key, m_stamp, 0.0};
+  while (m_corners[i].key != 0) i = (i + 1) & mask;
+  m_corners[i] = {key, -1};
   ++m_cornerCount;
-  return m_corners[i].g;
+  return m_corners[i].root;
+}
+
+// Every filled slot lies in the probe run from its key's home slot, and the slots of a run stay
+// filled until now: emptying each run met from the home slots of the search's corners empties
+// the table, in time proportional to what the search filled.
+void AnyaSearch::clearCorners() noexcept {
+  const std::size_t mask = m_corners.size() - 1;
+  for (std::size_t root = 0; root < m_roots.size(); ++root) {
+    const Place at = place(std::int32_t(root));
+    if (!onLattice(at.x) || !onLattice(at.y)) continue;  // (an origin inside a tile)
+    for (std::size_t i = slotOf(cornerKey(nearest(at.x), nearest(at.y)), mask); m_corners[i].key != 0; i = (i + 1) & mask) {
+      m_corners[i].key = 0;
+    }
+  }
+  m_cornerCount = 0;
 }
 
 double AnyaSearch::heuristic(const Node& node) const noexcept {
-  const Root& r = m_roots[std::size_t(node.root)];
+  const Place r = place(node.root);
   const double k = node.row, gx = m_goal.x(), gy = m_goal.y();
   if (node.kind != Kind::Cone) {
     // The nearest point of the interval is best: |r - p| + |p - goal| grows along the row.
@@ -207,25 +218,32 @@ void AnyaSearch::push(double a, double b, std::int32_t row, std::int32_t root, K
   m_successors.push_back({a, b, row, root, kind});
 }
 
-void AnyaSearch::open(const Node& node) {
-  m_nodes.push_back(node);
-  const double f = m_roots[std::size_t(node.root)].g + heuristic(node);
-  heapPush(m_open, Entry{f, std::int32_t(m_nodes.size() - 1)});
+void AnyaSearch::open(const Node& node, double f) {
+  std::int32_t slot;
+  if (m_freeNodes.empty()) {
+    slot = std::int32_t(m_nodes.size());
+    m_nodes.push_back(node);
+  } else {
+    slot = m_freeNodes.back();
+    m_freeNodes.pop_back();
+    m_nodes[std::size_t(slot)] = node;
+  }
+  heapPush(m_open, Entry{f, std::uint32_t(m_generated), slot});
   ++m_generated;
 }
 
+void AnyaSearch::open(const Node& node) { open(node, m_roots[std::size_t(node.root)].g + heuristic(node)); }
+
 void AnyaSearch::pushGoal(std::int32_t root) {
-  const Root& r = m_roots[std::size_t(root)];
-  m_nodes.push_back({0, 0, 0, root, Kind::Goal});
-  heapPush(m_open, Entry{r.g + distance(m_goal.x() - r.x, m_goal.y() - r.y), std::int32_t(m_nodes.size() - 1)});
-  ++m_generated;
+  const Place r = place(root);
+  open({0, 0, 0, root, Kind::Goal}, r.g + distance(m_goal.x() - r.x, m_goal.y() - r.y));
   ++m_goalsFound;
 }
 
 // A new root sees a goal inside a strip when it lies in the closed rectangle of the goal's free
 // run (a convex free area); a goal on a row is found by the intervals that hold it.
 void AnyaSearch::checkGoalFromRoot(std::int32_t root) {
-  const Root& r = m_roots[std::size_t(root)];
+  const Place r = place(root);
   if (m_goalOnRow) {
     if (r.x == m_goal.x() && r.y == m_goal.y()) pushGoal(root);
     return;
@@ -243,7 +261,7 @@ void AnyaSearch::pushRunCone(std::int32_t column, std::int32_t strip, std::int32
 }
 
 void AnyaSearch::expandCone(const Node& node) {
-  const Root r = m_roots[std::size_t(node.root)];
+  const Place r = place(node.root);
   const std::int32_t k = node.row;
   const int d = double(k) > r.y ? 1 : -1;
   const std::int32_t ahead = d > 0 ? k : k - 1;  // the strip the rays enter next
@@ -268,7 +286,7 @@ void AnyaSearch::expandCone(const Node& node) {
 // Seen from the root: the rays through the interval that cross the next strip (`ahead`) inside
 // one free run (a free rectangle) land on the far row; each run gives one interval.
 void AnyaSearch::conesAhead(const Node& node, std::int32_t ahead, std::int32_t far, double scale) {
-  const Root r = m_roots[std::size_t(node.root)];
+  const Place r = place(node.root);
   auto project = [&](double x) { return r.x + (x - r.x) * scale; };
   auto column = floorOf(node.a);
   if (double(column + 1) - node.a < kEps) ++column;
@@ -298,19 +316,15 @@ void AnyaSearch::conesAhead(const Node& node, std::int32_t ahead, std::int32_t f
 // Corner (x, row of the cone) as a root reached through the cone's root; -1 when that corner was
 // reached more cheaply before.
 std::int32_t AnyaSearch::turnRoot(const Node& node, std::int32_t x) {
-  const Root r = m_roots[std::size_t(node.root)];
-  const double g = r.g + distance(double(x) - r.x, double(node.row) - r.y);
-  if (!claimCorner(x, node.row, g)) return -1;
-  const std::int32_t corner = addRoot(x, node.row, g, node.root);
-  checkGoalFromRoot(corner);
-  return corner;
+  const Place r = place(node.root);
+  return cornerRoot(x, node.row, r.g + distance(double(x) - r.x, double(node.row) - r.y), node.root);
 }
 
 // At an end of a cone's interval: when the tile beyond that end is blocked on the root's side
 // of the row and free on the far side, the far side round the corner is hidden from the root;
 // the corner becomes a root for it, and for the row beyond, along the blocked tile.
 void AnyaSearch::turnCone(const Node& node, std::int32_t x, int side) {
-  const Root r = m_roots[std::size_t(node.root)];
+  const Place r = place(node.root);
   const std::int32_t k = node.row;
   const int d = double(k) > r.y ? 1 : -1;
   const std::int32_t behind = d > 0 ? k - 1 : k, ahead = d > 0 ? k : k - 1, far = k + d;
@@ -333,7 +347,7 @@ void AnyaSearch::turnCone(const Node& node, std::int32_t x, int side) {
 }
 
 void AnyaSearch::expandFlat(const Node& node) {
-  const Root r = m_roots[std::size_t(node.root)];
+  const Place r = place(node.root);
   const std::int32_t k = node.row;
   const int direction = node.kind == Kind::FlatRight ? 1 : -1;
   if (m_goalOnRow && m_goal.y() == double(k) && m_goal.x() >= node.a - kEps && m_goal.x() <= node.b + kEps) {
@@ -344,10 +358,8 @@ void AnyaSearch::expandFlat(const Node& node) {
   for (const std::int32_t strip : {k - 1, k}) {
     if (!turnsAt(x, k, direction, strip)) continue;
     if (corner < 0) {
-      const double g = r.g + std::abs(double(x) - r.x);
-      if (!claimCorner(x, k, g)) break;
-      corner = addRoot(x, k, g, node.root);
-      checkGoalFromRoot(corner);
+      corner = cornerRoot(x, k, r.g + std::abs(double(x) - r.x), node.root);
+      if (corner < 0) break;
     }
     pushRunCone(direction > 0 ? x : x - 1, strip, strip == k - 1 ? k - 1 : k + 1, corner);
   }
@@ -363,6 +375,9 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
   m_length = 0.0;
   m_expanded = m_generated = 0;
   m_suspended = false;
+  // The last search's corners go (its roots and map width name their slots).
+  if (!m_corners.empty()) clearCorners();
+  m_roots.clear();
   if (grid.layout().isHex() || !grid.uniformCost()) return Status::InvalidArgument;
   if (rows.bits == nullptr || rows.count != grid.height() || rows.length != grid.width()) return Status::InvalidArgument;
   m_rows = rows;
@@ -397,14 +412,9 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
   m_start = start;
   m_goal = ownSide(goalIn, goalTile);
 
-  if (m_corners.empty()) m_corners.assign(kFirstCornerSlots, CornerSlot{0, 0, 0.0});
-  if (++m_stamp == 0) {  // wrapped: old stamps could alias
-    std::fill(m_corners.begin(), m_corners.end(), CornerSlot{0, 0, 0.0});
-    m_stamp = 1;
-  }
-  m_cornerCount = 0;
-  m_roots.clear();
+  if (m_corners.empty()) m_corners.assign(kFirstCornerSlots, CornerSlot{0, 0});
   m_nodes.clear();
+  m_freeNodes.clear();
   m_open.clear();
   m_successors.clear();
   m_goalsFound = 0;
@@ -421,10 +431,9 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
 
   // The start is the first root: it sees along its row and, across each strip beside it, the
   // far row of the free run it touches.
-  const std::int32_t origin = m_origin = addRoot(start.x(), start.y(), 0.0, -1);
-  if (onLattice(start.x()) && onLattice(start.y())) {
-    claimCorner(std::int32_t(start.x()), std::int32_t(start.y()), 0.0);
-  }
+  const std::int32_t origin = m_origin = 0;
+  m_roots.push_back({0, 0, 0.0, -1});  // (its place is m_start)
+  if (onLattice(start.x()) && onLattice(start.y())) insertCorner(cornerKey(nearest(start.x()), nearest(start.y()))) = origin;
   checkGoalFromRoot(origin);
   columns(start.x(), low, high);
   auto runCone = [&](std::int32_t strip, std::int32_t towardRow) {
@@ -463,13 +472,16 @@ Status AnyaSearch::run(std::int64_t maxExpansions) {
       m_suspended = true;
       return Status::InProgress;
     }
-    const Node node = m_nodes[std::size_t(heapPop(m_open).node)];
+    const std::int32_t slot = heapPop(m_open).node;
+    const Node node = m_nodes[std::size_t(slot)];
+    m_freeNodes.push_back(slot);
     const Root& root = m_roots[std::size_t(node.root)];
     if (node.kind == Kind::Goal) {
-      m_length = root.g + distance(m_goal.x() - root.x, m_goal.y() - root.y);
+      const Place at = place(node.root);
+      m_length = at.g + distance(m_goal.x() - at.x, m_goal.y() - at.y);
       m_route.push_back(m_goal);
       for (std::int32_t i = node.root; i >= 0; i = m_roots[std::size_t(i)].parent) {
-        const Root& step = m_roots[std::size_t(i)];
+        const Place step = place(i);
         const Eigen::Vector2d point{step.x, step.y};
         if (point != m_route.back()) m_route.push_back(point);
       }
@@ -478,10 +490,7 @@ Status AnyaSearch::run(std::int64_t maxExpansions) {
       return Status::Ok;
     }
     // A root since reached more cheaply: its better copy makes these successors again.
-    if (node.root != m_origin) {
-      const auto key = std::uint32_t(root.y) * std::uint32_t(m_width + 1) + std::uint32_t(root.x);
-      if (*findCorner(key) < root.g - kEps) continue;
-    }
+    if (node.root != m_origin && *findCorner(cornerKey(root.x, root.y)) != node.root) continue;
     // A node whose only successor goes on in sight of the same root (a cone crossing open rows,
     // a row followed past nothing to turn round) is expanded at once instead of through the open
     // list (Anya's pruning of intermediate nodes): expanding a node early never loses the best

@@ -66,10 +66,20 @@ class AnyaSearch {
   std::size_t memoryBytes() const noexcept;
 
  private:
+  // A turning point: a tile corner reached at cost g (the origin, the first root, is the start,
+  // anywhere: place() reads it from m_start). 24 bytes: a search keeps every root it makes.
   struct Root {
-    double x, y, g;
+    std::int32_t x, y;
+    double g;
     std::int32_t parent;
   };
+  struct Place {
+    double x, y, g;
+  };
+  Place place(std::int32_t root) const noexcept {
+    const Root& r = m_roots[std::size_t(root)];
+    return root == m_origin ? Place{m_start.x(), m_start.y(), 0.0} : Place{double(r.x), double(r.y), r.g};
+  }
   enum class Kind : std::uint8_t { Cone, FlatRight, FlatLeft, Goal };
   struct Node {
     double a, b;  // the interval [a, b] on row `row`
@@ -79,6 +89,7 @@ class AnyaSearch {
   };
   struct Entry {
     double f;
+    std::uint32_t order;  // made n-th: the tie-break (node slots are reused)
     std::int32_t node;
   };
 
@@ -91,10 +102,13 @@ class AnyaSearch {
   bool turnsAt(std::int32_t x, std::int32_t row, int direction, std::int32_t strip) const noexcept;
   double flatEnd(double from, std::int32_t row, int direction, bool checkFrom) const noexcept;
 
-  std::int32_t addRoot(double x, double y, double g, std::int32_t parent);
-  bool claimCorner(std::int32_t x, std::int32_t y, double g);
+  std::int32_t cornerRoot(std::int32_t x, std::int32_t y, double g, std::int32_t parent);
+  std::uint32_t cornerKey(std::int32_t x, std::int32_t y) const noexcept {
+    return std::uint32_t(y) * std::uint32_t(m_width + 1) + std::uint32_t(x) + 1;
+  }
   void push(double a, double b, std::int32_t row, std::int32_t root, Kind kind);
   void open(const Node& node);
+  void open(const Node& node, double f);
   void pushGoal(std::int32_t root);
   void checkGoalFromRoot(std::int32_t root);
   void pushRunCone(std::int32_t column, std::int32_t strip, std::int32_t towardRow, std::int32_t root);
@@ -115,24 +129,27 @@ class AnyaSearch {
   double m_goalRunLow = 0, m_goalRunHigh = 0;
 
   std::vector<Root> m_roots;
+  // Nodes waiting in the open list; a slot taken from it is reused (m_freeNodes), so the
+  // vector holds the open list's peak, not every node made.
   std::vector<Node> m_nodes;
+  std::vector<std::int32_t> m_freeNodes;
   std::vector<Entry> m_open;
   std::vector<Node> m_successors;  // of the node being expanded
   std::int64_t m_goalsFound = 0;
-  // Best g per tile corner reached: an open-addressing hash table (a search reaches a few
-  // thousand corners; an array over the map's corners would cost each thread 12 bytes a tile).
-  // Slots of other searches have older stamps and count as empty.
+  // The newest root at each tile corner reached (its g the best known): an open-addressing hash
+  // table (a search reaches a few thousand corners; an array over the map's corners would cost
+  // each thread bytes per tile). Emptied at the next search's start by walking the probe runs
+  // from the home slots of that search's roots.
   struct CornerSlot {
-    std::uint32_t key;
-    std::uint32_t stamp;
-    double g;
+    std::uint32_t key;  // cornerKey(); 0: empty
+    std::int32_t root;
   };
-  double* findCorner(std::uint32_t key) noexcept;
-  double& insertCorner(std::uint32_t key);
-  static constexpr std::size_t kFirstCornerSlots = std::size_t(1) << 12;
+  std::int32_t* findCorner(std::uint32_t key) noexcept;
+  std::int32_t& insertCorner(std::uint32_t key);
+  void clearCorners() noexcept;
+  static constexpr std::size_t kFirstCornerSlots = std::size_t(1) << 11;
   std::vector<CornerSlot> m_corners;
   std::size_t m_cornerCount = 0;
-  std::uint32_t m_stamp = 0;
   std::int64_t m_expanded = 0, m_generated = 0;
   bool m_suspended = false;
   Eigen::Vector2d m_start;

@@ -92,9 +92,17 @@ SearchContext::Node& SearchContext::newCompactNode(std::uint32_t slot, std::int3
 
 SearchContext::SearchContext() { makeScratch(); }
 
+SearchContext::SearchContext(Scratch scratch) {
+  if (scratch == Scratch::Tiles) makeScratch();
+}
+
 SearchContext::SearchContext(const SearchGrid& grid) {
   makeScratch();
   reserveFor(grid);
+}
+
+void SearchContext::reserveTiles() {
+  if (m_compactKeys.empty()) makeScratch();
 }
 
 void SearchContext::makeScratch() {
@@ -109,6 +117,7 @@ void SearchContext::makeScratch() {
 }
 
 void SearchContext::reserveFor(const SearchGrid& grid) {
+  reserveTiles();
   const bool nodesInTable = grid.uniformCost() && grid.layout().kind() == LayoutKind::Square &&
                             grid.layout().connectivity() == 8;
   if (nodesInTable || m_nodes.size() >= std::size_t(grid.paddedCount())) return;
@@ -279,7 +288,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
                        out);
   }
   m_grid = &grid;
-  if (m_compactKeys.empty()) makeScratch();  // (a context moved from)
+  reserveTiles();  // (a context made without it, or moved from)
   // The compact table is emptied of the last search's slots; a new generation makes every node
   // in the array unseen.
   for (const std::uint16_t slot : m_compactFilled) m_compactKeys[slot] = 0;

@@ -162,7 +162,12 @@ struct SearchResult {
 /// the larger g, then the smaller tile index, so equal inputs give identical paths.
 class SearchContext {
  public:
+  /// What a context makes when it is made: the tile search's table (the default), or nothing
+  /// yet (reserveTiles, reserveFor and reserveExact make their part; a search makes what it
+  /// needs on first use).
+  enum class Scratch { Tiles, None };
   SearchContext();
+  explicit SearchContext(Scratch scratch);
   /// A context sized for searches on `grid` (see reserveFor).
   explicit SearchContext(const SearchGrid& grid);
   SearchContext(const SearchContext&) = delete;
@@ -180,16 +185,18 @@ class SearchContext {
            m_exact.memoryBytes() + m_localRoute.capacity() * sizeof(Eigen::Vector2d);
   }
 
-  /// Makes the memory that searches on `grid` will use, now: for a grid whose default searches
-  /// keep their nodes in the array (weighted, hex or 4-way; see the class), the array, with every
-  /// page handed out by the system when it takes at most kResidentNodeBytes (maps up to about
-  /// 1,400 × 1,400 tiles; larger ones keep pages handed out on first touch, so a thread holds
-  /// what its searches touch), so the first search costs what the next ones do. Nothing for a
-  /// map of one cost on 8-way squares, whose searches fit the table (a thread's memory stays
-  /// small). Ends a suspended search when it makes a new array. Throws std::bad_alloc when the
+  /// The tile search's table (a context made with Scratch::None has none until now).
+  void reserveTiles();
+  /// Makes the memory that tile searches on `grid` will use, now: the table, and for a grid whose
+  /// default searches keep their nodes in the array (weighted, hex or 4-way; see the class), the
+  /// array, with every page handed out by the system when it takes at most kResidentNodeBytes
+  /// (maps up to about 1,400 × 1,400 tiles; larger ones keep pages handed out on first touch, so
+  /// a thread holds what its searches touch), so the first search costs what the next ones do.
+  /// No array for a map of one cost on 8-way squares, whose searches fit the table (a thread's
+  /// memory stays small). Ends a suspended search when it makes a new array. Throws std::bad_alloc when the
   /// memory cannot be had.
   void reserveFor(const SearchGrid& grid);
-  /// The exact any-angle search's scratch made now (a few hundred KB: room for most searches),
+  /// The exact any-angle search's scratch made now (about 60 KB: room for most searches),
   /// for contexts that will run it (SearchRequest::exactAnyAngle).
   void reserveExact() { m_exact.reserve(); }
   static constexpr std::size_t kResidentNodeBytes = std::size_t(32) << 20;

@@ -390,6 +390,43 @@ TEST_CASE("Anya on a grid of pillars (many routes of equal length) stays small",
   CHECK(search.memoryBytes() < (std::size_t(8) << 20));
 }
 
+TEST_CASE("a reused Anya search answers as a fresh one: after other maps, abandoned searches and a grown table",
+          "[search][anya]") {
+  // One search object goes through maps of many widths, searches left suspended half way, and
+  // searches that reach thousands of corners (its corner table grows, its node slots are reused);
+  // each answer must equal, bit for bit, what a search made for that query alone gives.
+  std::mt19937 random(1127);
+  AnyaSearch reused;
+  int grown = 0, abandoned = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const bool large = trial % 4 == 0;
+    const int width = large ? 150 + trial : 5 + trial % 23, height = large ? 120 : 4 + trial % 17;
+    const double walls = large ? 0.3 : 0.2 + 0.02 * (trial % 5);
+    const Prepared prepared(test::randomMap(random, Layout::square(), width, height, walls, false));
+    Point start = randomPoint(random, prepared.map), goal = randomPoint(random, prepared.map);
+    while (large && std::abs(goal.x() - start.x()) < 0.6 * width) {
+      start = randomPoint(random, prepared.map);
+      goal = randomPoint(random, prepared.map);
+    }
+    if (trial % 3 == 1) {
+      // Started and left: the next search must not see its corners.
+      abandoned += reused.findPath(prepared.grid, prepared.lines.cheapLines(false), start, goal, 5) == Status::InProgress ? 1 : 0;
+      continue;
+    }
+    AnyaSearch fresh;
+    const Status expected = prepared.find(fresh, start, goal);
+    INFO("trial " << trial);
+    REQUIRE(prepared.find(reused, start, goal) == expected);
+    CHECK(reused.route() == fresh.route());
+    CHECK(reused.length() == fresh.length());
+    CHECK(reused.expanded() == fresh.expanded());
+    CHECK(reused.generated() == fresh.generated());
+    grown += fresh.memoryBytes() > AnyaSearch().memoryBytes() + 65536 ? 1 : 0;
+  }
+  CHECK(abandoned > 10);
+  CHECK(grown > 5);  // searches that needed more than the first table and vectors
+}
+
 TEST_CASE("the exact search from or to a corner where blocked tiles touch diagonally leaves through its own tile",
           "[search][anya]") {
   const Prepared pinched(test::mapFromAscii(Layout::square(), {"....", "..#.", ".#..", "...."}));

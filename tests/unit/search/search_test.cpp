@@ -396,6 +396,34 @@ TEST_CASE("a search context is ready when made, and a moved one searches as befo
   CHECK(again.costUnits == first.costUnits);
 }
 
+TEST_CASE("a search context made without scratch makes each part when asked or first used", "[search]") {
+  // A planner whose plans run the exact any-angle search holds no tile search table: a thread's
+  // memory is what its searches use.
+  const TileMap map = test::mapFromAscii(Layout::square(), {"..........", "....##....", "....#.....", ".........."});
+  const SearchGrid grid = gridFor(map);
+  const SearchContext tiles;
+  SearchContext none(SearchContext::Scratch::None);
+  const std::size_t bare = none.memoryBytes();  // (a few small members)
+  CHECK(bare * 50 < tiles.memoryBytes());
+  none.reserveExact();
+  const std::size_t exactOnly = none.memoryBytes();
+  CHECK(exactOnly > bare);
+  CHECK(exactOnly < tiles.memoryBytes());  // the exact search's part is the smaller
+  SearchRequest request;
+  request.start = {0, 0};
+  request.goal = {9, 3};
+  SearchResult lazy, made;
+  REQUIRE(none.findPath(grid, request, lazy) == Status::Ok);  // the table comes with the first tile search
+  CHECK(none.memoryBytes() >= tiles.memoryBytes() + (exactOnly - bare));
+  SearchContext fresh;
+  REQUIRE(fresh.findPath(grid, request, made) == Status::Ok);
+  CHECK(lazy.path == made.path);
+  CHECK(lazy.costUnits == made.costUnits);
+  SearchContext reserved(SearchContext::Scratch::None);
+  reserved.reserveTiles();
+  CHECK(reserved.memoryBytes() == tiles.memoryBytes());
+}
+
 TEST_CASE("a search context made for a grid holds what its searches will use before the first", "[search]") {
   // 200 x 100 tiles, with a 40 x 60 patch of swamp on the weighted ones. Weighted and hex maps
   // keep their nodes in the array (a node per padded tile, 16 bytes), so a context made for them
