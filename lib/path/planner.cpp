@@ -212,7 +212,13 @@ void Planner::Impl::reserveSearch() {
   } else {
     m_search.reserveTiles();
   }
-  if (m_settings.exactAnyAngle && !m_settings.anyAngleSearch) m_search.reserveExact();
+  // Own data whose layers come with the first plan: the exact search's too where it may run
+  // (not on hexes or 4-way squares, nor with doors).
+  const Layout& layout = m_world->map().layout();
+  if (walk == nullptr && m_settings.exactAnyAngle && !m_settings.anyAngleSearch && m_world->doors().empty() &&
+      layout.kind() == LayoutKind::Square && layout.connectivity() == 8) {
+    m_search.reserveExact();
+  }
 }
 
 void Planner::Impl::record(PathResult& out, PathStage stage) const {

@@ -375,15 +375,21 @@ void ReplanScheduler::trigger(Character& character, ReplanReason reason, double 
   if (m_inProgress == character.spec.id && newGoal && character.droppedSearches < kMaxDroppedSearches) {
     // A search for the old goal is of little use: drop it. But not every time: a character whose
     // goal changes faster than its searches finish would never get a path. After a few dropped
-    // in a row the search runs to its end (a path toward where the goal was, usually near where
-    // it is) and the character is planned again for the new goal right after.
+    // in a row the search runs to its end and the character is planned again for the new goal
+    // right after; meanwhile that path (to where a followed entity was, or to a point goal since
+    // replaced: see accept()) is walked only if it has no better.
     m_planner.cancelPlan();
     m_inProgress = EntityId{0};
     ++character.droppedSearches;
   } else if (character.jobOut || m_inProgress == character.spec.id) {
     // It is being planned: plan it again once that is done.
+    // The first trigger's reason stands, as in the queue below (a goal change is what the next
+    // plan's event reports, not an entity seen ahead meanwhile).
+    if (!character.retrigger || character.retriggerReason == ReplanReason::Periodic ||
+        character.retriggerReason == ReplanReason::EntityInCorridor) {
+      character.retriggerReason = reason;
+    }
     character.retrigger = true;
-    character.retriggerReason = reason;
     return;
   }
   ++m_stats.triggers;
@@ -644,6 +650,18 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   ++character.plans;
   character.lastPlanned = now;
   character.lastReason = reason;
+  if (forReplacedGoal(character)) {
+    // A plan let run to its end although its goal was replaced meanwhile (see trigger(); or a
+    // job out on a worker then): it tells the game nothing, so no event and no door listener,
+    // and a failure does not take the character's path away. Its path is walked only when the
+    // character has none to its newest goal; the plan for that goal comes first thing (the
+    // trigger queued it).
+    Vec2 goal;
+    const bool current = character.hasPath && goalPoint(character, goal) && goal == character.plannedGoal;
+    if (isSuccess(result.status) && !current) install(character, result, now);
+    requeue(character, now);
+    return;
+  }
   ReplanEvent event;
   event.character = character.spec.id;
   event.reason = reason;
@@ -677,6 +695,30 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
       }
     }
   }
+  install(character, result, now);
+  event.kind = character.path.status == Status::StoppedAtDoor     ? ReplanEventKind::StoppedAtDoor
+               : character.path.status == Status::BlockedByEntity ? ReplanEventKind::BlockedByEntity
+                                                                  : ReplanEventKind::NewPath;
+  event.door = character.path.door;
+  event.blocker = character.path.blocker;
+  report(character, event);
+  // Moved by move(), only furniture ends a path: one along the old route that stops in front of
+  // some may owe it to the route (a squeeze it went through from where the character was).
+  // Search afresh from where it stands, at once, unless the last search already stopped there.
+  if (m_moving && along && character.path.status == Status::BlockedByEntity && !character.retrigger &&
+      character.path.blocker != character.lastFullBlocker) {
+    character.retrigger = true;
+    character.retriggerReason = ReplanReason::EntityInCorridor;
+  }
+  requeue(character, now);
+}
+
+bool ReplanScheduler::forReplacedGoal(const Character& character) const noexcept {
+  return character.spec.goal.follow.value == 0 && character.requestedGoalChanges != character.goalChanges &&
+         character.requestedGoal != character.spec.goal.point;
+}
+
+void ReplanScheduler::install(Character& character, PathResult& result, double now) {
   ++m_stats.accepted;
   std::swap(character.path, result);
   character.hasPath = true;
@@ -736,21 +778,6 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   }
   character.progressAnchor = character.position;
   character.progressSince = now;
-  event.kind = character.path.status == Status::StoppedAtDoor     ? ReplanEventKind::StoppedAtDoor
-               : character.path.status == Status::BlockedByEntity ? ReplanEventKind::BlockedByEntity
-                                                                  : ReplanEventKind::NewPath;
-  event.door = character.path.door;
-  event.blocker = character.path.blocker;
-  report(character, event);
-  // Moved by move(), only furniture ends a path: one along the old route that stops in front of
-  // some may owe it to the route (a squeeze it went through from where the character was).
-  // Search afresh from where it stands, at once, unless the last search already stopped there.
-  if (m_moving && along && character.path.status == Status::BlockedByEntity && !character.retrigger &&
-      character.path.blocker != character.lastFullBlocker) {
-    character.retrigger = true;
-    character.retriggerReason = ReplanReason::EntityInCorridor;
-  }
-  requeue(character, now);
 }
 
 void ReplanScheduler::report(Character& character, const ReplanEvent& event) {

@@ -59,8 +59,8 @@ class AnyaSearch {
   std::int64_t expanded() const noexcept { return m_expanded; }
   /// Nodes put on the open list by the last search.
   std::int64_t generated() const noexcept { return m_generated; }
-  /// Makes the scratch now, with room for most searches (a few hundred KB), so that the first
-  /// search costs what later ones do.
+  /// Makes the scratch now (about 60 KB: room for short searches; a long one grows it once, the
+  /// vectors doubling), so that a first search costs about what later ones do.
   void reserve();
   /// Bytes held.
   std::size_t memoryBytes() const noexcept;
@@ -138,8 +138,8 @@ class AnyaSearch {
   std::int64_t m_goalsFound = 0;
   // The newest root at each tile corner reached (its g the best known): an open-addressing hash
   // table (a search reaches a few thousand corners; an array over the map's corners would cost
-  // each thread bytes per tile). Emptied at the next search's start by walking the probe runs
-  // from the home slots of that search's roots.
+  // each thread 4 bytes a tile, 1 MB on a 512 × 512 map). Emptied at the next search's start by
+  // walking the probe runs from the home slots of that search's roots.
   struct CornerSlot {
     std::uint32_t key;  // cornerKey(); 0: empty
     std::int32_t root;

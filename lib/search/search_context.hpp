@@ -196,7 +196,7 @@ class SearchContext {
   /// memory stays small). Ends a suspended search when it makes a new array. Throws std::bad_alloc when the
   /// memory cannot be had.
   void reserveFor(const SearchGrid& grid);
-  /// The exact any-angle search's scratch made now (about 60 KB: room for most searches),
+  /// The exact any-angle search's scratch made now (about 60 KB: room for short searches),
   /// for contexts that will run it (SearchRequest::exactAnyAngle).
   void reserveExact() { m_exact.reserve(); }
   static constexpr std::size_t kResidentNodeBytes = std::size_t(32) << 20;

@@ -201,14 +201,23 @@ bool runMap(const std::string& dir, const std::string& name, int queryCount, int
                 100.0 * double(held) / double(data.memoryBytes()));
   }
   {
-    // Of which the search alone (its node pages, page table and open list).
-    SearchContext search;
+    // Of which the search alone: the exact any-angle search's scratch (what a planner runs on
+    // these maps of one cost), and a tile search's context (table, pages, open list), which a
+    // planner makes when a tile search runs (a wide body's).
+    SearchContext exact(SearchContext::Scratch::None), tiles;
     SearchResult found;
-    const SearchGrid& grid = data.layer(walk, 0.0f)->grid();
+    const NavLayer& layer = *data.layer(walk, 0.0f);
     for (const PathRequest& request : requests) {
-      search.findPath(grid, SearchRequest{*map.tileAt(request.start), *map.tileAt(request.goal)}, found);
+      SearchRequest search{*map.tileAt(request.start), *map.tileAt(request.goal)};
+      tiles.findPath(layer.grid(), search, found);
+      search.sightLines = &layer.lines();
+      search.startPoint = request.start;
+      search.goalPoint = request.goal;
+      search.exactAnyAngle = true;
+      exact.findPath(layer.grid(), search, found);
     }
-    std::printf("  of which a search context: %.2f MB\n", double(search.memoryBytes()) / 1e6);
+    std::printf("  of which the exact search's scratch: %.2f MB (a tile search's context: %.2f MB)\n",
+                double(exact.memoryBytes()) / 1e6, double(tiles.memoryBytes()) / 1e6);
   }
 
   // Landmarks (8) after a tile is opened: off at once, then refreshed a sweep per call.

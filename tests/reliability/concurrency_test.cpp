@@ -109,7 +109,7 @@ TEST_CASE("threads: planners on one shared world and navigation data give the an
           }
         });
         for (int t = 0; t < kThreads; ++t) {
-          INFO(layoutName(layout.kind()) << (anyAngle ? " any-angle" : " 8-way") << " round " << round << " thread " << t);
+          INFO(layoutName(layout.kind()) << (anyAngle ? " Theta*" : " default search") << " round " << round << " thread " << t);
           CHECK(got[std::size_t(t)] == expected);
         }
       }

@@ -48,7 +48,8 @@ struct PlannerSettings {
   /// Stage 2 as the exact any-angle search (Anya: intervals of tile corners seen from the last
   /// turning point), the default where it applies: 8-way square maps where every tile the
   /// mobility may enter costs the same, no doors, characters narrower than half a tile; elsewhere
-  /// the 8-way tile search with jump points runs (and anyAngleSearch takes precedence). It finds
+  /// the tile search runs (8-way with jump points on square maps), and anyAngleSearch takes
+  /// precedence. It finds
   /// the shortest route in straight lines, so it always passes each obstacle on the shorter side,
   /// which the 8-way metric misses on a few queries in a hundred on open maps (the stages after
   /// it then pull taut a route up to several percent longer). With a radius and comfort of 0 the

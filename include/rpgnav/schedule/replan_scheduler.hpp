@@ -325,6 +325,10 @@ class RPGNAV_API ReplanScheduler {
   PathRequest requestFor(const Character& character, Vec2 goal) const;
   // A finished plan for `character` (not InProgress): stickiness, events, next turn.
   void accept(Character& character, ReplanReason reason, bool along, PathResult& result, double now);
+  // The path of a successful plan becomes the one the character walks (doors on it, follower).
+  void install(Character& character, PathResult& result, double now);
+  // Whether the plan being accepted was for a point goal setGoal has replaced since.
+  bool forReplacedGoal(const Character& character) const noexcept;
   double nextTurn(const Character& character, double now) const;
   // Back in the queue after a plan: at its next turn, or at the front if triggered meanwhile.
   void requeue(Character& character, double now);

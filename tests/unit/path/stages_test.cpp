@@ -153,7 +153,9 @@ TEST_CASE("stage 5: corner routing pulls a bend onto the corner it wraps", "[pat
 }
 
 TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on random maps", "[path][property]") {
-  const bool anyAngle = GENERATE(false, true);
+  // The three searches: 8-way, Theta* and the exact any-angle one (the default on these maps).
+  const int search = GENERATE(0, 1, 2);
+  const bool anyAngle = search == 1;
   std::mt19937 random(2024);
   int queries = 0, tight = 0;
   double worst = 0;
@@ -161,6 +163,7 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
     const TileMap map = test::randomMap(random, Layout::square(), 16, 14, 0.25, false);
     PlannerSettings settings;
     settings.anyAngleSearch = anyAngle;
+    settings.exactAnyAngle = search == 2;
     settings.recordStages = true;
     settings.comfort = 0.0f;  // taut paths: the optimum is pulled tight against the corners
     Planner planner(map, settings);
@@ -170,7 +173,7 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
       const Vec2 start(x(random), y(random)), goal(x(random), y(random));
       if (planner.plan({start, goal}, result) != Status::Ok) continue;
       // The cost invariant, stage by stage (support/path_checks).
-      const std::string broken = test::costInvariantViolation(map, {start, goal}, result, {}, anyAngle);
+      const std::string broken = test::costInvariantViolation(map, {start, goal}, result, {}, anyAngle || search == 2);
       INFO(broken);
       CHECK(broken.empty());
       const double optimal = optimalAnyAngle(map, start, goal);
@@ -179,17 +182,20 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
       // Never shorter than optimal (no wall is cut), and within the corner margin of it almost
       // always: the path is pulled taut round the obstacles the A* path passes. (It can pass an
       // obstacle on the other side than the shortest way does: the search measures octile
-      // steps, not Euclidean length; the any-angle search rarely does.)
+      // steps, not Euclidean length; Theta* rarely does; the exact search never does.)
       CHECK(result.length >= optimal - 1e-4);
+      if (search == 2) CHECK(result.length == Approx(optimal).epsilon(1e-6));
       const double excess = (result.length - optimal) / std::max(optimal, 1.0);
       worst = std::max(worst, excess);
       tight += excess <= 1e-3 ? 1 : 0;
       ++queries;
     }
   }
-  INFO(tight << " of " << queries << " within 0.1%, worst " << worst * 100 << "%, any-angle " << anyAngle);
+  INFO(tight << " of " << queries << " within 0.1%, worst " << worst * 100 << "%, search " << search);
   CHECK(queries > 150);
   // When written: 163 of 194 (8-way search), 159 of 194 (any-angle search: Theta* gains little
-  // on small maps strewn with single blocked tiles, see the README for real maps).
+  // on small maps strewn with single blocked tiles, see the README for real maps); the exact
+  // search every one.
   CHECK(tight >= queries * 80 / 100);
+  if (search == 2) CHECK(tight == queries);
 }
