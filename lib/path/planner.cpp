@@ -49,8 +49,10 @@ class RPGNAV_HIDDEN Planner::Impl {
   const NavLayer* prepare(const PathRequest& request, PathResult& out);
   // Stage 2 (one slice) and everything after it.
   Status searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out);
-  // Whether stage 2 is the exact any-angle search for a narrow character on `grid` (see
+  // Whether the exact any-angle search may run on this world's map (the settings, the layout, no
+  // doors), and whether it is stage 2 for a narrow character on `grid` (see
   // PlannerSettings::exactAnyAngle).
+  bool exactSearchMayRun() const noexcept;
   bool exactSearchOn(const SearchGrid& grid) const noexcept;
   // The search's memory made now, for the walking layer when the data has it: the exact search's
   // when that is what runs there, else the tile search's.
@@ -192,10 +194,14 @@ Planner::Impl::Impl(const TileMap& map, PlannerSettings settings, NavDataSetting
   reserveSearch();
 }
 
-bool Planner::Impl::exactSearchOn(const SearchGrid& grid) const noexcept {
-  const Layout& layout = grid.layout();
+bool Planner::Impl::exactSearchMayRun() const noexcept {
+  const Layout& layout = m_world->map().layout();
   return m_settings.exactAnyAngle && !m_settings.anyAngleSearch && m_world->doors().empty() &&
-         layout.kind() == LayoutKind::Square && layout.connectivity() == 8 && grid.uniformCost() && grid.gateCount() == 0;
+         layout.kind() == LayoutKind::Square && layout.connectivity() == 8;
+}
+
+bool Planner::Impl::exactSearchOn(const SearchGrid& grid) const noexcept {
+  return exactSearchMayRun() && grid.uniformCost() && grid.gateCount() == 0;
 }
 
 void Planner::Impl::reserveSearch() {
@@ -212,13 +218,8 @@ void Planner::Impl::reserveSearch() {
   } else {
     m_search.reserveTiles();
   }
-  // Own data whose layers come with the first plan: the exact search's too where it may run
-  // (not on hexes or 4-way squares, nor with doors).
-  const Layout& layout = m_world->map().layout();
-  if (walk == nullptr && m_settings.exactAnyAngle && !m_settings.anyAngleSearch && m_world->doors().empty() &&
-      layout.kind() == LayoutKind::Square && layout.connectivity() == 8) {
-    m_search.reserveExact();
-  }
+  // Own data whose layers come with the first plan: the exact search's too where it may run.
+  if (walk == nullptr && exactSearchMayRun()) m_search.reserveExact();
 }
 
 void Planner::Impl::record(PathResult& out, PathStage stage) const {

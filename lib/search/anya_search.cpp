@@ -433,22 +433,21 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
 
   // The start is the first root: it sees along its row and, across each strip beside it, the
   // far row of the free run it touches.
-  const std::int32_t origin = m_origin = 0;
-  m_roots.push_back({0, 0, 0.0, -1});  // (its place is m_start)
-  if (onLattice(start.x()) && onLattice(start.y())) insertCorner(cornerKey(nearest(start.x()), nearest(start.y()))) = origin;
-  checkGoalFromRoot(origin);
+  m_roots.push_back({0, 0, 0.0, -1});  // kOrigin (its place is m_start)
+  if (onLattice(start.x()) && onLattice(start.y())) insertCorner(cornerKey(nearest(start.x()), nearest(start.y()))) = kOrigin;
+  checkGoalFromRoot(kOrigin);
   columns(start.x(), low, high);
   auto runCone = [&](std::int32_t strip, std::int32_t towardRow) {
     if (!free(low, strip) && !free(high, strip)) return;
     const std::int32_t left = free(low, strip) ? runLeft(low, strip) : high;
     const std::int32_t right = free(high, strip) ? runRight(high, strip) : low + 1;
-    push(left, right, towardRow, origin, Kind::Cone);
+    push(left, right, towardRow, kOrigin, Kind::Cone);
   };
   if (onLattice(start.y())) {
     const auto k = std::int32_t(start.y());
     const double right = flatEnd(start.x(), k, +1, false), left = flatEnd(start.x(), k, -1, false);
-    if (right > start.x() + kEps) push(start.x(), right, k, origin, Kind::FlatRight);
-    if (left < start.x() - kEps) push(left, start.x(), k, origin, Kind::FlatLeft);
+    if (right > start.x() + kEps) push(start.x(), right, k, kOrigin, Kind::FlatRight);
+    if (left < start.x() - kEps) push(left, start.x(), k, kOrigin, Kind::FlatLeft);
     runCone(k - 1, k - 1);
     runCone(k, k + 1);
   } else {
@@ -492,7 +491,7 @@ Status AnyaSearch::run(std::int64_t maxExpansions) {
       return Status::Ok;
     }
     // A root since reached more cheaply: its better copy makes these successors again.
-    if (node.root != m_origin && *findCorner(cornerKey(root.x, root.y)) != node.root) continue;
+    if (node.root != kOrigin && *findCorner(cornerKey(root.x, root.y)) != node.root) continue;
     // A node whose only successor goes on in sight of the same root (a cone crossing open rows,
     // a row followed past nothing to turn round) is expanded at once instead of through the open
     // list (Anya's pruning of intermediate nodes): expanding a node early never loses the best

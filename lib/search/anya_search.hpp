@@ -76,9 +76,10 @@ class AnyaSearch {
   struct Place {
     double x, y, g;
   };
+  static constexpr std::int32_t kOrigin = 0;  // the start's root: always the first
   Place place(std::int32_t root) const noexcept {
     const Root& r = m_roots[std::size_t(root)];
-    return root == m_origin ? Place{m_start.x(), m_start.y(), 0.0} : Place{double(r.x), double(r.y), r.g};
+    return root == kOrigin ? Place{m_start.x(), m_start.y(), 0.0} : Place{double(r.x), double(r.y), r.g};
   }
   enum class Kind : std::uint8_t { Cone, FlatRight, FlatLeft, Goal };
   struct Node {
@@ -153,7 +154,6 @@ class AnyaSearch {
   std::int64_t m_expanded = 0, m_generated = 0;
   bool m_suspended = false;
   Eigen::Vector2d m_start;
-  std::int32_t m_origin = 0;  // the start's root
   std::vector<Eigen::Vector2d> m_route;
   double m_length = 0.0;
 };
