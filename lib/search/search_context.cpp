@@ -250,6 +250,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   }
   Cell goal = request.goal;
   m_partial = false;
+  m_tilePath = request.tilePath;
   const std::uint32_t region = grid.regions().regionOf(request.start);
   if (!grid.passable(goal) || grid.regions().regionOf(goal) != region) {
     if (!request.nearestIfUnreachable) {
@@ -319,6 +320,8 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_plainStraightCost = grid.stepCost(only, only, false);
     m_plainDiagonalCost = grid.stepCost(only, only, true);
   }
+  m_minStraightCost = grid.minStraightCost();
+  m_minDiagonalCost = grid.minDiagonalCost();
   // Jump points on a map of one cost touch a few scattered tiles; other searches touch whole
   // areas, which the array holds better than the table from the start.
   if (!(m_jumpPoints && grid.uniformCost())) moveToArray();
@@ -434,30 +437,19 @@ std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept
   const SearchGrid& grid = *m_grid;
   std::int64_t h;
   if (m_octile) {
-    const std::int64_t dx = std::abs(c.x - m_goalCell.x), dy = std::abs(c.y - m_goalCell.y);
-    const std::int64_t diagonal = std::min(dx, dy);
-    h = (std::max(dx, dy) - diagonal) * grid.minStraightCost() + diagonal * grid.minDiagonalCost();
+    h = octileHeuristic(c);
   } else if (m_sight != nullptr) {
     // Straight-line distance × the cheapest step cost (truncated: stays a lower bound).
     const Layout& layout = grid.layout();
     const double tiles = double((pointOf(index) - m_goalPoint).norm()) / double(layout.tileSize());
-    h = index == m_goal ? 0 : std::int64_t(tiles * double(grid.minStraightCost()));
+    h = index == m_goal ? 0 : std::int64_t(tiles * double(m_minStraightCost));
   } else if (grid.layout().isHex()) {
-    h = grid.layout().stepDistance(c, m_goalCell) * grid.minStraightCost();
+    h = grid.layout().stepDistance(c, m_goalCell) * m_minStraightCost;
   } else {  // 4-way squares
-    h = (std::abs(c.x - m_goalCell.x) + std::abs(c.y - m_goalCell.y)) * grid.minStraightCost();
+    h = (std::abs(c.x - m_goalCell.x) + std::abs(c.y - m_goalCell.y)) * m_minStraightCost;
   }
   if (m_landmarkCount == 0) return h;
-  // ALT with symmetric step costs: d(n,goal) >= |d(L,goal) - d(L,n)|. Stored distances are
-  // rounded down to whole quanta, so the bound gives up one quantum to stay a lower bound.
-  const std::uint32_t* here = grid.landmarkDistances(index);
-  std::int64_t quanta = 0;
-  for (int k = 0; k < m_landmarkCount; ++k) {
-    if (here[k] != SearchGrid::kLandmarkUnknown && m_goalLandmarks[k] != SearchGrid::kLandmarkUnknown) {
-      quanta = std::max(quanta, std::abs(std::int64_t(m_goalLandmarks[k]) - std::int64_t(here[k])) - 1);
-    }
-  }
-  std::int64_t bound = quanta * SearchGrid::kLandmarkQuantum;
+  std::int64_t bound = landmarkBound(index);
   if (m_sight != nullptr) {
     // Landmark distances are tile-step costs; a straight segment can be shorter than the best
     // tile-step route by the grid's worst ratio (8-way: at 22.5°, √(4 − 2√2) ≈ 1.0824; 4-way:
@@ -468,6 +460,19 @@ std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept
     bound = std::int64_t(double(bound) / ratio);
   }
   return std::max(h, bound);
+}
+
+std::int64_t SearchContext::landmarkBound(std::int32_t index) const noexcept {
+  // ALT with symmetric step costs: d(n,goal) >= |d(L,goal) - d(L,n)|. Stored distances are
+  // rounded down to whole quanta, so the bound gives up one quantum to stay a lower bound.
+  const std::uint32_t* here = m_grid->landmarkDistances(index);
+  std::int64_t quanta = 0;
+  for (int k = 0; k < m_landmarkCount; ++k) {
+    if (here[k] != SearchGrid::kLandmarkUnknown && m_goalLandmarks[k] != SearchGrid::kLandmarkUnknown) {
+      quanta = std::max(quanta, std::abs(std::int64_t(m_goalLandmarks[k]) - std::int64_t(here[k])) - 1);
+    }
+  }
+  return quanta * SearchGrid::kLandmarkQuantum;
 }
 
 Vec2 SearchContext::pointOf(std::int32_t index) const noexcept {
@@ -524,6 +529,17 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
   node.stamp = fresh;
   if (index == m_goal) m_goalDirect = direct;
   heapPush({g + heuristic(cell, index), g, index, slotOf(node)});
+}
+
+[[gnu::always_inline]] inline void SearchContext::relaxJump(std::int32_t index, Cell cell, std::int64_t g,
+                                                            std::int32_t parent, std::int32_t dx, std::int32_t dy) {
+  Node& node = this->node(index);
+  // A node seen in this search (closed too: see relax) is written only when g improves on it.
+  if ((node.stamp >> 4) == m_generation && g >= node.g) return;
+  node = Node{g, parent, (m_generation << 4) | std::uint32_t(SearchGrid::directionCode(dx, dy))};
+  std::int64_t h = octileHeuristic(cell);
+  if (m_landmarkCount > 0) [[unlikely]] h = std::max(h, landmarkBound(index));
+  heapPush({g + h, g, index, slotOf(node)});
 }
 
 void SearchContext::expandAll(std::int32_t index, std::int64_t g) {
@@ -639,8 +655,8 @@ bool SearchContext::gateAllows(std::int32_t from, std::int32_t to, std::int32_t 
   return true;
 }
 
-std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::int32_t dx, std::int32_t dy,
-                                         std::int32_t& steps) const noexcept {
+[[gnu::always_inline]] inline std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::int32_t dx,
+                                                                       std::int32_t dy, std::int32_t& steps) const noexcept {
   // Looks the jump up in the grid's precomputed table; only the goal, which the table cannot
   // know, is checked here (a jump passing over the goal stops on it).
   const SearchGrid& grid = *m_grid;
@@ -651,6 +667,14 @@ std::int32_t SearchContext::jumpStraight(std::int32_t x, std::int32_t y, std::in
   // Tiles from (x, y) to the goal along the direction (meaningful when goalOnLine).
   const std::int32_t toGoal = dx != 0 ? (m_goalX - x) * dx : (m_goalY - y) * dy;
   std::int32_t n = y * pw + x, travelled = 0;
+  if (!(goalOnLine && toGoal > 0)) {  // (the common case: one entry answers)
+    const std::int16_t d = grid.jumpDistances(n)[direction];
+    if (d != SearchGrid::kJumpFar) {
+      if (d < 0) return -1;
+      steps = d;
+      return n + d * stride;
+    }
+  }
   while (true) {
     const std::int16_t d = grid.jumpDistances(n)[direction];
     const std::int32_t reach = d == SearchGrid::kJumpFar ? SearchGrid::kJumpFarReach : d < 0 ? -d : d;
@@ -772,25 +796,29 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
   auto jumpAcrossAndDown = [&](std::int64_t gHere) {
     std::int32_t steps = 0;
     const std::int32_t row = kFit ? jumpStraightFitting(x, y, dx, 0, steps) : jumpStraight(x, y, dx, 0, steps);
-    if (row >= 0 && leadsOn<kTiles>(row, dx, 0)) relax(row, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
+    if (row >= 0 && leadsOn<kTiles>(row, dx, 0)) relaxJump(row, {x - 1 + dx * steps, y - 1}, gHere + steps * straightCost, index, dx, 0);
     const std::int32_t column = kFit ? jumpStraightFitting(x, y, 0, dy, steps) : jumpStraight(x, y, 0, dy, steps);
     if (column >= 0 && leadsOn<kTiles>(column, 0, dy)) {
-      relax(column, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
+      relaxJump(column, {x - 1, y - 1 + dy * steps}, gHere + steps * straightCost, index, 0, dy);
     }
   };
   if constexpr (kTiles == JumpTiles::kPlain) {
-    // The grid's diagonal bits skip to the tiles where the walk below would find something (or
-    // could not go on); the goal's row and column (a straight jump from there may reach it) are
-    // looked at too. (On weighted maps diagonals end at a patch border within a few tiles, and
-    // the walk, whose tiles are in cache already, measured 20% faster than reading the bits.)
-    // Whether the first step can be taken is read from the jump table, whose entries for this
-    // tile are in cache: in mazes and corridors most diagonals end there, and reading their bits
-    // cost 10%.
+    // The grid skips to the tiles where the walk below would find something (or could not go
+    // on); the goal's row and column (a straight jump from there may reach it) are looked at too.
+    // The next stop comes from the tile's record in the jump table (nearDiagonalStop), which the
+    // straight jumps from the same tile read anyway; only beyond its reach from the diagonal
+    // bits, whose words lie elsewhere in memory (reading them first cost 8% of a search on
+    // AR0011SR). (On weighted maps diagonals end at a patch border within a few tiles, and the
+    // walk, whose tiles are in cache already, measured 20% faster than reading the bits.)
     const std::int32_t stride = dx + vertical;
     const std::int32_t toRow = (m_goalY - y) * dy, toColumn = (m_goalX - x) * dx;
-    if (!canStep(n)) return;
     for (std::int32_t k = 0;;) {
-      const SearchGrid::DiagonalStop stop = grid.diagonalStop({x - 1, y - 1}, dx, dy);
+      SearchGrid::DiagonalStop stop;
+      if (const std::int16_t near = grid.nearDiagonalStop(n, dx, dy); near != 0) [[likely]] {
+        stop = {near < 0 ? -near : near, near < 0};
+      } else {
+        stop = grid.diagonalStop({x - 1, y - 1}, dx, dy);
+      }
       std::int32_t ahead = stop.steps;
       if (toRow > k && toRow - k < ahead) ahead = toRow - k;
       if (toColumn > k && toColumn - k < ahead) ahead = toColumn - k;
@@ -801,7 +829,7 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
       y += ahead * dy;
       const std::int64_t gHere = g + k * diagonalCost;
       if (n == m_goal) {
-        relax(n, {x - 1, y - 1}, gHere, index, dx, dy);
+        relaxJump(n, {x - 1, y - 1}, gHere, index, dx, dy);
         return;
       }
       jumpAcrossAndDown(gHere);
@@ -814,7 +842,7 @@ void SearchContext::jumpDiagonal(std::int32_t index, std::int32_t x, std::int32_
       y += dy;
       const std::int64_t gHere = g + k * diagonalCost;
       if (n == m_goal || grid.uniform()[n] == 0) {
-        if (leadsOn<kTiles>(n, dx, dy)) relax(n, {x - 1, y - 1}, gHere, index, dx, dy);
+        if (leadsOn<kTiles>(n, dx, dy)) relaxJump(n, {x - 1, y - 1}, gHere, index, dx, dy);
         return;
       }
       jumpAcrossAndDown(gHere);
@@ -852,11 +880,13 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
       add(0, dy);
       add(dx, dy);
     } else if (dx != 0) {
-      // Forced neighbours: a side tile open where the one behind it is blocked.
+      // Forced neighbours: a side tile open where the one behind it is blocked. (The side tile
+      // first, here and below: its entry is this tile's own, in cache; after a jump down a column
+      // the tile behind is a row of the table away.)
       add(dx, 0);
       for (std::int32_t s : {-1, 1}) {
         const int side = s > 0 ? SearchGrid::kSouth : SearchGrid::kNorth;
-        if (!openToward<kTiles>(index - dx, side, s * pw) && openToward<kTiles>(index, side, s * pw)) {
+        if (openToward<kTiles>(index, side, s * pw) && !openToward<kTiles>(index - dx, side, s * pw)) {
           add(0, s);
           add(dx, s);
         }
@@ -865,7 +895,7 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
       add(0, dy);
       for (std::int32_t s : {-1, 1}) {
         const int side = s > 0 ? SearchGrid::kEast : SearchGrid::kWest;
-        if (!openToward<kTiles>(index - dy * pw, side, s) && openToward<kTiles>(index, side, s)) {
+        if (openToward<kTiles>(index, side, s) && !openToward<kTiles>(index - dy * pw, side, s)) {
           add(s, 0);
           add(s, dy);
         }
@@ -888,7 +918,7 @@ void SearchContext::expandJumpPoint(std::int32_t index, const Node here) {
       const std::uint8_t* cls = grid.classes();
       cost = grid.halfStraight(cls[index]) + (2 * steps - 1) * grid.halfStraight(cls[index + dx + dy * pw]);
     }
-    if (leadsOn<kTiles>(target, dx, dy)) relax(target, {x - 1 + dx * steps, y - 1 + dy * steps}, here.g + cost, index, dx, dy);
+    if (leadsOn<kTiles>(target, dx, dy)) relaxJump(target, {x - 1 + dx * steps, y - 1 + dy * steps}, here.g + cost, index, dx, dy);
   }
 }
 
@@ -904,42 +934,54 @@ void SearchContext::buildPath(SearchResult& out) {
   // Parents link jump points (or plain neighbours). Between a parent and its child the route is
   // "diagonal first, then straight": min(|dx|,|dy|) diagonal steps, then the rest along one
   // axis — exactly how jumps travel. Hex parents are always neighbours, one step apart. The
-  // chain of nodes, goal first, is read once (each read of a node may probe the node table).
+  // chain of nodes is read once (each read of a node may probe the node table).
   const bool hex = grid.layout().isHex();
   m_chain.clear();
   for (std::int32_t i = m_goal; i >= 0; i = nodeAt(i).parent) m_chain.push_back(grid.cellOf(i));
-  std::size_t total = 1;
+  std::reverse(m_chain.begin(), m_chain.end());
   std::int64_t straight = 0, diagonal = 0;
   for (std::size_t k = 0; k + 1 < m_chain.size(); ++k) {
-    const Cell b = m_chain[k], a = m_chain[k + 1];
+    const Cell a = m_chain[k], b = m_chain[k + 1];
     const std::int32_t ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
-    total += std::size_t(std::max(ax, ay));
     const std::int32_t diagonalSteps = hex ? 0 : std::min(ax, ay);
     diagonal += diagonalSteps;
     straight += std::max(ax, ay) - diagonalSteps;
   }
-  // Start to goal: each link's tiles after its first, diagonal steps first, then straight ones.
-  out.path.resize(total);
-  Cell* write = out.path.data();
-  *write++ = m_chain.back();
-  for (std::size_t k = m_chain.size() - 1; k > 0; --k) {
-    const Cell a = m_chain[k], b = m_chain[k - 1];
-    if (hex) {
-      *write++ = b;
-      continue;
-    }
-    const std::int32_t dx = sign(b.x - a.x), dy = sign(b.y - a.y);
-    const std::int32_t ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
-    const std::int32_t diagonalSteps = std::min(ax, ay);
-    const std::int32_t sx = ax > ay ? dx : 0, sy = ax > ay ? 0 : dy;  // the straight part's step
-    Cell c = a;
-    for (std::int32_t i = 0; i < diagonalSteps; ++i) *write++ = c = {c.x + dx, c.y + dy};
-    for (std::int32_t i = diagonalSteps; i < std::max(ax, ay); ++i) *write++ = c = {c.x + sx, c.y + sy};
+  if (m_tilePath) {
+    fillJumpRoute(m_chain, out.path);
+  } else {
+    out.path.assign(m_chain.begin(), m_chain.end());
   }
   out.reached = m_goalCell;
   out.costUnits = nodeAt(m_goal).g;
   out.cost = double(out.costUnits) / double(kCostScale);
   out.length = double(straight) + double(diagonal) * std::sqrt(2.0);
+}
+
+void fillJumpRoute(std::span<const Cell> nodes, std::vector<Cell>& tiles) {
+  std::size_t total = nodes.empty() ? 0 : 1;
+  for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {
+    total += std::size_t(std::max(std::abs(nodes[k + 1].x - nodes[k].x), std::abs(nodes[k + 1].y - nodes[k].y)));
+  }
+  tiles.resize(total);
+  if (nodes.empty()) return;
+  Cell* write = tiles.data();
+  *write++ = nodes.front();
+  for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {
+    const Cell a = nodes[k], b = nodes[k + 1];
+    const std::int32_t dx = sign(b.x - a.x), dy = sign(b.y - a.y);
+    const std::int32_t ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
+    const std::int32_t diagonalSteps = std::min(ax, ay);
+    const std::int32_t sx = ax > ay ? dx : 0, sy = ax > ay ? 0 : dy;  // the straight part's step
+    const std::int32_t straightSteps = std::max(ax, ay) - diagonalSteps;
+    // (Each tile from its index, not from the one before: the compiler vectorises these loops,
+    // and long routes found in few expansions spend most of their time here.)
+    for (std::int32_t i = 0; i < diagonalSteps; ++i) write[i] = {a.x + (i + 1) * dx, a.y + (i + 1) * dy};
+    write += diagonalSteps;
+    const Cell turn{a.x + diagonalSteps * dx, a.y + diagonalSteps * dy};
+    for (std::int32_t i = 0; i < straightSteps; ++i) write[i] = {turn.x + (i + 1) * sx, turn.y + (i + 1) * sy};
+    write += straightSteps;
+  }
 }
 
 namespace {

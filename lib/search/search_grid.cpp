@@ -276,7 +276,7 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
   grid.m_regions = RegionMap::compute(map, mobility);
   if (grid.hasJumps() && grid.m_costClasses > 1) grid.fillSuccessors();
   if (grid.hasJumps()) {
-    grid.m_jumps.assign(std::size_t(grid.paddedCount()) * kJumpDirections, -1);
+    grid.m_jumps.assign(std::size_t(grid.paddedCount()) * kJumpRecord, -1);
     for (int d = 0; d < kJumpDirections; ++d) {
       const std::int32_t lines = d < 2 ? grid.m_height : grid.m_width;
       for (std::int32_t line = 0; line < lines; ++line) grid.buildJumpLine(d, line);
@@ -384,15 +384,26 @@ void SearchGrid::refreshAround(std::span<const Cell> cells) {
     refreshAllDiagonalBits();
     return;
   }
+  // Then the near diagonal stops before each tile whose bits changed (all bits first: a stop
+  // reads the bits ahead of it).
+  std::vector<std::pair<Cell, unsigned>> changed;
+  auto refreshBits = [&](Cell cell) {
+    if (const unsigned directions = refreshDiagonalBits(cell); directions != 0) changed.emplace_back(cell, directions);
+  };
   for (const Cell cell : cells) {
     for (std::int32_t dy = -1; dy <= 1; ++dy) {
       for (std::int32_t dx = -1; dx <= 1; ++dx) {
         const Cell near{cell.x + dx, cell.y + dy};
-        if (contains(near)) refreshDiagonalBits(near);
+        if (contains(near)) refreshBits(near);
       }
     }
   }
-  for (const std::int32_t tile : stopFlips) refreshDiagonalBits(cellOf(tile));
+  for (const std::int32_t tile : stopFlips) refreshBits(cellOf(tile));
+  for (const auto& [cell, directions] : changed) {
+    for (int direction = 0; direction < 4; ++direction) {
+      if ((directions >> direction) & 1u) refreshNearDiagonalStopsBefore(cell, direction);
+    }
+  }
 }
 
 void SearchGrid::buildDiagonalBits() {
@@ -430,13 +441,68 @@ void SearchGrid::refreshAllDiagonalBits() {
   for (std::int32_t y = 0; y < m_height; ++y) {
     for (std::int32_t x = 0; x < m_width; ++x) refreshDiagonalBits({x, y});
   }
+  // Each tile's near stop follows from the next tile's along the diagonal: rows in the order
+  // that has that tile done first.
+  for (int direction = 0; direction < 4; ++direction) {
+    const std::int32_t dx = direction % 2 == 0 ? 1 : -1, dy = direction < 2 ? 1 : -1;
+    for (std::int32_t row = 0; row < m_height; ++row) {
+      const std::int32_t y = dy > 0 ? m_height - 1 - row : row;
+      for (std::int32_t x = 0; x < m_width; ++x) {
+        const Cell next{x + dx, y + dy};
+        std::int16_t near = -1;  // (past the map's edge: blocked)
+        if (contains(next)) {
+          const int bits = diagonalBits(next, dx, dy);
+          const std::int16_t after = m_jumps[std::size_t(padded(next)) * kJumpRecord + 4 + std::size_t(direction)];
+          near = bits != 0                                   ? std::int16_t((bits & 2) != 0 ? -1 : 1)
+                 : after == 0 || std::abs(after) == kNearDiagonalReach ? std::int16_t(0)
+                 : after > 0                                 ? std::int16_t(after + 1)
+                                                             : std::int16_t(after - 1);
+        }
+        m_jumps[std::size_t(padded({x, y})) * kJumpRecord + 4 + std::size_t(direction)] = near;
+      }
+    }
+  }
 }
 
-void SearchGrid::refreshDiagonalBits(Cell cell) {
+void SearchGrid::refreshNearDiagonalStopsBefore(Cell cell, int direction) {
+  const std::int32_t dx = direction % 2 == 0 ? 1 : -1, dy = direction < 2 ? 1 : -1;
+  // The first tile with a bit set from `cell` on (itself included), then one step more for each
+  // tile back: each tile's stop follows from the one ahead of it. Where a stop comes out as it
+  // was, those behind it are as they were too (they follow from it, and the bits between are
+  // unchanged, or walked from their own tile); behind a tile with a bit set nothing depends on
+  // `cell`.
+  std::int32_t bit = 0;
+  const std::uint64_t* words = m_diagonalBits[std::size_t(direction)].data() + diagonalOffset(cell, dx, dy, bit);
+  auto anyBit = [&](std::int32_t b) { return (((words[2 * (b >> 6)] | words[2 * (b >> 6) + 1]) >> (b & 63)) & 1u) != 0; };
+  std::int32_t steps = 0;
+  bool blocked = ((words[2 * (bit >> 6) + 1] >> (bit & 63)) & 1u) != 0;
+  if (!anyBit(bit)) {
+    const DiagonalStop stop = diagonalStop(cell, dx, dy);
+    steps = stop.steps;
+    blocked = stop.blocked;
+  }
+  // Back along the diagonal the bit index falls by dy; the bits past the map's ends are set.
+  const std::int32_t back = dx + dy * paddedWidth();
+  std::int32_t p = padded(cell);
+  for (std::int32_t k = 1;; ++k) {
+    bit -= dy;
+    p -= back;
+    ++steps;
+    if (!contains({cell.x - k * dx, cell.y - k * dy})) return;
+    const std::int16_t near = steps > kNearDiagonalReach ? std::int16_t(0) : std::int16_t(blocked ? -steps : steps);
+    std::int16_t& entry = m_jumps[std::size_t(p) * kJumpRecord + 4 + std::size_t(direction)];
+    if (entry == near) return;
+    entry = near;
+    if (anyBit(bit)) return;
+  }
+}
+
+unsigned SearchGrid::refreshDiagonalBits(Cell cell) {
   const std::int32_t pw = paddedWidth();
   const std::int32_t p = padded(cell);
   const std::uint8_t* cls = m_class.data();
-  const std::int16_t* entries = m_jumps.data() + std::size_t(p) * kJumpDirections;
+  const std::int16_t* entries = m_jumps.data() + std::size_t(p) * kJumpRecord;
+  unsigned changed = 0;
   for (int direction = 0; direction < 4; ++direction) {
     const std::int32_t dx = direction % 2 == 0 ? 1 : -1, dy = direction < 2 ? 1 : -1;
     // The step into the tile comes from (-dx, -dy): the tiles beside it are west or east of the
@@ -448,9 +514,13 @@ void SearchGrid::refreshDiagonalBits(Cell cell) {
     std::uint64_t* words =
         m_diagonalBits[std::size_t(direction)].data() + diagonalOffset(cell, dx, dy, bit) + 2 * std::size_t(bit >> 6);
     const std::uint64_t mask = std::uint64_t(1) << (bit & 63);
-    words[0] = stops ? words[0] | mask : words[0] & ~mask;
-    words[1] = enterable ? words[1] & ~mask : words[1] | mask;
+    const std::uint64_t stopWord = stops ? words[0] | mask : words[0] & ~mask;
+    const std::uint64_t blockedWord = enterable ? words[1] & ~mask : words[1] | mask;
+    if (stopWord != words[0] || blockedWord != words[1]) changed |= 1u << direction;
+    words[0] = stopWord;
+    words[1] = blockedWord;
   }
+  return changed;
 }
 
 int SearchGrid::diagonalBits(Cell cell, std::int32_t dx, std::int32_t dy) const noexcept {
@@ -522,14 +592,14 @@ void SearchGrid::buildJumpLine(int direction, std::int32_t line, std::int32_t fi
     const std::int32_t along = step > 0 ? k : length - 1 - k;
     const std::int32_t t = horizontal ? paddedLine * pw + along : along * pw + paddedLine;
     const std::int32_t next = t + step;
-    std::int16_t& entry = m_jumps[std::size_t(t) * kJumpDirections + std::size_t(direction)];
+    std::int16_t& entry = m_jumps[std::size_t(t) * kJumpRecord + std::size_t(direction)];
     const std::int16_t was = entry;
     if (cls[next] == 0) {
       entry = -1;
     } else if (stops(next)) {
       entry = 1;
     } else {
-      const std::int16_t after = m_jumps[std::size_t(next) * kJumpDirections + std::size_t(direction)];
+      const std::int16_t after = m_jumps[std::size_t(next) * kJumpRecord + std::size_t(direction)];
       // Saturate: beyond 32767 tiles store kJumpFar ("no stop within 32767, look again").
       entry = after == kJumpFar || after == 32767 || after == -32767 ? kJumpFar
               : after > 0                                            ? std::int16_t(after + 1)

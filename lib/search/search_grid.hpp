@@ -174,8 +174,21 @@ class SearchGrid {
   static constexpr std::int32_t kJumpFarReach = 32767;
   /// The straight directions' entries.
   static constexpr int kEast = 0, kWest = 1, kSouth = 2, kNorth = 3;
+  /// A tile's record in the table: its four straight entries, then its four near diagonal stops
+  /// (nearDiagonalStop), 16 bytes, so that a jump point's every jump starts from one cache line.
+  static constexpr std::size_t kJumpRecord = 8;
   const std::int16_t* jumpDistances(std::int32_t paddedIndex) const noexcept {
-    return m_jumps.data() + std::size_t(paddedIndex) * 4;
+    return m_jumps.data() + std::size_t(paddedIndex) * kJumpRecord;
+  }
+  /// How far a diagonal jump from padded tile `paddedIndex` in direction (dx, dy) goes to its
+  /// first stop (diagonalStop), kept beside the straight entries when that is at most
+  /// kNearDiagonalReach tiles: the steps, negated when that tile cannot be entered; 0 when the
+  /// stop is further (read the diagonal bits). -1: the first step is closed. Unlike a full
+  /// table of diagonal jumps, an edit changes these only from a changed bit back to the
+  /// previous tile with a bit set, at most kNearDiagonalReach tiles.
+  static constexpr std::int32_t kNearDiagonalReach = 128;
+  std::int16_t nearDiagonalStop(std::int32_t paddedIndex, std::int32_t dx, std::int32_t dy) const noexcept {
+    return m_jumps[std::size_t(paddedIndex) * kJumpRecord + 4 + std::size_t(diagonalIndex(dx, dy))];
   }
 
   /// Directions of steps on 8-way squares as codes 0-7 (a node's last step; bit c of a
@@ -213,7 +226,8 @@ class SearchGrid {
   /// skips the tiles where it would find nothing. Each bit depends on the tile, its neighbours
   /// and its straight entries only, so an edit changes the bits round it and where those entries
   /// changed. (Tables of the distance to the next stop, as JPS+ has for diagonals, change along
-  /// whole diagonals: one wall put up in an open square of Berlin_0_1024 changed 20,000 entries.)
+  /// whole diagonals: one wall put up in an open square of Berlin_0_1024 changed 20,000 entries.
+  /// The jump table keeps such distances only up to kNearDiagonalReach: nearDiagonalStop.)
   struct DiagonalStop {
     std::int32_t steps;  ///< to the first tile with a bit set (at least 1; past the map's edge counts)
     bool blocked;        ///< that tile cannot be entered (else the jump stops on it)
@@ -365,9 +379,14 @@ class SearchGrid {
     return m_diagonalStart[std::size_t(family)][std::size_t(line)];
   }
   void buildDiagonalBits();
-  // Sets tile `cell`'s diagonal bits from its neighbours and straight entries.
-  void refreshDiagonalBits(Cell cell);
+  // Sets tile `cell`'s diagonal bits from its neighbours and straight entries; returns the
+  // directions (bit diagonalIndex) whose bits changed.
+  unsigned refreshDiagonalBits(Cell cell);
+  // Every tile's diagonal bits, then every near diagonal stop.
   void refreshAllDiagonalBits();
+  // After `cell`'s bits in `direction` changed: the near stops of the tiles before it on that
+  // diagonal, back to one with a bit set (those further back stop there first) or out of reach.
+  void refreshNearDiagonalStopsBefore(Cell cell, int direction);
   std::array<std::vector<std::uint32_t>, 2> m_diagonalStart;
   std::array<std::vector<std::uint64_t>, 4> m_diagonalBits;
   void buildLandmarks();

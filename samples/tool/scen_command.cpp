@@ -25,10 +25,10 @@ namespace rpgnav::tool {
 int scenCommand(Arguments args) {
   constexpr const char* kUsage =
       "usage: rpgnav scen MAP SCEN [--limit N] [--csv] [--mobility NAME] [--no-jump-points] [--pipeline]\n"
-      "                            [--any-angle | --8-way] [--radius R]\n";
+      "                            [--any-angle | --8-way] [--radius R] [--jump-points-only]\n";
   std::string mapPath, scenPath;
   long long limit = -1;
-  bool csv = false, noJumpPoints = false, pipeline = false, anyAngle = false, eightWay = false;
+  bool csv = false, noJumpPoints = false, pipeline = false, anyAngle = false, eightWay = false, jumpPointsOnly = false;
   double radius = 0.0;
   std::string mobilityName = "walk";
   CommandLine commandLine("rpgnav scen", kUsage);
@@ -42,6 +42,9 @@ int scenCommand(Arguments args) {
   commandLine.flag("--pipeline", pipeline);
   commandLine.flag("--any-angle", anyAngle);  // the pipeline's search (the scenario's own A* check stays 8-way)
   commandLine.flag("--8-way", eightWay);
+  // The timed search returns the route's jump points, not the tiles between (SearchRequest::
+  // tilePath): the work a jump point search library's timer covers.
+  commandLine.flag("--jump-points-only", jumpPointsOnly);
   commandLine.option("--radius", "a number of world units, 0 to 3 tiles", [&](std::string_view value) {
     return readNumber(value, radius) && std::isfinite(radius) && radius >= 0.0;
   });
@@ -113,6 +116,7 @@ int scenCommand(Arguments args) {
     request.start = entry.start;
     request.goal = entry.goal;
     request.jumpPoints = !noJumpPoints;
+    request.tilePath = !jumpPointsOnly;
     if (clearance) {
       request.clearance = &*clearance;
       request.bodyTiles = bodyTiles;

@@ -8,13 +8,17 @@
 # pinned to one core (`taskset -c 1`), and the rounds (default 3) repeat that, the programs taking
 # turns map by map. Per program and map: each query's fastest time over the rounds, then the
 # median over the queries (microseconds).
-#   - rpgnav: `rpgnav scen MAP SCEN --csv`, column `micros`: one SearchContext::findPath call timed
-#     from outside with steady_clock, the tile-by-tile path included.
+#   - rpgnav: `rpgnav scen MAP SCEN --csv --jump-points-only`, column `micros`: one
+#     SearchContext::findPath call timed from outside with steady_clock, returning the route's
+#     jump points (SearchRequest::tilePath false), as warthog's search does.
+#   - rpgnav with its tile path: the same without --jump-points-only: findPath also writes every
+#     tile of the route (the default, which the character pipeline uses). A column of its own.
 #   - warthog: `warthog-jps --alg ALG --scen SCEN --map MAP`, column `nanos`: warthog's own timer
 #     around its search loop alone (unidirectional_search::search): it leaves out turning the
 #     start and goal into node ids, extracting the path (warthog's path is the jump points, not
 #     the tiles between them) and, for jps+ / jps2+, building the jump tables when the map loads.
-#   So warthog's figure covers a little less work than rpgnav's.
+#   So warthog's figure covers a little less work than rpgnav's even then (rpgnav's timer also
+#   takes in checking the request and reading the chain of jump points).
 # Lengths are checked too: rpgnav's `length` and warthog's `pcost` against the scenario's optimum
 # (tolerance: 1e-4 relative plus one unit of the last decimal the scenario writes, as bg512's
 # optima are rounded to 2 decimals); a query counts as wrong if any round got it wrong.
@@ -126,9 +130,9 @@ done
 
 # One run; writes "index micros wrong" lines to $tmp/res/PROGRAM.KEY.ROUND.
 mkdir -p "$tmp/res"
-run_rpgnav() { # map key round
-  local out="$tmp/res/rpgnav.$2.$3"
-  "${pin[@]}" "$rpgnav" scen "$movingai/$1.map" "$tmp/$2.scen" --csv > "$tmp/out" 2> "$tmp/err" || true
+run_rpgnav() { # map key round label [flags...]
+  local out="$tmp/res/$4.$2.$3"
+  "${pin[@]}" "$rpgnav" scen "$movingai/$1.map" "$tmp/$2.scen" --csv "${@:5}" > "$tmp/out" 2> "$tmp/err" || true
   awk -v optfile="$tmp/$2.optimal" '
     BEGIN { FS = ","; while ((getline line < optfile) > 0) { split(line, f, " "); opt[f[1]] = f[2] + 0; tol[f[1]] = f[3] + 0 } }
     $1 ~ /^[0-9]+$/ && NF >= 9 {
@@ -156,7 +160,8 @@ for ((round = 1; round <= rounds; round++)); do
   for map in "${present[@]}"; do
     key=${map//\//_}
     echo "side_by_side: round $round/$rounds, $map" >&2
-    run_rpgnav "$map" "$key" "$round"
+    run_rpgnav "$map" "$key" "$round" rpgnav --jump-points-only
+    run_rpgnav "$map" "$key" "$round" rpgnav-tiles
     for alg in "${algs[@]}"; do run_warthog "$alg" "$map" "$key" "$round"; done
   done
 done
@@ -180,17 +185,22 @@ summarise() { # program key
           printf "%.2f %s\n", m, c }' "$tmp/sorted"
 }
 
+# "a / b" to 2 decimals, or - when either is missing.
+ratio_to() { # a b
+  if [ "$1" != - ] && [ "$2" != - ]; then awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'; else echo -; fi
+}
+
 declare -A median queries wrong
 for map in "${present[@]}"; do
   key=${map//\//_}
-  for program in rpgnav "${algs[@]}"; do
+  for program in rpgnav rpgnav-tiles "${algs[@]}"; do
     read -r m q w < <(summarise "$program" "$key")
     median[$program,$map]=$m; queries[$program,$map]=$q; wrong[$program,$map]=$w
   done
 done
 
-echo "| map | rpgnav | best warthog | which | ratio |"
-echo "|---|---:|---:|---|---:|"
+echo "| map | rpgnav | best warthog | which | ratio | rpgnav, tile path too | ratio |"
+echo "|---|---:|---:|---|---:|---:|---:|"
 for map in "${present[@]}"; do
   best=- which=-
   for alg in "${algs[@]}"; do
@@ -198,21 +208,19 @@ for map in "${present[@]}"; do
     [ "$m" = - ] && continue
     if [ "$best" = - ] || awk -v a="$m" -v b="$best" 'BEGIN { exit !(a + 0 < b + 0) }'; then best=$m; which=$alg; fi
   done
-  r=${median[rpgnav,$map]}
-  ratio=-
-  if [ "$r" != - ] && [ "$best" != - ]; then ratio=$(awk -v a="$r" -v b="$best" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'); fi
-  echo "| $map | $r | $best | $which | $ratio |"
+  r=${median[rpgnav,$map]} t=${median[rpgnav-tiles,$map]}
+  echo "| $map | $r | $best | $which | $(ratio_to "$r" "$best") | $t | $(ratio_to "$t" "$best") |"
 done
 
 echo
-header="| map | queries | rpgnav"
-rule="|---|---:|---:"
+header="| map | queries | rpgnav | rpgnav, tile path too"
+rule="|---|---:|---:|---:"
 for alg in "${algs[@]}"; do header+=" | $alg"; rule+="|---:"; done
-echo "$header | wrong (rpgnav, ${algs[*]}) |"
+echo "$header | wrong (rpgnav, with tiles, ${algs[*]}) |"
 echo "$rule|---|"
 for map in "${present[@]}"; do
-  line="| $map | ${queries[rpgnav,$map]} | ${median[rpgnav,$map]}"
-  wrongs=${wrong[rpgnav,$map]}
+  line="| $map | ${queries[rpgnav,$map]} | ${median[rpgnav,$map]} | ${median[rpgnav-tiles,$map]}"
+  wrongs="${wrong[rpgnav,$map]}, ${wrong[rpgnav-tiles,$map]}"
   for alg in "${algs[@]}"; do line+=" | ${median[$alg,$map]}"; wrongs+=", ${wrong[$alg,$map]}"; done
   echo "$line | $wrongs |"
 done
@@ -221,7 +229,8 @@ echo
 echo "\`$command_line\`, $(date '+%Y-%m-%d %H:%M %Z'), rpgnav $rpgnav, warthog $warthog;" \
   "${rounds} round(s), each process ${pin[*]:-unpinned}. Figures: median over the queries of each query's fastest" \
   "round, in microseconds; ratio = rpgnav / best warthog. rpgnav: one findPath call timed from outside," \
-  "the tile path included. warthog: its own nanos, the search loop alone (no start/goal conversion, no path" \
+  "returning the route's jump points (--jump-points-only); 'tile path too': the same call writing every tile" \
+  "of the route (the default). warthog: its own nanos, the search loop alone (no start/goal conversion, no path" \
   "extraction — its path is the jump points —, and for jps+/jps2+ no jump-table preprocessing)." \
   "wrong: queries whose length differs from the scenario's optimum by more than 1e-4 (relative)" \
   "plus one unit of its last decimal."

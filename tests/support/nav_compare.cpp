@@ -31,6 +31,9 @@ std::string gridDifference(const SearchGrid& a, const SearchGrid& b, bool landma
         if (a.contains(cell) && a.diagonalBits(cell, dx, dy) != b.diagonalBits(cell, dx, dy)) {
           return "diagonal bit " + std::to_string(d) + where;
         }
+        if (a.contains(cell) && a.nearDiagonalStop(i, dx, dy) != b.nearDiagonalStop(i, dx, dy)) {
+          return "near diagonal stop " + std::to_string(d) + where;
+        }
       }
       // Canonical successors, where the search reads them (weighted maps, tiles where costs
       // change, not at gates).

@@ -601,6 +601,11 @@ TEST_CASE("diagonal jumps skip to the tiles where a straight jump finds a jump p
   CHECK(grid.diagonalBits({0, 0}, 1, 1) == 2);  // (entered from outside the map)
   CHECK(grid.diagonalBits({1, 1}, 1, 1) == 0);
   CHECK(grid.diagonalStop({5, 5}, 1, 1).blocked);
+  // The jump table keeps the same stops beside the straight entries (negative: blocked).
+  CHECK(grid.nearDiagonalStop(grid.padded({0, 0}), 1, 1) == -6);
+  CHECK(grid.nearDiagonalStop(grid.padded({2, 2}), 1, 1) == -4);
+  CHECK(grid.nearDiagonalStop(grid.padded({5, 5}), 1, 1) == -1);
+  CHECK(grid.nearDiagonalStop(grid.padded({3, 1}), 1, -1) == -2);
   // A pillar at (4,2): eastward jumps along row 1 stop at (5,1), whose neighbour below opens
   // beside the pillar, and along row 3 at (5,3); so the diagonal from (0,0) stops at (1,1), and
   // from there at (3,3).
@@ -613,6 +618,9 @@ TEST_CASE("diagonal jumps skip to the tiles where a straight jump finds a jump p
   CHECK(grid.diagonalBits({4, 2}, -1, -1) == 2);  // closed
   CHECK(grid.diagonalBits({1, 1}, 1, 1) == 1);
   CHECK_FALSE(grid.diagonalStop({0, 0}, 1, 1).blocked);
+  CHECK(grid.nearDiagonalStop(grid.padded({0, 0}), 1, 1) == 1);
+  CHECK(grid.nearDiagonalStop(grid.padded({1, 1}), 1, 1) == 2);
+  CHECK(grid.nearDiagonalStop(grid.padded({3, 1}), 1, 1) == -1);  // (into the pillar)
   CHECK(test::gridDifference(grid, gridFor(map), false).empty());
   // Searches stay exact across the pillar, and after it is taken away the bits are as before.
   for (const Cell goal : {Cell{5, 5}, Cell{5, 1}, Cell{5, 3}, Cell{3, 5}, Cell{5, 2}}) {
@@ -622,6 +630,120 @@ TEST_CASE("diagonal jumps skip to the tiles where a straight jump finds a jump p
   REQUIRE_FALSE(grid.update(map, pillar, false).has_value());
   CHECK(grid.diagonalStop({0, 0}, 1, 1).steps == 6);
   CHECK(test::gridDifference(grid, gridFor(map), false).empty());
+}
+
+TEST_CASE("a search asked for its jump points only returns them, and they fill in to the tile path", "[search][property]") {
+  // On uniform and weighted 8-way maps the path is the jump points (fewer than the tiles on long
+  // routes), filling in to exactly the tile path of the same search; without jump points, and
+  // on hexes, it is every tile anyway. Cost, length and the tile reached never change.
+  std::mt19937 random(7);
+  int fewer = 0, compared = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const bool hex = trial % 5 == 4;
+    const Layout layout = hex ? Layout::hexPointy() : Layout::square();
+    const int w = std::uniform_int_distribution<int>(5, 60)(random), h = std::uniform_int_distribution<int>(5, 60)(random);
+    const TileMap map = trial % 3 == 1 ? blobMap(random, layout, w, h) : test::randomMap(random, layout, w, h, 0.25, false);
+    const SearchGrid grid = gridFor(map);
+    SearchContext context;
+    for (int q = 0; q < 10; ++q) {
+      SearchRequest request;
+      request.start = {std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+      request.goal = {std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+      request.jumpPoints = q % 4 != 3;
+      request.nearestIfUnreachable = q % 2 == 0;
+      SearchResult tiles, corners;
+      context.findPath(grid, request, tiles);
+      request.tilePath = false;
+      context.findPath(grid, request, corners);
+      REQUIRE(corners.status == tiles.status);
+      if (!isSuccess(tiles.status)) continue;
+      CHECK(corners.costUnits == tiles.costUnits);
+      CHECK(corners.length == tiles.length);
+      CHECK(corners.reached == tiles.reached);
+      REQUIRE_FALSE(corners.path.empty());
+      CHECK(corners.path.front() == request.start);
+      CHECK(corners.path.back() == tiles.reached);
+      if (hex || !request.jumpPoints) {
+        CHECK(corners.path == tiles.path);
+      } else {
+        std::vector<Cell> filled;
+        fillJumpRoute(corners.path, filled);
+        CHECK(filled == tiles.path);
+        fewer += corners.path.size() < tiles.path.size() ? 1 : 0;
+      }
+      ++compared;
+    }
+  }
+  CHECK(compared > 200);
+  CHECK(fewer > 50);
+  // A route straight across an empty room: start and goal only.
+  const TileMap room = test::mapFromAscii(Layout::square(), {"........", "........", "........"});
+  SearchRequest request;
+  request.start = {0, 0};
+  request.goal = {7, 2};
+  request.tilePath = false;
+  SearchContext context;
+  SearchResult out;
+  REQUIRE(context.findPath(gridFor(room), request, out) == Status::Ok);
+  CHECK(out.path == std::vector<Cell>{{0, 0}, {7, 2}});
+  std::vector<Cell> filled{{9, 9}};
+  fillJumpRoute(out.path, filled);
+  CHECK(filled == std::vector<Cell>{{0, 0}, {1, 1}, {2, 2}, {3, 2}, {4, 2}, {5, 2}, {6, 2}, {7, 2}});
+  fillJumpRoute({}, filled);
+  CHECK(filled.empty());
+}
+
+TEST_CASE("near diagonal stops: the table's within reach, the bits beyond, both patched by edits as a fresh build has them",
+          "[search][edits][property]") {
+  // Large open maps with walls in one corner only: every wall makes the rows and columns beside
+  // it lines of stops, but away from them diagonals run past kNearDiagonalReach without a stop,
+  // so the table says "further" (0) there and the search reads the bits; walls put up and taken
+  // away change stops far back along the diagonals, up to the reach.
+  std::mt19937 random(64);
+  constexpr std::int32_t kReach = SearchGrid::kNearDiagonalReach;
+  int farEntries = 0, nearEntries = 0, queries = 0;
+  for (int trial = 0; trial < 4; ++trial) {
+    const int w = std::uniform_int_distribution<int>(2 * kReach, 4 * kReach)(random);
+    const int h = std::uniform_int_distribution<int>(2 * kReach, 4 * kReach)(random);
+    TileMap map = test::randomMap(random, Layout::square(), w, h, 0.0, false);
+    SearchGrid grid = gridFor(map);
+    for (int e = 0; e < 12; ++e) {
+      const Cell cell{std::uniform_int_distribution<int>(0, 15)(random), std::uniform_int_distribution<int>(0, 15)(random)};
+      REQUIRE(map.setTerrain(cell, TerrainId{std::uint8_t(e % 3 == 2 ? 0 : 1)}) == Status::Ok);
+      const std::vector<TileRect> changed{{cell, cell}};
+      REQUIRE_FALSE(grid.update(map, changed, false).has_value());
+      const SearchGrid fresh = gridFor(map);
+      const std::string difference = test::gridDifference(grid, fresh, false);
+      INFO("trial " << trial << " edit " << e << ": " << difference);
+      REQUIRE(difference.empty());
+      // Every near stop is the bits' first stop, or 0 when that is beyond the reach.
+      for (int k = 0; k < 200; ++k) {
+        const Cell at{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const std::int32_t dx = k % 2 == 0 ? 1 : -1, dy = k % 4 < 2 ? 1 : -1;
+        const SearchGrid::DiagonalStop stop = grid.diagonalStop(at, dx, dy);
+        const std::int16_t near = grid.nearDiagonalStop(grid.padded(at), dx, dy);
+        if (stop.steps > kReach) {
+          CHECK(near == 0);
+          ++farEntries;
+        } else {
+          CHECK(near == (stop.blocked ? -stop.steps : stop.steps));
+          ++nearEntries;
+        }
+      }
+      for (int q = 0; q < 4; ++q) {
+        const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const Cell goal{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const SearchResult jumped = search(grid, start, goal), plain = search(fresh, start, goal, false);
+        REQUIRE(jumped.status == plain.status);
+        if (jumped.status != Status::Ok) continue;
+        REQUIRE(jumped.costUnits == plain.costUnits);
+        ++queries;
+      }
+    }
+  }
+  CHECK(farEntries > 500);
+  CHECK(nearEntries > 500);
+  CHECK(queries > 150);
 }
 
 TEST_CASE("where costs change, weighted jumps go on only to the canonical successors (JPSW)", "[search]") {
