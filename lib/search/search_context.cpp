@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #if defined(__SSE2__)
 #include <emmintrin.h>  // the wide body's jumps along rows
 #endif
@@ -378,6 +379,7 @@ Status SearchContext::finishExact(Status status, SearchResult& out) {
     // (No case is known: a safety net.) The tile search answers instead.
     SearchRequest tiles = m_exactRequest;
     tiles.exactAnyAngle = false;
+    tiles.tilePath = true;  // (an any-angle search's path is every tile)
     tiles.sightLines = nullptr;
     tiles.startPoint.reset();
     tiles.goalPoint.reset();
@@ -959,6 +961,13 @@ void SearchContext::buildPath(SearchResult& out) {
 }
 
 void fillJumpRoute(std::span<const Cell> nodes, std::vector<Cell>& tiles) {
+  if (!nodes.empty() && !std::less<const Cell*>()(nodes.data(), tiles.data()) &&
+      std::less<const Cell*>()(nodes.data(), tiles.data() + tiles.size())) {
+    // The nodes are in `tiles` itself (filling a path in place): resizing would move them.
+    const std::vector<Cell> copy(nodes.begin(), nodes.end());
+    fillJumpRoute(copy, tiles);
+    return;
+  }
   std::size_t total = nodes.empty() ? 0 : 1;
   for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {
     total += std::size_t(std::max(std::abs(nodes[k + 1].x - nodes[k].x), std::abs(nodes[k + 1].y - nodes[k].y)));
@@ -974,8 +983,7 @@ void fillJumpRoute(std::span<const Cell> nodes, std::vector<Cell>& tiles) {
     const std::int32_t diagonalSteps = std::min(ax, ay);
     const std::int32_t sx = ax > ay ? dx : 0, sy = ax > ay ? 0 : dy;  // the straight part's step
     const std::int32_t straightSteps = std::max(ax, ay) - diagonalSteps;
-    // (Each tile from its index, not from the one before: the compiler vectorises these loops,
-    // and long routes found in few expansions spend most of their time here.)
+    // (Each tile from its index, not from the one before: the compiler vectorises these loops.)
     for (std::int32_t i = 0; i < diagonalSteps; ++i) write[i] = {a.x + (i + 1) * dx, a.y + (i + 1) * dy};
     write += diagonalSteps;
     const Cell turn{a.x + diagonalSteps * dx, a.y + diagonalSteps * dy};

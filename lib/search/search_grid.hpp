@@ -185,8 +185,9 @@ class SearchGrid {
   /// kNearDiagonalReach tiles: the steps, negated when that tile cannot be entered; 0 when the
   /// stop is further (read the diagonal bits). -1: the first step is closed. Unlike a full
   /// table of diagonal jumps, an edit changes these only from a changed bit back to the
-  /// previous tile with a bit set, at most kNearDiagonalReach tiles.
-  static constexpr std::int32_t kNearDiagonalReach = 128;
+  /// previous tile with a bit set, at most kNearDiagonalReach + 1 tiles (the last turns to or
+  /// from 0).
+  static constexpr std::int32_t kNearDiagonalReach = 64;
   std::int16_t nearDiagonalStop(std::int32_t paddedIndex, std::int32_t dx, std::int32_t dy) const noexcept {
     return m_jumps[std::size_t(paddedIndex) * kJumpRecord + 4 + std::size_t(diagonalIndex(dx, dy))];
   }

@@ -93,6 +93,7 @@ int scenCommand(Arguments args) {
   SearchResult result;
   std::vector<double> micros;
   long long mismatches = 0, failures = 0;
+  double pathCells = 0.0;  // over the queries with a path (every tile, or the jump points)
   PlannerSettings settings;
   settings.anyAngleSearch = anyAngle;
   settings.exactAnyAngle = !eightWay;
@@ -168,6 +169,7 @@ int scenCommand(Arguments args) {
       continue;
     }
     const bool mismatch = !found || std::abs(result.length - entry.optimalLength) > entry.tolerance();
+    if (found) pathCells += double(result.path.size());
     if (!found) {
       ++failures;
       std::fprintf(stderr, "line %d: (%d,%d)->(%d,%d) %s: %s\n", entry.lineNumber, entry.start.x, entry.start.y,
@@ -220,6 +222,9 @@ int scenCommand(Arguments args) {
   }
   std::printf("%s: %zu queries, %lld mismatches (%lld without a path), mean %.2f us, median %.2f us\n",
               scenPath.c_str(), count, mismatches, failures, mean(micros), median(micros));
+  const long long withPath = (long long)count - failures;
+  std::printf("paths: %.2f cells a query on average (%s)\n", withPath > 0 ? pathCells / double(withPath) : 0.0,
+              jumpPointsOnly ? "the jump points only" : "every tile");
   if (pipeline) {
     std::printf("pipeline: mean %.2f us, median %.2f us per query; stages after A*: mean %.2f us, median %.2f us\n",
                 mean(totalMicros), median(totalMicros), mean(afterSearchMicros), median(afterSearchMicros));

@@ -691,6 +691,10 @@ TEST_CASE("a search asked for its jump points only returns them, and they fill i
   CHECK(filled == std::vector<Cell>{{0, 0}, {1, 1}, {2, 2}, {3, 2}, {4, 2}, {5, 2}, {6, 2}, {7, 2}});
   fillJumpRoute({}, filled);
   CHECK(filled.empty());
+  // In place: the jump points filled into the vector that holds them.
+  std::vector<Cell> inPlace = out.path;
+  fillJumpRoute(inPlace, inPlace);
+  CHECK(inPlace == std::vector<Cell>{{0, 0}, {1, 1}, {2, 2}, {3, 2}, {4, 2}, {5, 2}, {6, 2}, {7, 2}});
 }
 
 TEST_CASE("near diagonal stops: the table's within reach, the bits beyond, both patched by edits as a fresh build has them",
