@@ -21,7 +21,7 @@
 #include <cmath>
 #include <functional>
 #if defined(__SSE2__)
-#include <emmintrin.h>  // the wide body's jumps along rows
+#include <emmintrin.h>  // the wide body's jumps along rows, writing routes' tiles
 #endif
 
 namespace rpgnav {
@@ -139,6 +139,9 @@ void SearchContext::moveToArray() {
 
 void SearchContext::finish(Status status, const char* reason, SearchResult& out) {
   m_suspended = false;
+  // (A path is cleared only here, not when a search starts: writing one over the last one's
+  // memory then skips zeroing it, a tenth of a short query on AR0011SR.)
+  if (!isSuccess(status)) out.path.clear();
   out.status = status;
   out.reason = reason;
   out.expanded = m_expanded;
@@ -150,7 +153,6 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_exactSearch = false;
   m_expanded = 0;
   m_generated = 0;
-  out.path.clear();
   out.through.clear();
   out.vertexTiles.clear();
   out.vertices.clear();
@@ -355,14 +357,7 @@ Status SearchContext::resume(std::int64_t maxExpansions, SearchResult& out) {
 Status SearchContext::finishExact(Status status, SearchResult& out) {
   m_expanded = m_exact.expanded();
   m_generated = m_exact.generated();
-  if (status == Status::InProgress) {
-    m_suspended = true;
-    out.status = status;
-    out.reason = "node expansion budget used up; resume() continues";
-    out.expanded = m_expanded;
-    out.generated = m_generated;
-    return status;
-  }
+  if (status == Status::InProgress) return suspend(out);
   if (status != Status::Ok) {
     finish(status == Status::NoPath ? Status::NoPath : status,
            status == Status::NoPath ? "no route that does not squeeze between blocked tiles" : "bad point for the exact any-angle search",
@@ -394,19 +389,22 @@ Status SearchContext::finishExact(Status status, SearchResult& out) {
   return out.status;
 }
 
+Status SearchContext::suspend(SearchResult& out) {
+  m_suspended = true;
+  out.path.clear();
+  out.status = Status::InProgress;
+  out.reason = "node expansion budget used up; resume() continues";
+  out.expanded = m_expanded;
+  out.generated = m_generated;
+  return out.status;
+}
+
 Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
   std::int64_t expandedHere = 0;
   while (true) {
     if (m_bucketed && m_heap.empty()) [[unlikely]] refillHeap();
     if (!m_hasHeld && m_heap.empty()) break;
-    if (maxExpansions > 0 && expandedHere >= maxExpansions) {
-      out.status = Status::InProgress;
-      out.reason = "node expansion budget used up; resume() continues";
-      out.expanded = m_expanded;
-      out.generated = m_generated;
-      m_suspended = true;
-      return out.status;
-    }
+    if (maxExpansions > 0 && expandedHere >= maxExpansions) return suspend(out);
     const HeapEntry top = heapPop();
     Node& popped = m_inArray ? m_nodes[std::size_t(top.node)] : m_compactNodes[top.slot];
     // Improvements push a fresh entry instead of moving the old one (no position bookkeeping
@@ -960,6 +958,28 @@ void SearchContext::buildPath(SearchResult& out) {
   out.length = double(straight) + double(diagonal) * std::sqrt(2.0);
 }
 
+namespace {
+
+// Writes the `count` tiles after `from` along (dx, dy); returns the end. A short search with a
+// long route spends a good part of its time here (AR0011SR: 221 tiles from 18 expansions): two
+// tiles a store took a fill of 258 tiles from 100 to 51 ns.
+Cell* writeSteps(Cell* write, Cell from, std::int32_t dx, std::int32_t dy, std::int32_t count) {
+  std::int32_t i = 0;
+#if defined(__SSE2__)
+  static_assert(sizeof(Cell) == 8);
+  __m128i pair = _mm_setr_epi32(from.x + dx, from.y + dy, from.x + 2 * dx, from.y + 2 * dy);
+  const __m128i step = _mm_setr_epi32(2 * dx, 2 * dy, 2 * dx, 2 * dy);
+  for (; i + 2 <= count; i += 2) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(write + i), pair);
+    pair = _mm_add_epi32(pair, step);
+  }
+#endif
+  for (; i < count; ++i) write[i] = {from.x + (i + 1) * dx, from.y + (i + 1) * dy};
+  return write + count;
+}
+
+}  // namespace
+
 void fillJumpRoute(std::span<const Cell> nodes, std::vector<Cell>& tiles) {
   if (!nodes.empty() && !std::less<const Cell*>()(nodes.data(), tiles.data()) &&
       std::less<const Cell*>()(nodes.data(), tiles.data() + tiles.size())) {
@@ -983,12 +1003,8 @@ void fillJumpRoute(std::span<const Cell> nodes, std::vector<Cell>& tiles) {
     const std::int32_t diagonalSteps = std::min(ax, ay);
     const std::int32_t sx = ax > ay ? dx : 0, sy = ax > ay ? 0 : dy;  // the straight part's step
     const std::int32_t straightSteps = std::max(ax, ay) - diagonalSteps;
-    // (Each tile from its index, not from the one before: the compiler vectorises these loops.)
-    for (std::int32_t i = 0; i < diagonalSteps; ++i) write[i] = {a.x + (i + 1) * dx, a.y + (i + 1) * dy};
-    write += diagonalSteps;
-    const Cell turn{a.x + diagonalSteps * dx, a.y + diagonalSteps * dy};
-    for (std::int32_t i = 0; i < straightSteps; ++i) write[i] = {turn.x + (i + 1) * sx, turn.y + (i + 1) * sy};
-    write += straightSteps;
+    write = writeSteps(write, a, dx, dy, diagonalSteps);
+    write = writeSteps(write, {a.x + diagonalSteps * dx, a.y + diagonalSteps * dy}, sx, sy, straightSteps);
   }
 }
 

@@ -62,9 +62,9 @@ struct SearchRequest {
   /// to goal, without the tiles between them: with jump points, the jump points, as jump point
   /// search libraries return a path (from each to the next the route runs diagonally first,
   /// then straight; fillJumpRoute makes the tiles); without, every tile anyway. For callers who
-  /// want the cost, the length or the corners only: it saves writing the tiles (under 2% of a
-  /// query on brc202d, 12-16% on Berlin and AR0011SR, whose routes are long for their few
-  /// expansions). The cost and length are the same. Any-angle searches (`sightLines`) return
+  /// want the cost, the length or the corners only: it saves writing the tiles (under 3% of a
+  /// query on brc202d and Aftershock, 8-13% on Berlin and AR0011SR, whose routes are long for
+  /// their few expansions). The cost and length are the same. Any-angle searches (`sightLines`) return
   /// every tile regardless.
   bool tilePath = true;
   /// Any-angle search (Theta*, Nash, Daniel, Koenig & Felner 2007) when set: a tile's parent may
@@ -372,7 +372,10 @@ class SearchContext {
     if constexpr (kTiles == JumpTiles::kPlain) return m_grid->jumpDistances(from)[direction] != -1;
     return open<kTiles == JumpTiles::kFitting>(from + stride);
   }
+  // The search's answer (no path unless it succeeded).
   void finish(Status status, const char* reason, SearchResult& out);
+  // Out of budget: InProgress, no path yet; resume() continues.
+  Status suspend(SearchResult& out);
   void buildPath(SearchResult& out);
   void buildAnyAnglePath(SearchResult& out);
   bool traceRoute(SearchResult& out, bool alongEdges);

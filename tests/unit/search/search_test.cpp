@@ -632,6 +632,50 @@ TEST_CASE("diagonal jumps skip to the tiles where a straight jump finds a jump p
   CHECK(test::gridDifference(grid, gridFor(map), false).empty());
 }
 
+TEST_CASE("a result reused after a success holds no path when a search fails or runs out of budget", "[search]") {
+  // A search writes its path over the last one's memory (no clearing up front), so each way of
+  // not finishing must empty it.
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "..........",
+                                                               ".########.",
+                                                               "..........",
+                                                               "#########.",
+                                                               "....#.....",
+                                                               "....#.....",
+                                                           });
+  const SearchGrid grid = gridFor(map);
+  SearchContext context;
+  SearchResult out;
+  auto succeed = [&] {
+    SearchRequest request;
+    request.start = {0, 0};
+    request.goal = {9, 5};
+    REQUIRE(context.findPath(grid, request, out) == Status::Ok);
+    REQUIRE(out.path.size() > 10);
+  };
+  const std::vector<std::pair<Cell, Status>> failures{
+      {{1, 1}, Status::GoalBlocked}, {{0, 5}, Status::NoPath}, {{10, 0}, Status::OutOfBounds}};
+  for (const auto& [goal, status] : failures) {
+    succeed();
+    SearchRequest request;
+    request.start = {0, 0};
+    request.goal = goal;
+    CHECK(context.findPath(grid, request, out) == status);
+    CHECK(out.path.empty());
+  }
+  succeed();
+  const std::vector<Cell> whole = out.path;
+  SearchRequest request;
+  request.start = {0, 0};
+  request.goal = {9, 5};
+  request.maxExpansions = 1;
+  REQUIRE(context.findPath(grid, request, out) == Status::InProgress);
+  CHECK(out.path.empty());
+  while (context.resume(1, out) == Status::InProgress) CHECK(out.path.empty());
+  CHECK(out.status == Status::Ok);
+  CHECK(out.path == whole);
+}
+
 TEST_CASE("a search asked for its jump points only returns them, and they fill in to the tile path", "[search][property]") {
   // On uniform and weighted 8-way maps the path is the jump points (fewer than the tiles on long
   // routes), filling in to exactly the tile path of the same search; without jump points, and
