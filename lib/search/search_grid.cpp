@@ -444,7 +444,7 @@ void SearchGrid::refreshAllDiagonalBits() {
   // Each tile's near stop follows from the next tile's along the diagonal: rows in the order
   // that has that tile done first.
   for (int direction = 0; direction < 4; ++direction) {
-    const std::int32_t dx = direction % 2 == 0 ? 1 : -1, dy = direction < 2 ? 1 : -1;
+    const std::int32_t dx = diagonalDx(direction), dy = diagonalDy(direction);
     for (std::int32_t row = 0; row < m_height; ++row) {
       const std::int32_t y = dy > 0 ? m_height - 1 - row : row;
       for (std::int32_t x = 0; x < m_width; ++x) {
@@ -452,20 +452,20 @@ void SearchGrid::refreshAllDiagonalBits() {
         std::int16_t near = -1;  // (past the map's edge: blocked)
         if (contains(next)) {
           const int bits = diagonalBits(next, dx, dy);
-          const std::int16_t after = m_jumps[std::size_t(padded(next)) * kJumpRecord + 4 + std::size_t(direction)];
+          const std::int16_t after = m_jumps[nearStopIndex(padded(next), direction)];
           near = bits != 0                                   ? std::int16_t((bits & 2) != 0 ? -1 : 1)
                  : after == 0 || std::abs(after) == kNearDiagonalReach ? std::int16_t(0)
                  : after > 0                                 ? std::int16_t(after + 1)
                                                              : std::int16_t(after - 1);
         }
-        m_jumps[std::size_t(padded({x, y})) * kJumpRecord + 4 + std::size_t(direction)] = near;
+        m_jumps[nearStopIndex(padded({x, y}), direction)] = near;
       }
     }
   }
 }
 
 void SearchGrid::refreshNearDiagonalStopsBefore(Cell cell, int direction) {
-  const std::int32_t dx = direction % 2 == 0 ? 1 : -1, dy = direction < 2 ? 1 : -1;
+  const std::int32_t dx = diagonalDx(direction), dy = diagonalDy(direction);
   // The first tile with a bit set from `cell` on (itself included), then one step more for each
   // tile back: each tile's stop follows from the one ahead of it. Where a stop comes out as it
   // was, those behind it are as they were too (they follow from it, and the bits between are
@@ -490,7 +490,7 @@ void SearchGrid::refreshNearDiagonalStopsBefore(Cell cell, int direction) {
     ++steps;
     if (!contains({cell.x - k * dx, cell.y - k * dy})) return;
     const std::int16_t near = steps > kNearDiagonalReach ? std::int16_t(0) : std::int16_t(blocked ? -steps : steps);
-    std::int16_t& entry = m_jumps[std::size_t(p) * kJumpRecord + 4 + std::size_t(direction)];
+    std::int16_t& entry = m_jumps[nearStopIndex(p, direction)];
     if (entry == near) return;
     entry = near;
     if (anyBit(bit)) return;
@@ -504,7 +504,7 @@ unsigned SearchGrid::refreshDiagonalBits(Cell cell) {
   const std::int16_t* entries = m_jumps.data() + std::size_t(p) * kJumpRecord;
   unsigned changed = 0;
   for (int direction = 0; direction < 4; ++direction) {
-    const std::int32_t dx = direction % 2 == 0 ? 1 : -1, dy = direction < 2 ? 1 : -1;
+    const std::int32_t dx = diagonalDx(direction), dy = diagonalDy(direction);
     // The step into the tile comes from (-dx, -dy): the tiles beside it are west or east of the
     // tile and north or south of it.
     const bool enterable = cls[p] != 0 && cls[p - dx] != 0 && cls[p - dy * pw] != 0;

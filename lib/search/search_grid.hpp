@@ -189,7 +189,7 @@ class SearchGrid {
   /// from 0).
   static constexpr std::int32_t kNearDiagonalReach = 64;
   std::int16_t nearDiagonalStop(std::int32_t paddedIndex, std::int32_t dx, std::int32_t dy) const noexcept {
-    return m_jumps[std::size_t(paddedIndex) * kJumpRecord + 4 + std::size_t(diagonalIndex(dx, dy))];
+    return m_jumps[nearStopIndex(paddedIndex, diagonalIndex(dx, dy))];
   }
 
   /// Directions of steps on 8-way squares as codes 0-7 (a node's last step; bit c of a
@@ -370,6 +370,13 @@ class SearchGrid {
   // bits, then one of blocked bits. Its tiles, by rising y, are bits 1 to its length; bits 0 and
   // length + 1 (past the map's edge) are blocked.
   static constexpr int diagonalIndex(std::int32_t dx, std::int32_t dy) noexcept { return (dx > 0 ? 0 : 1) + (dy > 0 ? 0 : 2); }
+  // Its inverse: the steps (dx, dy) of diagonal direction `direction`.
+  static constexpr std::int32_t diagonalDx(int direction) noexcept { return direction % 2 == 0 ? 1 : -1; }
+  static constexpr std::int32_t diagonalDy(int direction) noexcept { return direction < 2 ? 1 : -1; }
+  // Where a padded tile's near diagonal stop for `direction` is in m_jumps.
+  static std::size_t nearStopIndex(std::int32_t paddedIndex, int direction) noexcept {
+    return std::size_t(paddedIndex) * kJumpRecord + 4 + std::size_t(direction);
+  }
   // Where the words of the diagonal through `cell` in direction (dx, dy) start in that
   // direction's array, and the cell's bit in them.
   std::size_t diagonalOffset(Cell cell, std::int32_t dx, std::int32_t dy, std::int32_t& bit) const noexcept {
