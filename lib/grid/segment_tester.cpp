@@ -293,7 +293,7 @@ SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
       return result;
     case Verdict::Unsure: break;
   }
-  if (!m_rows.empty() && radius >= 0.5f * m_map->layout().tileSize()) {
+  if (!m_rows.empty() && widerThanHalfTile(m_map->layout(), radius)) {
     // A wide body on squares: keeps() finds the walls within the radius from the bitmaps, a row
     // at a time, instead of the walk's polygon tests round every tile it visits. A segment that
     // keeps a positive radius from every tile the mobility cannot enter lies in passable tiles:

@@ -52,7 +52,7 @@ Status NavData::prepare(MobilityId mobility, float radius) {
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
   if (m_settings.landmarks < 0 || m_settings.landmarks > 16) return Status::InvalidArgument;
   if (!current()) update();
-  if (radius >= 0.5f * map.layout().tileSize()) {
+  if (widerThanHalfTile(map.layout(), radius)) {
     const std::size_t index = mobility.value;
     if (m_clearances.size() <= index) m_clearances.resize(index + 1);
     if (!m_clearances[index]) m_clearances[index] = std::make_unique<Clearance>(Clearance::build(map, mobility));
@@ -111,7 +111,7 @@ Status NavData::prepare(MobilityId mobility, float radius, std::span<const Terra
     m_filtered.push_back({mobility, {costs.begin(), costs.end()}, std::move(copy.value()), {}, nullptr});
     entry = &m_filtered.back();
   }
-  if (radius >= 0.5f * map.layout().tileSize() && !entry->clearance) {
+  if (widerThanHalfTile(map.layout(), radius) && !entry->clearance) {
     entry->clearance = std::make_unique<Clearance>(Clearance::build(*entry->map, mobility));
   }
   const SizeClass size = sizeClassOf(map.layout(), radius);
@@ -151,13 +151,25 @@ void NavData::rebuildFiltered(NavUpdate& result) {
 }
 
 const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs) const noexcept {
-  const SizeClass size = sizeClassOf(m_world->map().layout(), radius);
+  const Layout& layout = m_world->map().layout();
+  if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * layout.tileSize()) return nullptr;
+  const SizeClass size = sizeClassOf(layout, radius);
+  const NavLayer* found = nullptr;
   if (!costs.empty()) {
     const Filtered* entry = filtered(mobility, costs);
-    return entry != nullptr ? entry->layers[std::size_t(size)].get() : nullptr;
+    found = entry != nullptr ? entry->layers[std::size_t(size)].get() : nullptr;
+  } else {
+    const std::size_t index = slot(mobility, size);
+    found = index < m_layers.size() ? m_layers[index].get() : nullptr;
   }
-  const std::size_t index = slot(mobility, size);
-  return index < m_layers.size() ? m_layers[index].get() : nullptr;
+  // A wide body reads the clearance too, which its size class's layer does not hold: the layer
+  // of a narrow character prepared earlier is no answer for it.
+  if (found != nullptr && widerThanHalfTile(layout, radius) && clearance(mobility, costs) == nullptr) return nullptr;
+  return found;
+}
+
+bool NavData::ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs) const noexcept {
+  return current() && layer(mobility, radius, costs) != nullptr;
 }
 
 const Clearance* NavData::clearance(MobilityId mobility, std::span<const TerrainCost> costs) const noexcept {

@@ -142,7 +142,7 @@ class Comfort {
     // radius (a slant of 1 in 3 from the radius up), not × the whole clearance (6 tiles for a
     // body of 3).
     const float radius = m_context.radius;
-    const float forgivenWithin = radius >= 0.5f * m_context.map.layout().tileSize()
+    const float forgivenWithin = widerThanHalfTile(m_context.map.layout(), radius)
                                      ? radius + kForgiven * (keep - radius) : kForgiven * keep;
     const double cut = double(forgivenWithin) / d.norm();
     const double t0 = forgiveA ? cut : 0.0, t1 = forgiveB ? 1.0 - cut : 1.0;

@@ -50,7 +50,7 @@ std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) 
   if (!widerThanHalfHexEdge(layout, context.radius)) return std::nullopt;
   // From half a tile up (no root in [0, s) then) the search's fit rule needs both tiles beside
   // the step to fit the body and keeps closed doors at the radius: the centres' segment keeps it.
-  if (context.radius >= 0.5f * layout.tileSize()) return std::nullopt;
+  if (widerThanHalfTile(layout, context.radius)) return std::nullopt;
   const auto moves = layout.moves(a);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     if (Cell{a.x + moves[i].dx, a.y + moves[i].dy} != b) continue;

@@ -100,7 +100,7 @@ void cornerRoutingStage(const StageContext& context, const CornerRoutingSettings
     const double tolerance = 1e-7 * std::max(1.0, length);
     corners.clear();
     candidates.clear();
-    context.corners.inTriangle(a, b, c, bend, corners, context.radius >= 0.5f * context.map.layout().tileSize());
+    context.corners.inTriangle(a, b, c, bend, corners, widerThanHalfTile(context.map.layout(), context.radius));
     for (const ConvexCorner& corner : corners) {
       const Vec2 beside = corner.beside(bend);
       const Point offset = (beside - a).cast<double>();

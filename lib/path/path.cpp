@@ -38,7 +38,7 @@ bool meetsBarrier(const Barrier& barrier, Vec2 from, Vec2 to, float radius, doub
 
 double barrierSlack(const Layout& layout, float radius, Vec2 from, Vec2 to) noexcept {
   const double tile = double(layout.tileSize());
-  if (!(radius >= 0.5f * layout.tileSize())) return 0.0;
+  if (!widerThanHalfTile(layout, radius)) return 0.0;
   return tile * detail::wideTolerance(double(radius) / tile, layout.toLocal(from), layout.toLocal(to),
                                       detail::worldTilesOf(from, to, layout.tileSize()));
 }
@@ -86,7 +86,7 @@ bool StageContext::openAround(Cell cell) const {
   // or 1/√3 (hexes) of a segment inside the tile; a wide body's clearances may reach further.
   const Layout& layout = map.layout();
   const float reach = (layout.isHex() ? 0.57735f : 1.0f) * layout.tileSize();
-  if (radius >= 0.5f * layout.tileSize() && radius + comfort > reach) return false;
+  if (widerThanHalfTile(layout, radius) && radius + comfort > reach) return false;
   if (!lines.openAround(cell)) return false;
   for (const Barrier& barrier : barriers) {
     for (const Cell side : {barrier.tileA, barrier.tileB}) {

@@ -373,9 +373,8 @@ const NavLayer* Planner::Impl::layerFor(MobilityId mobility, float radius, std::
          "the navigation data is older than the map or its doors: call NavData::update() between frames");
     return nullptr;
   }
-  const NavLayer* layer = m_data->layer(mobility, radius, costs);
-  if (layer == nullptr ||
-      (radius >= 0.5f * m_world->map().layout().tileSize() && m_data->clearance(mobility, costs) == nullptr)) {
+  const NavLayer* layer = m_data->layer(mobility, radius, costs);  // null unless ready() for this radius
+  if (layer == nullptr) {
     fail(out, Status::InvalidArgument,
          costs.empty() ? "no navigation data for this mobility and size: NavData::prepare() it first"
                        : "no navigation data for this mobility, size and the filter's terrain costs: NavData::prepare() "
@@ -441,7 +440,7 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
   // segments. Narrow characters use the tile they stand on (checked before the navigation data
   // is looked at, as always); a wide one the first of that tile and those touching it where its
   // body fits on the centre (see entryTile), which needs the data's clearance.
-  const bool wide = request.radius >= 0.5f * layout.tileSize();
+  const bool wide = widerThanHalfTile(layout, request.radius);
   auto endsRefused = [&]() -> bool {
     m_entry = entryTile(request.start, *startTile, request);
     if (!m_entry.clear) {
@@ -496,7 +495,7 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, std::
     }
     if (meetsAny(asked.start, m_entry.tile)) {
       m_escapeFrom = asked.start;
-      if (asked.radius >= 0.5f * layout.tileSize()) {
+      if (widerThanHalfTile(layout, asked.radius)) {
         // A wide body: its entry tile's centre may lie within its radius of the door too; it
         // steps back to the nearest centre that fits it and keeps the radius from the doors.
         const auto escape = wideEscapeTile(asked);
@@ -569,7 +568,7 @@ Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, P
   const TileMap& map = m_world->map();
   const Layout& layout = map.layout();
   const bool doors = !m_world->doors().empty();
-  const bool wide = request.radius >= 0.5f * layout.tileSize();
+  const bool wide = widerThanHalfTile(layout, request.radius);
   StageContext context = stageContext(request, *data);
   {
     StageStats& stats = out.stats(PathStage::Search);
@@ -584,7 +583,7 @@ Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, P
       search.goal = m_pending.goalTile;
       search.maxExpansions = maxExpansions;
       if (doors) search.gates = m_doors.get();
-      if (request.radius >= 0.5f * layout.tileSize()) {
+      if (widerThanHalfTile(layout, request.radius)) {
         // A wide body: only tiles where it fits, steps its swept body fits (no any-angle search).
         search.clearance = m_clearance;
         search.bodyTiles = bodyTilesOf(request.radius, layout);

@@ -31,10 +31,13 @@ constexpr const char* kUsage =
     "    cost TERRAIN MOBILITY COST|none       a terrain's cost for a mobility (none: impassable)\n"
     "    door NAME open|closed|locked|removed  a door's state, or the door taken away\n"
     "    door NAME at AX AY BX BY [STATE]      a new door on the edge between two tiles (closed)\n"
-    "    path SX SY GX GY [radius R] [mobility M]\n"
+    "    path SX SY GX GY [radius R] [mobility M] [costs TERRAIN=COST,...]\n"
     "                                          a plan (world coordinates); prints the plan as\n"
     "                                          'rpgnav path --json' does, with edit_us (applying the\n"
-    "                                          events since the last path) and plan_us\n"
+    "                                          events since the last path), prepare_us (data built\n"
+    "                                          for a mobility, size or cost list met for the first\n"
+    "                                          time) and plan_us; costs: the query's own terrain\n"
+    "                                          costs (QueryFilter::costs; none: forbidden)\n"
     "  TERRAIN: a legend symbol or a terrain name (Moving AI maps: @ . T S W)\n"
     "  --verify: plans each path again on navigation data built afresh for the world as it is then;\n"
     "            exit 1 at the first plan that differs in any bit\n";
@@ -138,14 +141,8 @@ class Replay {
     if (!terrainOrError(terrainName, id, error)) return false;
     const auto mobility = m_map.terrain().findMobility(mobilityName);
     if (!mobility) return error = "unknown mobility '" + mobilityName + "'", false;
-    float value = TerrainTable::kImpassable;
-    if (costText != "none") {
-      char* end = nullptr;
-      value = std::strtof(costText.c_str(), &end);
-      if (*end != '\0' || !std::isfinite(value) || value <= 0.0f) {
-        return error = "expected a cost above 0 or 'none', found '" + costText + "'", false;
-      }
-    }
+    float value = 0.0f;
+    if (!costValue(costText, value)) return error = "expected a cost above 0 or 'none', found '" + costText + "'", false;
     const Status status = edit([&] { return m_map.setTerrainCost(id, *mobility, value); });
     return status == Status::Ok || (error = "the map refused the cost " + costText, false);
   }
@@ -192,14 +189,44 @@ class Replay {
     return false;
   }
 
+  // A cost above 0, or "none": impassable.
+  static bool costValue(const std::string& text, float& out) {
+    if (text == "none") return out = TerrainTable::kImpassable, true;
+    char* end = nullptr;
+    out = std::strtof(text.c_str(), &end);
+    return !text.empty() && *end == '\0' && std::isfinite(out) && out > 0.0f;
+  }
+
+  // "TERRAIN=COST,..." into m_costs (COST a number, or none: forbidden).
+  bool costList(const std::string& text, std::string& error) {
+    m_costs.clear();
+    std::istringstream items(text);
+    for (std::string item; std::getline(items, item, ',');) {
+      const std::size_t equals = item.find('=');
+      TerrainId id;
+      if (equals == std::string::npos) return error = "expected TERRAIN=COST in the cost list, found '" + item + "'", false;
+      if (!terrainOrError(item.substr(0, equals), id, error)) return false;
+      const std::string value = item.substr(equals + 1);
+      float cost = 0.0f;
+      if (!costValue(value, cost)) return error = "expected a cost above 0 or 'none' in the cost list, found '" + value + "'", false;
+      m_costs.push_back({id, cost});
+    }
+    return !m_costs.empty() || (error = "expected TERRAIN=COST,... after 'costs'", false);
+  }
+
   bool path(std::istringstream& fields, std::string& error) {
     float sx = 0, sy = 0, gx = 0, gy = 0, radius = 0;
-    std::string mobilityName = "walk";
-    if (!(fields >> sx >> sy >> gx >> gy)) return error = "expected 'path SX SY GX GY [radius R] [mobility M]'", false;
+    std::string mobilityName = "walk", costText;
+    if (!(fields >> sx >> sy >> gx >> gy)) return error = "expected 'path SX SY GX GY [radius R] [mobility M] [costs LIST]'", false;
+    m_costs.clear();
     for (std::string option; fields >> option;) {
       if (option == "radius" && (fields >> radius)) continue;
       if (option == "mobility" && (fields >> mobilityName)) continue;
-      return error = "expected 'radius R' or 'mobility M' after the path's points", false;
+      if (option == "costs" && (fields >> costText)) {
+        if (!costList(costText, error)) return false;
+        continue;
+      }
+      return error = "expected 'radius R', 'mobility M' or 'costs TERRAIN=COST,...' after the path's points", false;
     }
     const auto mobility = m_map.terrain().findMobility(mobilityName);
     if (!mobility) return error = "unknown mobility '" + mobilityName + "'", false;
@@ -209,14 +236,17 @@ class Replay {
     const NavUpdate update = m_data.update();
     m_editMicros += microsSince(start);
     if (update.status != Status::Ok) return error = "the navigation data refused the edits: " + update.reason, false;
-    // A mobility or size met for the first time is built (once) before the plan.
+    // What the plan reads for this mobility, radius and cost list is built (once) when it is not
+    // ready, as a game does between frames.
     start = Clock::now();
-    const bool fresh = m_data.layer(*mobility, radius) == nullptr;
+    const bool fresh = !m_data.ready(*mobility, radius, m_costs);
     // When this fails (a radius out of range, say), the plan below says why in its result.
-    if (fresh) static_cast<void>(m_data.prepare(*mobility, radius));
+    if (fresh) static_cast<void>(m_data.prepare(*mobility, radius, m_costs));
     const double prepareMicros = fresh ? microsSince(start) : 0.0;
 
-    const PathRequest request{Vec2(sx, sy), Vec2(gx, gy), *mobility, radius};
+    m_filter.costs = m_costs;
+    PathRequest request{Vec2(sx, sy), Vec2(gx, gy), *mobility, radius};
+    if (!m_costs.empty()) request.filter = &m_filter;
     start = Clock::now();
     m_planner.plan(request, m_result);
     const double planMicros = microsSince(start);
@@ -273,6 +303,8 @@ class Replay {
   NavData m_data;
   Planner m_planner{m_data, plannerSettings()};
   PathResult m_result;
+  std::vector<TerrainCost> m_costs;  // the current path line's cost list
+  QueryFilter m_filter;              // its costs, when it has some
   EntityNames m_names;
   bool m_asJson;
   bool m_verify;

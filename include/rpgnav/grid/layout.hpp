@@ -184,6 +184,14 @@ inline bool widerThanHalfHexEdge(const Layout& layout, float radius) noexcept {
   return layout.isHex() && radius / layout.tileSize() >= kHexHalfEdge;
 }
 
+/// True for a character whose radius (world units) is at least half a tile: its body reaches
+/// over the tiles round the one it stands on, so where it fits is the mobility's clearance (how
+/// wide a body fits on each tile), which navigation data keeps for such characters only.
+inline bool widerThanHalfTile(const Layout& layout, float radius) noexcept {
+  // Written as every caller compared before this helper, so all agree at the edge.
+  return radius >= 0.5f * layout.tileSize();
+}
+
 /// Short name used by the file formats and the tool: "square", "hex-pointy", "hex-flat".
 RPGNAV_API const char* layoutName(LayoutKind kind) noexcept;
 

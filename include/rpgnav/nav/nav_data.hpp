@@ -92,9 +92,19 @@ class RPGNAV_API NavData {
   /// patches the plain ones (a change of a terrain's cost in the table builds them afresh).
   /// InvalidArgument also for an unknown terrain or a NaN cost.
   Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs);
-  /// The layer for a mobility and radius, or nullptr when it was not prepared (or its last update
-  /// failed); with `costs`, the layer prepared for those cost overrides. For the game a handle
-  /// that says whether the data is ready; the library's modules read it.
+  /// True when everything a plan for `mobility`, a character of `radius` (world units) and the
+  /// cost overrides `costs` reads is built and up to date: the layer of the radius's size class
+  /// for that list and, for a radius of half a tile or more (widerThanHalfTile), the mobility's
+  /// clearance for that list. It answers for that radius, not for the layer: a narrow character
+  /// prepared does not make a wide one ready. False for an unknown mobility, a radius out of
+  /// [0, kMaxRadiusTiles tiles] or NaN, a cost list never prepared, after an update that failed
+  /// for it, and while the data is older than the map (current() false). The game's question
+  /// before a plan on shared data: when false, prepare() (between frames) — a plan on data that
+  /// is not ready is refused (InvalidArgument, "no navigation data ... prepare() it first").
+  bool ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {}) const noexcept;
+  /// The layer a plan for this mobility, radius and cost overrides reads, or nullptr exactly when
+  /// ready() is false but for current() (a query on data older than the map is refused on its
+  /// own). The library's modules read it; a game asks ready().
   const NavLayer* layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {}) const noexcept;
   /// The mobility's clearance (how wide a body fits on each tile; what CostField::build takes for
   /// a wide body's field), or nullptr when no radius of half a tile or more was prepared for it

@@ -14,7 +14,10 @@
 #include "support/result_hash.hpp"
 #include "support/test_maps.hpp"
 
+#include <map>
 #include <random>
+#include <set>
+#include <tuple>
 
 using namespace rpgnav;
 
@@ -183,6 +186,131 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
   CHECK(filtered > 400);
 }
 
+namespace {
+
+// What a game may have prepared, and the contract's own statement of what that makes ready: a
+// plan for (mobility, radius, cost list) is ready when that size class's layer was prepared for
+// the mobility and list and, for a radius of half a tile or more, some radius of half a tile or
+// more was prepared for them too (the clearance every wide radius shares).
+class PreparedModel {
+ public:
+  void prepared(const Layout& layout, MobilityId mobility, float radius, int costList) {
+    m_layers.insert({mobility.value, int(sizeClassOf(layout, radius)), costList});
+    if (radius >= 0.5f * layout.tileSize()) m_clearances.insert({mobility.value, costList});
+  }
+  bool ready(const Layout& layout, MobilityId mobility, float radius, int costList) const {
+    if (!(radius >= 0.0f && radius <= NavData::kMaxRadiusTiles * layout.tileSize())) return false;
+    const bool layer = m_layers.count({mobility.value, int(sizeClassOf(layout, radius)), costList}) > 0;
+    const bool clearance = radius < 0.5f * layout.tileSize() || m_clearances.count({mobility.value, costList}) > 0;
+    return layer && clearance;
+  }
+
+ private:
+  std::set<std::tuple<int, int, int>> m_layers;
+  std::set<std::pair<int, int>> m_clearances;
+};
+
+// A radius for a random plan: anywhere from 0 to 3 tiles, often right at a size class's edge.
+float randomRadius(std::mt19937& random, const Layout& layout) {
+  const float edges[] = {0.0f, kHexHalfEdge, 0.5f, 0.75f, 1.5f, 2.5f, NavData::kMaxRadiusTiles};
+  const unsigned kind = random() % 3;
+  const float tiles = kind == 0   ? edges[random() % std::size(edges)]
+                      : kind == 1 ? std::uniform_real_distribution<float>(0.0f, 1.0f)(random)
+                                  : std::uniform_real_distribution<float>(0.0f, NavData::kMaxRadiusTiles)(random);
+  return tiles * layout.tileSize();
+}
+
+}  // namespace
+
+TEST_CASE("ready() answers for the mobility, radius and cost list asked: plans of random radii in any order "
+          "between random edits, each equal to the plan on data built afresh",
+          "[nav][edits][property]") {
+  // A game that follows the contract asks ready() before each plan and prepares what is not; a
+  // narrow character prepared first must not make a wide one look ready (issue 49).
+  constexpr TerrainCost kCheapSwamp[] = {{TerrainId{3}, 0.75f}, {TerrainId{4}, 0.0f}};
+  constexpr TerrainCost kNoWater[] = {{TerrainId{2}, TerrainTable::kImpassable}, {TerrainId{0}, 2.0f}};
+  const std::span<const TerrainCost> costLists[] = {{}, kCheapSwamp, kNoWater};
+  const MobilityId mobilities[] = {TerrainTable::kWalk, TerrainTable::kSwim, TerrainTable::kFly};
+  std::mt19937 random(49);
+  int plans = 0, prepared = 0, succeeded = 0, wideAfterNarrow = 0, refusedForData = 0;
+  std::map<std::string, int> statuses;
+  for (const Layout& layout : {Layout::square(), Layout::square(0.5f), Layout::hexPointy(), Layout::hexFlat(),
+                                Layout::hexPointy(2.0f, Vec2(1.0f, 0.0f), HexStagger::Even),
+                                Layout::hexFlat(0.5f, Vec2(3.0f, 1.0f), HexStagger::Even)}) {
+    for (int trial = 0; trial < 8; ++trial) {
+      const int w = std::uniform_int_distribution<int>(10, 32)(random), h = std::uniform_int_distribution<int>(10, 32)(random);
+      TileMap map = test::randomMap(random, layout, w, h, 0.04);
+      World world(map);
+      NavData data(world);
+      PreparedModel model;
+      Planner shared(data);
+      PathResult got, expected;
+      for (int step = 0; step < 40; ++step) {
+        if (random() % 2 == 0) {
+          randomEdit(random, map, world);
+          continue;
+        }
+        REQUIRE(data.update().status == Status::Ok);
+        const MobilityId mobility = mobilities[random() % std::size(mobilities)];
+        const float radius = randomRadius(random, layout);
+        const int costList = int(random() % std::size(costLists));
+        const std::span<const TerrainCost> costs = costLists[costList];
+        INFO(layoutName(layout.kind()) << " trial " << trial << " step " << step << ": mobility " << int(mobility.value)
+                                       << " radius " << radius << " cost list " << costList);
+        QueryFilter filter;
+        filter.costs = costs;
+        // Ends mostly on tiles the mobility may enter (so that plans get past the ends' checks).
+        auto anEnd = [&] {
+          Cell cell{int(random() % w), int(random() % h)};
+          for (int tries = 0; tries < 20 && !map.passable(cell, mobility); ++tries) cell = {int(random() % w), int(random() % h)};
+          return layout.tileCenter(cell);
+        };
+        PathRequest request{anEnd(), anEnd(), mobility, radius};
+        if (!costs.empty()) request.filter = &filter;
+
+        // The answer is exactly the model's, for this key and for others asked in passing.
+        REQUIRE(data.ready(mobility, radius, costs) == model.ready(layout, mobility, radius, costList));
+        const float other = randomRadius(random, layout);
+        CHECK(data.ready(mobility, other, costs) == model.ready(layout, mobility, other, costList));
+        if (!data.ready(mobility, radius, costs)) {
+          // Not ready: a plan says so clearly, whatever was prepared before (the ends' tiles are
+          // looked at first, before the data: an end the mobility cannot enter may answer instead).
+          const Status refused = shared.plan(request, got);
+          const bool endFirst = refused == Status::StartBlocked || refused == Status::GoalBlocked;
+          refusedForData += refused == Status::InvalidArgument ? 1 : 0;
+          INFO("refused: " << toString(refused) << " " << got.reason);
+          CHECK((endFirst || (refused == Status::InvalidArgument && got.reason.find("prepare()") != std::string::npos)));
+          CHECK(data.layer(mobility, radius, costs) == nullptr);
+          wideAfterNarrow += data.ready(mobility, 0.0f, costs) && widerThanHalfTile(layout, radius) ? 1 : 0;
+          REQUIRE(data.prepare(mobility, radius, costs) == Status::Ok);
+          model.prepared(layout, mobility, radius, costList);
+          ++prepared;
+          REQUIRE(data.ready(mobility, radius, costs));
+        }
+        shared.plan(request, got);
+        CHECK(got.reason.find("prepare()") == std::string::npos);
+        Planner onFresh(world);  // its own data, built for the world as it is now
+        onFresh.plan(request, expected);
+        INFO("shared: " << toString(got.status) << " " << got.reason << "; fresh: " << toString(expected.status) << " "
+                        << expected.reason);
+        CHECK(test::digestOf(got) == test::digestOf(expected));
+        ++plans;
+        succeeded += isSuccess(got.status) ? 1 : 0;
+        statuses[std::string(toString(got.status)) + " " + got.reason]++;  // shown with the counts below
+      }
+      // Data older than the map is not ready for anything, prepared or not.
+      REQUIRE(map.setTerrain({0, 0}, TerrainId{std::uint8_t(map.terrainAt({0, 0}).value == 1 ? 0 : 1)}) == Status::Ok);
+      CHECK_FALSE(data.ready(TerrainTable::kWalk, 0.0f));
+    }
+  }
+  for (const auto& [status, count] : statuses) UNSCOPED_INFO(status << ": " << count);
+  CHECK(plans > 700);
+  CHECK(prepared > 300);
+  CHECK(succeeded > 100);
+  CHECK(refusedForData > 200);
+  CHECK(wideAfterNarrow > 20);  // the case of issue 49, met many times
+}
+
 TEST_CASE("the exact any-angle search on patched navigation data: bit for bit its answers on data built afresh",
           "[nav][edits][property][anya]") {
   // It keeps no data of its own: it reads the grid's tiles and the sight lines' row bits, which
@@ -234,7 +362,8 @@ TEST_CASE("navigation data: the contract with queries, the journal's reach and b
                                                      });
   World world(map);
   NavData data(world);
-  // Not prepared: a planner on it says so.
+  // Not prepared: ready() says so, and so does a planner on it.
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, 0.0f));
   Planner planner(data);
   PathResult result;
   const PathRequest request{Vec2(0.5f, 1.5f), Vec2(9.5f, 1.5f)};
@@ -291,6 +420,64 @@ TEST_CASE("navigation data: the contract with queries, the journal's reach and b
   REQUIRE(data.prepare(TerrainTable::kWalk, 3.0f) == Status::Ok);
   CHECK(data.clearance(TerrainTable::kWalk) != nullptr);
   CHECK(data.prepare(TerrainTable::kWalk, std::numeric_limits<float>::quiet_NaN()) == Status::InvalidArgument);
+  CHECK(data.ready(TerrainTable::kWalk, 3.0f));
+  CHECK(data.ready(TerrainTable::kWalk, 0.2f));  // the same layer: a narrow character needs no clearance
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, 3.01f));
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, -0.1f));
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, std::numeric_limits<float>::quiet_NaN()));
+  CHECK_FALSE(data.ready(MobilityId{7}, 0.0f));
+  CHECK_FALSE(data.ready(TerrainTable::kFly, 0.0f));
+}
+
+TEST_CASE("ready(): a narrow character prepared does not make a wide one ready (issue 49)", "[nav]") {
+  // The shared case: on the town, radius 0.4 planned and then 1.5 on the same data.
+  TileMap map = test::mapFromAscii(Layout::square(), {
+                                                         "..........",
+                                                         "..........",
+                                                         "..........",
+                                                         "..........",
+                                                     });
+  World world(map);
+  NavData data(world);
+  constexpr TerrainCost kCosts[] = {{TerrainId{0}, 2.0f}};
+  REQUIRE(data.prepare(TerrainTable::kWalk, 0.4f) == Status::Ok);
+  REQUIRE(data.prepare(TerrainTable::kWalk, 0.4f, kCosts) == Status::Ok);
+  CHECK(data.ready(TerrainTable::kWalk, 0.4f));
+  CHECK(data.ready(TerrainTable::kWalk, 0.4f, kCosts));
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, 0.5f));  // half a tile: the clearance is read
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, 1.5f));
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, 1.5f, kCosts));
+  CHECK(data.layer(TerrainTable::kWalk, 1.5f) == nullptr);
+  Planner planner(data);
+  PathResult result;
+  const PathRequest wide{Vec2(2.0f, 2.0f), Vec2(8.0f, 2.0f), TerrainTable::kWalk, 1.5f};
+  CHECK(planner.plan(wide, result) == Status::InvalidArgument);
+  CHECK(result.reason.find("prepare() it first") != std::string::npos);
+  REQUIRE(data.prepare(TerrainTable::kWalk, 1.5f) == Status::Ok);
+  CHECK(data.ready(TerrainTable::kWalk, 1.5f));
+  CHECK(data.ready(TerrainTable::kWalk, 0.5f));  // every wide radius shares the clearance
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, 1.5f, kCosts));  // another cost list: its own data
+  CHECK(planner.plan(wide, result) == Status::Ok);
+  Planner onFresh(world);
+  PathResult expected;
+  onFresh.plan(wide, expected);
+  CHECK(test::digestOf(result) == test::digestOf(expected));
+  // On hex maps: narrow, then wide of its own size class, then wider than half a tile.
+  TileMap hex = test::mapFromAscii(Layout::hexPointy(), {
+                                                            "........",
+                                                            "........",
+                                                            "........",
+                                                            "........",
+                                                        });
+  World hexWorld(hex);
+  NavData hexData(hexWorld);
+  REQUIRE(hexData.prepare(TerrainTable::kWalk, 0.2f) == Status::Ok);
+  CHECK_FALSE(hexData.ready(TerrainTable::kWalk, 0.3f));  // at least half a hex edge: another layer
+  REQUIRE(hexData.prepare(TerrainTable::kWalk, 0.3f) == Status::Ok);
+  CHECK(hexData.ready(TerrainTable::kWalk, 0.4f));
+  CHECK_FALSE(hexData.ready(TerrainTable::kWalk, 0.75f));
+  REQUIRE(hexData.prepare(TerrainTable::kWalk, 0.75f) == Status::Ok);
+  CHECK(hexData.ready(TerrainTable::kWalk, 2.5f));
 }
 
 TEST_CASE("landmarks after edits: never a wrong search, and refreshed in steps to what a fresh build has",

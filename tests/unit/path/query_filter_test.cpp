@@ -139,7 +139,7 @@ TEST_CASE("query filter: terrain costs plan exactly as a map whose terrain table
         ++compared;
         changed += digestOf(c) != digestOf(b) ? 1 : 0;
         succeeded += isSuccess(got) ? 1 : 0;
-        wide += isSuccess(got) && radius >= 0.5f * layout.tileSize() ? 1 : 0;
+        wide += isSuccess(got) && widerThanHalfTile(layout, radius) ? 1 : 0;
       }
     }
   }
