@@ -51,7 +51,7 @@ class Comfort {
     const float radius = context.radius;
     // Wide bodies (half a tile or more) are probed by a band of any width: their comfort is
     // capped only where the clearance stops being measured (Clearance::kFarTiles).
-    const bool wide = radius >= 0.5f * tile;
+    const bool wide = widerThanHalfTile(context.map.layout(), radius);
     const float top = std::min(radius + context.comfort, (wide ? kMostWideClearance : kMostClearance) * tile);
     m_clearance = {radius, radius, radius, radius};
     if (!(top > radius)) return;

@@ -261,8 +261,7 @@ Planner::Impl::EntryTile Planner::Impl::entryTile(Vec2 point, Cell own, const Pa
   const TileMap& map = *m_map;
   const Layout& layout = map.layout();
   EntryTile entry;
-  const float tile = layout.tileSize();
-  if (request.radius < 0.5f * tile) {
+  if (!widerThanHalfTile(layout, request.radius)) {
     entry.tile = own;
     entry.clear = probeSegment(map, request.mobility, point, layout.tileCenter(own), request.radius).clear;
     entry.roomy = false;

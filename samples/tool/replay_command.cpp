@@ -200,6 +200,7 @@ class Replay {
   // "TERRAIN=COST,..." into m_costs (COST a number, or none: forbidden).
   bool costList(const std::string& text, std::string& error) {
     m_costs.clear();
+    if (!text.empty() && text.back() == ',') return error = "expected TERRAIN=COST after the last ',' of the cost list", false;
     std::istringstream items(text);
     for (std::string item; std::getline(items, item, ',');) {
       const std::size_t equals = item.find('=');
@@ -240,8 +241,13 @@ class Replay {
     // ready, as a game does between frames.
     start = Clock::now();
     const bool fresh = !m_data.ready(*mobility, radius, m_costs);
-    // When this fails (a radius out of range, say), the plan below says why in its result.
-    if (fresh) static_cast<void>(m_data.prepare(*mobility, radius, m_costs));
+    // A radius out of range fails here and in the plan below, which says why in its result; the
+    // data refusing a valid radius is the cost list's doing (a cost the search cannot take).
+    const bool radiusValid = std::isfinite(radius) && radius >= 0.0f &&
+                             radius <= NavData::kMaxRadiusTiles * m_map.layout().tileSize();
+    if (fresh && m_data.prepare(*mobility, radius, m_costs) != Status::Ok && radiusValid) {
+      return error = "the navigation data refused the cost list (a cost outside the search's range?)", false;
+    }
     const double prepareMicros = fresh ? microsSince(start) : 0.0;
 
     m_filter.costs = m_costs;

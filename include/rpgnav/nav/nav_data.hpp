@@ -99,8 +99,10 @@ class RPGNAV_API NavData {
   /// prepared does not make a wide one ready. False for an unknown mobility, a radius out of
   /// [0, kMaxRadiusTiles tiles] or NaN, a cost list never prepared, after an update that failed
   /// for it, and while the data is older than the map (current() false). The game's question
-  /// before a plan on shared data: when false, prepare() (between frames) — a plan on data that
-  /// is not ready is refused (InvalidArgument, "no navigation data ... prepare() it first").
+  /// before a plan on shared data: when false, prepare() (between frames, after update()). A plan
+  /// on data that is not ready is refused with InvalidArgument and a reason naming prepare() (or
+  /// update(), for data older than the map), unless the checks of its ends, made first, refuse it
+  /// (a start or goal the mobility cannot enter); it never plans on other data.
   bool ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {}) const noexcept;
   /// The layer a plan for this mobility, radius and cost overrides reads, or nullptr exactly when
   /// ready() is false but for current() (a query on data older than the map is refused on its

@@ -281,7 +281,8 @@ TEST_CASE("ready() answers for the mobility, radius and cost list asked: plans o
           INFO("refused: " << toString(refused) << " " << got.reason);
           CHECK((endFirst || (refused == Status::InvalidArgument && got.reason.find("prepare()") != std::string::npos)));
           CHECK(data.layer(mobility, radius, costs) == nullptr);
-          wideAfterNarrow += data.ready(mobility, 0.0f, costs) && widerThanHalfTile(layout, radius) ? 1 : 0;
+          // (A narrow radius of the wide one's size class, on either layout: 0.45 tiles.)
+          wideAfterNarrow += data.ready(mobility, 0.45f * layout.tileSize(), costs) && widerThanHalfTile(layout, radius) ? 1 : 0;
           REQUIRE(data.prepare(mobility, radius, costs) == Status::Ok);
           model.prepared(layout, mobility, radius, costList);
           ++prepared;
@@ -407,6 +408,7 @@ TEST_CASE("navigation data: the contract with queries, the journal's reach and b
   CHECK(bad.status == Status::InvalidArgument);
   CHECK(bad.reason.find("floor") != std::string::npos);
   CHECK(data.layer(TerrainTable::kWalk, 0.0f) == nullptr);
+  CHECK_FALSE(data.ready(TerrainTable::kWalk, 0.0f));  // its last update failed
   CHECK(planner.plan(request, result) == Status::InvalidArgument);
   REQUIRE(map.setTerrainCost(TerrainId{0}, TerrainTable::kWalk, 1.0f) == Status::Ok);
   data.update();
