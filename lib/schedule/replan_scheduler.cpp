@@ -809,7 +809,16 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
   m_stats = {};
   if (!std::isfinite(now)) return;  // a time that is not a number plans nothing
   m_now = now;
-  if (!m_data->current()) m_data->update();
+  if (!m_data->current()) {
+    m_data->update();
+    // A layer the update could not keep (a terrain's cost the search cannot take) is built again
+    // once the costs are valid: what each character's plan reads is ready again without add().
+    for (const std::unique_ptr<Character>& character : m_characters) {
+      const CharacterSpec& spec = character->spec;
+      const std::span<const TerrainCost> costs = spec.filter != nullptr ? spec.filter->costs : std::span<const TerrainCost>();
+      if (!m_data->ready(spec.mobility, spec.radius, costs)) static_cast<void>(m_data->prepare(spec.mobility, spec.radius, costs));
+    }
+  }
   notice(now);
   m_stats.noticeMicros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
   std::int64_t used = 0;  // expansions charged

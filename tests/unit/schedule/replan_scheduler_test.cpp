@@ -757,6 +757,30 @@ TEST_CASE("scheduler triggers: tiles under the path changed", "[schedule][trigge
   }
 }
 
+TEST_CASE("scheduler: data an update could not keep is prepared again once the costs are valid", "[schedule]") {
+  // A floor cost the search cannot take loses the layer (plans are refused); set right again,
+  // the scheduler's next update makes the characters' data ready without a new add().
+  TileMap map = room();
+  const World world(map);
+  ReplanScheduler scheduler(world, {}, quiet());
+  REQUIRE(scheduler.add(character(1, centre(2, 5), Goal::at(centre(17, 5)), 2.0f, 1.2f)) == Status::Ok);
+  double now = 0.0;
+  scheduler.update(now, {});
+  REQUIRE(scheduler.path(EntityId{1}) != nullptr);
+  CHECK(scheduler.path(EntityId{1})->status == Status::Ok);
+  const TerrainId floor = terrainOf(map, '.');
+  REQUIRE(map.setTerrainCost(floor, kWalk, 5000.0f) == Status::Ok);
+  scheduler.update(now += 0.1, {});
+  CHECK_FALSE(scheduler.navData().ready(kWalk, 1.2f));
+  REQUIRE(map.setTerrainCost(floor, kWalk, 1.0f) == Status::Ok);
+  REQUIRE(scheduler.setGoal(EntityId{1}, Goal::at(centre(16, 4))) == Status::Ok);
+  scheduler.update(now += 0.1, {});
+  CHECK(scheduler.navData().ready(kWalk, 1.2f));
+  run(scheduler, now, 3);
+  CHECK(scheduler.path(EntityId{1})->status == Status::Ok);
+  CHECK(scheduler.info(EntityId{1}).plans >= 2);
+}
+
 TEST_CASE("scheduler triggers: an entity in the corridor ahead", "[schedule][triggers]") {
   const TileMap map = room();
   World world(map);
