@@ -334,6 +334,11 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square &&
                  grid.layout().connectivity() == 8 && !(m_fit != nullptr && m_gates != nullptr);
   m_plainJumps = m_jumpPoints && m_fit == nullptr && grid.uniformCost() && grid.gateCount() == 0;
+  // Hex jump points: on maps of one cost, for bodies that need no fitting nor gap rule, without
+  // gates (elsewhere on hexes every tile is expanded).
+  m_hexJumps = request.jumpPoints && m_sight == nullptr && grid.layout().isHex() && grid.uniformCost() &&
+               grid.gateCount() == 0 && m_fit == nullptr && !grid.closesNarrowGaps();
+  if (m_hexJumps) m_goalAxial = grid.layout().toAxial(goal);
   m_octile = m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
   {
     // (The grid's least step costs are over every terrain of the table, not only the map's.)
@@ -440,6 +445,8 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
     // Tiles at gates are expanded step by step, each step asking the gate rule.
     if (m_plainJumps) {
       expandJumpPoint<JumpTiles::kPlain>(top.node, expanded);
+    } else if (m_hexJumps) {
+      expandHexJumpPoint(top.node, expanded);
     } else if (m_jumpPoints && m_grid->nearGate()[top.node] == 0) {
       m_fit != nullptr ? expandJumpPoint<JumpTiles::kFitting>(top.node, expanded)
                        : expandJumpPoint<JumpTiles::kWeighted>(top.node, expanded);
@@ -951,8 +958,9 @@ void SearchContext::buildPath(SearchResult& out) {
   const SearchGrid& grid = *m_grid;
   // Parents link jump points (or plain neighbours). Between a parent and its child the route is
   // "diagonal first, then straight": min(|dx|,|dy|) diagonal steps, then the rest along one
-  // axis — exactly how jumps travel. Hex parents are always neighbours, one step apart. The
-  // chain of nodes is read once (each read of a node may probe the node table).
+  // axis — exactly how jumps travel. On hexes it is a shortest hex route (fillHexJumpRoute):
+  // neighbours, or hex jump points. The chain of nodes is read once (each read of a node may
+  // probe the node table).
   const bool hex = grid.layout().isHex();
   m_chain.clear();
   for (std::int32_t i = m_goal; i >= 0; i = nodeAt(i).parent) m_chain.push_back(grid.cellOf(i));
@@ -961,11 +969,17 @@ void SearchContext::buildPath(SearchResult& out) {
   for (std::size_t k = 0; k + 1 < m_chain.size(); ++k) {
     const Cell a = m_chain[k], b = m_chain[k + 1];
     const std::int32_t ax = std::abs(b.x - a.x), ay = std::abs(b.y - a.y);
-    const std::int32_t diagonalSteps = hex ? 0 : std::min(ax, ay);
+    if (hex) {
+      straight += grid.layout().stepDistance(a, b);
+      continue;
+    }
+    const std::int32_t diagonalSteps = std::min(ax, ay);
     diagonal += diagonalSteps;
     straight += std::max(ax, ay) - diagonalSteps;
   }
-  if (m_tilePath) {
+  if (m_tilePath && hex) {
+    fillHexJumpRoute(grid.layout(), m_chain, out.path);
+  } else if (m_tilePath) {
     fillJumpRoute(m_chain, out.path);
   } else {
     out.path.assign(m_chain.begin(), m_chain.end());

@@ -159,6 +159,10 @@ struct SearchResult {
 /// nodes may be in `tiles` itself).
 void fillJumpRoute(std::span<const Cell> nodes, std::vector<Cell>& tiles);
 
+/// fillJumpRoute for hex jump points: from each node to the next the route takes the primary
+/// steps, then the secondary ones (HexDirections::split).
+void fillHexJumpRoute(const Layout& layout, std::span<const Cell> nodes, std::vector<Cell>& tiles);
+
 /// Scratch memory and state for A* searches. Reusable: once warm, queries allocate nothing. The
 /// nodes of a jump point search on a map of one cost live in a small table (4,096 slots, 80 KB:
 /// enough for most such searches), so a thread that runs only those holds a few percent of the
@@ -333,6 +337,15 @@ class SearchContext {
   }
   template <JumpTiles kTiles>
   void expandJumpPoint(std::int32_t node, Node here);
+  // Hex jump points (maps of one cost, narrow bodies, no gates; hex_jumps.cpp). A primary run
+  // from `origin` in `direction`, with the secondary run from each of its tiles, relaxing what
+  // they find as successors of `origin`.
+  void expandHexJumpPoint(std::int32_t node, Node here);
+  void hexPrimaryRun(std::int32_t origin, Cell originCell, Axial originAxial, bool shifted, std::int64_t g, int direction);
+  // A secondary run from padded tile `from` (at `fromAxial`, its row or column `shifted`): the
+  // padded tile it stops on (the goal, or a tile with a forced neighbour; `steps` away) or -1.
+  std::int32_t hexSecondaryRun(std::int32_t from, Axial fromAxial, bool shifted, int direction,
+                               std::int32_t& steps) const noexcept;
   void relax(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   // relax for jump point searches, which never look along sight lines and whose heuristic is the
   // octile distance (with landmarks, if any): the few instructions a jump point costs there.
@@ -435,6 +448,8 @@ class SearchContext {
   bool m_tilePath = true;  // the request's tilePath
   bool m_jumpPoints = false;
   bool m_plainJumps = false;  // jump points with JumpTiles::kPlain
+  bool m_hexJumps = false;    // hex jump points (expandHexJumpPoint)
+  Axial m_goalAxial;          // (for them: the goal on a run)
   bool m_octile = false;      // the heuristic is the octile distance (8-way squares, not any-angle)
   std::int64_t m_minStraightCost = 0;    // the grid's least step costs (the heuristic's)
   std::int64_t m_minDiagonalCost = 0;

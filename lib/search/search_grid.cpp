@@ -283,6 +283,10 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
     }
     grid.buildDiagonalBits();
   }
+  if (grid.m_layout.isHex()) {
+    grid.m_hex = HexDirections(grid.m_layout, grid.paddedWidth());
+    grid.buildHexJumps();
+  }
   if (settings.landmarks > 0) grid.buildLandmarks();
   return grid;
 }
@@ -362,6 +366,7 @@ void SearchGrid::refreshAround(std::span<const Cell> cells) {
       if (cell.x + d >= 0 && cell.x + d < m_width) widen(columns[std::size_t(cell.x + d)], cell.y - 1, cell.y + 1);
     }
   }
+  if (m_layout.isHex()) refreshHexJumps(cells);
   if (!hasJumps()) return;
   std::vector<std::int32_t> stopFlips;
   for (std::int32_t y = 0; y < m_height; ++y) {

@@ -69,6 +69,46 @@ struct TileRect {
   Cell high;
 };
 
+/// The six steps of a hex layout as hex jump points take them (the grid's hex jump table, the
+/// search's hex jumps), in the layout's table order (round the tile): direction d + 1 is d
+/// turned by one sixth, and D(d - 1) + D(d + 1) = D(d).
+struct HexDirections {
+  HexDirections() = default;
+  HexDirections(const Layout& layout, std::int32_t paddedWidth);
+  /// A step in each direction from a tile whose row (pointy) or column (flat) is shifted
+  /// ([1]) or not ([0]): padded index offsets (for the paddedWidth given) and cell offsets.
+  std::array<std::array<std::int32_t, 6>, 2> padded{};
+  std::array<std::array<Cell, 6>, 2> cells{};
+  /// Each direction in axial coordinates (the same from every tile).
+  std::array<Axial, 6> axial{};
+  /// Whether a step in each direction changes the row's (column's) shift.
+  std::array<bool, 6> flips{};
+  bool pointy = true;
+  bool shifted(const Layout& layout, Cell cell) const noexcept;
+  /// Direction d turned by `by` sixths.
+  static constexpr int turn(int d, int by) noexcept { return (d + by + 6) % 6; }
+  /// Padded index offset of k steps in `direction` from a tile whose row (column) is `isShifted`.
+  std::int32_t paddedSteps(bool isShifted, int direction, std::int32_t k) const noexcept {
+    const std::int32_t one = padded[isShifted][std::size_t(direction)];
+    if (!flips[std::size_t(direction)]) return k * one;
+    const std::int32_t pair = one + padded[!isShifted][std::size_t(direction)];
+    return (k / 2) * pair + (k % 2) * one;
+  }
+  /// Position along `direction` (rises by 2 a step): orders the tiles of a line.
+  std::int64_t along(Axial at, int direction) const noexcept {
+    const Axial a = axial[std::size_t(direction)];
+    return std::int64_t(at.q) * (2 * a.q + a.r) + std::int64_t(at.r) * (a.q + 2 * a.r);
+  }
+  /// A displacement as `primary` steps of `direction` then `secondary` steps of direction + 1
+  /// (primary >= 1, secondary >= 0: the one canonical route; all 0 for no displacement).
+  struct Split {
+    int direction;
+    std::int32_t primary;
+    std::int32_t secondary;
+  };
+  Split split(Axial delta) const noexcept;
+};
+
 /// The search's read-only view of one map for one mobility. Build it once per map version and
 /// mobility and share it: any number of threads may search one SearchGrid at once, each with its
 /// own SearchContext. When the map is edited (its version changes), build a new one; searching a
@@ -174,6 +214,11 @@ class SearchGrid {
   static constexpr std::int32_t kJumpFarReach = 32767;
   /// The straight directions' entries.
   static constexpr int kEast = 0, kWest = 1, kSouth = 2, kNorth = 3;
+  /// On hex grids the record's first six entries are the same for the six hex directions (in
+  /// the layout's table order, HexDirections), for the secondary runs of hex jump points: the
+  /// distance to the first tile that is blocked (negative) or stops a run (positive: not uniform,
+  /// or a side tile ahead open where the tile beside the step before it is blocked — a forced
+  /// neighbour, see lib/search/hex_jumps.cpp).
   /// A tile's record in the table: its four straight entries, then its four near diagonal stops
   /// (nearDiagonalStop), 16 bytes, so that a jump point's every jump starts from one cache line.
   static constexpr std::size_t kJumpRecord = 8;
@@ -191,6 +236,9 @@ class SearchGrid {
   std::int16_t nearDiagonalStop(std::int32_t paddedIndex, std::int32_t dx, std::int32_t dy) const noexcept {
     return m_jumps[nearStopIndex(paddedIndex, diagonalIndex(dx, dy))];
   }
+
+  /// The hex steps (hex grids; the default elsewhere).
+  const HexDirections& hexDirections() const noexcept { return m_hex; }
 
   /// Directions of steps on 8-way squares as codes 0-7 (a node's last step; bit c of a
   /// successor mask): (dx, dy) = (kCodeDx[c], kCodeDy[c]).
@@ -318,6 +366,15 @@ class SearchGrid {
   std::int64_t m_minHalfDiagonal = 0;
   RegionMap m_regions;
   std::vector<std::int16_t> m_jumps;
+  HexDirections m_hex;
+  // Hex jump entries (lib/search/search_grid_hex.cpp): every tile's, and after edits those that
+  // can depend on the tiles `cells` (within two tiles of them), from each line's furthest such
+  // tile back until an entry comes out as it was.
+  void buildHexJumps();
+  void refreshHexJumps(std::span<const Cell> cells);
+  // The entry of padded tile `t` (its row or column `shifted`) for direction `d`, from the tile
+  // ahead and its entry.
+  std::int16_t hexEntry(std::int32_t t, bool shifted, int d) const noexcept;
   // canonicalSuccessors(): 8 masks per padded tile, made once the map has more than one cost
   // (8-way squares only), then kept up to date where tiles are not uniform.
   std::vector<std::uint8_t> m_successors;

@@ -3,7 +3,9 @@
 // on the same maps with random terrain-cost patches (checked against plain A* without jump
 // points), for wide characters (radius 0.5-3 tiles on dao/brc202d, the scenario lines a body of
 // 1.5 tiles can travel, against radius 0 on the same lines; checked against A* without jump
-// points), and on the hex sample map with its terrain costs.
+// points), the Moving AI maps' tiles as pointy and flat hex maps beside the square map of the
+// same tiles (checked against a breadth-first search), and on the hex sample map with its terrain
+// costs.
 //
 // usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]
 //                                [--only uniform|weighted|wide|hex|first] [--map NAME] [--every K]
@@ -150,6 +152,37 @@ std::vector<Query> randomQueries(const SearchGrid& grid, int count, std::uint32_
     if (grid.regions().connected(a, b)) queries.push_back({a, b});
   }
   return queries;
+}
+
+// The same tiles on another layout (Moving AI maps as hex maps: issue 50's side by side).
+TileMap withLayout(const TileMap& map, const Layout& layout) {
+  std::vector<TerrainId> tiles(std::size_t(map.tileCount()));
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) tiles[std::size_t(i)] = map.terrainAt(map.cellAt(i));
+  return TileMap::create(layout, map.width(), map.height(), map.terrain(), std::move(tiles)).value();
+}
+
+// Steps from `start` to every tile by breadth-first search over the layout's neighbour table
+// (a map of one cost: the optimum in steps, independent of the search), -1 where unreachable.
+std::vector<std::int32_t> stepsFrom(const TileMap& map, Cell start) {
+  std::vector<std::int32_t> steps(std::size_t(map.tileCount()), -1);
+  std::vector<std::int32_t> frontier{map.index(start)};
+  steps[std::size_t(map.index(start))] = 0;
+  for (std::size_t head = 0; head < frontier.size(); ++head) {
+    const Cell cell = map.cellAt(frontier[head]);
+    for (const NeighbourStep& step : map.layout().moves(cell)) {
+      const Cell next{cell.x + step.dx, cell.y + step.dy};
+      if (!map.contains(next) || !map.passable(next, TerrainTable::kWalk)) continue;
+      if (!step.sharesEdge && (!map.passable({cell.x + step.dx, cell.y}, TerrainTable::kWalk) ||
+                               !map.passable({cell.x, cell.y + step.dy}, TerrainTable::kWalk))) {
+        continue;  // (square diagonals: no corner cutting)
+      }
+      std::int32_t& known = steps[std::size_t(map.index(next))];
+      if (known >= 0) continue;
+      known = steps[std::size_t(frontier[head])] + 1;
+      frontier.push_back(map.index(next));
+    }
+  }
+  return steps;
 }
 
 }  // namespace
@@ -331,7 +364,43 @@ int main(int argc, char** argv) {
       print(name, wide);
     }
   }
-  if (only != "all" && only != "hex") return failures == 0 ? 0 : 1;
+  // Moving AI maps as hex maps (issue 50): the same passable tiles as pointy and as flat hexes,
+  // 200 scenario lines spread over the file (those whose ends are connected on the hex map), hex
+  // optima from a breadth-first search; the square 8-way map of the same tiles and lines beside.
+  if (std::filesystem::is_directory(movingAi / "dao") && (only == "all" || only == "hex")) {
+    for (const char* name : {"dao/brc202d", "bg512/AR0011SR", "sc1/Aftershock", "cities/Berlin_0_1024"}) {
+      if (std::string(name).find(mapFilter) == std::string::npos) continue;
+      auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
+      auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
+      if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
+      const SearchGrid square = SearchGrid::build(*map, TerrainTable::kWalk).value();
+      double squareMedian = 0.0;
+      for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat()}) {
+        const TileMap hexMap = withLayout(*map, layout);
+        const SearchGrid hexGrid = SearchGrid::build(hexMap, TerrainTable::kWalk).value();
+        std::vector<Query> lines, hexLines;
+        const std::size_t stride = std::max<std::size_t>(1, scenario->size() / 200);
+        for (std::size_t k = 0; k < scenario->size() && lines.size() < 200; k += stride) {
+          const ScenarioEntry& entry = (*scenario)[k];
+          if (!hexGrid.regions().connected(entry.start, entry.goal)) continue;
+          const std::vector<std::int32_t> steps = stepsFrom(hexMap, entry.start);
+          lines.push_back({entry.start, entry.goal, entry.optimalLength, entry.tolerance()});
+          hexLines.push_back({entry.start, entry.goal, double(steps[std::size_t(hexMap.index(entry.goal))]), 1e-9});
+        }
+        const Figures onSquare = run(square, lines, repeat, false);
+        const Figures onHex = run(hexGrid, hexLines, repeat, false);
+        failures += int(onSquare.mismatches + onHex.mismatches);
+        squareMedian = onSquare.medianMicros;
+        print(std::string(name) + " square 8-way", onSquare);
+        char label[96];
+        std::snprintf(label, sizeof label, "%s %s (%.2fx)", name, layoutName(layout.kind()), onHex.medianMicros / squareMedian);
+        print(label, onHex);
+      }
+    }
+  }
+  if ((only != "all" && only != "hex") || std::string("wilderness").find(mapFilter) == std::string::npos) {
+    return failures == 0 ? 0 : 1;
+  }
   auto wilderness = readRpgMap(maps / "wilderness.rpgmap");
   if (!wilderness) {
     std::fprintf(stderr, "%s\n", wilderness.error().message.c_str());

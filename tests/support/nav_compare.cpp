@@ -24,6 +24,11 @@ std::string gridDifference(const SearchGrid& a, const SearchGrid& b, bool landma
     if (a.classes()[i] != b.classes()[i]) return "class" + where;
     if (a.uniform()[i] != b.uniform()[i]) return "uniform flag" + where;
     if (a.nearGate()[i] != b.nearGate()[i]) return "near-gate flag" + where;
+    if (a.layout().isHex()) {
+      for (int d = 0; d < 6; ++d) {
+        if (a.jumpDistances(i)[d] != b.jumpDistances(i)[d]) return "hex jump " + std::to_string(d) + where;
+      }
+    }
     if (a.width() > 0 && a.layout().kind() == LayoutKind::Square && a.layout().connectivity() == 8) {
       for (int d = 0; d < 4; ++d) {
         if (a.jumpDistances(i)[d] != b.jumpDistances(i)[d]) return "jump " + std::to_string(d) + where;

@@ -677,14 +677,15 @@ TEST_CASE("a result reused after a success holds no path when a search fails or 
 }
 
 TEST_CASE("a search asked for its jump points only returns them, and they fill in to the tile path", "[search][property]") {
-  // On uniform and weighted 8-way maps the path is the jump points (fewer than the tiles on long
-  // routes), filling in to exactly the tile path of the same search; without jump points, and
-  // on hexes, it is every tile anyway. Cost, length and the tile reached never change.
+  // On uniform and weighted 8-way maps and uniform hex maps the path is the jump points (fewer
+  // than the tiles on long routes), filling in to exactly the tile path of the same search
+  // (fillJumpRoute, fillHexJumpRoute); without jump points, and on weighted hexes, it is every
+  // tile anyway. Cost, length and the tile reached never change.
   std::mt19937 random(7);
-  int fewer = 0, compared = 0;
-  for (int trial = 0; trial < 40; ++trial) {
-    const bool hex = trial % 5 == 4;
-    const Layout layout = hex ? Layout::hexPointy() : Layout::square();
+  int fewer = 0, fewerHex = 0, compared = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const bool hex = trial % 3 == 2;
+    const Layout layout = !hex ? Layout::square() : trial % 2 == 0 ? Layout::hexPointy() : Layout::hexFlat();
     const int w = std::uniform_int_distribution<int>(5, 60)(random), h = std::uniform_int_distribution<int>(5, 60)(random);
     const TileMap map = trial % 3 == 1 ? blobMap(random, layout, w, h) : test::randomMap(random, layout, w, h, 0.25, false);
     const SearchGrid grid = gridFor(map);
@@ -707,19 +708,20 @@ TEST_CASE("a search asked for its jump points only returns them, and they fill i
       REQUIRE_FALSE(corners.path.empty());
       CHECK(corners.path.front() == request.start);
       CHECK(corners.path.back() == tiles.reached);
-      if (hex || !request.jumpPoints) {
+      if (!request.jumpPoints) {
         CHECK(corners.path == tiles.path);
       } else {
         std::vector<Cell> filled;
-        fillJumpRoute(corners.path, filled);
+        hex ? fillHexJumpRoute(layout, corners.path, filled) : fillJumpRoute(corners.path, filled);
         CHECK(filled == tiles.path);
-        fewer += corners.path.size() < tiles.path.size() ? 1 : 0;
+        (hex ? fewerHex : fewer) += corners.path.size() < tiles.path.size() ? 1 : 0;
       }
       ++compared;
     }
   }
-  CHECK(compared > 200);
+  CHECK(compared > 300);
   CHECK(fewer > 50);
+  CHECK(fewerHex > 15);
   // A route straight across an empty room: start and goal only.
   const TileMap room = test::mapFromAscii(Layout::square(), {"........", "........", "........"});
   SearchRequest request;
@@ -1325,4 +1327,106 @@ TEST_CASE("any-angle search refuses bad requests", "[search][any-angle]") {
   CHECK(context.findPath(hexGrid, wide, result) == Status::Ok);
   wide.radius = kHexHalfEdge;
   CHECK(context.findPath(hexGrid, wide, result) == Status::InvalidArgument);
+}
+
+TEST_CASE("hex jump points: the cost of an independent Dijkstra on thousands of random hex maps of one cost, "
+          "fewer expansions than A*",
+          "[search][property][hex]") {
+  // Both orientations and staggers, from open ground to mazes of walls, small maps (where the
+  // forced-neighbour rules meet every arrangement of walls round a tile) and larger ones.
+  std::mt19937 random(50);
+  int compared = 0, fewer = 0, unreachable = 0;
+  std::int64_t jumpExpanded = 0, plainExpanded = 0;
+  for (int trial = 0; trial < 12000; ++trial) {
+    const Layout layout = trial % 4 == 0   ? Layout::hexPointy()
+                          : trial % 4 == 1 ? Layout::hexFlat()
+                          : trial % 4 == 2 ? Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even)
+                                           : Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even);
+    const int most = trial % 10 == 0 ? 40 : 9;
+    const int w = std::uniform_int_distribution<int>(1, most)(random), h = std::uniform_int_distribution<int>(1, most)(random);
+    const TileMap map = test::randomMap(random, layout, w, h, 0.05 * double(trial % 9), false);
+    const Cell start{int(random() % unsigned(w)), int(random() % unsigned(h))}, goal{int(random() % unsigned(w)), int(random() % unsigned(h))};
+    if (!map.passable(start, TerrainTable::kWalk)) continue;
+    const SearchGrid grid = gridFor(map, TerrainTable::kWalk);
+    REQUIRE(grid.uniformCost());  // (floor and walls only: the hex jumps' maps)
+    const std::int64_t expected = test::dijkstraCosts(map, TerrainTable::kWalk, start)[std::size_t(map.index(goal))];
+    const SearchResult jumps = search(grid, start, goal, true);
+    INFO(layoutName(layout.kind()) << " trial " << trial << " " << w << "x" << h);
+    if (expected < 0) {
+      CHECK_FALSE(isSuccess(jumps.status));
+      ++unreachable;
+      continue;
+    }
+    REQUIRE(jumps.status == Status::Ok);
+    REQUIRE(jumps.costUnits == expected);
+    // The tiles are a walk of neighbours through open tiles, start to goal, of that cost.
+    REQUIRE(jumps.path.front() == start);
+    REQUIRE(jumps.path.back() == goal);
+    REQUIRE(test::pathCost(map, TerrainTable::kWalk, jumps.path) == expected);
+    CHECK(jumps.length == double(jumps.path.size() - 1));
+    const SearchResult plain = search(grid, start, goal, false);
+    jumpExpanded += jumps.expanded;
+    plainExpanded += plain.expanded;
+    fewer += jumps.expanded < plain.expanded ? 1 : 0;
+    ++compared;
+  }
+  CHECK(compared > 6000);
+  CHECK(unreachable > 300);
+  CHECK(fewer > 1500);
+  CHECK(jumpExpanded * 2 < plainExpanded);
+}
+
+TEST_CASE("hex jump table: entries equal a walk along each run, and after tile and rectangle edits a fresh build",
+          "[search][property][hex][edits]") {
+  // Larger maps than the navigation data's edit tests (long lines, many walls crossing them);
+  // walls put up and knocked down one tile or a rectangle at a time. The walk is the table's
+  // definition: steps to the first tile that is blocked (negative) or has a forced neighbour
+  // for a run that way (positive).
+  std::mt19937 random(150);
+  int compared = 0, edits = 0;
+  for (const Layout& layout : test::allLayouts()) {
+    if (!layout.isHex()) continue;
+    for (int trial = 0; trial < 3; ++trial) {
+      const int w = std::uniform_int_distribution<int>(20, 90)(random), h = std::uniform_int_distribution<int>(20, 90)(random);
+      TileMap map = test::randomMap(random, layout, w, h, 0.1 * trial, false);
+      SearchGrid grid = gridFor(map, TerrainTable::kWalk);
+      auto walked = [&](Cell from, int d) {
+        Cell at = from;
+        for (std::int16_t k = 1;; ++k) {
+          const NeighbourStep& step = layout.moves(at)[std::size_t(d)];
+          at = {at.x + step.dx, at.y + step.dy};
+          if (!map.passable(at, TerrainTable::kWalk)) return std::int16_t(-k);
+          for (const int side : {-1, 1}) {
+            const NeighbourStep& ahead = layout.moves(at)[std::size_t(HexDirections::turn(d, side))];
+            const NeighbourStep& behind = layout.moves(at)[std::size_t(HexDirections::turn(d, 2 * side))];
+            if (map.passable({at.x + ahead.dx, at.y + ahead.dy}, TerrainTable::kWalk) &&
+                !map.passable({at.x + behind.dx, at.y + behind.dy}, TerrainTable::kWalk)) {
+              return k;
+            }
+          }
+        }
+      };
+      for (int e = 0; e < 40; ++e) {
+        for (int probe = 0; probe < 200; ++probe) {
+          const Cell cell{int(random() % unsigned(w)), int(random() % unsigned(h))};
+          const int d = int(random() % 6);
+          INFO(layoutName(layout.kind()) << " trial " << trial << " edit " << e << " at " << cell.x << "," << cell.y << " direction " << d);
+          REQUIRE(grid.jumpDistances(grid.padded(cell))[d] == walked(cell, d));
+          ++compared;
+        }
+        const Cell low{int(random() % unsigned(w)), int(random() % unsigned(h))};
+        const Cell high = e % 3 == 0 ? low : Cell{std::min(w - 1, low.x + int(random() % 6)), std::min(h - 1, low.y + int(random() % 6))};
+        REQUIRE(map.setTerrain(low, high, TerrainId{std::uint8_t(random() % 3 == 0 ? 0 : 1)}) == Status::Ok);
+        const TileRect rect{low, high};
+        REQUIRE_FALSE(grid.update(map, {&rect, 1}, false));
+        const SearchGrid fresh = gridFor(map, TerrainTable::kWalk);
+        const std::string difference = test::gridDifference(grid, fresh, false);
+        INFO(difference);
+        REQUIRE(difference.empty());
+        ++edits;
+      }
+    }
+  }
+  CHECK(compared == 4 * 3 * 40 * 200);
+  CHECK(edits == 4 * 3 * 40);
 }

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Jump point search on hex maps of one cost (SearchContext's hex jumps).
+//
+// The symmetry. On a hex grid of one cost, a shortest route between two tiles uses at most two
+// directions, neighbours in the table's rotation: a steps of direction i and b of direction i+1
+// (mod 6), in any order — C(a+b, a) routes of equal cost. The canonical one takes all the i steps
+// first ("primary"), then turns once, by one sixth, and takes the i+1 steps ("secondary"); a
+// secondary run never turns again (two more turns would be a detour: D(i) + D(i+2) = D(i+1)).
+// In open ground every tile then has exactly one canonical route from the start, as with the
+// diagonal-first order of square jump point search (Harabor & Grastien 2011), with primary runs
+// in the diagonals' part and secondary runs in the straight runs'.
+//
+// Forced neighbours. A run that steps into tile x from p = x - D(e) passes the two neighbours of
+// x beside its way ahead, x + D(e-1) and x + D(e+1). The canonical route to x + D(e±1) comes
+// from x + D(e±2) (= p + D(e±1)), the tile beside p; when that tile is blocked and x + D(e±1) is
+// open, the route must come through x, which becomes a jump point. On a primary run the e+1 side
+// is the run's own turn (natural), so only the e-1 side can force. A jump point expands its
+// natural continuations and a primary run toward each forced neighbour (whose secondaries cover
+// the ground behind the obstacle).
+//
+// Nodes keep no direction bits: a node's arrival is its displacement from its parent, which
+// splits into a steps of i and b of i+1 in exactly one way (b > 0: it arrived on a secondary run
+// of direction i+1; b = 0: on a primary run of direction i). Routes between linked nodes are
+// rebuilt the same way (fillHexJumpRoute).
+#include "search/search_context.hpp"
+
+#include <cstdlib>
+
+namespace rpgnav {
+
+void fillHexJumpRoute(const Layout& layout, std::span<const Cell> nodes, std::vector<Cell>& tiles) {
+  tiles.clear();
+  if (nodes.empty()) return;
+  const HexDirections directions(layout, 0);
+  tiles.push_back(nodes.front());
+  for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {
+    const Axial a = layout.toAxial(nodes[k]), b = layout.toAxial(nodes[k + 1]);
+    const HexDirections::Split split = directions.split({b.q - a.q, b.r - a.r});
+    Cell at = nodes[k];
+    for (const auto& [direction, count] : {std::pair{split.direction, split.primary},
+                                           std::pair{HexDirections::turn(split.direction, 1), split.secondary}}) {
+      for (std::int32_t s = 0; s < count; ++s) {
+        const NeighbourStep& step = layout.moves(at)[std::size_t(direction)];
+        at = {at.x + step.dx, at.y + step.dy};
+        tiles.push_back(at);
+      }
+    }
+  }
+}
+
+std::int32_t SearchContext::hexSecondaryRun(std::int32_t from, Axial fromAxial, bool shifted, int direction,
+                                            std::int32_t& steps) const noexcept {
+  // The grid's table says where the run stops (SearchGrid::jumpDistances); only the goal, which
+  // the table cannot know, is looked for here: on the ray, at most as far as the stop.
+  const SearchGrid& grid = *m_grid;
+  const HexDirections& hex = grid.hexDirections();
+  const Axial a = hex.axial[std::size_t(direction)];
+  const Axial toGoal{m_goalAxial.q - fromAxial.q, m_goalAxial.r - fromAxial.r};
+  const std::int32_t t = a.q != 0 ? toGoal.q * a.q : toGoal.r * a.r;  // (a's entries are 0 or ±1)
+  const std::int32_t goalAt = t >= 1 && toGoal.q == t * a.q && toGoal.r == t * a.r ? t : 0;
+  std::int32_t travelled = 0;
+  while (true) {
+    const std::int16_t entry = grid.jumpDistances(from)[direction];
+    const std::int32_t reach = entry == SearchGrid::kJumpFar ? SearchGrid::kJumpFarReach : std::abs(entry);
+    if (goalAt > travelled && goalAt - travelled <= reach) {
+      steps = goalAt;
+      return m_goal;
+    }
+    if (entry != SearchGrid::kJumpFar) {
+      if (entry < 0) return -1;
+      steps = travelled + entry;
+      return from + hex.paddedSteps(shifted, direction, entry);
+    }
+    from += hex.paddedSteps(shifted, direction, reach);
+    shifted = shifted != (hex.flips[std::size_t(direction)] && reach % 2 == 1);
+    travelled += reach;
+  }
+}
+
+void SearchContext::hexPrimaryRun(std::int32_t origin, Cell originCell, Axial originAxial, bool shifted, std::int64_t g,
+                                  int direction) {
+  const SearchGrid& grid = *m_grid;
+  const std::uint8_t* cls = grid.classes();
+  const HexDirections& hex = grid.hexDirections();
+  const int turn = HexDirections::turn(direction, 1), left = HexDirections::turn(direction, -1);
+  const int behindLeft = HexDirections::turn(direction, -2);
+  const bool flip = hex.flips[std::size_t(direction)];
+  const std::int64_t step = m_plainStraightCost;
+  // Where the goal lies from this run: k steps along it, then t along the turn (t >= 1: on the
+  // secondary run from the run's k-th tile; t == 0: on the run itself). Which of the run's turns
+  // can meet it is known before the run starts, so each tile's turn reads the table only.
+  const HexDirections::Split toGoal = hex.split({m_goalAxial.q - originAxial.q, m_goalAxial.r - originAxial.r});
+  const std::int64_t goalTurnAt = toGoal.direction == direction && toGoal.secondary > 0 ? toGoal.primary : -1;
+  std::int32_t at = origin;
+  Cell cell = originCell;
+  for (std::int64_t k = 1;; ++k) {
+    const Cell move = hex.cells[shifted][std::size_t(direction)];
+    at += hex.padded[shifted][std::size_t(direction)];
+    cell = {cell.x + move.x, cell.y + move.y};
+    shifted = shifted != flip;
+    if (cls[at] == 0) return;
+    const std::int64_t gHere = g + k * step;
+    const auto& around = hex.padded[shifted];
+    if (at == m_goal || (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
+      // The goal, or a forced neighbour: a jump point, which goes on from here when expanded.
+      relax(at, cell, gHere, origin, 0, 0);
+      return;
+    }
+    // The turn from this tile: its secondary run's stop, from the table (or the goal before it).
+    const std::int16_t entry = grid.jumpDistances(at)[turn];
+    if (k == goalTurnAt || entry == SearchGrid::kJumpFar) [[unlikely]] {
+      Axial axial = originAxial;
+      axial.q += std::int32_t(k) * hex.axial[std::size_t(direction)].q;
+      axial.r += std::int32_t(k) * hex.axial[std::size_t(direction)].r;
+      std::int32_t steps = 0;
+      const std::int32_t found = hexSecondaryRun(at, axial, shifted, turn, steps);
+      if (found >= 0) relax(found, grid.cellOf(found), gHere + steps * step, origin, 0, 0);
+    } else if (entry > 0) {
+      const std::int32_t found = at + hex.paddedSteps(shifted, turn, entry);
+      relax(found, grid.cellOf(found), gHere + entry * step, origin, 0, 0);
+    }
+  }
+}
+
+void SearchContext::expandHexJumpPoint(std::int32_t index, const Node here) {
+  const SearchGrid& grid = *m_grid;
+  const Layout& layout = grid.layout();
+  const HexDirections& hex = grid.hexDirections();
+  const Cell cell = grid.cellOf(index);
+  const Axial axial = layout.toAxial(cell);
+  const bool shifted = hex.shifted(layout, cell);
+  const std::uint8_t* cls = grid.classes();
+  const auto& around = hex.padded[shifted];
+  auto forced = [&](int side, int behind) {
+    return cls[index + around[std::size_t(behind)]] == 0 && cls[index + around[std::size_t(side)]] != 0;
+  };
+  auto primary = [&](int direction) { hexPrimaryRun(index, cell, axial, shifted, here.g, direction); };
+  // A secondary run from here, its stop linked to `parent`.
+  auto secondary = [&](int direction, std::int32_t parent) {
+    std::int32_t steps = 0;
+    const std::int32_t found = hexSecondaryRun(index, axial, shifted, direction, steps);
+    if (found >= 0) relax(found, grid.cellOf(found), here.g + steps * m_plainStraightCost, parent, 0, 0);
+  };
+  if (here.parent < 0) {  // the start: every way
+    for (int d = 0; d < 6; ++d) primary(d);
+    return;
+  }
+  const Axial from = layout.toAxial(grid.cellOf(here.parent));
+  const HexDirections::Split arrival = hex.split({axial.q - from.q, axial.r - from.r});
+  if (arrival.secondary == 0) {
+    // On a primary run: it goes on, turns, and may be forced round the tile behind on its left.
+    // (A tile the turn finds is linked to this node's parent: the route there is one primary
+    // run and one secondary, so the tile reads as reached on a secondary run.)
+    const int d = arrival.direction;
+    primary(d);
+    secondary(HexDirections::turn(d, 1), here.parent);
+    if (forced(HexDirections::turn(d, -1), HexDirections::turn(d, -2))) primary(HexDirections::turn(d, -1));
+    return;
+  }
+  // On a secondary run: it goes on straight. A forced left side (e - 1) turns the route back by
+  // a sixth, which the primary run that way (with its turns to e) covers. A forced right side
+  // (e + 1) is the turn a primary run of direction e makes: from here the route goes on as one,
+  // turning at every tile, and the turn from this tile itself is a secondary run.
+  const int e = HexDirections::turn(arrival.direction, 1);
+  if (forced(HexDirections::turn(e, 1), HexDirections::turn(e, 2))) {
+    primary(e);
+    secondary(HexDirections::turn(e, 1), index);
+  } else {
+    secondary(e, here.parent);  // (linked to this node's parent, as above)
+  }
+  if (forced(HexDirections::turn(e, -1), HexDirections::turn(e, -2))) primary(HexDirections::turn(e, -1));
+}
+
+}  // namespace rpgnav

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// SearchGrid's hex jump table: for every tile and each of the six hex directions, how far a
+// secondary run of hex jump point search (lib/search/hex_jumps.cpp) goes before it stops — the
+// "JPS+" table (Rabin 2015) for hex runs, built once and patched in place after edits.
+#include "search/search_grid.hpp"
+
+#include <algorithm>
+
+namespace rpgnav {
+
+HexDirections::HexDirections(const Layout& layout, std::int32_t paddedWidth) {
+  const Cell reference{2, 2};
+  const Axial origin = layout.toAxial(reference);
+  for (int shifted = 0; shifted < 2; ++shifted) {
+    // A tile of each kind: rows (pointy) or columns (flat) alternate between the two tables.
+    const Cell cell = layout.kind() == LayoutKind::HexPointy ? Cell{2, 2 + shifted} : Cell{2 + shifted, 2};
+    const auto moves = layout.moves(cell);
+    const bool isShifted = layout.kind() == LayoutKind::HexPointy ? moves[1].dx == 1 : moves[1].dy == 0;
+    for (int d = 0; d < 6; ++d) {
+      const NeighbourStep& step = moves[std::size_t(d)];
+      padded[isShifted][std::size_t(d)] = step.dx + step.dy * paddedWidth;
+      cells[isShifted][std::size_t(d)] = Cell{step.dx, step.dy};
+    }
+  }
+  for (int d = 0; d < 6; ++d) {
+    const NeighbourStep& step = layout.moves(reference)[std::size_t(d)];
+    const Axial to = layout.toAxial({reference.x + step.dx, reference.y + step.dy});
+    axial[std::size_t(d)] = Axial{to.q - origin.q, to.r - origin.r};
+    // Steps along the offset rows (pointy: east, west) or columns (flat: north, south) keep the
+    // row's (column's) shift; the other four change it.
+    flips[std::size_t(d)] = layout.kind() == LayoutKind::HexPointy ? step.dy != 0 : step.dx != 0;
+  }
+  pointy = layout.kind() == LayoutKind::HexPointy;
+}
+
+bool HexDirections::shifted(const Layout& layout, Cell cell) const noexcept {
+  const auto moves = layout.moves(cell);
+  return pointy ? moves[1].dx == 1 : moves[1].dy == 0;
+}
+
+HexDirections::Split HexDirections::split(Axial delta) const noexcept {
+  for (int i = 0; i < 6; ++i) {
+    // delta = a·A[i] + b·A[i+1]; the two vectors span a unit cell (determinant ±1).
+    const Axial u = axial[std::size_t(i)], v = axial[std::size_t(HexDirections::turn(i, 1))];
+    const std::int32_t det = u.q * v.r - u.r * v.q;
+    const std::int32_t a = (delta.q * v.r - delta.r * v.q) * det;
+    const std::int32_t b = (u.q * delta.r - u.r * delta.q) * det;
+    if (a >= 1 && b >= 0) return {i, a, b};
+  }
+  return {0, 0, 0};  // no displacement
+}
+
+
+std::int16_t SearchGrid::hexEntry(std::int32_t t, bool shifted, int d) const noexcept {
+  const std::uint8_t* cls = m_class.data();
+  const std::int32_t next = t + m_hex.padded[shifted][std::size_t(d)];
+  if (cls[next] == 0) return -1;
+  // A run stepping into `next` stops there when costs change round it, or when the tile beside
+  // its way ahead on either side is open while the tile beside the step before it is blocked.
+  const auto& around = m_hex.padded[shifted != m_hex.flips[std::size_t(d)]];
+  auto forced = [&](int side, int behind) {
+    return cls[next + around[std::size_t(HexDirections::turn(d, behind))]] == 0 && cls[next + around[std::size_t(HexDirections::turn(d, side))]] != 0;
+  };
+  if (m_uniform[std::size_t(next)] == 0 || forced(-1, -2) || forced(1, 2)) return 1;
+  const std::int16_t after = m_jumps[std::size_t(next) * kJumpRecord + std::size_t(d)];
+  // Saturate: beyond 32767 tiles store kJumpFar ("no stop within 32767, look again").
+  return after == kJumpFar || after == 32767 || after == -32767 ? kJumpFar
+         : after > 0                                            ? std::int16_t(after + 1)
+                                                                : std::int16_t(after - 1);
+}
+
+void SearchGrid::buildHexJumps() {
+  m_jumps.assign(std::size_t(paddedCount()) * kJumpRecord, -1);
+  std::vector<std::pair<std::int32_t, bool>> line;
+  for (int d = 0; d < 6; ++d) {
+    const int back = HexDirections::turn(d, 3);
+    // Each line along d from its first tile (the one whose tile behind is off the map), walked
+    // to its end, then filled from the end back: each entry follows from the one ahead.
+    for (std::int32_t y = 0; y < m_height; ++y) {
+      for (std::int32_t x = 0; x < m_width; ++x) {
+        const Cell first{x, y};
+        const bool firstShifted = m_hex.shifted(m_layout, first);
+        const Cell behind{x + m_hex.cells[firstShifted][std::size_t(back)].x, y + m_hex.cells[firstShifted][std::size_t(back)].y};
+        if (contains(behind)) continue;
+        line.clear();
+        Cell at = first;
+        bool shifted = firstShifted;
+        while (contains(at)) {
+          line.emplace_back(padded(at), shifted);
+          const Cell step = m_hex.cells[shifted][std::size_t(d)];
+          at = {at.x + step.x, at.y + step.y};
+          shifted = shifted != m_hex.flips[std::size_t(d)];
+        }
+        for (std::size_t k = line.size(); k-- > 0;) {
+          const auto [t, tShifted] = line[k];
+          m_jumps[std::size_t(t) * kJumpRecord + std::size_t(d)] = hexEntry(t, tShifted, d);
+        }
+      }
+    }
+  }
+}
+
+void SearchGrid::refreshHexJumps(std::span<const Cell> cells) {
+  // An entry reads the tile ahead of it and that tile's neighbours: the entries of tiles within
+  // two steps of a changed tile may change directly, and those behind them through the chain.
+  std::vector<std::int32_t> seeds;
+  for (const Cell cell : cells) {
+    for (const NeighbourStep& a : m_layout.touching(cell)) {
+      const Cell near{cell.x + a.dx, cell.y + a.dy};
+      for (const NeighbourStep& b : m_layout.touching(near)) {
+        const Cell far{near.x + b.dx, near.y + b.dy};
+        if (contains(far)) seeds.push_back(padded(far));
+      }
+    }
+  }
+  std::sort(seeds.begin(), seeds.end());
+  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  std::vector<std::pair<std::int64_t, std::int32_t>> order(seeds.size());
+  for (int d = 0; d < 6; ++d) {
+    // The seeds furthest along d first: the entries ahead of a seed are final when it is worked
+    // on, and its walk back stops where an entry comes out as it was (the seeds behind it come
+    // later).
+    for (std::size_t i = 0; i < seeds.size(); ++i) order[i] = {m_hex.along(m_layout.toAxial(cellOf(seeds[i])), d), seeds[i]};
+    std::sort(order.begin(), order.end(), std::greater<>());
+    const int back = HexDirections::turn(d, 3);
+    for (const auto& [position, seed] : order) {
+      Cell at = cellOf(seed);
+      bool shifted = m_hex.shifted(m_layout, at);
+      for (bool first = true; contains(at); first = false) {
+        const std::int32_t t = padded(at);
+        std::int16_t& entry = m_jumps[std::size_t(t) * kJumpRecord + std::size_t(d)];
+        const std::int16_t now = hexEntry(t, shifted, d);
+        if (!first && now == entry) break;
+        entry = now;
+        const Cell step = m_hex.cells[shifted][std::size_t(back)];
+        at = {at.x + step.x, at.y + step.y};
+        shifted = shifted != m_hex.flips[std::size_t(back)];
+      }
+    }
+  }
+}
+
+}  // namespace rpgnav
