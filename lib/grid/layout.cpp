@@ -32,13 +32,6 @@ constexpr NeighbourStep kHexFlat[2][6] = {
     {{0, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}},    // shifted column
 };
 
-// Axial q (pointy) or r (flat) drifts half a step per offset row (or column): how far, in
-// whole steps, tile 0 of row i sits from axial 0, so that tile (0,0) is axial (0,0) for either
-// stagger. (i - (i & 1)) / 2 is floor(i / 2), negatives included.
-constexpr std::int32_t alongShift(std::int32_t i, int evenShifted) noexcept {
-  return (i - (i & 1)) / 2 + (i & 1) * evenShifted;
-}
-
 // Rounds fractional cube coordinates to the nearest hex (the coordinate with the largest
 // rounding error is recomputed from the other two so that q + r + s stays 0).
 Axial cubeRound(double q, double r) {
@@ -228,15 +221,6 @@ Cell Layout::tileAtLocal(const Eigen::Vector2d& asked) const noexcept {
 }
 
 Cell Layout::hexTileAt(Vec2 world) const noexcept { return tileAtLocal(toLocal(world)); }
-
-Axial Layout::toAxial(Cell cell) const noexcept {
-  switch (m_kind) {
-    case LayoutKind::Square: return {cell.x, cell.y};
-    case LayoutKind::HexPointy: return {cell.x - alongShift(cell.y, m_evenShifted), cell.y};
-    case LayoutKind::HexFlat: return {cell.x, cell.y - alongShift(cell.x, m_evenShifted)};
-  }
-  return {};
-}
 
 Cell Layout::fromAxial(Axial a) const noexcept {
   switch (m_kind) {

@@ -31,17 +31,22 @@ namespace rpgnav {
 void fillHexJumpRoute(const Layout& layout, std::span<const Cell> nodes, std::vector<Cell>& tiles) {
   tiles.clear();
   if (nodes.empty()) return;
-  const HexDirections directions(layout, 0);
+  const HexDirections hex(layout, 0);
+  std::size_t total = 1;
+  for (std::size_t k = 0; k + 1 < nodes.size(); ++k) total += std::size_t(layout.stepDistance(nodes[k], nodes[k + 1]));
+  tiles.reserve(total);
   tiles.push_back(nodes.front());
   for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {
     const Axial a = layout.toAxial(nodes[k]), b = layout.toAxial(nodes[k + 1]);
-    const HexDirections::Split split = directions.split({b.q - a.q, b.r - a.r});
+    const HexDirections::Split split = hex.split({b.q - a.q, b.r - a.r});
     Cell at = nodes[k];
+    bool shifted = hex.shifted(layout, at);
     for (const auto& [direction, count] : {std::pair{split.direction, split.primary},
                                            std::pair{HexDirections::turn(split.direction, 1), split.secondary}}) {
       for (std::int32_t s = 0; s < count; ++s) {
-        const NeighbourStep& step = layout.moves(at)[std::size_t(direction)];
-        at = {at.x + step.dx, at.y + step.dy};
+        const Cell step = hex.cells[shifted][std::size_t(direction)];
+        at = {at.x + step.x, at.y + step.y};
+        shifted = shifted != hex.flips[std::size_t(direction)];
         tiles.push_back(at);
       }
     }
@@ -77,46 +82,50 @@ std::int32_t SearchContext::hexSecondaryRun(std::int32_t from, Axial fromAxial, 
   }
 }
 
-void SearchContext::hexPrimaryRun(std::int32_t origin, Cell originCell, Axial originAxial, bool shifted, std::int64_t g,
+void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool shifted, std::int64_t g,
                                   int direction) {
+  // The run goes from stop to stop (SearchGrid::hexPrimaryStop: the tiles where it is blocked,
+  // has a forced neighbour or turns onto a jump point); between them it finds nothing. The goal,
+  // which the grid cannot know, is one more stop: on the run itself, or on the turn of one of
+  // its tiles (k steps along it, then t >= 1 along the turn) — both known before the run starts.
   const SearchGrid& grid = *m_grid;
   const std::uint8_t* cls = grid.classes();
   const HexDirections& hex = grid.hexDirections();
   const int turn = HexDirections::turn(direction, 1), left = HexDirections::turn(direction, -1);
   const int behindLeft = HexDirections::turn(direction, -2);
   const bool flip = hex.flips[std::size_t(direction)];
+  const Axial a = hex.axial[std::size_t(direction)];
   const std::int64_t step = m_plainStraightCost;
-  // Where the goal lies from this run: k steps along it, then t along the turn (t >= 1: on the
-  // secondary run from the run's k-th tile; t == 0: on the run itself). Which of the run's turns
-  // can meet it is known before the run starts, so each tile's turn reads the table only.
-  const HexDirections::Split toGoal = hex.split({m_goalAxial.q - originAxial.q, m_goalAxial.r - originAxial.r});
-  const std::int64_t goalTurnAt = toGoal.direction == direction && toGoal.secondary > 0 ? toGoal.primary : -1;
-  std::int32_t at = origin;
-  Cell cell = originCell;
-  for (std::int64_t k = 1;; ++k) {
-    const Cell move = hex.cells[shifted][std::size_t(direction)];
-    at += hex.padded[shifted][std::size_t(direction)];
-    cell = {cell.x + move.x, cell.y + move.y};
-    shifted = shifted != flip;
+  const HexDirections::Split toGoal = hex.splitAlong({m_goalAxial.q - originAxial.q, m_goalAxial.r - originAxial.r}, direction);
+  const std::int32_t goalAt = toGoal.primary > 0 ? toGoal.primary : -1;  // on the run or its turn there
+  SearchGrid::HexStopScan stops = grid.hexStopScan(originAxial, direction);
+  std::int32_t k = 0;
+  while (true) {
+    const std::int32_t stop = k + stops.next();
+    if (goalAt > k && goalAt < stop) {
+      stops.skip(goalAt - stop);  // back to the goal's tile; the scan goes on from there
+      k = goalAt;
+    } else {
+      k = stop;
+    }
+    const std::int32_t at = origin + hex.paddedSteps(shifted, direction, k);
     if (cls[at] == 0) return;
+    const bool here = shifted != (flip && k % 2 == 1);  // this tile's row (column) shift
     const std::int64_t gHere = g + k * step;
-    const auto& around = hex.padded[shifted];
+    const auto& around = hex.padded[here];
     if (at == m_goal || (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
       // The goal, or a forced neighbour: a jump point, which goes on from here when expanded.
-      relax(at, cell, gHere, origin, 0, 0);
+      relax(at, grid.cellOf(at), gHere, origin, 0, 0);
       return;
     }
     // The turn from this tile: its secondary run's stop, from the table (or the goal before it).
     const std::int16_t entry = grid.jumpDistances(at)[turn];
-    if (k == goalTurnAt || entry == SearchGrid::kJumpFar) [[unlikely]] {
-      Axial axial = originAxial;
-      axial.q += std::int32_t(k) * hex.axial[std::size_t(direction)].q;
-      axial.r += std::int32_t(k) * hex.axial[std::size_t(direction)].r;
+    if (k == goalAt || entry == SearchGrid::kJumpFar) [[unlikely]] {
       std::int32_t steps = 0;
-      const std::int32_t found = hexSecondaryRun(at, axial, shifted, turn, steps);
+      const std::int32_t found = hexSecondaryRun(at, {originAxial.q + k * a.q, originAxial.r + k * a.r}, here, turn, steps);
       if (found >= 0) relax(found, grid.cellOf(found), gHere + steps * step, origin, 0, 0);
     } else if (entry > 0) {
-      const std::int32_t found = at + hex.paddedSteps(shifted, turn, entry);
+      const std::int32_t found = at + hex.paddedSteps(here, turn, entry);
       relax(found, grid.cellOf(found), gHere + entry * step, origin, 0, 0);
     }
   }
@@ -134,7 +143,7 @@ void SearchContext::expandHexJumpPoint(std::int32_t index, const Node here) {
   auto forced = [&](int side, int behind) {
     return cls[index + around[std::size_t(behind)]] == 0 && cls[index + around[std::size_t(side)]] != 0;
   };
-  auto primary = [&](int direction) { hexPrimaryRun(index, cell, axial, shifted, here.g, direction); };
+  auto primary = [&](int direction) { hexPrimaryRun(index, axial, shifted, here.g, direction); };
   // A secondary run from here, its stop linked to `parent`.
   auto secondary = [&](int direction, std::int32_t parent) {
     std::int32_t steps = 0;

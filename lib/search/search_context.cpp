@@ -338,7 +338,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   // gates (elsewhere on hexes every tile is expanded).
   m_hexJumps = request.jumpPoints && m_sight == nullptr && grid.layout().isHex() && grid.uniformCost() &&
                grid.gateCount() == 0 && m_fit == nullptr && !grid.closesNarrowGaps();
-  if (m_hexJumps) m_goalAxial = grid.layout().toAxial(goal);
+  if (grid.layout().isHex()) m_goalAxial = grid.layout().toAxial(goal);
   m_octile = m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
   {
     // (The grid's least step costs are over every terrain of the table, not only the map's.)
@@ -359,7 +359,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     std::copy(goalDistances, goalDistances + m_landmarkCount, m_goalLandmarks.begin());
   }
   const std::int64_t startF = m_startPieceUnits + heuristic(request.start, m_start);
-  m_bucketed = !m_plainJumps;
+  m_bucketed = !m_plainJumps && !m_hexJumps;  // (jump searches push few entries)
   m_firstBucketKey = startF >> kBucketShift;
   heapPush({startF, m_startPieceUnits, m_start, slotOf(start)});
   return run(request.maxExpansions, out);
@@ -469,7 +469,9 @@ std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept
     const double tiles = double((pointOf(index) - m_goalPoint).norm()) / double(layout.tileSize());
     h = index == m_goal ? 0 : std::int64_t(tiles * double(m_minStraightCost));
   } else if (grid.layout().isHex()) {
-    h = grid.layout().stepDistance(c, m_goalCell) * m_minStraightCost;
+    const Axial a = grid.layout().toAxial(c);
+    const std::int64_t dq = a.q - m_goalAxial.q, dr = a.r - m_goalAxial.r;
+    h = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 * m_minStraightCost;  // hex steps
   } else {  // 4-way squares
     h = (std::abs(c.x - m_goalCell.x) + std::abs(c.y - m_goalCell.y)) * m_minStraightCost;
   }

@@ -54,9 +54,10 @@ struct SearchRequest {
   /// Node expansions allowed in this call; 0 means no limit. When the budget runs out the result
   /// is InProgress and SearchContext::resume continues where the search stopped.
   std::int64_t maxExpansions = 0;
-  /// Jump point pruning on 8-connected square maps. The cost found is the same either way (the
-  /// search stays exactly optimal); the path may be a different one of equal cost, and fewer
-  /// tiles are expanded.
+  /// Jump point pruning on 8-connected square maps, and on hex maps of one cost for narrow
+  /// bodies without gates (hex_jumps.cpp). The cost found is the same either way (the search
+  /// stays exactly optimal); the path may be a different one of equal cost, and fewer tiles are
+  /// expanded.
   bool jumpPoints = true;
   /// False: SearchResult::path holds only the nodes the search linked the route through, start
   /// to goal, without the tiles between them: with jump points, the jump points, as jump point
@@ -341,7 +342,7 @@ class SearchContext {
   // from `origin` in `direction`, with the secondary run from each of its tiles, relaxing what
   // they find as successors of `origin`.
   void expandHexJumpPoint(std::int32_t node, Node here);
-  void hexPrimaryRun(std::int32_t origin, Cell originCell, Axial originAxial, bool shifted, std::int64_t g, int direction);
+  void hexPrimaryRun(std::int32_t origin, Axial originAxial, bool shifted, std::int64_t g, int direction);
   // A secondary run from padded tile `from` (at `fromAxial`, its row or column `shifted`): the
   // padded tile it stops on (the goal, or a tile with a forced neighbour; `steps` away) or -1.
   std::int32_t hexSecondaryRun(std::int32_t from, Axial fromAxial, bool shifted, int direction,
@@ -449,7 +450,7 @@ class SearchContext {
   bool m_jumpPoints = false;
   bool m_plainJumps = false;  // jump points with JumpTiles::kPlain
   bool m_hexJumps = false;    // hex jump points (expandHexJumpPoint)
-  Axial m_goalAxial;          // (for them: the goal on a run)
+  Axial m_goalAxial;          // hex maps: the goal's (the heuristic, the goal on a run)
   bool m_octile = false;      // the heuristic is the octile distance (8-way squares, not any-angle)
   std::int64_t m_minStraightCost = 0;    // the grid's least step costs (the heuristic's)
   std::int64_t m_minDiagonalCost = 0;

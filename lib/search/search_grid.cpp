@@ -286,6 +286,7 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
   if (grid.m_layout.isHex()) {
     grid.m_hex = HexDirections(grid.m_layout, grid.paddedWidth());
     grid.buildHexJumps();
+    grid.buildHexStopBits();
   }
   if (settings.landmarks > 0) grid.buildLandmarks();
   return grid;

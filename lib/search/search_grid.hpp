@@ -107,6 +107,14 @@ struct HexDirections {
     std::int32_t secondary;
   };
   Split split(Axial delta) const noexcept;
+  /// The displacement as steps of `direction` then of direction + 1 ({direction, 0, 0} unless it
+  /// lies that way: primary >= 1, secondary >= 0).
+  Split splitAlong(Axial delta, int direction) const noexcept {
+    const Axial u = axial[std::size_t(direction)], v = axial[std::size_t(turn(direction, 1))];
+    const std::int32_t det = u.q * v.r - u.r * v.q;  // ±1
+    const std::int32_t a = (delta.q * v.r - delta.r * v.q) * det, b = (u.q * delta.r - u.r * delta.q) * det;
+    return a >= 1 && b >= 0 ? Split{direction, a, b} : Split{direction, 0, 0};
+  }
 };
 
 /// The search's read-only view of one map for one mobility. Build it once per map version and
@@ -239,6 +247,44 @@ class SearchGrid {
 
   /// The hex steps (hex grids; the default elsewhere).
   const HexDirections& hexDirections() const noexcept { return m_hex; }
+  /// Hex primary runs: steps from the tile at `from` (axial) in direction `d` to the first tile
+  /// where such a run must stop and look — blocked or off the map, not uniform, a forced
+  /// neighbour on its left (the tile beside the step before it blocked, the one ahead open), or
+  /// its turn (a secondary run of direction d + 1) stopping on a jump point (or beyond the
+  /// table's reach). Each tile keeps a bit per direction, stored along the lines of the three
+  /// axes, 64 tiles a word, so that a run skips the tiles where it would find nothing by scanning
+  /// words (as the square grid's diagonal bits do). At least 1.
+  std::int32_t hexPrimaryStop(Axial from, int d) const noexcept { return hexStopScan(from, d).next(); }
+  /// hexPrimaryStop along one run: each next() moves to the run's next stop and returns the steps
+  /// taken (a run stays on its line, so the line is looked up once).
+  struct HexStopScan {
+    const std::uint64_t* words;
+    std::int32_t bit;
+    bool up;
+    std::int32_t next() noexcept {
+      std::int32_t block = bit >> 6;
+      std::int32_t at;
+      if (up) {  // along the line: the first bit above `bit`
+        std::uint64_t found = words[block] & ~((std::uint64_t(2) << (bit & 63)) - 1);
+        while (found == 0) found = words[++block];
+        at = block * 64 + std::countr_zero(found);
+      } else {  // the last bit below
+        std::uint64_t found = words[block] & ((std::uint64_t(1) << (bit & 63)) - 1);
+        while (found == 0) found = words[--block];
+        at = block * 64 + 63 - std::countl_zero(found);
+      }
+      const std::int32_t steps = up ? at - bit : bit - at;
+      bit = at;
+      return steps;
+    }
+    /// Moves `steps` tiles on without looking (to a stop of the caller's own).
+    void skip(std::int32_t steps) noexcept { bit += up ? steps : -steps; }
+  };
+  HexStopScan hexStopScan(Axial from, int d) const noexcept {
+    const int axis = d % 3;
+    const HexLine& line = m_hexLines[std::size_t(axis)][std::size_t(hexLineKey(from, axis) - m_hexLineKeyLow[std::size_t(axis)])];
+    return {m_hexStopBits[std::size_t(d)].data() + line.start, hexLinePosition(from, axis) - line.low + 1, d < 3};
+  }
 
   /// Directions of steps on 8-way squares as codes 0-7 (a node's last step; bit c of a
   /// successor mask): (dx, dy) = (kCodeDx[c], kCodeDy[c]).
@@ -375,6 +421,28 @@ class SearchGrid {
   // The entry of padded tile `t` (its row or column `shifted`) for direction `d`, from the tile
   // ahead and its entry.
   std::int16_t hexEntry(std::int32_t t, bool shifted, int d) const noexcept;
+  // Hex primary stops (hexPrimaryStop): per axis (directions d and d + 3 share one), the lines of
+  // tiles along it, by key; per direction, the bits of each line from its word `start` on: bit 0
+  // and bit length + 1 stand off the map (set), tile i of the line is bit i + 1.
+  struct HexLine {
+    std::uint32_t start = 0;  // first word
+    std::int32_t low = 0;     // the position (hexLinePosition) of its first tile
+  };
+  // Axis a's lines are those of equal key; position rises by one a step in direction a.
+  std::int32_t hexLineKey(Axial at, int axis) const noexcept {
+    const Axial a = m_hex.axial[std::size_t(axis)];
+    return a.r == 0 ? at.r : a.q == 0 ? at.q : at.q + at.r;
+  }
+  std::int32_t hexLinePosition(Axial at, int axis) const noexcept {
+    const Axial a = m_hex.axial[std::size_t(axis)];
+    return a.q != 0 ? at.q * a.q : at.r * a.r;
+  }
+  std::array<std::vector<HexLine>, 3> m_hexLines;
+  std::array<std::int32_t, 3> m_hexLineKeyLow{};
+  std::array<std::vector<std::uint64_t>, 6> m_hexStopBits;
+  void buildHexStopBits();
+  // Tile `cell`'s six stop bits, from its class, its neighbours' and its table entries.
+  void refreshHexStopBits(Cell cell);
   // canonicalSuccessors(): 8 masks per padded tile, made once the map has more than one cost
   // (8-way squares only), then kept up to date where tiles are not uniform.
   std::vector<std::uint8_t> m_successors;

@@ -5,6 +5,7 @@
 #include "search/search_grid.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace rpgnav {
 
@@ -100,6 +101,72 @@ void SearchGrid::buildHexJumps() {
   }
 }
 
+void SearchGrid::buildHexStopBits() {
+  for (int axis = 0; axis < 3; ++axis) {
+    // The lines' keys and each line's first and last position, from the tiles themselves.
+    std::int32_t keyLow = std::numeric_limits<std::int32_t>::max(), keyHigh = std::numeric_limits<std::int32_t>::min();
+    for (std::int32_t y = 0; y < m_height; ++y) {
+      for (std::int32_t x = 0; x < m_width; ++x) {
+        const std::int32_t key = hexLineKey(m_layout.toAxial({x, y}), axis);
+        keyLow = std::min(keyLow, key);
+        keyHigh = std::max(keyHigh, key);
+      }
+    }
+    if (m_width == 0 || m_height == 0) keyLow = keyHigh = 0;
+    std::vector<std::pair<std::int32_t, std::int32_t>> span(std::size_t(keyHigh - keyLow + 1),
+                                                             {std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()});
+    for (std::int32_t y = 0; y < m_height; ++y) {
+      for (std::int32_t x = 0; x < m_width; ++x) {
+        const Axial at = m_layout.toAxial({x, y});
+        auto& [low, high] = span[std::size_t(hexLineKey(at, axis) - keyLow)];
+        low = std::min(low, hexLinePosition(at, axis));
+        high = std::max(high, hexLinePosition(at, axis));
+      }
+    }
+    m_hexLineKeyLow[std::size_t(axis)] = keyLow;
+    std::vector<HexLine>& lines = m_hexLines[std::size_t(axis)];
+    lines.assign(span.size(), {});
+    std::uint32_t words = 0;
+    for (std::size_t k = 0; k < span.size(); ++k) {
+      const std::int32_t length = span[k].first <= span[k].second ? span[k].second - span[k].first + 1 : 0;
+      lines[k] = {words, length > 0 ? span[k].first : 0};
+      words += std::uint32_t((length + 2 + 63) / 64);
+    }
+    for (const int d : {axis, axis + 3}) {
+      std::vector<std::uint64_t>& bits = m_hexStopBits[std::size_t(d)];
+      bits.assign(words, 0);
+      for (std::size_t k = 0; k < span.size(); ++k) {
+        // Off the map at both ends: a run stops there.
+        const std::int32_t length = span[k].first <= span[k].second ? span[k].second - span[k].first + 1 : 0;
+        for (const std::int32_t bit : {0, length + 1}) bits[lines[k].start + std::uint32_t(bit / 64)] |= std::uint64_t(1) << (bit % 64);
+      }
+    }
+  }
+  for (std::int32_t y = 0; y < m_height; ++y) {
+    for (std::int32_t x = 0; x < m_width; ++x) refreshHexStopBits({x, y});
+  }
+}
+
+void SearchGrid::refreshHexStopBits(Cell cell) {
+  const std::int32_t t = padded(cell);
+  const std::uint8_t* cls = m_class.data();
+  const auto& around = m_hex.padded[m_hex.shifted(m_layout, cell)];
+  const Axial at = m_layout.toAxial(cell);
+  const bool closed = cls[t] == 0 || m_uniform[std::size_t(t)] == 0;
+  for (int d = 0; d < 6; ++d) {
+    const bool forcedLeft = cls[t + around[std::size_t(HexDirections::turn(d, -2))]] == 0 &&
+                            cls[t + around[std::size_t(HexDirections::turn(d, -1))]] != 0;
+    const std::int16_t turn = m_jumps[std::size_t(t) * kJumpRecord + std::size_t(HexDirections::turn(d, 1))];
+    const bool stop = closed || forcedLeft || turn > 0 || turn == kJumpFar;
+    const int axis = d % 3;
+    const HexLine& line = m_hexLines[std::size_t(axis)][std::size_t(hexLineKey(at, axis) - m_hexLineKeyLow[std::size_t(axis)])];
+    const std::int32_t bit = hexLinePosition(at, axis) - line.low + 1;
+    std::uint64_t& word = m_hexStopBits[std::size_t(d)][line.start + std::uint32_t(bit / 64)];
+    const std::uint64_t mask = std::uint64_t(1) << (bit % 64);
+    word = stop ? word | mask : word & ~mask;
+  }
+}
+
 void SearchGrid::refreshHexJumps(std::span<const Cell> cells) {
   // An entry reads the tile ahead of it and that tile's neighbours: the entries of tiles within
   // two steps of a changed tile may change directly, and those behind them through the chain.
@@ -116,6 +183,7 @@ void SearchGrid::refreshHexJumps(std::span<const Cell> cells) {
   std::sort(seeds.begin(), seeds.end());
   seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
   std::vector<std::pair<std::int64_t, std::int32_t>> order(seeds.size());
+  std::vector<std::int32_t> changed;  // tiles with an entry changed: their stop bits too
   for (int d = 0; d < 6; ++d) {
     // The seeds furthest along d first: the entries ahead of a seed are final when it is worked
     // on, and its walk back stops where an entry comes out as it was (the seeds behind it come
@@ -131,6 +199,7 @@ void SearchGrid::refreshHexJumps(std::span<const Cell> cells) {
         std::int16_t& entry = m_jumps[std::size_t(t) * kJumpRecord + std::size_t(d)];
         const std::int16_t now = hexEntry(t, shifted, d);
         if (!first && now == entry) break;
+        if (now != entry) changed.push_back(t);
         entry = now;
         const Cell step = m_hex.cells[shifted][std::size_t(back)];
         at = {at.x + step.x, at.y + step.y};
@@ -138,6 +207,10 @@ void SearchGrid::refreshHexJumps(std::span<const Cell> cells) {
       }
     }
   }
+  // A tile's stop bits read its class, uniform flag and neighbours' classes (the seeds are within
+  // two tiles of a change) and its own entries.
+  for (const std::int32_t seed : seeds) refreshHexStopBits(cellOf(seed));
+  for (const std::int32_t t : changed) refreshHexStopBits(cellOf(t));
 }
 
 }  // namespace rpgnav

@@ -27,6 +27,9 @@ std::string gridDifference(const SearchGrid& a, const SearchGrid& b, bool landma
     if (a.layout().isHex()) {
       for (int d = 0; d < 6; ++d) {
         if (a.jumpDistances(i)[d] != b.jumpDistances(i)[d]) return "hex jump " + std::to_string(d) + where;
+        if (a.contains(cell) && a.hexPrimaryStop(a.layout().toAxial(cell), d) != b.hexPrimaryStop(b.layout().toAxial(cell), d)) {
+          return "hex primary stop " + std::to_string(d) + where;
+        }
       }
     }
     if (a.width() > 0 && a.layout().kind() == LayoutKind::Square && a.layout().connectivity() == 8) {

@@ -135,7 +135,15 @@ class RPGNAV_API Layout {
                                              const Eigen::Vector2d& to) const noexcept;
 
   /// Hex axial coordinates of an offset cell and back (square maps: q = x, r = y).
-  Axial toAxial(Cell cell) const noexcept;
+  Axial toAxial(Cell cell) const noexcept {
+    // (Inline: hex searches convert a tile per jump point.)
+    switch (m_kind) {
+      case LayoutKind::Square: return {cell.x, cell.y};
+      case LayoutKind::HexPointy: return {cell.x - alongShift(cell.y, m_evenShifted), cell.y};
+      case LayoutKind::HexFlat: return {cell.x, cell.y - alongShift(cell.x, m_evenShifted)};
+    }
+    return {};
+  }
   Cell fromAxial(Axial axial) const noexcept;
   /// Steps between two tiles ignoring obstacles: hex distance, Chebyshev (8-way) or Manhattan
   /// (4-way) on squares.
@@ -163,6 +171,12 @@ class RPGNAV_API Layout {
   Layout(LayoutKind kind, float tileSize, int connectivity, Vec2 origin, HexStagger stagger = HexStagger::Odd);
   /// 1 when the hex row (pointy) or column (flat) with this index is shifted half a tile.
   int shifted(std::int32_t index) const noexcept { return (index & 1) ^ m_evenShifted; }  // & 1: right for negatives too
+  // Axial q (pointy) or r (flat) drifts half a step per offset row (or column): how far, in
+  // whole steps, tile 0 of row i sits from axial 0, so that tile (0,0) is axial (0,0) for either
+  // stagger. (i - (i & 1)) / 2 is floor(i / 2), negatives included.
+  static constexpr std::int32_t alongShift(std::int32_t i, int evenShifted) noexcept {
+    return (i - (i & 1)) / 2 + (i & 1) * evenShifted;
+  }
 
   LayoutKind m_kind = LayoutKind::Square;
   int m_evenShifted = 0;
