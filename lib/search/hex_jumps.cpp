@@ -95,7 +95,14 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const int behindLeft = HexDirections::turn(direction, -2);
   const bool flip = hex.flips[std::size_t(direction)];
   const Axial a = hex.axial[std::size_t(direction)];
-  const std::int64_t step = m_plainStraightCost;
+  // Costs: the run's first step from the origin's class to the next tile's, then every step in
+  // that class (a tile a run goes on from is uniform: its neighbours cost what it costs, and the
+  // tiles a run stops on too).
+  const std::int32_t first = origin + hex.padded[shifted][std::size_t(direction)];
+  if (cls[first] == 0) return;
+  const std::int64_t firstStep = grid.stepCost(cls[origin], cls[first], false);
+  const std::int64_t step = 2 * grid.halfStraight(cls[first]);
+  const std::uint8_t* uniform = grid.uniform();
   const HexDirections::Split toGoal = hex.splitAlong({m_goalAxial.q - originAxial.q, m_goalAxial.r - originAxial.r}, direction);
   const std::int32_t goalAt = toGoal.primary > 0 ? toGoal.primary : -1;  // on the run or its turn there
   SearchGrid::HexStopScan stops = grid.hexStopScan(originAxial, direction);
@@ -111,10 +118,12 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
     const std::int32_t at = origin + hex.paddedSteps(shifted, direction, k);
     if (cls[at] == 0) return;
     const bool here = shifted != (flip && k % 2 == 1);  // this tile's row (column) shift
-    const std::int64_t gHere = g + k * step;
+    const std::int64_t gHere = g + firstStep + (k - 1) * step;
     const auto& around = hex.padded[here];
-    if (at == m_goal || (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
-      // The goal, or a forced neighbour: a jump point, which goes on from here when expanded.
+    if (at == m_goal || uniform[at] == 0 ||
+        (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
+      // The goal, a tile where costs change (or at a gate), or a forced neighbour: a jump point,
+      // which goes on from here when expanded.
       relax(at, grid.cellOf(at), gHere, origin, 0, 0);
       return;
     }
@@ -144,13 +153,14 @@ void SearchContext::expandHexJumpPoint(std::int32_t index, const Node here) {
     return cls[index + around[std::size_t(behind)]] == 0 && cls[index + around[std::size_t(side)]] != 0;
   };
   auto primary = [&](int direction) { hexPrimaryRun(index, axial, shifted, here.g, direction); };
-  // A secondary run from here, its stop linked to `parent`.
+  // A secondary run from here (a uniform tile: every step costs its class's), its stop linked
+  // to `parent`.
   auto secondary = [&](int direction, std::int32_t parent) {
     std::int32_t steps = 0;
     const std::int32_t found = hexSecondaryRun(index, axial, shifted, direction, steps);
-    if (found >= 0) relax(found, grid.cellOf(found), here.g + steps * m_plainStraightCost, parent, 0, 0);
+    if (found >= 0) relax(found, grid.cellOf(found), here.g + steps * 2 * grid.halfStraight(cls[index]), parent, 0, 0);
   };
-  if (here.parent < 0) {  // the start: every way
+  if (here.parent < 0 || grid.uniform()[index] == 0) {  // the start, or where costs change: every way
     for (int d = 0; d < 6; ++d) primary(d);
     return;
   }

@@ -334,10 +334,11 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square &&
                  grid.layout().connectivity() == 8 && !(m_fit != nullptr && m_gates != nullptr);
   m_plainJumps = m_jumpPoints && m_fit == nullptr && grid.uniformCost() && grid.gateCount() == 0;
-  // Hex jump points: on maps of one cost, for bodies that need no fitting nor gap rule, without
-  // gates (elsewhere on hexes every tile is expanded).
-  m_hexJumps = request.jumpPoints && m_sight == nullptr && grid.layout().isHex() && grid.uniformCost() &&
-               grid.gateCount() == 0 && m_fit == nullptr && !grid.closesNarrowGaps();
+  // Hex jump points: for bodies that need no fitting nor gap rule (elsewhere on hexes every tile
+  // is expanded). Runs cross uniform tiles only; tiles where costs change and tiles at gates are
+  // expanded in full (all six runs, or step by step at gates).
+  m_hexJumps = request.jumpPoints && m_sight == nullptr && grid.layout().isHex() && m_fit == nullptr &&
+               !grid.closesNarrowGaps();
   if (grid.layout().isHex()) m_goalAxial = grid.layout().toAxial(goal);
   m_octile = m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
   {
@@ -445,7 +446,7 @@ Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
     // Tiles at gates are expanded step by step, each step asking the gate rule.
     if (m_plainJumps) {
       expandJumpPoint<JumpTiles::kPlain>(top.node, expanded);
-    } else if (m_hexJumps) {
+    } else if (m_hexJumps && m_grid->nearGate()[top.node] == 0) {
       expandHexJumpPoint(top.node, expanded);
     } else if (m_jumpPoints && m_grid->nearGate()[top.node] == 0) {
       m_fit != nullptr ? expandJumpPoint<JumpTiles::kFitting>(top.node, expanded)

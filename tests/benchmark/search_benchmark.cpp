@@ -395,6 +395,17 @@ int main(int argc, char** argv) {
         char label[96];
         std::snprintf(label, sizeof label, "%s %s (%.2fx)", name, layoutName(layout.kind()), onHex.medianMicros / squareMedian);
         print(label, onHex);
+        // With the random terrain-cost patches (grown over each layout's own neighbours from the
+        // same seeds), checked against plain A*, beside the square map's patches.
+        const SearchGrid squareCosts = SearchGrid::build(withCostPatches(*map, 2026), TerrainTable::kWalk).value();
+        const SearchGrid hexCosts = SearchGrid::build(withCostPatches(hexMap, 2026), TerrainTable::kWalk).value();
+        const Figures weightedSquare = run(squareCosts, lines, repeat, true);
+        const Figures weightedHex = run(hexCosts, hexLines, repeat, true);
+        failures += int(weightedSquare.mismatches + weightedHex.mismatches);
+        print(std::string(name) + " square +costs", weightedSquare);
+        std::snprintf(label, sizeof label, "%s %s +costs (%.2fx)", name, layoutName(layout.kind()),
+                      weightedHex.medianMicros / weightedSquare.medianMicros);
+        print(label, weightedHex);
       }
     }
   }

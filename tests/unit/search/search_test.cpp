@@ -1329,26 +1329,31 @@ TEST_CASE("any-angle search refuses bad requests", "[search][any-angle]") {
   CHECK(context.findPath(hexGrid, wide, result) == Status::InvalidArgument);
 }
 
-TEST_CASE("hex jump points: the cost of an independent Dijkstra on thousands of random hex maps of one cost, "
-          "fewer expansions than A*",
+TEST_CASE("hex jump points: the cost of an independent Dijkstra on thousands of random hex maps, of one cost and "
+          "weighted, fewer expansions than A*",
           "[search][property][hex]") {
   // Both orientations and staggers, from open ground to mazes of walls, small maps (where the
-  // forced-neighbour rules meet every arrangement of walls round a tile) and larger ones.
+  // forced-neighbour rules meet every arrangement of walls round a tile) and larger ones; a
+  // third of them weighted (rectangles of other terrain, or every tile of random terrain), where
+  // runs cross uniform tiles only and tiles where costs change are expanded in full.
   std::mt19937 random(50);
-  int compared = 0, fewer = 0, unreachable = 0;
+  int compared = 0, fewer = 0, unreachable = 0, weighted = 0;
   std::int64_t jumpExpanded = 0, plainExpanded = 0;
-  for (int trial = 0; trial < 12000; ++trial) {
+  for (int trial = 0; trial < 15000; ++trial) {
     const Layout layout = trial % 4 == 0   ? Layout::hexPointy()
                           : trial % 4 == 1 ? Layout::hexFlat()
                           : trial % 4 == 2 ? Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even)
                                            : Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even);
     const int most = trial % 10 == 0 ? 40 : 9;
     const int w = std::uniform_int_distribution<int>(1, most)(random), h = std::uniform_int_distribution<int>(1, most)(random);
-    const TileMap map = test::randomMap(random, layout, w, h, 0.05 * double(trial % 9), false);
+    const int kind = trial % 3 == 2 ? int(trial / 3 % 2) + 1 : 0;  // one cost, rectangles, mixed terrain
+    const TileMap map = kind == 1 ? blobMap(random, layout, w, h)
+                                  : test::randomMap(random, layout, w, h, 0.05 * double(trial % 9), kind == 2);
     const Cell start{int(random() % unsigned(w)), int(random() % unsigned(h))}, goal{int(random() % unsigned(w)), int(random() % unsigned(h))};
     if (!map.passable(start, TerrainTable::kWalk)) continue;
     const SearchGrid grid = gridFor(map, TerrainTable::kWalk);
-    REQUIRE(grid.uniformCost());  // (floor and walls only: the hex jumps' maps)
+    if (kind == 0) REQUIRE(grid.uniformCost());
+    weighted += grid.uniformCost() ? 0 : 1;
     const std::int64_t expected = test::dijkstraCosts(map, TerrainTable::kWalk, start)[std::size_t(map.index(goal))];
     const SearchResult jumps = search(grid, start, goal, true);
     INFO(layoutName(layout.kind()) << " trial " << trial << " " << w << "x" << h);
@@ -1363,14 +1368,15 @@ TEST_CASE("hex jump points: the cost of an independent Dijkstra on thousands of 
     REQUIRE(jumps.path.front() == start);
     REQUIRE(jumps.path.back() == goal);
     REQUIRE(test::pathCost(map, TerrainTable::kWalk, jumps.path) == expected);
-    CHECK(jumps.length == double(jumps.path.size() - 1));
+    CHECK(jumps.length == Approx(double(jumps.path.size() - 1)));
     const SearchResult plain = search(grid, start, goal, false);
     jumpExpanded += jumps.expanded;
     plainExpanded += plain.expanded;
     fewer += jumps.expanded < plain.expanded ? 1 : 0;
     ++compared;
   }
-  CHECK(compared > 6000);
+  CHECK(compared > 7000);
+  CHECK(weighted > 2500);
   CHECK(unreachable > 300);
   CHECK(fewer > 1500);
   CHECK(jumpExpanded * 2 < plainExpanded);
