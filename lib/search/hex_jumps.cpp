@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Jump point search on hex maps of one cost (SearchContext's hex jumps).
+// Jump point search on hex maps (SearchContext's hex jumps), for characters under half a hex
+// edge in radius.
 //
-// The symmetry. On a hex grid of one cost, a shortest route between two tiles uses at most two
+// The symmetry. Among tiles of one cost, a shortest route between two tiles uses at most two
 // directions, neighbours in the table's rotation: a steps of direction i and b of direction i+1
 // (mod 6), in any order — C(a+b, a) routes of equal cost. The canonical one takes all the i steps
 // first ("primary"), then turns once, by one sixth, and takes the i+1 steps ("secondary"); a
@@ -16,7 +17,18 @@
 // open, the route must come through x, which becomes a jump point. On a primary run the e+1 side
 // is the run's own turn (natural), so only the e-1 side can force. A jump point expands its
 // natural continuations and a primary run toward each forced neighbour (whose secondaries cover
-// the ground behind the obstacle).
+// the ground behind the obstacle); a forced right side of a secondary run continues it as a
+// primary run (the turn it needs is a primary run's own).
+//
+// Weighted maps and doors. Runs cross uniform tiles only (SearchGrid::uniform: the tile and all
+// it touches cost the same, away from gates), where the argument above holds as on a map of one
+// cost. A tile where costs change stops a run and is expanded in full (six primary runs, as the
+// start is); tiles at gates are expanded step by step by expandAll, which asks the gate rule. A
+// run's steps all cost its first tile's class: a uniform tile's neighbours cost what it costs.
+//
+// The grid's tables (search_grid_hex.cpp) say where a secondary run stops, and which tiles of a
+// primary run must be looked at; the goal, which they cannot know, is found by arithmetic on
+// axial coordinates.
 //
 // Nodes keep no direction bits: a node's arrival is its displacement from its parent, which
 // splits into a steps of i and b of i+1 in exactly one way (b > 0: it arrived on a secondary run
@@ -101,8 +113,12 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const std::int32_t first = origin + hex.padded[shifted][std::size_t(direction)];
   if (cls[first] == 0) return;
   const std::int64_t firstStep = grid.stepCost(cls[origin], cls[first], false);
-  const std::int64_t step = 2 * grid.halfStraight(cls[first]);
   const std::uint8_t* uniform = grid.uniform();
+  if (uniform[first] == 0) {  // (the run would stop there at once: a plain step, no scan)
+    relax(first, grid.cellOf(first), g + firstStep, origin, 0, 0);
+    return;
+  }
+  const std::int64_t step = 2 * grid.halfStraight(cls[first]);
   const HexDirections::Split toGoal = hex.splitAlong({m_goalAxial.q - originAxial.q, m_goalAxial.r - originAxial.r}, direction);
   const std::int32_t goalAt = toGoal.primary > 0 ? toGoal.primary : -1;  // on the run or its turn there
   SearchGrid::HexStopScan stops = grid.hexStopScan(originAxial, direction);

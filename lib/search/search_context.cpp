@@ -360,7 +360,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     std::copy(goalDistances, goalDistances + m_landmarkCount, m_goalLandmarks.begin());
   }
   const std::int64_t startF = m_startPieceUnits + heuristic(request.start, m_start);
-  m_bucketed = !m_plainJumps && !m_hexJumps;  // (jump searches push few entries)
+  m_bucketed = !m_plainJumps && !(m_hexJumps && grid.uniformCost());  // (jumps on maps of one cost push few entries)
   m_firstBucketKey = startF >> kBucketShift;
   heapPush({startF, m_startPieceUnits, m_start, slotOf(start)});
   return run(request.maxExpansions, out);

@@ -3,7 +3,8 @@
 // shared navigation data updated in place, and what one more planner thread costs in memory next
 // to the data it shares. See tests/benchmark/README.md for the recorded figures.
 //
-// usage: rpgnav_edit_benchmark [--movingai DIR] [--queries N] [--rects N] [--seed K]
+// usage: rpgnav_edit_benchmark [--movingai DIR] [--queries N] [--rects N] [--seed K] [--hex]
+// (--hex: the same maps' tiles as pointy hex maps too)
 //
 // Per map (Moving AI cities/Berlin_0_1024 and dao/brc202d), for N scenario lines spread over the
 // file (the full pipeline, radius 0):
@@ -72,13 +73,20 @@ struct Timings {
   std::vector<double> plan, edit, after, onPathEdit, onPathAfter;
 };
 
-bool runMap(const std::string& dir, const std::string& name, int queryCount, int rectCount, unsigned seed) {
-  const std::string mapPath = dir + "/" + name + ".map";
+bool runMap(const std::string& dir, const std::string& mapName, int queryCount, int rectCount, unsigned seed, bool hex) {
+  const std::string mapPath = dir + "/" + mapName + ".map";
+  const std::string name = hex ? mapName + " (hex-pointy)" : mapName;
   auto document = readMapFile(mapPath);
   auto scenario = readScenario(mapPath + ".scen");
   if (!document || !scenario) {
     std::printf("%-22s skipped: %s not found\n", name.c_str(), mapPath.c_str());
     return false;
+  }
+  if (hex) {  // the same tiles as a pointy hex map (issue 50: the hex jump table's edits)
+    TileMap& square = document->map;
+    std::vector<TerrainId> tiles(std::size_t(square.tileCount()));
+    for (std::int32_t i = 0; i < square.tileCount(); ++i) tiles[std::size_t(i)] = square.terrainAt(square.cellAt(i));
+    document->map = TileMap::create(Layout::hexPointy(), square.width(), square.height(), square.terrain(), std::move(tiles)).value();
   }
   TileMap& map = document->map;
   const TerrainId wall = *map.terrain().findTerrainBySymbol('@');
@@ -275,6 +283,7 @@ int main(int argc, char** argv) {
   std::string movingAi = RPGNAV_MOVINGAI_DIR;
   int queries = 500, rects = 200;
   unsigned seed = 1;
+  bool hex = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--movingai" && i + 1 < argc) {
@@ -285,11 +294,16 @@ int main(int argc, char** argv) {
       rects = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--seed" && i + 1 < argc) {
       seed = unsigned(std::atoi(argv[++i]));
+    } else if (arg == "--hex") {
+      hex = true;
     } else {
-      std::fprintf(stderr, "usage: rpgnav_edit_benchmark [--movingai DIR] [--queries N] [--rects N] [--seed K]\n");
+      std::fprintf(stderr, "usage: rpgnav_edit_benchmark [--movingai DIR] [--queries N] [--rects N] [--seed K] [--hex]\n");
       return 2;
     }
   }
-  for (const char* name : {"cities/Berlin_0_1024", "dao/brc202d"}) runMap(movingAi, name, queries, rects, seed);
+  for (const char* name : {"cities/Berlin_0_1024", "dao/brc202d"}) {
+    runMap(movingAi, name, queries, rects, seed, false);
+    if (hex) runMap(movingAi, name, queries, rects, seed, true);
+  }
   return 0;
 }
