@@ -5,14 +5,13 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace rpgnav {
 namespace {
 
 constexpr float kSqrt2 = 1.41421356237309515f;
-// Hexagons with neighbouring centres 1 apart: circumradius 1/√3, row (or column) pitch √3/2.
-constexpr double kHexRadius = 0.57735026918962584;
-constexpr double kHexPitch = 0.86602540378443865;
+constexpr double kHexRadius = kHexCircumradius;
 
 // Orthogonal steps first, so the 4-connected table is a prefix of the 8-connected one.
 constexpr NeighbourStep kSquare[8] = {
@@ -31,20 +30,6 @@ constexpr NeighbourStep kHexFlat[2][6] = {
     {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 0}, {-1, -1}},  // unshifted column
     {{0, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}},    // shifted column
 };
-
-// Rounds fractional cube coordinates to the nearest hex (the coordinate with the largest
-// rounding error is recomputed from the other two so that q + r + s stays 0).
-Axial cubeRound(double q, double r) {
-  const double s = -q - r;
-  double rq = std::round(q), rr = std::round(r), rs = std::round(s);
-  const double dq = std::abs(rq - q), dr = std::abs(rr - r), ds = std::abs(rs - s);
-  if (dq > dr && dq > ds) {
-    rq = -rr - rs;
-  } else if (dr > ds) {
-    rr = -rq - rs;
-  }
-  return {std::int32_t(rq), std::int32_t(rr)};
-}
 
 }  // namespace
 
@@ -94,17 +79,6 @@ std::span<const NeighbourStep> Layout::touching(Cell cell) const noexcept {
 std::span<const NeighbourStep> Layout::moves(Cell cell) const noexcept {
   if (m_kind == LayoutKind::Square) return {kSquare, std::size_t(m_connectivity)};
   return touching(cell);
-}
-
-Eigen::Vector2d Layout::localCenter(Cell cell) const noexcept {
-  switch (m_kind) {
-    case LayoutKind::Square: return {cell.x + 0.5, cell.y + 0.5};
-    case LayoutKind::HexPointy:
-      return {cell.x + 0.5 + 0.5 * shifted(cell.y), kHexRadius + cell.y * kHexPitch};
-    case LayoutKind::HexFlat:
-      return {kHexRadius + cell.x * kHexPitch, cell.y + 0.5 + 0.5 * shifted(cell.x)};
-  }
-  return {0, 0};
 }
 
 int Layout::localCorners(Cell cell, std::array<Eigen::Vector2d, 6>& out) const noexcept {
@@ -187,30 +161,18 @@ Cell Layout::tileAtLocal(const Eigen::Vector2d& asked) const noexcept {
   static constexpr double kFar = double(1 << 29);
   auto saturate = [](double v) { return v >= -kFar ? std::min(v, kFar) : -kFar; };
   const Eigen::Vector2d p(saturate(asked.x()), saturate(asked.y()));
-  // Axial (0,0) is tile (0,0), whose centre sits half a tile further along when even rows or
-  // columns are the shifted ones.
-  const double first = 0.5 + 0.5 * m_evenShifted;
-  Axial guess;
-  if (m_kind == LayoutKind::HexPointy) {
-    const double r = (p.y() - kHexRadius) / kHexPitch;
-    guess = cubeRound(p.x() - first - r / 2, r);
-  } else {
-    const double q = (p.x() - kHexRadius) / kHexPitch;
-    guess = cubeRound(q, p.y() - first - q / 2);
-  }
-  // Cube rounding finds the nearest centre up to rounding error; settle near-ties and the
-  // documented tie rule (larger row, then larger column) by comparing with the neighbours.
-  Cell best = fromAxial(guess);
-  double bestDistance = (localCenter(best) - p).squaredNorm();
-  // Inside the tile's inscribed circle (radius 0.5: centres are 1 apart) every other centre is
-  // further by more than rounding can blur (the margin covers coordinates up to 2^29): no tie to
-  // settle. Nine points in ten end here; profiles of hex probes showed the neighbours' six
-  // distances as a third of their time.
-  constexpr double kSurelyNearest = 0.25 * (1.0 - 4e-6);
-  if (bestDistance < kSurelyNearest) return best;
-  const Cell start = best;
-  for (const NeighbourStep& step : touching(start)) {
-    const Cell candidate{start.x + step.dx, start.y + step.dy};
+  // The nearest centre lies on one of the two lines of centres (rows of pointy hexes, columns of
+  // flat ones) either side of the point: any other line is a whole pitch further across than
+  // the nearer of them, whose nearest centre is at most half a tile along. On a line the nearest
+  // centre is a floor away (a tie between two goes to the larger index, as the rule asks).
+  const bool flat = m_kind == LayoutKind::HexFlat;
+  const double u = flat ? p.y() : p.x(), v = flat ? p.x() : p.y();
+  const auto below = std::int32_t(std::floor((v - kHexRadius) / kHexPitch));
+  Cell best;
+  double bestDistance = std::numeric_limits<double>::infinity();
+  for (std::int32_t line = below; line <= below + 1; ++line) {
+    const auto k = std::int32_t(std::floor(u - 0.5 * shifted(line)));
+    const Cell candidate = flat ? Cell{line, k} : Cell{k, line};
     const double distance = (localCenter(candidate) - p).squaredNorm();
     if (distance < bestDistance || (distance == bestDistance && best < candidate)) {
       best = candidate;

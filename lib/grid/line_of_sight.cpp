@@ -53,46 +53,9 @@ std::vector<Cell> tilesCrossed(const Layout& layout, Vec2 from, Vec2 to) {
 
 namespace {
 
-// Squared distance from point p to segment ab.
-double pointSegmentDistanceSquared(const detail::Vec2d& p, const detail::Vec2d& a, const detail::Vec2d& b) {
-  const detail::Vec2d ab = b - a;
-  const double length2 = ab.squaredNorm();
-  const double t = length2 > 0 ? std::clamp((p - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
-  return (a + ab * t - p).squaredNorm();
-}
-
-double cross(const detail::Vec2d& a, const detail::Vec2d& b) { return a.x() * b.y() - a.y() * b.x(); }
-
-bool segmentsIntersect(const detail::Vec2d& a, const detail::Vec2d& b, const detail::Vec2d& c, const detail::Vec2d& d) {
-  const double d1 = cross(b - a, c - a), d2 = cross(b - a, d - a), d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
-  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 && d4 != 0;
-}
-
-// True when segment ab comes closer than `radius` to the convex polygon (layout space). The
-// walk has already established that ab does not cross the polygon's interior, so the distance
-// is the smallest between ab and the polygon's edges.
-bool closerThan(const detail::Vec2d& a, const detail::Vec2d& b, const std::array<detail::Vec2d, 6>& corners,
-                int count, double radius) {
-  const double r2 = radius * radius;
-  for (int i = 0; i < count; ++i) {
-    const detail::Vec2d& c = corners[std::size_t(i)];
-    const detail::Vec2d& d = corners[std::size_t((i + 1) % count)];
-    if (segmentsIntersect(a, b, c, d)) return true;
-    if (pointSegmentDistanceSquared(c, a, b) < r2 || pointSegmentDistanceSquared(a, c, d) < r2 ||
-        pointSegmentDistanceSquared(b, c, d) < r2) {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
-namespace {
-
 // Radius (tiles) up to which the tiles touching the tiles a segment visits are all that can come
 // within it: a tile that touches none of them is at least 1 tile away on squares, 1/√3 on hexes.
-double touchingRingReach(const Layout& layout) { return layout.isHex() ? 0.57735026918962584 : 1.0; }
+double touchingRingReach(const Layout& layout) { return layout.isHex() ? kHexCircumradius : 1.0; }
 
 // Every tile whose polygon can come within `keep` of segment ab (layout space), row by row of the
 // layout (columns on flat-topped hexes), among the tiles `first`..`last` (inclusive): in each row,
@@ -105,7 +68,7 @@ bool forTilesNear(const Layout& layout, const detail::Vec2d& a, const detail::Ve
   const int major = flat ? 0 : 1, minor = 1 - major;  // v: across the rows; u: along them
   auto rowCell = [&](std::int32_t row) { return flat ? Cell{row, 0} : Cell{0, row}; };
   const double v0 = layout.localCenter(rowCell(0))[major], pitch = layout.localCenter(rowCell(1))[major] - v0;
-  const double reach = keep + (layout.isHex() ? 0.57735026918962584 : 0.70710678118654757) + 1e-9;
+  const double reach = keep + (layout.isHex() ? kHexCircumradius : 0.70710678118654757) + 1e-9;
   const double vLow = std::min(a[major], b[major]) - reach, vHigh = std::max(a[major], b[major]) + reach;
   const double du = b[minor] - a[minor], dv = b[major] - a[major];
   const std::int32_t rowLow = flat ? first.x : first.y, rowHigh = flat ? last.x : last.y;
@@ -141,6 +104,11 @@ bool forTilesNear(const Layout& layout, const detail::Vec2d& a, const detail::Ve
 }  // namespace
 
 SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius) {
+  return detail::probeSegmentKnowing(map, mobility, from, to, radius, nullptr);
+}
+
+SegmentProbe detail::probeSegmentKnowing(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius,
+                                         const std::vector<bool>* passableAround) {
   SegmentProbe probe;
   if (!finite(from) || !finite(to) || !std::isfinite(radius) || radius < 0.0f) return probe;
   const Layout& layout = map.layout();
@@ -158,7 +126,7 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
   auto tooClose = [&](Cell cell) {
     std::array<detail::Vec2d, 6> corners;
     const int count = layout.localCorners(cell, corners);
-    if (!closerThan(near, far, corners, count, keep)) return false;
+    if (!detail::closerThan(near, far, corners, count, keep)) return false;
     probe.blocker = cell;
     probe.hasBlocker = true;
     return true;
@@ -178,6 +146,7 @@ SegmentProbe probeSegment(const TileMap& map, MobilityId mobility, Vec2 from, Ve
   std::size_t testedCount = 0, testedNext = 0;
   auto clearAround = [&](Cell cell) {
     if (localRadius <= 0.0 || band) return true;
+    if (passableAround != nullptr && map.contains(cell) && (*passableAround)[std::size_t(map.index(cell))]) return true;
     for (const NeighbourStep& step : layout.touching(cell)) {
       const Cell next{cell.x + step.dx, cell.y + step.dy};
       if (map.passable(next, mobility)) continue;

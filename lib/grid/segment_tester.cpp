@@ -23,7 +23,18 @@ SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
       for (std::int32_t x = 0; x < width; ++x) readTile({x, y});
     }
   }
+  if (map.layout().isHex()) {
+    m_hexFlat = map.layout().kind() == LayoutKind::HexFlat;
+    m_hexEvenShifted = map.layout().hexStagger() == HexStagger::Even ? 1 : 0;
+    m_hexLines = m_hexFlat ? width : height;
+    m_hexLength = m_hexFlat ? height : width;
+    m_hexCosts.assign(std::size_t(map.tileCount()), 0.0f);
+    m_hexRuns.assign(std::size_t(map.tileCount()), 0);
+    m_hexPassableRuns.assign(std::size_t(map.tileCount()), 0);
+    for (std::int32_t line = 0; line < m_hexLines; ++line) readHexLine(line);
+  }
   m_openAround.assign(std::size_t(map.tileCount()), false);
+  m_passableAround.assign(std::size_t(map.tileCount()), false);
   for (std::int32_t i = 0; i < map.tileCount(); ++i) readOpenAround(map.cellAt(i));
 }
 
@@ -65,11 +76,14 @@ void SegmentTester::readOpenAround(Cell cell) {
   auto cheap = [&](Cell c) {
     return map.contains(c) && double(map.cost(c, m_mobility)) == m_cheapest && std::isfinite(m_cheapest);
   };
-  bool open = cheap(cell);
+  bool open = cheap(cell), passableAround = true;
   for (const NeighbourStep& step : map.layout().touching(cell)) {
-    open = open && cheap({cell.x + step.dx, cell.y + step.dy});
+    const Cell next{cell.x + step.dx, cell.y + step.dy};
+    open = open && cheap(next);
+    passableAround = passableAround && map.passable(next, m_mobility);
   }
   m_openAround[std::size_t(map.index(cell))] = open;
+  m_passableAround[std::size_t(map.index(cell))] = passableAround;
 }
 
 void SegmentTester::update(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects, bool costsChanged) {
@@ -80,6 +94,10 @@ void SegmentTester::update(const TileMap& map, std::span<const std::pair<Cell, C
     return;
   }
   for (const auto& [low, high] : rects) {
+    if (!m_hexCosts.empty()) {
+      const std::int32_t lineLow = m_hexFlat ? low.x : low.y, lineHigh = m_hexFlat ? high.x : high.y;
+      for (std::int32_t line = std::max(lineLow, 0); line <= std::min(lineHigh, m_hexLines - 1); ++line) readHexLine(line);
+    }
     for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, map.height() - 1); ++y) {
       for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, map.width() - 1); ++x) {
         if (!m_rows.empty()) readTile({x, y});
@@ -156,8 +174,9 @@ SegmentTester::Verdict SegmentTester::scan(const Lines& lines, double u0, double
   return verdict;
 }
 
-SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker) const {
-  if (m_rows.empty() || !std::isfinite(radius) || radius < 0.0f) return Verdict::Unsure;
+SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker,
+                                               float& cost) const {
+  if (!std::isfinite(radius) || radius < 0.0f) return Verdict::Unsure;
   const Layout& layout = m_map->layout();
   const Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
   if (!a.allFinite() || !b.allFinite()) return Verdict::Unsure;
@@ -166,6 +185,12 @@ SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius,
   const double magnitude = std::max({1.0, std::abs(a.x()), std::abs(a.y()), std::abs(b.x()), std::abs(b.y())});
   const double slack = 1e-6 * magnitude;
   const double pad = double(radius) / double(layout.tileSize()) + slack;
+  if (!m_hexCosts.empty()) {
+    // (Far beyond any map the answer is Unsure anyway: the lines would be off it.)
+    const float onlyCost = clearOnly ? float(m_cheapest) : std::numeric_limits<float>::quiet_NaN();
+    return classifyHex(a, b, pad, slack, clearOnly, onlyCost, cost, blocker);
+  }
+  cost = float(m_cheapest);
   // Walk the axis the segment advances along least: few lines, long runs of bits.
   if (std::abs(b.x() - a.x()) >= std::abs(b.y() - a.y())) {
     const Lines rows{m_rows.data(), m_passableRows.data(), m_rowWords, m_map->height(), m_map->width()};
@@ -179,7 +204,8 @@ SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius,
 
 bool SegmentTester::cheaplyClear(Vec2 from, Vec2 to, float radius) const {
   Cell blocker;
-  return classify(from, to, radius, true, blocker) == Verdict::Clear;
+  float cost = 0.0f;
+  return std::isfinite(m_cheapest) && classify(from, to, radius, true, blocker, cost) == Verdict::Clear;
 }
 
 namespace {
@@ -218,7 +244,8 @@ double squaredDistanceToTile(const Eigen::Vector2d& a, const Eigen::Vector2d& b,
 }  // namespace
 
 bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
-  if (m_rows.empty()) return probeSegment(*m_map, m_mobility, from, to, clearance).clear;
+  // (Hex maps at 0: the narrow rule, between two blocked tiles or along them, is the walk's.)
+  if (!m_hexCosts.empty() && !(clearance > 0.0f)) return detail::probeSegmentKnowing(*m_map, m_mobility, from, to, clearance, &m_passableAround).clear;
   const Layout& layout = m_map->layout();
   Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
   if (!a.allFinite() || !b.allFinite() || !std::isfinite(clearance)) return false;
@@ -227,6 +254,7 @@ bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
   constexpr double kFar = 8.0 * TileMap::kMaxSide;
   if (a.cwiseAbs().maxCoeff() >= kFar || b.cwiseAbs().maxCoeff() >= kFar) return false;
   const double pad = detail::keptDistance(radius, a, b, detail::worldTilesOf(from, to, layout.tileSize()));
+  if (!m_hexCosts.empty()) return keepsHex(a, b, radius, pad);
   if (radius >= 0.5 && detail::measureReversed(a, b)) std::swap(a, b);  // as probeSegment measures
   // Along the axis the segment advances along least (few lines, long runs of bits); u along a
   // line, v across.
@@ -281,11 +309,12 @@ bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
 
 SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
   SegmentProbe result;
-  switch (classify(from, to, radius, false, result.blocker)) {
+  float cost = 0.0f;
+  switch (classify(from, to, radius, false, result.blocker, cost)) {
     case Verdict::Clear:
       result.clear = true;
       result.length = (to.cast<double>() - from.cast<double>()).norm();
-      result.cost = result.length * m_cheapest;
+      result.cost = result.length * double(cost);
       return result;
     case Verdict::Blocked:
       result.length = (to.cast<double>() - from.cast<double>()).norm();
@@ -293,9 +322,9 @@ SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
       return result;
     case Verdict::Unsure: break;
   }
-  if (!m_rows.empty() && widerThanHalfTile(m_map->layout(), radius)) {
-    // A wide body on squares: keeps() finds the walls within the radius from the bitmaps, a row
-    // at a time, instead of the walk's polygon tests round every tile it visits. A segment that
+  if (widerThanHalfTile(m_map->layout(), radius)) {
+    // A wide body: keeps() finds the walls within the radius from the bitmaps (or hex runs), a
+    // line at a time, instead of the walk's polygon tests round every tile it visits. A segment that
     // keeps a positive radius from every tile the mobility cannot enter lies in passable tiles:
     // on a map of one cost its cost is its length × that cost; otherwise the walk at radius 0
     // prices it.
@@ -309,19 +338,12 @@ SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
       result.cost = result.length * m_cheapest;
       return result;
     }
-    return probeSegment(*m_map, m_mobility, from, to, 0.0f);
+    return detail::probeSegmentKnowing(*m_map, m_mobility, from, to, 0.0f, &m_passableAround);
   }
-  return probeSegment(*m_map, m_mobility, from, to, radius);
+  return detail::probeSegmentKnowing(*m_map, m_mobility, from, to, radius, &m_passableAround);
 }
 
 SegmentProbe SegmentTester::probeKeeping(Vec2 from, Vec2 to, float radius, float clearance, bool& keepsClearance) const {
-  if (m_rows.empty()) {
-    // Hex: keeps() is this walk at the clearance (see keeps()); it saved a third of stages 3-6 on
-    // the hex sample map with comfort (rpgnav_pipeline_benchmark).
-    const SegmentProbe wide = probeSegment(*m_map, m_mobility, from, to, clearance);
-    keepsClearance = wide.clear;
-    return wide.clear ? wide : probeSegment(*m_map, m_mobility, from, to, radius);
-  }
   const SegmentProbe result = probe(from, to, radius);
   keepsClearance = result.clear && keeps(from, to, clearance);
   return result;

@@ -10,14 +10,25 @@
 /// and answers "clear" only when all are cheapest-passable, in which case the exact answer is
 /// known — the segment is clear and costs its length × the cheapest cost. The same walk answers
 /// "blocked" when the segment plainly crosses the inside of a tile the mobility cannot enter.
-/// Anything else (grazing a corner, costlier terrain) goes to the exact probeSegment. Hex maps
-/// always take the exact probe.
+/// Anything else (grazing a corner, costlier terrain) goes to the exact probeSegment.
+///
+/// Hex maps keep, along each of the layout's lines of tiles (rows of pointy hexes, columns of
+/// flat ones), every tile's cost and how many tiles from it on share that cost: the tiles near a
+/// segment form one range per line, and a range is passable, or of one cost, when its first
+/// tile's run reaches past its end — one look per line, however long the range. A segment whose
+/// tiles within the radius are all passable, and whose own tiles (those it touches) share one
+/// cost, is clear at that cost (weighted maps included: a meadow of grass, or a road between
+/// fields, is as quick to answer as open ground); one that plainly crosses the inside of an
+/// impassable tile is blocked; the rest take the exact probe.
 
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -115,18 +126,24 @@ class SegmentTester {
   /// True when the fast test alone proves the segment clear at the cheapest cost.
   bool cheaplyClear(Vec2 from, Vec2 to, float radius) const;
 
+  /// True when probe() answers this segment from the bitmaps (or hex runs) alone, clear or
+  /// blocked, without the exact walk (for tests and benchmarks: how often the fast path serves).
+  bool answersWithoutWalk(Vec2 from, Vec2 to, float radius) const {
+    Cell blocker;
+    float cost = 0.0f;
+    return classify(from, to, radius, false, blocker, cost) != Verdict::Unsure;
+  }
+
   /// True when the segment keeps `clearance` (world units; wide ones as probeSegment keeps them)
   /// from every tile the mobility cannot enter, tiles off the map included: walls only, whatever the passable tiles
   /// cost. For a segment already known to be clear at a smaller radius, whether it also keeps a
-  /// wider berth (see PathRequest::comfort). On square maps the impassable tiles near the segment
-  /// are found 64 per machine word and only their distance is computed; on hex maps this is
-  /// probeSegment at that radius.
+  /// wider berth (see PathRequest::comfort). The impassable tiles near the segment are found 64
+  /// per machine word (squares) or a run of one cost at a time (hexes), and only their distance
+  /// is computed. A clearance of 0 on hex maps is probeSegment's rule at radius 0.
   bool keeps(Vec2 from, Vec2 to, float clearance) const;
 
   /// probe(from, to, radius), and in `keepsClearance` whether the segment also keeps(clearance)
-  /// (false when it is not clear), in as few passes as the layout allows: on hex maps, where
-  /// both are walks over the tiles, one walk at `clearance` answers both for a segment that keeps
-  /// it (a segment's cost and length do not depend on the radius it is probed with).
+  /// (false when it is not clear).
   SegmentProbe probeKeeping(Vec2 from, Vec2 to, float radius, float clearance, bool& keepsClearance) const;
 
   /// True when the tile and every tile touching it are inside the map and passable at the
@@ -164,6 +181,52 @@ class SegmentTester {
     return true;
   }
 
+  /// Hex maps: calls visit(cell) for every tile within `reach` (layout units) of the segment a→b
+  /// (layout space) that costs more than `limit` — impassable tiles, and tiles off the map, are
+  /// always visited; infinity: those alone — one run of tiles of one cost at a time, so open
+  /// ground costs a look per line. Near means the tile's bounding box comes within reach of
+  /// the segment, so a few tiles beyond reach are visited too. Stops at the first tile for which
+  /// visit returns false, and returns false then.
+  template <typename Visit>
+  bool forHexTilesNear(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double reach, float limit, Visit&& visit) const {
+    constexpr double kRadius = kHexCircumradius, kPitch = kHexPitch;
+    const int along = m_hexFlat ? 1 : 0, across = 1 - along;
+    const double u0 = a[along], v0 = a[across], u1 = b[along], v1 = b[across];
+    const double firstLine = std::ceil((std::min(v0, v1) - reach - 2.0 * kRadius) / kPitch);
+    const double lastLine = std::floor((std::max(v0, v1) + reach) / kPitch);
+    // (Far beyond any map: lines that far are not walked.)
+    if (!(firstLine > -double(TileMap::kMaxSide) * 8.0 && lastLine < double(TileMap::kMaxSide) * 8.0)) return false;
+    const bool wallsOnly = !(limit < std::numeric_limits<float>::infinity());
+    for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
+      const double centre = kRadius + line * kPitch;
+      const double shift = 0.5 * double((line & 1) ^ m_hexEvenShifted);
+      const auto [low, high] = hexRangeWithin(u0, v0, u1, v1, centre - kRadius - reach, centre + kRadius + reach);
+      if (low > high) continue;
+      const auto first = std::int32_t(std::floor(low - reach - shift)), last = std::int32_t(std::floor(high + reach - shift));
+      const bool onMap = line >= 0 && line < m_hexLines;
+      // Off the map (a whole line, or either end of one).
+      for (std::int32_t k = first; k <= last && (!onMap || k < 0); ++k) {
+        if (!visit(hexCell(line, k))) return false;
+      }
+      if (!onMap) continue;
+      for (std::int32_t k = std::max(first, m_hexLength); k <= last; ++k) {
+        if (!visit(hexCell(line, k))) return false;
+      }
+      const std::int32_t end = std::min(last, m_hexLength - 1);
+      for (std::int32_t k = std::max(first, 0); k <= end;) {
+        const std::int32_t runEnd = wallsOnly ? hexPassableRunEnd(line, k) : hexRunEnd(line, k);
+        if (hexCost(line, k) > limit || hexCost(line, k) == TerrainTable::kImpassable) {
+          for (std::int32_t j = k; j < std::min(runEnd, end + 1); ++j) {
+            if (!visit(hexCell(line, j))) return false;
+          }
+        }
+        k = runEnd;
+      }
+    }
+    return true;
+  }
+  bool isHex() const noexcept { return !m_hexCosts.empty(); }
+
   /// The cheapest cost any terrain of the map's table has for the mobility (infinity when none is
   /// passable): a lower bound of every tile's cost, unchanged by tile edits.
   double cheapestCost() const noexcept { return m_cheapest; }
@@ -177,12 +240,16 @@ class SegmentTester {
     return a.m_mobility == b.m_mobility && a.m_cheapest == b.m_cheapest && a.m_uniformCost == b.m_uniformCost &&
            a.m_rowWords == b.m_rowWords && a.m_columnWords == b.m_columnWords && a.m_rows == b.m_rows &&
            a.m_columns == b.m_columns && a.m_passableRows == b.m_passableRows &&
-           a.m_passableColumns == b.m_passableColumns && a.m_openAround == b.m_openAround;
+           a.m_passableColumns == b.m_passableColumns && a.m_openAround == b.m_openAround &&
+           a.m_passableAround == b.m_passableAround &&
+           a.m_hexCosts == b.m_hexCosts && a.m_hexRuns == b.m_hexRuns && a.m_hexPassableRuns == b.m_hexPassableRuns;
   }
   /// Bytes held (arrays' capacities).
   std::size_t memoryBytes() const noexcept {
     return sizeof(*this) + (m_rows.capacity() + m_columns.capacity() + m_passableRows.capacity() +
-                            m_passableColumns.capacity()) * sizeof(std::uint64_t) + m_openAround.capacity() / 8;
+                            m_passableColumns.capacity()) * sizeof(std::uint64_t) + (m_openAround.capacity() + m_passableAround.capacity()) / 8 +
+           m_hexCosts.capacity() * sizeof(float) +
+           (m_hexRuns.capacity() + m_hexPassableRuns.capacity()) * sizeof(std::uint16_t);
   }
   MobilityId mobility() const noexcept { return m_mobility; }
   std::uint64_t mapVersion() const noexcept { return m_version; }
@@ -195,7 +262,8 @@ class SegmentTester {
     std::int32_t wordsPerLine, count, length;
   };
   // clearOnly: stop at the first sign the segment is not cheaply clear (Unsure).
-  Verdict classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker) const;
+  // `cost` receives the one cost of a Clear verdict (on squares, the cheapest).
+  Verdict classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker, float& cost) const;
   static Verdict scan(const Lines& lines, double u0, double v0, double u1, double v1, double pad, bool clearOnly,
                       Cell& blocker);
 
@@ -211,6 +279,57 @@ class SegmentTester {
   std::vector<std::uint64_t> m_passableRows;  // bit x of row y: tile (x, y) passable at all
   std::vector<std::uint64_t> m_passableColumns;
   std::vector<bool> m_openAround;
+  std::vector<bool> m_passableAround;  // every tile touching the tile is passable (for the exact probe)
+  // Hex maps: per line (rows of pointy hexes, columns of flat ones) each tile's cost for the
+  // mobility (TerrainTable::kImpassable where it cannot enter), how many tiles from it on share
+  // that cost, and how many are passable or not as it is (both saturated at 65,535: a longer
+  // run is read on from its end).
+  bool m_hexFlat = false;
+  int m_hexEvenShifted = 0;
+  std::int32_t m_hexLines = 0, m_hexLength = 0;
+  std::vector<float> m_hexCosts;
+  std::vector<std::uint16_t> m_hexRuns;
+  std::vector<std::uint16_t> m_hexPassableRuns;
+
+  // Hex maps: the segment's tiles line by line (see the file comment): Clear when every tile
+  // within `pad` is passable and every tile within `slack` (those the segment itself touches,
+  // with rounding room) has one cost, which `cost` receives; `onlyCost`, when not NaN, is the
+  // one cost a Clear verdict may have.
+  Verdict classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack, bool clearOnly,
+                      float onlyCost, float& cost, Cell& blocker) const;
+  bool keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const;
+  // The u-range of segment (u0, v0)-(u1, v1)'s points with v in [low, high]; empty (first >
+  // second) when it has none there or the band is empty.
+  static std::pair<double, double> hexRangeWithin(double u0, double v0, double u1, double v1, double low, double high) {
+    constexpr std::pair<double, double> kNone{1.0, 0.0};
+    if (low > high) return kNone;
+    const double dv = v1 - v0;
+    double t0 = 0.0, t1 = 1.0;
+    if (dv != 0.0) {
+      t0 = (low - v0) / dv;
+      t1 = (high - v0) / dv;
+      if (t0 > t1) std::swap(t0, t1);
+      t0 = std::max(t0, 0.0);
+      t1 = std::min(t1, 1.0);
+      if (t0 > t1) return kNone;
+    } else if (v0 < low || v0 > high) {
+      return kNone;
+    }
+    const double ua = u0 + (u1 - u0) * t0, ub = u0 + (u1 - u0) * t1;
+    return {std::min(ua, ub), std::max(ua, ub)};
+  }
+  static constexpr std::int32_t kLongestHexRun = 65535;  // a run's stored length saturates here
+  // Hex lines: the tile of index k along line `line`, the cost there, and the index just past
+  // the run of tiles from k on that share its cost.
+  Cell hexCell(std::int32_t line, std::int32_t k) const noexcept { return m_hexFlat ? Cell{line, k} : Cell{k, line}; }
+  float hexCost(std::int32_t line, std::int32_t k) const noexcept {
+    return m_hexCosts[std::size_t(line) * std::size_t(m_hexLength) + std::size_t(k)];
+  }
+  std::int32_t hexRunEnd(std::int32_t line, std::int32_t k) const noexcept;
+  // The index just past the run of tiles from k on that are passable, or not, as k is.
+  std::int32_t hexPassableRunEnd(std::int32_t line, std::int32_t k) const noexcept;
+  // The costs and runs of hex line `line` read again from the map.
+  void readHexLine(std::int32_t line);
 
   // The cheapest cost and whether every passable terrain has it (from the terrain table).
   void readCosts();

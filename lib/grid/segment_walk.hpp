@@ -11,6 +11,7 @@
 // every decision. One code path serves squares and hexes.
 
 #include "rpgnav/grid/layout.hpp"
+#include "rpgnav/grid/line_of_sight.hpp"
 
 #include <Eigen/Core>
 
@@ -18,6 +19,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace rpgnav::detail {
 
@@ -119,10 +121,25 @@ inline TileSet locate(const Layout& layout, const Vec2d& p, double tolerance) {
   return set;
 }
 
+/// True when p lies inside the tile whose centre is `centre` by more than `margin` from each of
+/// its edges. Every layout's tile is the set of points within half a tile of its centre along
+/// each edge-line family's (unit) normal: two families for squares, three for hexes.
+inline bool deepInside(const Layout& layout, const Vec2d& p, const Vec2d& centre, double margin) {
+  const Vec2d offset = p - centre;
+  for (const auto& family : layout.edgeLineFamilies()) {
+    if (std::abs(family.normal.dot(offset)) >= 0.5 - margin) return false;
+  }
+  return true;
+}
+
 /// For a piece p→q of a segment inside `cell`: the tiles other than `cell` that both ends come
 /// within `tolerance` of (the piece then runs along their shared edge, within that tolerance).
 /// Since the distance to a convex tile is convex along a segment, the whole piece does.
 inline TileSet alongsideTiles(const Layout& layout, Cell cell, const Vec2d& p, const Vec2d& q, double tolerance) {
+  // By the same convexity the piece's middle would then be within the tolerance of that tile,
+  // and so of this tile's edges: a middle deep inside answers at once (most pieces, which cross
+  // the tile; the ends, on its edges, would each need the neighbours' distances).
+  if (deepInside(layout, 0.5 * (p + q), layout.localCenter(cell), 2.0 * tolerance)) return {};
   const TileSet atP = locate(layout, p, tolerance);
   TileSet out;
   if (atP.count <= 1) return out;
@@ -183,6 +200,7 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
     }
     families[std::size_t(familyCount++)] = c;
   }
+  const bool hex = layout.isHex();
   auto advance = [](Crossings& c) {
     c.line += c.step;
     c.nextT = (c.offset + c.line * c.spacing - c.start) / c.rate;
@@ -216,6 +234,54 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
     return interval;
   };
 
+  // Hex maps: p deep inside the tile of centre `centre`, beyond the tolerance (twice over, for
+  // rounding) from each of its three pairs of edges (the families' normals are unit vectors,
+  // the edges half a tile from the centre).
+  auto deep = [&](const Vec2d& p, const Vec2d& centre) { return deepInside(layout, p, centre, 2.0 * tolerance); };
+  const double mergeMargin = std::max(tolerance, costTolerance(a, b));
+  // Which neighbour (index in the touching table, the same order for every tile) lies across
+  // each family's edge on the side its normal points to (0) and on the other (1).
+  std::array<std::array<int, 2>, 3> neighbourAcross{};
+  if (hex) {
+    const Cell home{0, 0};
+    const auto steps = layout.touching(home);
+    for (int i = 0; i < familyCount; ++i) {
+      const Vec2d& normal = layout.edgeLineFamilies()[std::size_t(i)].normal;
+      for (int k = 0; k < int(steps.size()); ++k) {
+        const double along = normal.dot(layout.localCenter({steps[std::size_t(k)].dx, steps[std::size_t(k)].dy}) - layout.localCenter(home));
+        if (along > 0.9) neighbourAcross[std::size_t(i)][0] = k;
+        if (along < -0.9) neighbourAcross[std::size_t(i)][1] = k;
+      }
+    }
+  }
+  // The tile a walk leaving `cell` at p enters, when p is on one of its edges away from the
+  // corners (known), and whether no third tile comes within the tolerance of p (plain).
+  struct Across {
+    bool known = false;
+    bool plain = false;
+    Cell cell;
+  };
+  auto leaving = [&](Cell cell, const Vec2d& p) {
+    Across out;
+    const Vec2d offset = p - layout.localCenter(cell);
+    int onEdge = -1, edges = 0;
+    for (int i = 0; i < familyCount; ++i) {
+      const double s = layout.edgeLineFamilies()[std::size_t(i)].normal.dot(offset);
+      if (std::abs(s) >= 0.5 - 2.0 * tolerance) {
+        ++edges;
+        onEdge = s > 0.0 ? 2 * i : 2 * i + 1;
+        if (std::abs(s) > 0.5 + 2.0 * tolerance) return out;  // not on the tile at all (rounding)
+      }
+    }
+    if (edges != 1) return out;
+    const NeighbourStep step =
+        layout.touching(cell)[std::size_t(neighbourAcross[std::size_t(onEdge / 2)][std::size_t(onEdge % 2)])];
+    out.known = out.plain = true;
+    out.cell = {cell.x + step.dx, cell.y + step.dy};
+    return out;
+  };
+  Across across;
+
   double tPrevious = 0.0;
   Interval previous;
   double pendingT = -1.0;  // breakpoint waiting for the next interval's classification
@@ -226,14 +292,51 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
       while (families[std::size_t(i)].nextT <= tPrevious + tTolerance) advance(families[std::size_t(i)]);
       tNext = std::min(tNext, families[std::size_t(i)].nextT);
     }
-    const bool last = tNext >= 1.0 - tTolerance;
+    bool last = tNext >= 1.0 - tTolerance;
     if (last) tNext = 1.0;
 
     SideContact along;
     along.t0 = tPrevious;
     along.t1 = tNext;
-    const Interval current = classifyInterval(tPrevious, tNext, along);
-    if (pendingT >= 0.0) {
+    // Hex maps: the tile across the edge the last interval left by is this interval's when its
+    // middle lies deep inside it (no point location needed).
+    Interval current;
+    const bool guessed = hex && across.known && deep(a + d * (0.5 * (tPrevious + tNext)), layout.localCenter(across.cell));
+    if (guessed) {
+      current.interior = true;
+      current.cell = across.cell;
+    } else {
+      current = classifyInterval(tPrevious, tNext, along);
+    }
+    if (hex && current.interior) {
+      // Half of a hex map's edge lines run through tiles, not between them: while the next
+      // crossing lies deep inside this tile, locating it and the interval after it could only
+      // find this tile again. The interval runs on to the last such crossing, or to the next
+      // one when the part between is deep inside too. Deep here is beyond costTolerance, the
+      // wider of the two, so that the pieces priced are priced as the shorter ones would be
+      // (no piece merged runs along an edge: see alongsideTiles).
+      const Vec2d centre = layout.localCenter(current.cell);
+      auto deep = [&](const Vec2d& p, const Vec2d& c) { return deepInside(layout, p, c, 2.0 * mergeMargin); };
+      while (!last && deep(a + d * tNext, centre)) {
+        const double tDeep = tNext;
+        tNext = kNever;
+        for (int i = 0; i < familyCount; ++i) {
+          while (families[std::size_t(i)].nextT <= tDeep + tTolerance) advance(families[std::size_t(i)]);
+          tNext = std::min(tNext, families[std::size_t(i)].nextT);
+        }
+        last = tNext >= 1.0 - tTolerance;
+        if (last) tNext = 1.0;
+        if (!deep(a + d * (0.5 * (tDeep + tNext)), centre)) {
+          // The next interval comes near an edge: it is the walk's to classify.
+          tNext = tDeep;
+          last = false;
+          break;
+        }
+      }
+    }
+    // A breakpoint inside the edge between the last interval's tile and this one's, away from
+    // its corners, touches no third tile: no contact to look for.
+    if (pendingT >= 0.0 && !(guessed && across.plain)) {
       const Vec2d p = a + d * pendingT;
       const TileSet set = locate(layout, p, tolerance);
       SideContact contact;
@@ -254,10 +357,50 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
       return false;
     }
     if (last) return true;
+    across.known = false;
+    if (hex && current.interior) across = leaving(current.cell, a + d * tNext);
     previous = current;
     pendingT = tNext;
     tPrevious = tNext;
   }
+}
+
+/// probeSegment, told which tiles have only passable tiles touching them (`passableAround`, by
+/// tile index; null: none known): round such a tile no blocked tile can come within the radius,
+/// and the look round it is skipped.
+SegmentProbe probeSegmentKnowing(const TileMap& map, MobilityId mobility, Vec2 from, Vec2 to, float radius,
+                                 const std::vector<bool>* passableAround);
+
+/// Squared distance from point p to segment ab.
+inline double pointSegmentDistanceSquared(const Vec2d& p, const Vec2d& a, const Vec2d& b) {
+  const Vec2d ab = b - a;
+  const double length2 = ab.squaredNorm();
+  const double t = length2 > 0 ? std::clamp((p - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
+  return (a + ab * t - p).squaredNorm();
+}
+
+/// True when segments ab and cd cross properly (each has the other's ends strictly on both sides).
+inline bool segmentsCross(const Vec2d& a, const Vec2d& b, const Vec2d& c, const Vec2d& d) {
+  auto cross = [](const Vec2d& u, const Vec2d& v) { return u.x() * v.y() - u.y() * v.x(); };
+  const double d1 = cross(b - a, c - a), d2 = cross(b - a, d - a), d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
+  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 && d4 != 0;
+}
+
+/// True when segment ab comes closer than `radius` to the convex polygon `corners` (layout
+/// space) by way of its edges: ab crosses one, or an end of one edge and ab come that close. A
+/// segment wholly inside the polygon is not seen (the probes' walk has already refused it).
+inline bool closerThan(const Vec2d& a, const Vec2d& b, const std::array<Vec2d, 6>& corners, int count, double radius) {
+  const double r2 = radius * radius;
+  for (int i = 0; i < count; ++i) {
+    const Vec2d& c = corners[std::size_t(i)];
+    const Vec2d& d = corners[std::size_t((i + 1) % count)];
+    if (segmentsCross(a, b, c, d)) return true;
+    if (pointSegmentDistanceSquared(c, a, b) < r2 || pointSegmentDistanceSquared(a, c, d) < r2 ||
+        pointSegmentDistanceSquared(b, c, d) < r2) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace rpgnav::detail

@@ -486,7 +486,7 @@ struct Geometry {
 Geometry geometryOf(const TiledMap& map) {
   // Centre spacings of rpgnav's unit hex layouts: along a row 1, between rows √3/2; the first
   // centre 1/√3 from the edge.
-  constexpr double kPitch = 0.86602540378443865, kRadius = 0.57735026918962584;
+  constexpr double kPitch = kHexPitch, kRadius = kHexCircumradius;
   Geometry g;
   if (map.orientation == "orthogonal") {
     g.layout = Layout::square();

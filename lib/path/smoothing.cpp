@@ -278,7 +278,7 @@ class SpanChecker {
     const Vec2 highF = piece.p[0].cwiseMax(piece.p[1]).cwiseMax(piece.p[2].cwiseMax(piece.p[3]));
     const Point low = lowF.cast<double>(), high = highF.cast<double>();
     const Point a = piece.p[0].cast<double>(), b = piece.p[3].cast<double>();
-    return m_context.map.layout().isHex() ? hexTilesValid(a, b, spread, low, high, keep)
+    return m_context.map.layout().isHex() ? hexTilesValid(a, b, spread, keep)
                                           : squareTilesValid(a, b, spread, low, high, keep);
   }
 
@@ -367,29 +367,28 @@ class SpanChecker {
     return true;
   }
 
-  // Hex tiles: every tile of the hull's box (one more each way: offset rows zig-zag), a cheap
-  // distance bound first, then the exact polygon distance.
-  bool hexTilesValid(const Point& a, const Point& b, double spread, const Point& low, const Point& high, double keep) {
+  // Hex tiles: the hull lies within `spread` of the chord a→b, so only tiles within spread +
+  // keep of the chord matter, and of those only the ones that are blocked or dearer than the
+  // segment allows: the sight lines' runs of one cost find them a line at a time (open ground
+  // costs a look per line). For each, a cheap distance bound first, then the exact polygon
+  // distance.
+  bool hexTilesValid(const Point& a, const Point& b, double spread, double keep) {
     const Layout& layout = m_context.map.layout();
-    const Vec2 lo = (low.array() - keep).matrix().cast<float>(), hi = (high.array() + keep).matrix().cast<float>();
-    const Cell c0 = layout.tileAt(lo), c1 = layout.tileAt(hi);
-    const Cell c2 = layout.tileAt(Vec2(lo.x(), hi.y())), c3 = layout.tileAt(Vec2(hi.x(), lo.y()));
-    const Cell first{std::min({c0.x, c1.x, c2.x, c3.x}) - 1, std::min({c0.y, c1.y, c2.y, c3.y}) - 1};
-    const Cell last{std::max({c0.x, c1.x, c2.x, c3.x}) + 1, std::max({c0.y, c1.y, c2.y, c3.y}) + 1};
-    const double circumradius = 0.5774 * double(layout.tileSize());
-    for (std::int32_t y = first.y; y <= last.y; ++y) {
-      for (std::int32_t x = first.x; x <= last.x; ++x) {
-        const double gap = tileGap({x, y}, keep);
-        if (gap == 0.0) continue;
-        if (pointToSegment(layout.tileCenter({x, y}).cast<double>(), a, b) - spread - circumradius >= gap) continue;
-        const TilePolygon polygon = layout.tilePolygon({x, y});
-        SmallRing tileRing;
-        tileRing.count = std::size_t(polygon.count);
-        for (std::size_t i = 0; i < tileRing.count; ++i) tileRing.points[i] = polygon.corners[i].cast<double>();
-        if (ringDistance(hull(), tileRing) < gap) return false;
-      }
-    }
-    return true;
+    const double tile = double(layout.tileSize());
+    const Point origin = layout.origin().cast<double>();
+    const double circumradius = kHexCircumradius * tile;
+    const float limit = m_uniformCost ? std::numeric_limits<float>::infinity() : float(m_limit);
+    return m_context.lines.forHexTilesNear(
+        (a - origin) / tile, (b - origin) / tile, (spread + keep) / tile, limit, [&](Cell cell) {
+          const double gap = tileGap(cell, keep);
+          if (gap == 0.0) return true;
+          if (pointToSegment(layout.tileCenter(cell).cast<double>(), a, b) - spread - circumradius >= gap) return true;
+          const TilePolygon polygon = layout.tilePolygon(cell);
+          SmallRing tileRing;
+          tileRing.count = std::size_t(polygon.count);
+          for (std::size_t i = 0; i < tileRing.count; ++i) tileRing.points[i] = polygon.corners[i].cast<double>();
+          return !(ringDistance(hull(), tileRing) < gap);
+        });
   }
 
   const StageContext& m_context;

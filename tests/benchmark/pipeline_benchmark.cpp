@@ -11,10 +11,14 @@
 // need no Moving AI data.
 //
 // usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--search 8-way|exact|theta*] [--comfort TILES]
-//                                  [--only samples|quality|speed|wide|smoothing|following]
+//                                  [--map NAME] [--no-costs]
+//                                  [--only samples|quality|speed|hex|wide|smoothing|following]
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
+#include "rpgnav/grid/regions.hpp"
 #include "rpgnav/path/planner.hpp"
+
+#include "benchmark_maps.hpp"
 
 #include <algorithm>
 #include <array>
@@ -74,7 +78,8 @@ std::vector<Reference> readReference(const std::filesystem::path& csv, const std
 // the search's time, of stages 3-6 together and of stage 8, from the planner's stage times.
 void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& base) {
   std::printf("\nsample maps, radius 0.2, 1000 random queries, all stages: median microseconds per query\n");
-  std::printf("%-20s %7s %10s %12s %10s\n", "map", "queries", "search_us", "stages_3-6", "smoothing");
+  std::printf("%-20s %7s %10s %12s %10s   %s\n", "map", "queries", "search_us", "stages_3-6", "smoothing",
+              "mean probes of stages 3, 4, 5, 6");
   for (const char* name : {"dungeon", "town", "wilderness"}) {
     auto loaded = readRpgMap(maps / (std::string(name) + ".rpgmap"));
     if (!loaded) {
@@ -87,6 +92,8 @@ void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& ba
     std::mt19937 random(3);
     std::uniform_int_distribution<std::int32_t> x(0, map.width() - 1), y(0, map.height() - 1);
     std::vector<double> search, refine, smoothing;
+    // Probes per query of stages 3, 4, 5 and 6, summed (their means are printed).
+    std::array<double, 4> probes{};
     for (int tries = 0; search.size() < 1000 && tries < 100000; ++tries) {
       const Cell a{x(random), y(random)}, b{x(random), y(random)};
       const PathRequest request{map.layout().tileCenter(a), map.layout().tileCenter(b), TerrainTable::kWalk, 0.2f};
@@ -95,12 +102,17 @@ void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& ba
       double rest = 0;
       for (int s = int(PathStage::ControlPoints); s <= int(PathStage::StraightenBackward); ++s) {
         rest += result.stages[std::size_t(s)].micros;
+        probes[std::size_t(s - int(PathStage::ControlPoints))] += result.stages[std::size_t(s)].probes;
+
       }
       refine.push_back(rest);
+
       smoothing.push_back(result.stats(PathStage::Smoothing).micros);
     }
-    std::printf("%-20s %7zu %10.1f %12.1f %10.1f\n", (std::string(name) + (map.layout().isHex() ? " (hex)" : "")).c_str(),
-                search.size(), median(search), median(refine), median(smoothing));
+    const double count = double(std::max<std::size_t>(search.size(), 1));
+    std::printf("%-20s %7zu %10.1f %12.1f %10.1f   %5.1f %5.1f %5.1f %5.1f\n",
+                (std::string(name) + (map.layout().isHex() ? " (hex)" : "")).c_str(), search.size(), median(search),
+                median(refine), median(smoothing), probes[0] / count, probes[1] / count, probes[2] / count, probes[3] / count);
   }
 }
 
@@ -110,6 +122,8 @@ int main(int argc, char** argv) {
   std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
   std::string speedSearch = "exact";  // --search: the speed table's search (the default: the planner's)
   std::string only = "all";  // --only: one part
+  std::string mapFilter;     // --map: the hex table's maps whose name contains this
+  bool noCosts = false;      // --no-costs: the hex table without its rows with terrain costs
   PlannerSettings base;  // every planner's settings, before each section's own
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--movingai" && i + 1 < argc) {
@@ -124,10 +138,14 @@ int main(int argc, char** argv) {
       base.comfort = std::stof(argv[++i]);
     } else if (std::string(argv[i]) == "--only" && i + 1 < argc) {
       only = argv[++i];
+    } else if (std::string(argv[i]) == "--map" && i + 1 < argc) {
+      mapFilter = argv[++i];
+    } else if (std::string(argv[i]) == "--no-costs") {
+      noCosts = true;
     } else {
       std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--search 8-way|exact|theta*]\n"
-                           "                                 [--comfort TILES]\n"
-                           "                                 [--only samples|quality|speed|wide|smoothing|following]\n");
+                           "                                 [--comfort TILES] [--map NAME] [--no-costs]\n"
+                           "                                 [--only samples|quality|speed|hex|wide|smoothing|following]\n");
       return 2;
     }
   }
@@ -209,6 +227,81 @@ int main(int argc, char** argv) {
       std::printf("%-20s %7zu %10.1f %14.1f %8.0f   %.1f / %.1f / %.1f / %.1f, %.0f\n", name, search.size(), s, a,
                   s > 0 ? 100.0 * a / s : 0.0, median(stages[0]), median(stages[1]), median(stages[2]), median(stages[3]),
                   median(probes));
+    }
+  }
+
+  if (wants("hex")) {
+    // Issue 50: the whole default plan on Moving AI maps written as pointy and as flat hex maps
+    // with exactly the same passable tiles, beside the square 8-way pipeline (the exact any-angle
+    // search off) on the same tiles and lines; then both with random terrain-cost patches.
+    // 200 scenario lines spread over each file, those whose ends are connected on the hex map,
+    // tile centre to tile centre, the default settings otherwise (radius 0, every stage on);
+    // plan() timed from outside, fastest of three runs per query.
+    std::printf("\nhex maps beside square maps of the same tiles (issue 50): whole default plan, median microseconds\n");
+    std::printf("%-40s %7s %10s %10s %12s %8s\n", "map", "queries", "plan_us", "search_us", "stages_3-6", "probes");
+    auto timePlans = [&](const TileMap& map, const PlannerSettings& settings, const std::vector<std::pair<Cell, Cell>>& lines,
+                         std::vector<double>& plans, std::vector<double>& searches, std::vector<double>& middles,
+                         std::vector<double>& probes) {
+      Planner planner(map, settings);
+      PathResult result;
+      for (const auto& [start, goal] : lines) {
+        const PathRequest request{map.layout().tileCenter(start), map.layout().tileCenter(goal)};
+        double best = HUGE_VAL;
+        Status status = Status::Ok;
+        for (int run = 0; run < 3; ++run) {
+          const auto began = std::chrono::steady_clock::now();
+          status = planner.plan(request, result);
+          best = std::min(best, std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count());
+        }
+        if (status != Status::Ok) continue;
+        plans.push_back(best);
+        searches.push_back(result.stats(PathStage::Search).micros);
+        double middle = 0, probed = 0;
+        for (int stage = int(PathStage::ControlPoints); stage <= int(PathStage::StraightenBackward); ++stage) {
+          middle += result.stages[std::size_t(stage)].micros;
+          probed += result.stages[std::size_t(stage)].probes;
+        }
+        middles.push_back(middle);
+        probes.push_back(probed);
+      }
+    };
+    for (const char* name : {"dao/brc202d", "bg512/AR0011SR", "sc1/Aftershock", "cities/Berlin_0_1024"}) {
+      if (std::string(name).find(mapFilter) == std::string::npos) continue;
+      auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
+      auto scenario = readScenario(movingAi / (std::string(name) + ".map.scen"));
+      if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
+      for (const bool costs : {false, true}) {
+        if (costs && noCosts) continue;
+        const TileMap square = costs ? bench::withCostPatches(*map, 2026) : *map;
+        PlannerSettings squareSettings = base;
+        squareSettings.exactAnyAngle = false;  // the square 8-way pipeline
+        double squareMedian = 0.0;
+        for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat()}) {
+          const TileMap hexTiles = bench::withLayout(*map, layout);
+          const TileMap hex = costs ? bench::withCostPatches(hexTiles, 2026) : hexTiles;
+          const RegionMap regions = RegionMap::compute(hex, TerrainTable::kWalk);
+          std::vector<std::pair<Cell, Cell>> lines;
+          const std::size_t stride = std::max<std::size_t>(1, scenario->size() / 200);
+          for (std::size_t k = 0; k < scenario->size() && lines.size() < 200; k += stride) {
+            const ScenarioEntry& entry = (*scenario)[k];
+            if (regions.connected(entry.start, entry.goal)) lines.emplace_back(entry.start, entry.goal);
+          }
+          std::vector<double> plans, searches, middles, probes;
+          timePlans(square, squareSettings, lines, plans, searches, middles, probes);
+          squareMedian = median(plans);
+          const std::string suffix = costs ? " +costs" : "";
+          std::printf("%-40s %7zu %10.1f %10.1f %12.1f %8.0f\n", (std::string(name) + " square 8-way" + suffix).c_str(),
+                      plans.size(), squareMedian, median(searches), median(middles), median(probes));
+          plans.clear(), searches.clear(), middles.clear(), probes.clear();
+          timePlans(hex, base, lines, plans, searches, middles, probes);
+          char label[96];
+          std::snprintf(label, sizeof label, "%s %s%s (%.2fx)", name, layoutName(layout.kind()), suffix.c_str(),
+                        median(plans) / squareMedian);
+          std::printf("%-40s %7zu %10.1f %10.1f %12.1f %8.0f\n", label, plans.size(), median(plans), median(searches),
+                      median(middles), median(probes));
+          std::fflush(stdout);
+        }
+      }
     }
   }
 

@@ -57,6 +57,12 @@ struct TilePolygon {
   int count = 0;
 };
 
+/// Hexagons with neighbouring centres 1 apart (layout space): the circumradius, centre to point
+/// (1/√3), and the pitch, the distance between two rows' (pointy) or columns' (flat) centre
+/// lines (√3/2).
+inline constexpr double kHexCircumradius = 0.57735026918962584;
+inline constexpr double kHexPitch = 0.86602540378443865;
+
 /// Tile geometry and adjacency. A value type: cheap to copy, immutable once made.
 ///
 /// Layout space is world space with the map's top-left corner at (0,0) and one unit per tile
@@ -120,7 +126,15 @@ class RPGNAV_API Layout {
   /// Layout-space conversions, in double precision (used by geometry code).
   Eigen::Vector2d toLocal(Vec2 world) const noexcept;
   Vec2 toWorld(const Eigen::Vector2d& local) const noexcept;
-  Eigen::Vector2d localCenter(Cell cell) const noexcept;
+  Eigen::Vector2d localCenter(Cell cell) const noexcept {
+    // (Inline: hex point location and probes ask for centres in their inner loops.)
+    switch (m_kind) {
+      case LayoutKind::Square: return {cell.x + 0.5, cell.y + 0.5};
+      case LayoutKind::HexPointy: return {cell.x + 0.5 + 0.5 * shifted(cell.y), kHexCircumradius + cell.y * kHexPitch};
+      case LayoutKind::HexFlat: return {kHexCircumradius + cell.x * kHexPitch, cell.y + 0.5 + 0.5 * shifted(cell.x)};
+    }
+    return {0, 0};
+  }
   /// Corners in layout space; returns the corner count.
   int localCorners(Cell cell, std::array<Eigen::Vector2d, 6>& out) const noexcept;
   Cell tileAtLocal(const Eigen::Vector2d& local) const noexcept;

@@ -14,8 +14,11 @@ using namespace rpgnav;
 
 TEST_CASE("SegmentTester agrees with probeSegment on random weighted maps", "[grid][los][property]") {
   std::mt19937 random(71);
-  int fastClear = 0, fastBlocked = 0, total = 0;
-  for (const Layout& layout : {Layout::square(), Layout::square(0.5f, 8, Vec2(3.0f, -2.0f)), Layout::hexPointy()}) {
+  for (const Layout& layout :
+       {Layout::square(), Layout::square(0.5f, 8, Vec2(3.0f, -2.0f)), Layout::hexPointy(),
+        Layout::hexPointy(0.5f, Vec2(-2.0f, 1.0f), HexStagger::Even), Layout::hexFlat(),
+        Layout::hexFlat(2.0f, Vec2(5.0f, 3.0f), HexStagger::Even)}) {
+    int fastClear = 0, fastAnswers = 0, total = 0;
     for (int trial = 0; trial < 30; ++trial) {
       const TileMap map = test::randomMap(random, layout, 40, 30, trial % 3 == 0 ? 0.02 : 0.15, trial % 4 == 0);
       const MobilityId mobility = trial % 2 ? TerrainTable::kWalk : TerrainTable::kFly;
@@ -31,7 +34,10 @@ TEST_CASE("SegmentTester agrees with probeSegment on random weighted maps", "[gr
           return p;
         };
         const Vec2 a = pick(), b = q % 7 == 0 ? a : pick();
-        const float radius = q % 4 == 0 ? 0.0f : std::uniform_real_distribution<float>(0.0f, 0.49f * size)(random);
+        // Narrow bodies mostly, some wide ones (the keeps() path of probe()).
+        const float radius = q % 4 == 0   ? 0.0f
+                             : q % 5 == 0 ? std::uniform_real_distribution<float>(0.5f * size, 1.6f * size)(random)
+                                          : std::uniform_real_distribution<float>(0.0f, 0.49f * size)(random);
         const SegmentProbe exact = probeSegment(map, mobility, a, b, radius);
         const SegmentProbe fast = tester.probe(a, b, radius);
         INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << " from "
@@ -44,14 +50,25 @@ TEST_CASE("SegmentTester agrees with probeSegment on random weighted maps", "[gr
           CHECK(exact.clear);
           CHECK(exact.cost == Approx(exact.length * tester.cheapestCost()).epsilon(1e-6).margin(1e-9));
         }
-        if (!fast.clear && fast.hasBlocker && !exact.hasBlocker) ++fastBlocked;
+        if (q % 5 != 0 && tester.answersWithoutWalk(a, b, radius)) ++fastAnswers;
         if (!fast.clear && fast.hasBlocker) CHECK_FALSE(map.passable(fast.blocker, mobility));
+        // A wider berth, as the comfort asks: the same rule at the clearance.
+        const float clearance = radius + std::uniform_real_distribution<float>(0.01f, 0.6f * size)(random);
+        REQUIRE(tester.keeps(a, b, clearance) == probeSegment(map, mobility, a, b, clearance).clear);
+        bool keepsClearance = false;
+        const SegmentProbe kept = tester.probeKeeping(a, b, radius, clearance, keepsClearance);
+        REQUIRE(kept.clear == exact.clear);
+        REQUIRE(keepsClearance == (exact.clear && probeSegment(map, mobility, a, b, clearance).clear));
         ++total;
       }
     }
+    // The fast paths must actually answer a good share of the queries (clear ones cheaply, and
+    // clear or blocked ones without the walk), on squares and hexes alike.
+    INFO(layoutName(layout.kind()) << ": " << fastClear << " cheaply clear, " << fastAnswers << " answered without the walk, of "
+                                   << total);
+    CHECK(fastClear > total / 10);
+    CHECK(fastAnswers > total / 4);
   }
-  // The fast path must actually answer a good share of the square-map queries.
-  CHECK(fastClear > total / 10);
 }
 
 TEST_CASE("SegmentTester: open ground, costly terrain and bad input", "[grid][los]") {

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// SegmentTester on hex maps: the tiles near a segment, one range of a line at a time.
+//
+// The frame: u runs along the layout's lines of tiles (x along the rows of pointy hexes, y along
+// the columns of flat ones), v across them. Line i has its centres at v = R + i·pitch (R = 1/√3,
+// the circumradius; pitch = √3/2), tile k of it at u = k + ½ + ½·shifted(i). A hex spans ½ either
+// side of its centre in u (its flat sides) and R in v (its points); between v = ±R/2 it fills the
+// whole width, so the rectangle [k, k+1] × [centre - R/2, centre + R/2] (shifted) lies inside it.
+//
+// Near: every tile the segment (grown by `pad`) can reach is a tile of a line whose band
+// centre ± R it meets, whose box (±½ in u) overlaps the segment's u-range over that band, grown
+// by pad. Boxes hold their hexes, so the ranges hold every tile near (and a few more at the
+// points). Surely crossed: the segment's part within the middle rectangles' band, shrunk by pad
+// at both ends of its u-range, crosses the inside of every tile it spans.
+#include "grid/segment_tester.hpp"
+
+#include "grid/segment_walk.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rpgnav {
+namespace {
+
+constexpr double kRadius = kHexCircumradius;
+constexpr double kPitch = kHexPitch;
+
+// True when p lies inside (or on) the convex polygon `corners`.
+bool insidePolygon(const Eigen::Vector2d& p, const std::array<Eigen::Vector2d, 6>& corners, int count) {
+  bool negative = false, positive = false;
+  for (int i = 0; i < count; ++i) {
+    const Eigen::Vector2d& c = corners[std::size_t(i)];
+    const Eigen::Vector2d edge = corners[std::size_t((i + 1) % count)] - c, to = p - c;
+    const double side = edge.x() * to.y() - edge.y() * to.x();
+    negative = negative || side < 0.0;
+    positive = positive || side > 0.0;
+  }
+  return !(negative && positive);
+}
+
+}  // namespace
+
+void SegmentTester::readHexLine(std::int32_t line) {
+  const std::size_t base = std::size_t(line) * std::size_t(m_hexLength);
+  for (std::int32_t k = 0; k < m_hexLength; ++k) m_hexCosts[base + std::size_t(k)] = m_map->cost(hexCell(line, k), m_mobility);
+  // Runs from the line's end back: a tile's run is one more than its successor's when they
+  // share a cost (or passability).
+  std::int32_t run = 0, passableRun = 0;
+  for (std::int32_t k = m_hexLength - 1; k >= 0; --k) {
+    const std::size_t i = base + std::size_t(k);
+    const bool hasNext = k + 1 < m_hexLength;
+    run = hasNext && m_hexCosts[i] == m_hexCosts[i + 1] ? run + 1 : 1;
+    const bool passable = m_hexCosts[i] != TerrainTable::kImpassable;
+    passableRun = hasNext && passable == (m_hexCosts[i + 1] != TerrainTable::kImpassable) ? passableRun + 1 : 1;
+    m_hexRuns[i] = std::uint16_t(std::min(run, kLongestHexRun));
+    m_hexPassableRuns[i] = std::uint16_t(std::min(passableRun, kLongestHexRun));
+  }
+}
+
+std::int32_t SegmentTester::hexRunEnd(std::int32_t line, std::int32_t k) const noexcept {
+  const std::size_t base = std::size_t(line) * std::size_t(m_hexLength);
+  const float cost = m_hexCosts[base + std::size_t(k)];
+  std::int32_t end = k + m_hexRuns[base + std::size_t(k)];
+  // A run ends where the cost changes, unless its length saturated: then it goes on.
+  while (end < m_hexLength && m_hexCosts[base + std::size_t(end)] == cost) end += m_hexRuns[base + std::size_t(end)];
+  return end;
+}
+
+std::int32_t SegmentTester::hexPassableRunEnd(std::int32_t line, std::int32_t k) const noexcept {
+  const std::size_t base = std::size_t(line) * std::size_t(m_hexLength);
+  const bool passable = m_hexCosts[base + std::size_t(k)] != TerrainTable::kImpassable;
+  std::int32_t end = k + m_hexPassableRuns[base + std::size_t(k)];
+  while (end < m_hexLength && (m_hexCosts[base + std::size_t(end)] != TerrainTable::kImpassable) == passable) {
+    end += m_hexPassableRuns[base + std::size_t(end)];
+  }
+  return end;
+}
+
+SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad,
+                                                  double slack, bool clearOnly, float onlyCost, float& cost,
+                                                  Cell& blocker) const {
+  const int along = m_hexFlat ? 1 : 0, across = 1 - along;
+  const double u0 = a[along], v0 = a[across], u1 = b[along], v1 = b[across];
+  // Lines whose band (centre ± R) comes within pad of the segment.
+  const double firstLine = std::ceil((std::min(v0, v1) - pad - 2.0 * kRadius) / kPitch);
+  const double lastLine = std::floor((std::max(v0, v1) + pad) / kPitch);
+  if (firstLine < 0.0 || lastLine >= double(m_hexLines)) return Verdict::Unsure;  // tiles off the map are near
+  Verdict verdict = Verdict::Clear;
+  bool costKnown = !std::isnan(onlyCost);
+  cost = onlyCost;
+  // The tiles of a line whose boxes come within `reach` of the segment's part near the line.
+  auto near = [&](double centre, double shift, double reach, std::int32_t& first, std::int32_t& last) {
+    const auto [low, high] = hexRangeWithin(u0, v0, u1, v1, centre - kRadius - reach, centre + kRadius + reach);
+    if (low > high) return false;
+    const double f = std::floor(low - reach - shift), l = std::floor(high + reach - shift);
+    // (Off the map: -1 or the line's length, enough to fail the caller's bounds.)
+    first = std::int32_t(std::clamp(f, -1.0, double(m_hexLength)));
+    last = std::int32_t(std::clamp(l, -1.0, double(m_hexLength)));
+    return true;
+  };
+  for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
+    const double centre = kRadius + line * kPitch;
+    const double shift = 0.5 * double((line & 1) ^ m_hexEvenShifted);
+    std::int32_t first = 0, last = 0;
+    if (verdict == Verdict::Clear && near(centre, shift, pad, first, last)) {
+      // Every tile within the radius passable; those the segment touches, of one cost.
+      bool clear = first >= 0 && last < m_hexLength && hexCost(line, first) != TerrainTable::kImpassable &&
+                   hexPassableRunEnd(line, first) > last;
+      if (clear && near(centre, shift, slack, first, last)) {
+        const float here = hexCost(line, first);
+        clear = (!costKnown || here == cost) && hexRunEnd(line, first) > last;
+        cost = here;
+        costKnown = true;
+      }
+      if (clear) continue;  // so nothing on this line blocks either
+      verdict = Verdict::Unsure;
+      if (clearOnly) return verdict;
+    }
+    // The part inside the middle rectangles' band, by pad: every tile it spans is entered.
+    const auto [low, high] = hexRangeWithin(u0, v0, u1, v1, centre - 0.5 * kRadius + pad, centre + 0.5 * kRadius - pad);
+    if (!(low + pad < high - pad)) continue;
+    const auto firstEntered = std::int32_t(std::max(std::floor(low + pad - shift), 0.0));
+    const auto lastEntered = std::int32_t(std::min(std::ceil(high - pad - shift) - 1.0, double(m_hexLength) - 1.0));
+    for (std::int32_t k = firstEntered; k <= lastEntered; k = hexPassableRunEnd(line, k)) {
+      if (hexCost(line, k) == TerrainTable::kImpassable) {
+        blocker = hexCell(line, k);
+        return Verdict::Blocked;
+      }
+    }
+  }
+  return verdict;
+}
+
+bool SegmentTester::keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const {
+  if (radius >= 0.5 && detail::measureReversed(a, b)) std::swap(a, b);  // as probeSegment measures
+  const Layout& layout = m_map->layout();
+  // A forbidden tile is near when it comes closer than pad (probeSegment's rule); a segment
+  // inside the tile is at distance 0.
+  auto near = [&](Cell cell) {
+    std::array<Eigen::Vector2d, 6> corners;
+    const int count = layout.localCorners(cell, corners);
+    return detail::closerThan(a, b, corners, count, pad) || (pad > 0.0 && insidePolygon(a, corners, count));
+  };
+  return forHexTilesNear(a, b, pad, std::numeric_limits<float>::infinity(), [&](Cell cell) { return !near(cell); });
+}
+
+}  // namespace rpgnav
