@@ -186,3 +186,67 @@ TEST_CASE("SegmentTester::allCheapest answers for any box as a tile-by-tile look
   const TileMap hex = test::randomMap(random, Layout::hexPointy(), 5, 5, 0.0, false);
   CHECK_FALSE(SegmentTester(hex, TerrainTable::kWalk).allCheapest({1, 1}, {2, 2}));
 }
+
+TEST_CASE("SegmentTester::forHexTilesNear visits every tile within reach above the cost limit, and only such tiles",
+          "[grid][los][property]") {
+  std::mt19937 random(404);
+  int visitedNear = 0;
+  for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat(), Layout::hexPointy(1.0f, Vec2::Zero(), HexStagger::Even),
+                               Layout::hexFlat(1.0f, Vec2::Zero(), HexStagger::Even)}) {
+    for (int trial = 0; trial < 12; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 5 + trial * 3, 4 + trial * 2, 0.15, true);
+      const SegmentTester tester(map, TerrainTable::kWalk);
+      std::uniform_real_distribution<double> x(-2.0, map.width() + 2.0), y(-2.0, map.height() + 2.0);
+      for (int q = 0; q < 60; ++q) {
+        const Eigen::Vector2d a(x(random), y(random)), b = q % 5 == 0 ? a : Eigen::Vector2d(x(random), y(random));
+        const double reach = std::uniform_real_distribution<double>(0.0, 2.0)(random);
+        const float limit = q % 3 == 0 ? std::numeric_limits<float>::infinity() : std::array{1.0f, 2.0f, 3.0f}[std::size_t(q % 3)];
+        std::vector<Cell> visited;
+        const bool all = tester.forHexTilesNear(a, b, reach, limit, [&](Cell cell) {
+          visited.push_back(cell);
+          return true;
+        });
+        REQUIRE(all);
+        // Brute force over every tile round the map: a tile above the limit (or off the map)
+        // whose polygon comes within reach of the segment must have been visited...
+        for (std::int32_t cy = -4; cy < map.height() + 4; ++cy) {
+          for (std::int32_t cx = -4; cx < map.width() + 4; ++cx) {
+            const Cell cell{cx, cy};
+            const float cost = map.cost(cell, TerrainTable::kWalk);
+            if (!(cost > limit || cost == TerrainTable::kImpassable)) continue;
+            std::array<Eigen::Vector2d, 6> corners;
+            const int count = layout.localCorners(cell, corners);
+            // Distance from the segment to the hexagon, sampled finely along the segment.
+            double nearest = 1e9;
+            for (int s = 0; s <= 200; ++s) {
+              const Eigen::Vector2d p = a + (b - a) * (s / 200.0);
+              bool inside = true;
+              for (int i = 0; i < count; ++i) {
+                const Eigen::Vector2d e = corners[std::size_t((i + 1) % count)] - corners[std::size_t(i)], to = p - corners[std::size_t(i)];
+                inside = inside && e.x() * to.y() - e.y() * to.x() >= 0.0;
+              }
+              double d = inside ? 0.0 : 1e9;
+              for (int i = 0; i < count; ++i) {
+                const Eigen::Vector2d c = corners[std::size_t(i)], e = corners[std::size_t((i + 1) % count)] - c;
+                const double t = std::clamp((p - c).dot(e) / e.squaredNorm(), 0.0, 1.0);
+                d = std::min(d, (c + e * t - p).norm());
+              }
+              nearest = std::min(nearest, d);
+            }
+            if (nearest < reach - 1e-3) {
+              INFO("tile " << cx << "," << cy << " at " << nearest << " within " << reach);
+              REQUIRE(std::find(visited.begin(), visited.end(), cell) != visited.end());
+              ++visitedNear;
+            }
+          }
+        }
+        // ... and every tile visited is above the limit (or off the map).
+        for (const Cell cell : visited) {
+          const float cost = map.cost(cell, TerrainTable::kWalk);
+          REQUIRE((cost > limit || cost == TerrainTable::kImpassable));
+        }
+      }
+    }
+  }
+  CHECK(visitedNear > 1000);
+}
