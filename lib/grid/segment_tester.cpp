@@ -30,7 +30,9 @@ SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
     m_hexLength = m_hexFlat ? height : width;
     m_hexCosts.assign(std::size_t(map.tileCount()), 0.0f);
     m_hexRuns.assign(std::size_t(map.tileCount()), 0);
-    m_hexPassableRuns.assign(std::size_t(map.tileCount()), 0);
+    m_hexWords = (m_hexLength + 63) / 64;
+    m_hexCheapBits.assign(std::size_t(m_hexWords) * std::size_t(m_hexLines), 0);
+    m_hexPassableBits = m_hexCheapBits;
     for (std::int32_t line = 0; line < m_hexLines; ++line) readHexLine(line);
   }
   m_openAround.assign(std::size_t(map.tileCount()), false);

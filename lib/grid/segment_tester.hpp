@@ -213,8 +213,17 @@ class SegmentTester {
         if (!visit(hexCell(line, k))) return false;
       }
       const std::int32_t end = std::min(last, m_hexLength - 1);
+      if (wallsOnly) {
+        // The impassable tiles, 64 tiles a word.
+        const BitLines passable = hexPassableLines();
+        for (std::int32_t k = passable.nextNotCheapest(line, std::max(first, 0), end); k <= end;
+             k = passable.nextNotCheapest(line, k + 1, end)) {
+          if (!visit(hexCell(line, k))) return false;
+        }
+        continue;
+      }
       for (std::int32_t k = std::max(first, 0); k <= end;) {
-        const std::int32_t runEnd = wallsOnly ? hexPassableRunEnd(line, k) : hexRunEnd(line, k);
+        const std::int32_t runEnd = hexRunEnd(line, k);
         if (hexCost(line, k) > limit || hexCost(line, k) == TerrainTable::kImpassable) {
           for (std::int32_t j = k; j < std::min(runEnd, end + 1); ++j) {
             if (!visit(hexCell(line, j))) return false;
@@ -242,14 +251,15 @@ class SegmentTester {
            a.m_columns == b.m_columns && a.m_passableRows == b.m_passableRows &&
            a.m_passableColumns == b.m_passableColumns && a.m_openAround == b.m_openAround &&
            a.m_passableAround == b.m_passableAround &&
-           a.m_hexCosts == b.m_hexCosts && a.m_hexRuns == b.m_hexRuns && a.m_hexPassableRuns == b.m_hexPassableRuns;
+           a.m_hexCosts == b.m_hexCosts && a.m_hexRuns == b.m_hexRuns && a.m_hexCheapBits == b.m_hexCheapBits &&
+           a.m_hexPassableBits == b.m_hexPassableBits;
   }
   /// Bytes held (arrays' capacities).
   std::size_t memoryBytes() const noexcept {
     return sizeof(*this) + (m_rows.capacity() + m_columns.capacity() + m_passableRows.capacity() +
                             m_passableColumns.capacity()) * sizeof(std::uint64_t) + (m_openAround.capacity() + m_passableAround.capacity()) / 8 +
-           m_hexCosts.capacity() * sizeof(float) +
-           (m_hexRuns.capacity() + m_hexPassableRuns.capacity()) * sizeof(std::uint16_t);
+           m_hexCosts.capacity() * sizeof(float) + m_hexRuns.capacity() * sizeof(std::uint16_t) +
+           (m_hexCheapBits.capacity() + m_hexPassableBits.capacity()) * sizeof(std::uint64_t);
   }
   MobilityId mobility() const noexcept { return m_mobility; }
   std::uint64_t mapVersion() const noexcept { return m_version; }
@@ -280,16 +290,19 @@ class SegmentTester {
   std::vector<std::uint64_t> m_passableColumns;
   std::vector<bool> m_openAround;
   std::vector<bool> m_passableAround;  // every tile touching the tile is passable (for the exact probe)
-  // Hex maps: per line (rows of pointy hexes, columns of flat ones) each tile's cost for the
-  // mobility (TerrainTable::kImpassable where it cannot enter), how many tiles from it on share
-  // that cost, and how many are passable or not as it is (both saturated at 65,535: a longer
-  // run is read on from its end).
+  // Hex maps: per line (rows of pointy hexes, columns of flat ones) a bit per tile for "passable"
+  // and for "passable at the cheapest cost" (what most look-ups need, 64 tiles a word, as on
+  // squares); each tile's cost for the mobility (TerrainTable::kImpassable where it cannot
+  // enter), and how many tiles from it on share that cost (saturated at 65,535: a longer run is
+  // read on from its end), for ground of one cost that is not the cheapest.
   bool m_hexFlat = false;
   int m_hexEvenShifted = 0;
   std::int32_t m_hexLines = 0, m_hexLength = 0;
   std::vector<float> m_hexCosts;
   std::vector<std::uint16_t> m_hexRuns;
-  std::vector<std::uint16_t> m_hexPassableRuns;
+  std::int32_t m_hexWords = 0;  // words per line of the two bitmaps
+  std::vector<std::uint64_t> m_hexCheapBits;
+  std::vector<std::uint64_t> m_hexPassableBits;
 
   // Hex maps: the segment's tiles line by line (see the file comment): Clear when every tile
   // within `pad` is passable and every tile within `slack` (those the segment itself touches,
@@ -326,8 +339,8 @@ class SegmentTester {
     return m_hexCosts[std::size_t(line) * std::size_t(m_hexLength) + std::size_t(k)];
   }
   std::int32_t hexRunEnd(std::int32_t line, std::int32_t k) const noexcept;
-  // The index just past the run of tiles from k on that are passable, or not, as k is.
-  std::int32_t hexPassableRunEnd(std::int32_t line, std::int32_t k) const noexcept;
+  BitLines hexPassableLines() const noexcept { return {m_hexPassableBits.data(), m_hexWords, m_hexLines, m_hexLength}; }
+  BitLines hexCheapLines() const noexcept { return {m_hexCheapBits.data(), m_hexWords, m_hexLines, m_hexLength}; }
   // The costs and runs of hex line `line` read again from the map.
   void readHexLine(std::int32_t line);
 

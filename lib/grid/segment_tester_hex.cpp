@@ -43,37 +43,34 @@ bool insidePolygon(const Eigen::Vector2d& p, const std::array<Eigen::Vector2d, 6
 
 void SegmentTester::readHexLine(std::int32_t line) {
   const std::size_t base = std::size_t(line) * std::size_t(m_hexLength);
-  for (std::int32_t k = 0; k < m_hexLength; ++k) m_hexCosts[base + std::size_t(k)] = m_map->cost(hexCell(line, k), m_mobility);
+  const std::size_t words = std::size_t(line) * std::size_t(m_hexWords);
+  std::fill_n(m_hexCheapBits.begin() + std::ptrdiff_t(words), m_hexWords, 0);
+  std::fill_n(m_hexPassableBits.begin() + std::ptrdiff_t(words), m_hexWords, 0);
+  for (std::int32_t k = 0; k < m_hexLength; ++k) {
+    const float cost = m_map->cost(hexCell(line, k), m_mobility);
+    m_hexCosts[base + std::size_t(k)] = cost;
+    const std::uint64_t bit = std::uint64_t(1) << (k & 63);
+    if (cost != TerrainTable::kImpassable) m_hexPassableBits[words + std::size_t(k >> 6)] |= bit;
+    if (cost != TerrainTable::kImpassable && double(cost) == m_cheapest) m_hexCheapBits[words + std::size_t(k >> 6)] |= bit;
+  }
   // Runs from the line's end back: a tile's run is one more than its successor's when they
-  // share a cost (or passability).
-  std::int32_t run = 0, passableRun = 0;
+  // share a cost.
+  std::int32_t run = 0;
   for (std::int32_t k = m_hexLength - 1; k >= 0; --k) {
     const std::size_t i = base + std::size_t(k);
-    const bool hasNext = k + 1 < m_hexLength;
-    run = hasNext && m_hexCosts[i] == m_hexCosts[i + 1] ? run + 1 : 1;
-    const bool passable = m_hexCosts[i] != TerrainTable::kImpassable;
-    passableRun = hasNext && passable == (m_hexCosts[i + 1] != TerrainTable::kImpassable) ? passableRun + 1 : 1;
+    run = k + 1 < m_hexLength && m_hexCosts[i] == m_hexCosts[i + 1] ? run + 1 : 1;
     m_hexRuns[i] = std::uint16_t(std::min(run, kLongestHexRun));
-    m_hexPassableRuns[i] = std::uint16_t(std::min(passableRun, kLongestHexRun));
   }
 }
 
 std::int32_t SegmentTester::hexRunEnd(std::int32_t line, std::int32_t k) const noexcept {
   const std::size_t base = std::size_t(line) * std::size_t(m_hexLength);
+  const std::int32_t run = m_hexRuns[base + std::size_t(k)];
+  if (run < kLongestHexRun) return k + run;
+  // A saturated run goes on while the cost holds.
   const float cost = m_hexCosts[base + std::size_t(k)];
-  std::int32_t end = k + m_hexRuns[base + std::size_t(k)];
-  // A run ends where the cost changes, unless its length saturated: then it goes on.
+  std::int32_t end = k + run;
   while (end < m_hexLength && m_hexCosts[base + std::size_t(end)] == cost) end += m_hexRuns[base + std::size_t(end)];
-  return end;
-}
-
-std::int32_t SegmentTester::hexPassableRunEnd(std::int32_t line, std::int32_t k) const noexcept {
-  const std::size_t base = std::size_t(line) * std::size_t(m_hexLength);
-  const bool passable = m_hexCosts[base + std::size_t(k)] != TerrainTable::kImpassable;
-  std::int32_t end = k + m_hexPassableRuns[base + std::size_t(k)];
-  while (end < m_hexLength && (m_hexCosts[base + std::size_t(end)] != TerrainTable::kImpassable) == passable) {
-    end += m_hexPassableRuns[base + std::size_t(end)];
-  }
   return end;
 }
 
@@ -104,12 +101,14 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
     const double shift = 0.5 * double((line & 1) ^ m_hexEvenShifted);
     std::int32_t first = 0, last = 0;
     if (verdict == Verdict::Clear && near(centre, shift, pad, first, last)) {
-      // Every tile within the radius passable; those the segment touches, of one cost.
-      bool clear = first >= 0 && last < m_hexLength && hexCost(line, first) != TerrainTable::kImpassable &&
-                   hexPassableRunEnd(line, first) > last;
+      // Every tile within the radius passable; those the segment touches, of one cost: the
+      // cheapest (the bits), or another (the runs).
+      const std::size_t words = std::size_t(line) * std::size_t(m_hexWords);
+      bool clear = first >= 0 && last < m_hexLength && allBitsSet(m_hexPassableBits.data() + words, first, last);
       if (clear && near(centre, shift, slack, first, last)) {
-        const float here = hexCost(line, first);
-        clear = (!costKnown || here == cost) && hexRunEnd(line, first) > last;
+        const bool allCheap = allBitsSet(m_hexCheapBits.data() + words, first, last);
+        const float here = allCheap ? float(m_cheapest) : hexCost(line, first);
+        clear = (!costKnown || here == cost) && (allCheap || hexRunEnd(line, first) > last);
         cost = here;
         costKnown = true;
       }
@@ -122,11 +121,11 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
     if (!(low + pad < high - pad)) continue;
     const auto firstEntered = std::int32_t(std::max(std::floor(low + pad - shift), 0.0));
     const auto lastEntered = std::int32_t(std::min(std::ceil(high - pad - shift) - 1.0, double(m_hexLength) - 1.0));
-    for (std::int32_t k = firstEntered; k <= lastEntered; k = hexPassableRunEnd(line, k)) {
-      if (hexCost(line, k) == TerrainTable::kImpassable) {
-        blocker = hexCell(line, k);
-        return Verdict::Blocked;
-      }
+    if (firstEntered > lastEntered) continue;
+    const std::int32_t k = hexPassableLines().nextNotCheapest(line, firstEntered, lastEntered);
+    if (k <= lastEntered) {
+      blocker = hexCell(line, k);
+      return Verdict::Blocked;
     }
   }
   return verdict;

@@ -238,10 +238,11 @@ int main(int argc, char** argv) {
     // tile centre to tile centre, the default settings otherwise (radius 0, every stage on);
     // plan() timed from outside, fastest of three runs per query.
     std::printf("\nhex maps beside square maps of the same tiles (issue 50): whole default plan, median microseconds\n");
-    std::printf("%-40s %7s %10s %10s %12s %8s\n", "map", "queries", "plan_us", "search_us", "stages_3-6", "probes");
+    std::printf("%-40s %7s %10s %10s %12s %8s   %s\n", "map", "queries", "plan_us", "search_us", "stages_3-6", "probes",
+                "mean probes of stages 3 / 4 / 5 / 6");
     auto timePlans = [&](const TileMap& map, const PlannerSettings& settings, const std::vector<std::pair<Cell, Cell>>& lines,
                          std::vector<double>& plans, std::vector<double>& searches, std::vector<double>& middles,
-                         std::vector<double>& probes) {
+                         std::vector<double>& probes, std::array<double, 4>& stageProbes) {
       Planner planner(map, settings);
       PathResult result;
       for (const auto& [start, goal] : lines) {
@@ -260,6 +261,7 @@ int main(int argc, char** argv) {
         for (int stage = int(PathStage::ControlPoints); stage <= int(PathStage::StraightenBackward); ++stage) {
           middle += result.stages[std::size_t(stage)].micros;
           probed += result.stages[std::size_t(stage)].probes;
+          stageProbes[std::size_t(stage - int(PathStage::ControlPoints))] += result.stages[std::size_t(stage)].probes;
         }
         middles.push_back(middle);
         probes.push_back(probed);
@@ -287,18 +289,24 @@ int main(int argc, char** argv) {
             if (regions.connected(entry.start, entry.goal)) lines.emplace_back(entry.start, entry.goal);
           }
           std::vector<double> plans, searches, middles, probes;
-          timePlans(square, squareSettings, lines, plans, searches, middles, probes);
+          std::array<double, 4> stageProbes{};
+          auto print = [&](const std::string& label) {
+            const double count = double(std::max<std::size_t>(plans.size(), 1));
+            std::printf("%-40s %7zu %10.1f %10.1f %12.1f %8.0f   %.0f / %.0f / %.0f / %.0f\n", label.c_str(), plans.size(),
+                        median(plans), median(searches), median(middles), median(probes), stageProbes[0] / count,
+                        stageProbes[1] / count, stageProbes[2] / count, stageProbes[3] / count);
+          };
+          timePlans(square, squareSettings, lines, plans, searches, middles, probes, stageProbes);
           squareMedian = median(plans);
           const std::string suffix = costs ? " +costs" : "";
-          std::printf("%-40s %7zu %10.1f %10.1f %12.1f %8.0f\n", (std::string(name) + " square 8-way" + suffix).c_str(),
-                      plans.size(), squareMedian, median(searches), median(middles), median(probes));
+          print(std::string(name) + " square 8-way" + suffix);
           plans.clear(), searches.clear(), middles.clear(), probes.clear();
-          timePlans(hex, base, lines, plans, searches, middles, probes);
+          stageProbes = {};
+          timePlans(hex, base, lines, plans, searches, middles, probes, stageProbes);
           char label[96];
           std::snprintf(label, sizeof label, "%s %s%s (%.2fx)", name, layoutName(layout.kind()), suffix.c_str(),
                         median(plans) / squareMedian);
-          std::printf("%-40s %7zu %10.1f %10.1f %12.1f %8.0f\n", label, plans.size(), median(plans), median(searches),
-                      median(middles), median(probes));
+          print(label);
           std::fflush(stdout);
         }
       }
