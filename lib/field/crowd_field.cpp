@@ -820,6 +820,14 @@ std::int64_t CrowdField::settleRange(Cell low, Cell high) noexcept {
       }
 #endif
       for (std::size_t tile = row + x; tile < row + width; ++tile) {
+        if constexpr (kMoves == 6) {
+          // Hex maps: an unreachable tile (walls, and ground the goals cannot reach: most of a
+          // map of rooms or caves) has no direction, without its six neighbours' looks.
+          if (arrays.distance[tile] == kUnreachable) {
+            arrays.direction[tile] = kNoDirection;
+            continue;
+          }
+        }
         settleWith<kMoves>(arrays, tile, offsets[kMoves == 6 ? arrays.open[tile] >> kParityShift : 0]);
         reachable += arrays.distance[tile] != kUnreachable;
       }

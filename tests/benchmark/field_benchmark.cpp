@@ -8,6 +8,8 @@
 #include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 
+#include "benchmark_maps.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -200,6 +202,30 @@ int main(int argc, char** argv) {
     const TileMap small = randomWalls(random, 100, 100, 0.2);
     CrowdField field(CostField::build(small, TerrainTable::kWalk).value());
     printBuild("random 100x100, 20% walls", small, field, fullBuild(small, field, 99));
+  }
+
+  // Issue 50: the same tiles as pointy and flat hex maps beside the square map (the goal in the
+  // middle region of each), the full build's fastest of 9, and the hex build over the square one.
+  std::printf("\nhex maps beside square maps of the same tiles (issue 50): full build, fastest of 9\n");
+  std::printf("%-34s %10s %10s %10s %14s %10s %10s\n", "map", "tiles", "reachable", "build_ms", "integration_ms", "flow_ms",
+              "hex/square");
+  for (const char* name : {"dao/brc202d", "bg512/AR0011SR", "sc1/Aftershock", "cities/Berlin_0_1024"}) {
+    auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
+    if (!map) {
+      std::printf("%s: skipped (--movingai DIR)\n", name);
+      continue;
+    }
+    double squareUs = 0.0;
+    for (const Layout& layout : {map->layout(), Layout::hexPointy(), Layout::hexFlat()}) {
+      const TileMap tiles = layout.isHex() ? bench::withLayout(*map, layout) : *map;
+      CrowdField field(CostField::build(tiles, TerrainTable::kWalk).value());
+      const Build build = fullBuild(tiles, field);
+      if (!layout.isHex()) squareUs = build.totalUs;
+      std::printf("%-34s %10d %10lld %10.3f %14.3f %10.3f %10s\n", (std::string(name) + " " + layoutName(layout.kind())).c_str(),
+                  tiles.tileCount(), (long long)field.reachableCount(), build.totalUs / 1000.0, build.integrationUs / 1000.0,
+                  build.flowUs / 1000.0, layout.isHex() ? (std::to_string(build.totalUs / squareUs).substr(0, 4) + "x").c_str() : "");
+      std::fflush(stdout);
+    }
   }
 
   std::printf("\nincremental edits against a full rebuild, dao maps (200 of each: median microseconds; full_us: the fastest\n"
