@@ -1674,7 +1674,7 @@ bool CrowdField::integrateCanonical() {
   using Clock = std::chrono::steady_clock;
   const auto begin = Clock::now();
   const std::int64_t straight = kStep * m_lightest, diagonal = kDiagonalStep * m_lightest;
-  const bool scanned = scanCanonical(straight, diagonal, kUnreachable);
+  const bool scanned = m_parityMatters ? scanCanonicalHex(straight, kUnreachable) : scanCanonical(straight, diagonal, kUnreachable);
   const auto scanEnd = Clock::now();
   m_buildTimes.scanMicros = std::chrono::duration<double, std::micro>(scanEnd - begin).count();
   if (!scanned) {  // it gave up: Dial's algorithm from the goals alone
@@ -1683,7 +1683,7 @@ bool CrowdField::integrateCanonical() {
     return false;
   }
   // The check and the directions in one sweep (both compare every tile with its neighbours).
-  m_work.tiles += settleChecking(straight, diagonal);  // the reachable tiles, as settleAll()
+  m_work.tiles += m_parityMatters ? settleCheckingHex(straight) : settleChecking(straight, diagonal);  // as settleAll()
   const auto checked = Clock::now();
   m_buildTimes.repaired = std::int64_t(m_seeds.size());
   if (!m_seeds.empty()) {
@@ -1786,6 +1786,86 @@ bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal, std
   return true;
 }
 
+// Hex maps: the same scan with the hex search's canonical routes (lib/search/hex_jumps.cpp): a
+// primary run in one direction, from every tile of it a secondary run one sixth clockwise, and
+// nothing else. A run that steps from p into x passes x's two neighbours beside its way ahead,
+// x + D(e∓1); the canonical route to one of them comes past the tile beside p on that side, and
+// when that tile cannot step to it (blocked, or a door between) the route must come through x: a
+// jump point there scans on from x later, in the run's direction and, for a forced left side,
+// the side's (its secondaries cover the ground behind). A primary run's right side is its own
+// secondary's. Every distance written is a real route's (the repair after the check makes the
+// field exact whatever the scan misses).
+bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
+  std::ptrdiff_t offsets[4][6];
+  for (std::size_t parity = 0; parity < 4; ++parity) {
+    for (std::size_t k = 0; k < 6; ++k) offsets[parity][k] = m_moves[parity][k].offset;
+  }
+  const std::uint8_t* open = m_open.data();
+  std::int64_t* distance = m_distance.data();
+  std::vector<JumpPoint>& heap = m_jumpPoints;
+  heap.clear();
+  const auto later = [](const JumpPoint& a, const JumpPoint& b) { return a.distance > b.distance; };
+  for (const std::uint32_t goal : m_seeds) heap.push_back({0, goal, 0x3f});
+  std::make_heap(heap.begin(), heap.end(), later);
+  std::int64_t popped = 0, written = 0;
+  const auto neighbour = [&](std::size_t tile, unsigned move) {
+    return std::size_t(std::ptrdiff_t(tile) + offsets[open[tile] >> kParityShift][move]);
+  };
+  // One step along `move`, when it is open and leads to a tile not as near already.
+  const auto step = [&](std::size_t& tile, unsigned move, std::int64_t& reached) {
+    if (((open[tile] >> move) & 1u) == 0) return false;
+    tile = neighbour(tile, move);
+    reached += straight;
+    if (reached >= cap || distance[tile] <= reached) return false;
+    distance[tile] = reached;
+    ++written;
+    return true;
+  };
+  // Whether the side `side` of a run along `move` is forced at `tile`: the neighbour there is
+  // open, and cannot step back against the run to the tile beside the one behind.
+  const auto forcedAt = [&](std::size_t tile, unsigned move, unsigned side) {
+    return ((open[tile] >> side) & 1u) != 0 && ((open[neighbour(tile, side)] >> ((move + 3) % 6)) & 1u) == 0;
+  };
+  const auto push = [&](std::int64_t reached, std::size_t tile, unsigned directions) {
+    heap.push_back({reached, std::uint32_t(tile), std::uint8_t(directions)});
+    std::push_heap(heap.begin(), heap.end(), later);
+  };
+  // A secondary run: both sides can force.
+  const auto secondary = [&](std::size_t tile, unsigned move, std::int64_t reached) {
+    const unsigned left = (move + 5) % 6, right = (move + 1) % 6;
+    while (step(tile, move, reached)) {
+      const bool forcedLeft = forcedAt(tile, move, left), forcedRight = forcedAt(tile, move, right);
+      if (forcedLeft || forcedRight) [[unlikely]] {
+        push(reached, tile, (1u << move) | (forcedLeft ? 1u << left : 0u));
+        return;
+      }
+    }
+  };
+  while (!heap.empty()) {
+    // As on squares: where jump points come nearly as often as tiles, Dial's algorithm is faster.
+    if (++popped * kJumpShare > written + kJumpSlack) return false;
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const JumpPoint point = heap.back();
+    heap.pop_back();
+    if (distance[point.tile] != point.distance) continue;  // reached sooner since
+    for (unsigned move = 0; move < 6; ++move) {
+      if (((point.directions >> move) & 1u) == 0) continue;
+      // The primary run, a secondary from every tile of it; only its left side can force.
+      const unsigned left = (move + 5) % 6, turn = (move + 1) % 6;
+      std::size_t tile = point.tile;
+      std::int64_t reached = point.distance;
+      while (step(tile, move, reached)) {
+        secondary(tile, turn, reached);
+        if (forcedAt(tile, move, left)) [[unlikely]] {
+          push(reached, tile, (1u << move) | (1u << left));
+          break;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 bool CrowdField::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept {
   const std::int64_t here = m_distance[tile];
   const unsigned bits = m_weight[tile] != 0 ? m_open[tile] : 0u;
@@ -1822,6 +1902,45 @@ std::int64_t CrowdField::settleChecking(std::int64_t straight, std::int64_t diag
       settleWith<8>(arrays, tile, offset);
       reachable += arrays.distance[tile] != kUnreachable;
       if (tooHigh(tile, offset, straight, diagonal)) m_seeds.push_back(std::uint32_t(tile));
+    }
+  }
+  return reachable;
+}
+
+std::int64_t CrowdField::settleCheckingHex(std::int64_t straight) {
+  std::ptrdiff_t offsets[4][6];
+  for (std::size_t parity = 0; parity < 4; ++parity) {
+    for (std::size_t k = 0; k < 6; ++k) offsets[parity][k] = m_moves[parity][k].offset;
+  }
+  const SettleArrays arrays = settleArrays();
+  std::int64_t reachable = 0;
+  m_seeds.clear();
+  m_work.tiles += std::int64_t(m_costs.width()) * m_costs.height();  // every tile looked at, as settleRange()
+  const auto width = std::size_t(m_costs.width());
+  for (std::int32_t y = 0; y < m_costs.height(); ++y) {
+    const std::size_t row = padded({0, y});
+    for (std::size_t tile = row; tile < row + width; ++tile) {
+      if (arrays.weight[tile] == 0) {  // a wall: no direction, and nothing can lower it
+        arrays.direction[tile] = kNoDirection;
+        continue;
+      }
+      // The direction (settleWith's: the first open move whose neighbour lies exactly a step
+      // nearer; every passable tile weighs the same) and the check (an open neighbour more than
+      // a step nearer: a tile the scan missed, or reached the long way) from one look at each
+      // neighbour.
+      const std::ptrdiff_t* offset = offsets[arrays.open[tile] >> kParityShift];
+      const std::int64_t here = arrays.distance[tile];
+      const unsigned bits = arrays.open[tile] & arrays.openMask;
+      unsigned exact = 0, high = 0;
+      for (std::size_t k = 0; k < 6; ++k) {
+        const std::int64_t fall = here - arrays.distance[std::size_t(std::ptrdiff_t(tile) + offset[k])];
+        exact |= unsigned(fall == straight) << k;
+        high |= unsigned(fall > straight) << k;
+      }
+      exact &= bits;
+      reachable += here != kUnreachable;
+      arrays.direction[tile] = exact != 0 && here != kUnreachable ? std::uint8_t(std::countr_zero(exact)) : kNoDirection;
+      if ((high & bits) != 0) m_seeds.push_back(std::uint32_t(tile));
     }
   }
   return reachable;

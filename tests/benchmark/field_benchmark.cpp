@@ -221,9 +221,13 @@ int main(int argc, char** argv) {
       CrowdField field(CostField::build(tiles, TerrainTable::kWalk).value());
       const Build build = fullBuild(tiles, field);
       if (!layout.isHex()) squareUs = build.totalUs;
-      std::printf("%-34s %10d %10lld %10.3f %14.3f %10.3f %10s\n", (std::string(name) + " " + layoutName(layout.kind())).c_str(),
-                  tiles.tileCount(), (long long)field.reachableCount(), build.totalUs / 1000.0, build.integrationUs / 1000.0,
-                  build.flowUs / 1000.0, layout.isHex() ? (std::to_string(build.totalUs / squareUs).substr(0, 4) + "x").c_str() : "");
+      const CrowdField::BuildTimes& last = field.lastBuild();
+      std::printf("%-34s %10d %10lld %10.3f %14.3f %10.3f %10s   %s %.3f / %.3f / %.3f (%lld)\n",
+                  (std::string(name) + " " + layoutName(layout.kind())).c_str(), tiles.tileCount(),
+                  (long long)field.reachableCount(), build.totalUs / 1000.0, build.integrationUs / 1000.0, build.flowUs / 1000.0,
+                  layout.isHex() ? (std::to_string(build.totalUs / squareUs).substr(0, 4) + "x").c_str() : "",
+                  last.canonical ? "scan / check / repair ms" : "not scanned:", last.scanMicros / 1000.0,
+                  last.checkMicros / 1000.0, last.repairMicros / 1000.0, (long long)last.repaired);
       std::fflush(stdout);
     }
   }

@@ -208,7 +208,7 @@ class RPGNAV_API CrowdField {
   struct BuildTimes {
     double integrationMicros = 0.0;
     double flowMicros = 0.0;
-    /// Square 8-connected maps of one weight (no sources, no costly doors) are
+    /// Square 8-connected and hex maps of one weight (no sources, no costly doors) are
     /// integrated in three phases instead of by Dial's algorithm alone: routes scanned along
     /// straight lines (distances of real routes, maybe too high), a check of every tile against
     /// its neighbours, and Dial's algorithm from the tiles found too high (`repaired` of them),
@@ -237,7 +237,7 @@ class RPGNAV_API CrowdField {
   const Work& lastWork() const noexcept { return m_work; }
   /// How many tiles a repair may look at before it gives up for a rebuild: 1/kAllowanceShare of
   /// the map, at least kMinimumAllowance; 1/kScanAllowanceShare where a rebuild scans (square
-  /// 8-connected maps of one weight, no sources, no doors that cost extra: see BuildTimes), which
+  /// 8-connected and hex maps of one weight, no sources, no doors that cost extra: see BuildTimes), which
   /// costs a few nanoseconds a tile against some 25 for each tile a repair looks at.
   static constexpr std::int64_t kAllowanceShare = 32, kScanAllowanceShare = 128, kMinimumAllowance = 64;
   std::int64_t repairAllowance() const noexcept;
@@ -461,7 +461,12 @@ class RPGNAV_API CrowdField {
   // it applies (and was done), false to leave it to propagate().
   bool integrateCanonical();
   // True when a full build would take the canonical integration (bounds permitting).
-  bool scansWhole() const noexcept { return oneWeightSquare() && !m_bounded; }
+  bool scansWhole() const noexcept { return (oneWeightSquare() || oneWeightHex()) && !m_bounded; }
+  // The same on hex maps: one weight, no sources, no door crossings that cost extra (a route's
+  // cost is its count of steps).
+  bool oneWeightHex() const noexcept {
+    return m_parityMatters && m_lightest == m_heaviest && m_sources.empty() && m_crossings.empty();
+  }
   // Square 8-connected, one weight on every passable tile, no sources and no door crossings that
   // cost extra: a route's cost is its count of straight and diagonal steps (the canonical scan's
   // maps; bounds permitting).
@@ -473,9 +478,13 @@ class RPGNAV_API CrowdField {
   // jump points: walls scattered everywhere).
   // Runs stop short of `cap`: only distances below it are written.
   bool scanCanonical(std::int64_t straight, std::int64_t diagonal, std::int64_t cap);
+  // The same on hex maps (every step `straight`): routes that take one direction, then turn
+  // once by a sixth (the hex search's primary and secondary runs).
+  bool scanCanonicalHex(std::int64_t straight, std::int64_t cap);
   // Its second: every tile's direction, and the tiles a neighbour offers a shorter distance
   // than they hold, into m_seeds (one sweep). Returns the reachable tiles, as settleAll().
   std::int64_t settleChecking(std::int64_t straight, std::int64_t diagonal);
+  std::int64_t settleCheckingHex(std::int64_t straight);
   // The check for one tile: a neighbour offers it a shorter distance than it holds.
   bool tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept;
 
