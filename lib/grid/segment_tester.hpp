@@ -192,10 +192,11 @@ class SegmentTester {
     constexpr double kRadius = kHexCircumradius, kPitch = kHexPitch;
     const int along = m_hexFlat ? 1 : 0, across = 1 - along;
     const double u0 = a[along], v0 = a[across], u1 = b[along], v1 = b[across];
+    // Far beyond any map (NaN too) nothing is walked: the answer is "a tile in the way".
+    constexpr double kFar = 8.0 * TileMap::kMaxSide;
+    if (!(std::max({std::abs(u0), std::abs(v0), std::abs(u1), std::abs(v1), reach}) < kFar)) return false;
     const double firstLine = std::ceil((std::min(v0, v1) - reach - 2.0 * kRadius) / kPitch);
     const double lastLine = std::floor((std::max(v0, v1) + reach) / kPitch);
-    // (Far beyond any map: lines that far are not walked.)
-    if (!(firstLine > -double(TileMap::kMaxSide) * 8.0 && lastLine < double(TileMap::kMaxSide) * 8.0)) return false;
     const bool wallsOnly = !(limit < std::numeric_limits<float>::infinity());
     for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
       const double centre = kRadius + line * kPitch;
@@ -234,7 +235,6 @@ class SegmentTester {
     }
     return true;
   }
-  bool isHex() const noexcept { return !m_hexCosts.empty(); }
 
   /// The cheapest cost any terrain of the map's table has for the mobility (infinity when none is
   /// passable): a lower bound of every tile's cost, unchanged by tile edits.

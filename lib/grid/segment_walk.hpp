@@ -255,10 +255,9 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
     }
   }
   // The tile a walk leaving `cell` at p enters, when p is on one of its edges away from the
-  // corners (known), and whether no third tile comes within the tolerance of p (plain).
+  // corners (known: then no third tile comes within the tolerance of p either).
   struct Across {
     bool known = false;
-    bool plain = false;
     Cell cell;
   };
   auto leaving = [&](Cell cell, const Vec2d& p) {
@@ -276,7 +275,7 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
     if (edges != 1) return out;
     const NeighbourStep step =
         layout.touching(cell)[std::size_t(neighbourAcross[std::size_t(onEdge / 2)][std::size_t(onEdge % 2)])];
-    out.known = out.plain = true;
+    out.known = true;
     out.cell = {cell.x + step.dx, cell.y + step.dy};
     return out;
   };
@@ -316,8 +315,8 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
       // wider of the two, so that the pieces priced are priced as the shorter ones would be
       // (no piece merged runs along an edge: see alongsideTiles).
       const Vec2d centre = layout.localCenter(current.cell);
-      auto deep = [&](const Vec2d& p, const Vec2d& c) { return deepInside(layout, p, c, 2.0 * mergeMargin); };
-      while (!last && deep(a + d * tNext, centre)) {
+      auto deepForMerge = [&](const Vec2d& p) { return deepInside(layout, p, centre, 2.0 * mergeMargin); };
+      while (!last && deepForMerge(a + d * tNext)) {
         const double tDeep = tNext;
         tNext = kNever;
         for (int i = 0; i < familyCount; ++i) {
@@ -326,7 +325,7 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
         }
         last = tNext >= 1.0 - tTolerance;
         if (last) tNext = 1.0;
-        if (!deep(a + d * (0.5 * (tDeep + tNext)), centre)) {
+        if (!deepForMerge(a + d * (0.5 * (tDeep + tNext)))) {
           // The next interval comes near an edge: it is the walk's to classify.
           tNext = tDeep;
           last = false;
@@ -336,7 +335,7 @@ bool walkSegment(const Layout& layout, const Vec2d& a, const Vec2d& b, OnInterio
     }
     // A breakpoint inside the edge between the last interval's tile and this one's, away from
     // its corners, touches no third tile: no contact to look for.
-    if (pendingT >= 0.0 && !(guessed && across.plain)) {
+    if (pendingT >= 0.0 && !guessed) {
       const Vec2d p = a + d * pendingT;
       const TileSet set = locate(layout, p, tolerance);
       SideContact contact;
