@@ -214,6 +214,11 @@ TEST_CASE("SegmentTester::forHexTilesNear visits every tile within reach above t
             const Cell cell{cx, cy};
             const float cost = map.cost(cell, TerrainTable::kWalk);
             if (!(cost > limit || cost == TerrainTable::kImpassable)) continue;
+            // A hexagon lies within its circumradius of its centre: a centre further than that
+            // and the reach from the segment cannot be near (the cheap bound, before sampling).
+            const Eigen::Vector2d centre = layout.localCenter(cell), ab = b - a;
+            const double t = ab.squaredNorm() > 0.0 ? std::clamp((centre - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0) : 0.0;
+            if ((a + ab * t - centre).norm() > reach + kHexCircumradius + 1e-6) continue;
             std::array<Eigen::Vector2d, 6> corners;
             const int count = layout.localCorners(cell, corners);
             // Distance from the segment to the hexagon, sampled finely along the segment.
