@@ -1718,17 +1718,41 @@ constexpr std::uint8_t kPartsOf[8][2] = {{}, {}, {}, {}, {0, 1}, {2, 1}, {2, 3},
 constexpr std::int64_t kJumpShare = 16, kJumpSlack = 256;
 }  // namespace
 
+// Both scans' loop: jump points from the goals (scanning every direction in `goalDirections`),
+// nearest first, each handed to `expand` unless it was reached sooner since; false when jump
+// points come too often for the tiles written (see kJumpShare).
+template <typename Expand>
+bool CrowdField::drainJumpPoints(std::uint8_t goalDirections, const std::int64_t& written, Expand&& expand) {
+  std::vector<JumpPoint>& heap = m_jumpPoints;
+  heap.clear();
+  for (const std::uint32_t goal : m_seeds) heap.push_back({0, goal, goalDirections});
+  std::make_heap(heap.begin(), heap.end(), jumpPointLater);
+  std::int64_t popped = 0;
+  while (!heap.empty()) {
+    // Jump points cost a heap operation and a cache miss or two each, a tile on a run a store:
+    // where walls are scattered (random walls, narrow mazes), jump points come nearly as often
+    // as tiles and Dial's algorithm is faster.
+    if (++popped * kJumpShare > written + kJumpSlack) return false;
+    std::pop_heap(heap.begin(), heap.end(), jumpPointLater);
+    const JumpPoint point = heap.back();
+    heap.pop_back();
+    if (m_distance[point.tile] != point.distance) continue;  // reached sooner since
+    expand(point);
+  }
+  return true;
+}
+
+void CrowdField::pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions) {
+  m_jumpPoints.push_back({reached, std::uint32_t(tile), std::uint8_t(directions)});
+  std::push_heap(m_jumpPoints.begin(), m_jumpPoints.end(), jumpPointLater);
+}
+
 bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal, std::int64_t cap) {
   std::ptrdiff_t offset[8];
   for (std::size_t k = 0; k < 8; ++k) offset[k] = m_moves[0][k].offset;
   const std::uint8_t* open = m_open.data();
   std::int64_t* distance = m_distance.data();
-  std::vector<JumpPoint>& heap = m_jumpPoints;
-  heap.clear();
-  const auto later = [](const JumpPoint& a, const JumpPoint& b) { return a.distance > b.distance; };
-  for (const std::uint32_t goal : m_seeds) heap.push_back({0, goal, 0xff});
-  std::make_heap(heap.begin(), heap.end(), later);
-  std::int64_t popped = 0, written = 0;
+  std::int64_t written = 0;
   // A straight run from `tile` (at `reached`) along move `move`, writing each tile's distance
   // until it meets a tile as near already or a wall. Where a tile beside the run can be entered
   // but the run beside it (from the tile behind that one) cannot reach it, the routes round that
@@ -1754,21 +1778,12 @@ bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal, std
         }
       }
       if (forced != 0) [[unlikely]] {
-        heap.push_back({reached, std::uint32_t(tile), std::uint8_t(forced | (1u << move))});
-        std::push_heap(heap.begin(), heap.end(), later);
+        pushJumpPoint(reached, tile, forced | (1u << move));
         return;
       }
     }
   };
-  while (!heap.empty()) {
-    // Jump points cost a heap operation and a cache miss or two each, a tile on a run a store:
-    // where walls are scattered (random walls, narrow mazes), jump points come nearly as often
-    // as tiles and Dial's algorithm is faster.
-    if (++popped * kJumpShare > written + kJumpSlack) return false;
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const JumpPoint point = heap.back();
-    heap.pop_back();
-    if (distance[point.tile] != point.distance) continue;  // reached sooner since
+  return drainJumpPoints(0xff, written, [&](const JumpPoint& point) {
     for (unsigned move = 0; move < 4; ++move) {
       if (((point.directions >> move) & 1u) != 0) run(point.tile, move, point.distance);
     }
@@ -1782,8 +1797,7 @@ bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal, std
         run(tile, kPartsOf[move][1], reached);
       }
     }
-  }
-  return true;
+  });
 }
 
 // Hex maps: the same scan with the hex search's canonical routes (lib/search/hex_jumps.cpp): a
@@ -1802,12 +1816,7 @@ bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
   }
   const std::uint8_t* open = m_open.data();
   std::int64_t* distance = m_distance.data();
-  std::vector<JumpPoint>& heap = m_jumpPoints;
-  heap.clear();
-  const auto later = [](const JumpPoint& a, const JumpPoint& b) { return a.distance > b.distance; };
-  for (const std::uint32_t goal : m_seeds) heap.push_back({0, goal, 0x3f});
-  std::make_heap(heap.begin(), heap.end(), later);
-  std::int64_t popped = 0, written = 0;
+  std::int64_t written = 0;
   const auto neighbour = [&](std::size_t tile, unsigned move) {
     return std::size_t(std::ptrdiff_t(tile) + offsets[open[tile] >> kParityShift][move]);
   };
@@ -1826,28 +1835,18 @@ bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
   const auto forcedAt = [&](std::size_t tile, unsigned move, unsigned side) {
     return ((open[tile] >> side) & 1u) != 0 && ((open[neighbour(tile, side)] >> ((move + 3) % 6)) & 1u) == 0;
   };
-  const auto push = [&](std::int64_t reached, std::size_t tile, unsigned directions) {
-    heap.push_back({reached, std::uint32_t(tile), std::uint8_t(directions)});
-    std::push_heap(heap.begin(), heap.end(), later);
-  };
   // A secondary run: both sides can force.
   const auto secondary = [&](std::size_t tile, unsigned move, std::int64_t reached) {
     const unsigned left = (move + 5) % 6, right = (move + 1) % 6;
     while (step(tile, move, reached)) {
       const bool forcedLeft = forcedAt(tile, move, left), forcedRight = forcedAt(tile, move, right);
       if (forcedLeft || forcedRight) [[unlikely]] {
-        push(reached, tile, (1u << move) | (forcedLeft ? 1u << left : 0u));
+        pushJumpPoint(reached, tile, (1u << move) | (forcedLeft ? 1u << left : 0u));
         return;
       }
     }
   };
-  while (!heap.empty()) {
-    // As on squares: where jump points come nearly as often as tiles, Dial's algorithm is faster.
-    if (++popped * kJumpShare > written + kJumpSlack) return false;
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const JumpPoint point = heap.back();
-    heap.pop_back();
-    if (distance[point.tile] != point.distance) continue;  // reached sooner since
+  return drainJumpPoints(0x3f, written, [&](const JumpPoint& point) {
     for (unsigned move = 0; move < 6; ++move) {
       if (((point.directions >> move) & 1u) == 0) continue;
       // The primary run, a secondary from every tile of it; only its left side can force.
@@ -1857,13 +1856,12 @@ bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
       while (step(tile, move, reached)) {
         secondary(tile, turn, reached);
         if (forcedAt(tile, move, left)) [[unlikely]] {
-          push(reached, tile, (1u << move) | (1u << left));
+          pushJumpPoint(reached, tile, (1u << move) | (1u << left));
           break;
         }
       }
     }
-  }
-  return true;
+  });
 }
 
 bool CrowdField::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept {

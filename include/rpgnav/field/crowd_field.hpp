@@ -481,6 +481,10 @@ class RPGNAV_API CrowdField {
   // The same on hex maps (every step `straight`): routes that take one direction, then turn
   // once by a sixth (the hex search's primary and secondary runs).
   bool scanCanonicalHex(std::int64_t straight, std::int64_t cap);
+  // The scans' shared loop over jump points, and a jump point pushed (see crowd_field.cpp).
+  template <typename Expand>
+  bool drainJumpPoints(std::uint8_t goalDirections, const std::int64_t& written, Expand&& expand);
+  void pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions);
   // Its second: every tile's direction, and the tiles a neighbour offers a shorter distance
   // than they hold, into m_seeds (one sweep). Returns the reachable tiles, as settleAll().
   std::int64_t settleChecking(std::int64_t straight, std::int64_t diagonal);
@@ -514,6 +518,7 @@ class RPGNAV_API CrowdField {
     std::uint8_t directions;
   };
   std::vector<JumpPoint> m_jumpPoints;
+  static bool jumpPointLater(const JumpPoint& a, const JumpPoint& b) noexcept { return a.distance > b.distance; }
   std::vector<std::pair<std::uint32_t, std::int64_t>> m_sources;  // setSources(): tile, cost
   std::vector<std::uint8_t> m_fixed;  // padded; 1 on sources, whose distance is their price
   std::vector<std::uint8_t> m_goalMark;  // padded; 1 on goal tiles
