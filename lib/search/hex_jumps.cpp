@@ -22,8 +22,11 @@
 //
 // Weighted maps and doors. Runs cross uniform tiles only (SearchGrid::uniform: the tile and all
 // it touches cost the same, away from gates), where the argument above holds as on a map of one
-// cost. A tile where costs change stops a run and is expanded in full (six primary runs, as the
-// start is); tiles at gates are expanded step by step by expandAll, which asks the gate rule. A
+// cost. A tile where costs change stops a run and starts a primary run toward each of its
+// canonical successors for the way the route came in (SearchGrid::canonicalSuccessors: the
+// neighbours whose cheapest way from the tile before, among the tiles round this one, runs
+// through it, ties broken in the runs' order, as weighted jump point search does on squares);
+// tiles at gates are expanded step by step by expandAll, which asks the gate rule. A
 // run's steps all cost its first tile's class: a uniform tile's neighbours cost what it costs.
 //
 // The grid's tables (search_grid_hex.cpp) say where a secondary run stops, and which tiles of a
@@ -106,7 +109,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const int turn = HexDirections::turn(direction, 1), left = HexDirections::turn(direction, -1);
   const int behindLeft = HexDirections::turn(direction, -2);
   const bool flip = hex.flips[std::size_t(direction)];
-  const Axial a = hex.axial[std::size_t(direction)];
+  const Axial a = hex.axial[std::size_t(direction)], t = hex.axial[std::size_t(turn)];
   // Costs: the run's first step from the origin's class to the next tile's, then every step in
   // that class (a tile a run goes on from is uniform: its neighbours cost what it costs, and the
   // tiles a run stops on too).
@@ -115,7 +118,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const std::int64_t firstStep = grid.stepCost(cls[origin], cls[first], false);
   const std::uint8_t* uniform = grid.uniform();
   if (uniform[first] == 0) {  // (the run would stop there at once: a plain step, no scan)
-    relax(first, grid.cellOf(first), g + firstStep, origin, 0, 0);
+    if (hexLeadsOn(first, direction)) relaxHexJump(first, {originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
     return;
   }
   const std::int64_t step = 2 * grid.halfStraight(cls[first]);
@@ -133,25 +136,28 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
     }
     const std::int32_t at = origin + hex.paddedSteps(shifted, direction, k);
     if (cls[at] == 0) return;
+    const Axial atAxial{originAxial.q + k * a.q, originAxial.r + k * a.r};
     const bool here = shifted != (flip && k % 2 == 1);  // this tile's row (column) shift
     const std::int64_t gHere = g + firstStep + (k - 1) * step;
     const auto& around = hex.padded[here];
     if (at == m_goal || uniform[at] == 0 ||
         (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
       // The goal, a tile where costs change (or at a gate), or a forced neighbour: a jump point,
-      // which goes on from here when expanded.
-      relax(at, grid.cellOf(at), gHere, origin, 0, 0);
+      // which goes on from here when expanded (if anywhere).
+      if (hexLeadsOn(at, direction)) relaxHexJump(at, atAxial, gHere, origin);
       return;
     }
     // The turn from this tile: its secondary run's stop, from the table (or the goal before it).
     const std::int16_t entry = grid.jumpDistances(at)[turn];
     if (k == goalAt || entry == SearchGrid::kJumpFar) [[unlikely]] {
       std::int32_t steps = 0;
-      const std::int32_t found = hexSecondaryRun(at, {originAxial.q + k * a.q, originAxial.r + k * a.r}, here, turn, steps);
-      if (found >= 0) relax(found, grid.cellOf(found), gHere + steps * step, origin, 0, 0);
+      const std::int32_t found = hexSecondaryRun(at, atAxial, here, turn, steps);
+      if (found >= 0 && hexLeadsOn(found, turn)) {
+        relaxHexJump(found, {atAxial.q + steps * t.q, atAxial.r + steps * t.r}, gHere + steps * step, origin);
+      }
     } else if (entry > 0) {
       const std::int32_t found = at + hex.paddedSteps(here, turn, entry);
-      relax(found, grid.cellOf(found), gHere + entry * step, origin, 0, 0);
+      if (hexLeadsOn(found, turn)) relaxHexJump(found, {atAxial.q + entry * t.q, atAxial.r + entry * t.r}, gHere + entry * step, origin);
     }
   }
 }
@@ -174,14 +180,27 @@ void SearchContext::expandHexJumpPoint(std::int32_t index, const Node here) {
   auto secondary = [&](int direction, std::int32_t parent) {
     std::int32_t steps = 0;
     const std::int32_t found = hexSecondaryRun(index, axial, shifted, direction, steps);
-    if (found >= 0) relax(found, grid.cellOf(found), here.g + steps * 2 * grid.halfStraight(cls[index]), parent, 0, 0);
+    if (found >= 0 && hexLeadsOn(found, direction)) {
+      const Axial d = hex.axial[std::size_t(direction)];
+      relaxHexJump(found, {axial.q + steps * d.q, axial.r + steps * d.r}, here.g + steps * 2 * grid.halfStraight(cls[index]), parent);
+    }
   };
-  if (here.parent < 0 || grid.uniform()[index] == 0) {  // the start, or where costs change: every way
+  if (here.parent < 0) {  // the start: every way
     for (int d = 0; d < 6; ++d) primary(d);
     return;
   }
   const Axial from = layout.toAxial(grid.cellOf(here.parent));
   const HexDirections::Split arrival = hex.split({axial.q - from.q, axial.r - from.r});
+  if (grid.uniform()[index] == 0) {
+    // Where costs change: the canonical successors of the route's last step (JPSW's pruning,
+    // SearchGrid::canonicalSuccessors), each the first step of a primary run.
+    const int last = arrival.secondary > 0 ? HexDirections::turn(arrival.direction, 1) : arrival.direction;
+    const std::uint8_t mask = grid.canonicalSuccessors(index, last);
+    for (int d = 0; d < 6; ++d) {
+      if ((mask >> d) & 1u) primary(d);
+    }
+    return;
+  }
   if (arrival.secondary == 0) {
     // On a primary run: it goes on, turns, and may be forced round the tile behind on its left.
     // (A tile the turn finds is linked to this node's parent: the route there is one primary

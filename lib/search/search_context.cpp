@@ -570,6 +570,16 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
   heapPush({g + h, g, index, slotOf(node)});
 }
 
+void SearchContext::relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent) {
+  Node& node = this->node(index);
+  if ((node.stamp >> 4) == m_generation && g >= node.g) return;
+  node = Node{g, parent, m_generation << 4};
+  const std::int64_t dq = axial.q - m_goalAxial.q, dr = axial.r - m_goalAxial.r;
+  std::int64_t h = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 * m_minStraightCost;  // hex steps
+  if (m_landmarkCount > 0) [[unlikely]] h = std::max(h, landmarkBound(index));
+  heapPush({g + h, g, index, slotOf(node)});
+}
+
 void SearchContext::expandAll(std::int32_t index, std::int64_t g) {
   const SearchGrid& grid = *m_grid;
   const std::uint8_t* cls = grid.classes();

@@ -338,6 +338,12 @@ class SearchContext {
   }
   template <JumpTiles kTiles>
   void expandJumpPoint(std::int32_t node, Node here);
+  // leadsOn for hex runs: a run that ends on `target` by a step of hex direction `last`.
+  bool hexLeadsOn(std::int32_t target, int last) const noexcept {
+    const SearchGrid& grid = *m_grid;
+    return target == m_goal || grid.uniform()[target] != 0 || grid.nearGate()[target] != 0 ||
+           grid.canonicalSuccessors(target, last) != 0;
+  }
   // Hex jump points (maps of one cost, narrow bodies, no gates; hex_jumps.cpp). A primary run
   // from `origin` in `direction`, with the secondary run from each of its tiles, relaxing what
   // they find as successors of `origin`.
@@ -351,6 +357,9 @@ class SearchContext {
   // relax for jump point searches, which never look along sight lines and whose heuristic is the
   // octile distance (with landmarks, if any): the few instructions a jump point costs there.
   void relaxJump(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
+  // relaxJump for hex jump points, the tile given by its axial coordinates (the runs know them):
+  // the hex step distance inline, no cell worked out from the index.
+  void relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
   std::int64_t octileHeuristic(Cell cell) const noexcept {
     const std::int64_t dx = std::abs(cell.x - m_goalCell.x), dy = std::abs(cell.y - m_goalCell.y);

@@ -136,30 +136,84 @@ std::uint64_t canonicalMasks(const std::uint8_t (&window)[9], const SearchGrid& 
   return masks;
 }
 
+// The masks of SearchGrid::canonicalSuccessors on hex maps for a tile's window: the classes of
+// its six neighbours in the direction table's order, then its own (open), one byte per way in
+// (bytes 6 and 7 unused: every bit set). A route that entered the tile c by a step of direction e
+// came from p = c + D(e+3), whose neighbours in the window are c and the ring tiles e+2 and e-2.
+// A neighbour n = c + D(f) is a canonical successor when the way p → c → n, 2h(c) beyond p's and
+// n's halves, is cheaper than both ways round c's ring (the ring tiles in between, 2h each), or
+// as cheap and preferred: the way through c is, except that for f = e-1 the two steps [e-1, e]
+// by way of ring tile e-2 are preferred to [e, e-1] — the order the uniform runs follow (a run
+// turns by +1 sixth, never back; hex_jumps.cpp). f = e±2 are neighbours of p (the direct step is
+// strictly cheaper) and f = e+3 is p itself: never successors.
+std::uint64_t canonicalHexMasks(const std::uint8_t (&window)[7], const SearchGrid& grid) {
+  constexpr std::int64_t kClosed = std::numeric_limits<std::int64_t>::max() / 4;
+  auto twice = [&](int ring) {  // 2h of ring tile `ring`, or "closed"
+    const std::uint8_t c = window[ring];
+    return c == 0 ? kClosed : 2 * grid.halfStraight(c);
+  };
+  auto round = [&](std::initializer_list<int> rings) {
+    std::int64_t sum = 0;
+    for (const int ring : rings) sum += twice(ring);
+    return std::min(sum, kClosed);
+  };
+  const std::int64_t through = 2 * grid.halfStraight(window[6]);
+  std::uint64_t masks = ~std::uint64_t(0);
+  for (int e = 0; e < 6; ++e) {
+    auto at = [e](int by) { return HexDirections::turn(e, by); };
+    std::uint64_t mask = 0xff;  // (no route comes in from a closed tile: never read)
+    if (window[at(3)] != 0) {
+      mask = 0;
+      for (const int by : {-1, 0, 1}) {
+        if (window[at(by)] == 0) continue;
+        const std::int64_t right = by == 1 ? round({at(2)}) : by == 0 ? round({at(2), at(1)}) : round({at(2), at(1), at(0)});
+        const std::int64_t left = by == 1 ? round({at(-2), at(-1), at(0)}) : by == 0 ? round({at(-2), at(-1)}) : round({at(-2)});
+        const bool canonical = through < std::min(left, right) || (through == std::min(left, right) && !(by == -1 && left == through));
+        if (canonical) mask |= 1u << at(by);
+      }
+    }
+    masks = (masks & ~(std::uint64_t(0xff) << (8 * e))) | (mask << (8 * e));
+  }
+  return masks;
+}
+
 }  // namespace
 
 void SearchGrid::refreshSuccessors(std::size_t index) {
   const std::int32_t pw = paddedWidth();
-  std::uint8_t window[9];
   // Windows repeat (a few costs, patches of each): their masks are kept per window while the
-  // classes' costs stay (readCosts forgets them), keyed by the nine classes when each fits in 7 bits.
+  // classes' costs stay (readCosts forgets them), keyed by the window's classes when each fits
+  // in 7 bits (nine on squares; seven on hexes, marked by bit 63).
   std::uint64_t key = 0;
   bool keyed = true;
-  for (std::int32_t dy = -1; dy <= 1; ++dy) {
-    for (std::int32_t dx = -1; dx <= 1; ++dx) {
-      const int k = 3 * (dy + 1) + dx + 1;
-      window[k] = m_class[index + std::size_t(dy * pw + dx)];
-      keyed = keyed && window[k] < 128;
-      key |= std::uint64_t(window[k] & 127) << (7 * k);
+  const bool hex = m_layout.isHex();
+  std::uint8_t window[9];
+  std::uint8_t hexWindow[7];
+  if (hex) {
+    const auto& around = m_hex.padded[m_hex.shifted(m_layout, cellOf(std::int32_t(index)))];
+    for (int k = 0; k < 7; ++k) {
+      hexWindow[k] = m_class[k < 6 ? std::size_t(std::int32_t(index) + around[std::size_t(k)]) : index];
+      keyed = keyed && hexWindow[k] < 128;
+      key |= std::uint64_t(hexWindow[k] & 127) << (7 * k);
+    }
+    key |= std::uint64_t(1) << 63;
+  } else {
+    for (std::int32_t dy = -1; dy <= 1; ++dy) {
+      for (std::int32_t dx = -1; dx <= 1; ++dx) {
+        const int k = 3 * (dy + 1) + dx + 1;
+        window[k] = m_class[index + std::size_t(dy * pw + dx)];
+        keyed = keyed && window[k] < 128;
+        key |= std::uint64_t(window[k] & 127) << (7 * k);
+      }
     }
   }
   std::uint64_t masks = ~std::uint64_t(0);  // (a closed tile's: never read)
-  if (window[4] != 0) {
+  if (m_class[index] != 0) {
     const auto known = keyed ? m_successorCache.find(key) : m_successorCache.end();
     if (known != m_successorCache.end()) {
       masks = known->second;
     } else {
-      masks = canonicalMasks(window, *this);
+      masks = hex ? canonicalHexMasks(hexWindow, *this) : canonicalMasks(window, *this);
       // (A cache: bounded, so a map of many costs in many mixes holds no more than about 2 MB.)
       if (m_successorCache.size() >= kSuccessorCacheLimit) m_successorCache.clear();
       if (keyed) m_successorCache.emplace(key, masks);
@@ -274,7 +328,8 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
     for (std::int32_t x = 0; x < map.width(); ++x) grid.refreshTile({x, y});
   }
   grid.m_regions = RegionMap::compute(map, mobility);
-  if (grid.hasJumps() && grid.m_costClasses > 1) grid.fillSuccessors();
+  if (grid.m_layout.isHex()) grid.m_hex = HexDirections(grid.m_layout, grid.paddedWidth());
+  if (grid.keepsSuccessors() && grid.m_costClasses > 1) grid.fillSuccessors();
   if (grid.hasJumps()) {
     grid.m_jumps.assign(std::size_t(grid.paddedCount()) * kJumpRecord, -1);
     for (int d = 0; d < kJumpDirections; ++d) {
@@ -284,7 +339,6 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
     grid.buildDiagonalBits();
   }
   if (grid.m_layout.isHex()) {
-    grid.m_hex = HexDirections(grid.m_layout, grid.paddedWidth());
     grid.buildHexJumps();
     grid.buildHexStopBits();
   }
@@ -335,7 +389,7 @@ std::optional<Error> SearchGrid::update(const TileMap& map, std::span<const Tile
   countClasses();
   // A refreshed tile's masks follow its neighbours' (refreshTile); the first edit that gives the
   // map a second cost makes them all.
-  if (hasJumps() && m_costClasses > 1 && m_successors.empty()) fillSuccessors();
+  if (keepsSuccessors() && m_costClasses > 1 && m_successors.empty()) fillSuccessors();
   refreshAround(changed);
   m_regions.update(map, flipped);
   if (cheaper) m_landmarksStale = true;
@@ -565,6 +619,8 @@ std::int32_t SearchGrid::gateBetween(std::int32_t fromPadded, std::int32_t toPad
 bool SearchGrid::hasJumps() const noexcept {
   return m_layout.kind() == LayoutKind::Square && m_layout.connectivity() == 8;
 }
+
+bool SearchGrid::keepsSuccessors() const noexcept { return hasJumps() || m_layout.isHex(); }
 
 void SearchGrid::buildJumpLine(int direction, std::int32_t line, std::int32_t first, std::int32_t last,
                                std::vector<std::int32_t>* stopFlips) {

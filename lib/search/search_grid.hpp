@@ -306,7 +306,10 @@ class SearchGrid {
   /// and forced neighbours.) Each mask depends on the 3 × 3 tiles' classes and costs only, so an
   /// edit changes those within a tile of it. Meaningful for tiles that are not uniform only (the
   /// others' are not kept up to date); 0xff (every neighbour) where the grid keeps no masks: maps
-  /// that never had more than one cost, hexes, 4-way; and closed tiles.
+  /// that never had more than one cost, 4-way; and closed tiles.
+  /// Hex maps keep the same for their six directions (arrival and bit c: direction c of
+  /// hexDirections()), from the tile and its six neighbours: the rule and its ties are in
+  /// search_grid.cpp (canonicalHexMasks), matched to the order of hex jump points' runs.
   std::uint8_t canonicalSuccessors(std::int32_t paddedIndex, int arrival) const noexcept {
     return m_successors.empty() ? std::uint8_t(0xff) : m_successors[std::size_t(paddedIndex) * 8 + std::size_t(arrival)];
   }
@@ -443,8 +446,8 @@ class SearchGrid {
   void buildHexStopBits();
   // Tile `cell`'s six stop bits, from its class, its neighbours' and its table entries.
   void refreshHexStopBits(Cell cell);
-  // canonicalSuccessors(): 8 masks per padded tile, made once the map has more than one cost
-  // (8-way squares only), then kept up to date where tiles are not uniform.
+  // canonicalSuccessors(): 8 masks per padded tile (6 on hexes), made once the map has more than
+  // one cost (8-way squares and hexes), then kept up to date where tiles are not uniform.
   std::vector<std::uint8_t> m_successors;
   std::unordered_map<std::uint64_t, std::uint64_t> m_successorCache;  // see refreshSuccessors
   static constexpr std::size_t kSuccessorCacheLimit = std::size_t(1) << 16;
@@ -479,6 +482,9 @@ class SearchGrid {
   // The flags of the tiles and their neighbours, and the jump lines through them.
   void refreshAround(std::span<const Cell> cells);
   bool hasJumps() const noexcept;
+  // Jump searches that stop where costs change and go on by canonicalSuccessors(): 8-way squares
+  // and hexes.
+  bool keepsSuccessors() const noexcept;
   // The jump entries of one row (directions 0, 1) or column (2, 3). With a range of positions
   // along the line (x for rows, y for columns) where tiles, flags or neighbours changed, only the
   // entries that can depend on them are recomputed: from just past the range back against the

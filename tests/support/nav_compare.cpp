@@ -43,13 +43,14 @@ std::string gridDifference(const SearchGrid& a, const SearchGrid& b, bool landma
           return "near diagonal stop " + std::to_string(d) + where;
         }
       }
-      // Canonical successors, where the search reads them (weighted maps, tiles where costs
-      // change, not at gates).
-      if (!a.uniformCost() && a.classes()[i] != 0 && a.uniform()[i] == 0 && a.nearGate()[i] == 0) {
-        for (int arrival = 0; arrival < 8; ++arrival) {
-          if (a.canonicalSuccessors(i, arrival) != b.canonicalSuccessors(i, arrival)) {
-            return "canonical successors " + std::to_string(arrival) + where;
-          }
+    }
+    // Canonical successors, where the search reads them (8-way squares and hexes, weighted maps,
+    // tiles where costs change, not at gates).
+    if (a.width() > 0 && (a.layout().isHex() || a.layout().connectivity() == 8) && !a.uniformCost() &&
+        a.classes()[i] != 0 && a.uniform()[i] == 0 && a.nearGate()[i] == 0) {
+      for (int arrival = 0; arrival < (a.layout().isHex() ? 6 : 8); ++arrival) {
+        if (a.canonicalSuccessors(i, arrival) != b.canonicalSuccessors(i, arrival)) {
+          return "canonical successors " + std::to_string(arrival) + where;
         }
       }
     }
