@@ -195,13 +195,14 @@ class SegmentTester {
     // Far beyond any map (NaN too) nothing is walked: the answer is "a tile in the way".
     constexpr double kFar = 8.0 * TileMap::kMaxSide;
     if (!(std::max({std::abs(u0), std::abs(v0), std::abs(u1), std::abs(v1), reach}) < kFar)) return false;
+    const HexSweep sweep(u0, v0, u1, v1);
     const double firstLine = std::ceil((std::min(v0, v1) - reach - 2.0 * kRadius) / kPitch);
     const double lastLine = std::floor((std::max(v0, v1) + reach) / kPitch);
     const bool wallsOnly = !(limit < std::numeric_limits<float>::infinity());
     for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
       const double centre = kRadius + line * kPitch;
       const double shift = 0.5 * double((line & 1) ^ m_hexEvenShifted);
-      const auto [low, high] = hexRangeWithin(u0, v0, u1, v1, centre - kRadius - reach, centre + kRadius + reach);
+      const auto [low, high] = sweep.within(centre - kRadius - reach, centre + kRadius + reach);
       if (low > high) continue;
       const auto first = std::int32_t(std::floor(low - reach - shift)), last = std::int32_t(std::floor(high + reach - shift));
       const bool onMap = line >= 0 && line < m_hexLines;
@@ -311,26 +312,37 @@ class SegmentTester {
   Verdict classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack, bool clearOnly,
                       float onlyCost, float& cost, Cell& blocker) const;
   bool keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const;
-  // The u-range of segment (u0, v0)-(u1, v1)'s points with v in [low, high]; empty (first >
-  // second) when it has none there or the band is empty.
-  static std::pair<double, double> hexRangeWithin(double u0, double v0, double u1, double v1, double low, double high) {
-    constexpr std::pair<double, double> kNone{1.0, 0.0};
-    if (low > high) return kNone;
-    const double dv = v1 - v0;
-    double t0 = 0.0, t1 = 1.0;
-    if (dv != 0.0) {
-      t0 = (low - v0) / dv;
-      t1 = (high - v0) / dv;
-      if (t0 > t1) std::swap(t0, t1);
-      t0 = std::max(t0, 0.0);
-      t1 = std::min(t1, 1.0);
-      if (t0 > t1) return kNone;
-    } else if (v0 < low || v0 > high) {
-      return kNone;
+  // A segment in a hex layout's line frame (u along the lines, v across), asked line after line
+  // for the u-range of its points with v in a band: the segment's slope is worked out once, so a
+  // line costs two multiplications and no division. The ends' own u are returned exactly where
+  // a band holds them.
+  struct HexSweep {
+    double uLow, vLow, uHigh, vHigh;  // the ends, by v
+    double slope;                     // du / dv (0 for a segment along a line)
+    HexSweep(double u0, double v0, double u1, double v1) noexcept {
+      if (v1 < v0) {
+        std::swap(u0, u1);
+        std::swap(v0, v1);
+      }
+      uLow = u0, vLow = v0, uHigh = u1, vHigh = v1;
+      slope = v1 > v0 ? (u1 - u0) / (v1 - v0) : 0.0;
+      if (!std::isfinite(slope)) {  // (ends a denormal apart across: taken as along a line)
+        vHigh = vLow;
+        slope = 0.0;
+      }
     }
-    const double ua = u0 + (u1 - u0) * t0, ub = u0 + (u1 - u0) * t1;
-    return {std::min(ua, ub), std::max(ua, ub)};
-  }
+    // The u-range within v in [low, high]; empty (first > second) when the segment has no point
+    // there or the band is empty.
+    std::pair<double, double> within(double low, double high) const noexcept {
+      constexpr std::pair<double, double> kNone{1.0, 0.0};
+      const double from = std::max(low, vLow), to = std::min(high, vHigh);
+      if (!(from <= to)) return kNone;
+      if (vLow == vHigh) return {std::min(uLow, uHigh), std::max(uLow, uHigh)};
+      const double ua = from == vLow ? uLow : uLow + (from - vLow) * slope;
+      const double ub = to == vHigh ? uHigh : uLow + (to - vLow) * slope;
+      return {std::min(ua, ub), std::max(ua, ub)};
+    }
+  };
   static constexpr std::int32_t kLongestHexRun = 65535;  // a run's stored length saturates here
   // Hex lines: the tile of index k along line `line`, the cost there, and the index just past
   // the run of tiles from k on that share its cost.

@@ -79,6 +79,7 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
                                                   Cell& blocker) const {
   const int along = m_hexFlat ? 1 : 0, across = 1 - along;
   const double u0 = a[along], v0 = a[across], u1 = b[along], v1 = b[across];
+  const HexSweep sweep(u0, v0, u1, v1);
   // Lines whose band (centre ± R) comes within pad of the segment.
   const double firstLine = std::ceil((std::min(v0, v1) - pad - 2.0 * kRadius) / kPitch);
   const double lastLine = std::floor((std::max(v0, v1) + pad) / kPitch);
@@ -88,7 +89,7 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
   cost = onlyCost;
   // The tiles of a line whose boxes come within `reach` of the segment's part near the line.
   auto near = [&](double centre, double shift, double reach, std::int32_t& first, std::int32_t& last) {
-    const auto [low, high] = hexRangeWithin(u0, v0, u1, v1, centre - kRadius - reach, centre + kRadius + reach);
+    const auto [low, high] = sweep.within(centre - kRadius - reach, centre + kRadius + reach);
     if (low > high) return false;
     const double f = std::floor(low - reach - shift), l = std::floor(high + reach - shift);
     // (Off the map: -1 or the line's length, enough to fail the caller's bounds.)
@@ -117,7 +118,7 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
       if (clearOnly) return verdict;
     }
     // The part inside the middle rectangles' band, by pad: every tile it spans is entered.
-    const auto [low, high] = hexRangeWithin(u0, v0, u1, v1, centre - 0.5 * kRadius + pad, centre + 0.5 * kRadius - pad);
+    const auto [low, high] = sweep.within(centre - 0.5 * kRadius + pad, centre + 0.5 * kRadius - pad);
     if (!(low + pad < high - pad)) continue;
     const auto firstEntered = std::int32_t(std::max(std::floor(low + pad - shift), 0.0));
     const auto lastEntered = std::int32_t(std::min(std::ceil(high - pad - shift) - 1.0, double(m_hexLength) - 1.0));
