@@ -782,6 +782,62 @@ __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t*
   }
   return x;
 }
+
+// settleCheckingHex()'s look for the tiles row .. row + width - 1, four at a time (AVX2): the
+// tiles done (a multiple of four; the caller does the rest). A hex tile's moves depend on its
+// row's or column's shift (the parity kept in its move bits' byte): along a row of pointy hexes
+// it is the same for all four, along a row of flat ones it alternates, so lanes 1 and 3 read
+// their neighbours from the second tile's table (a second load where the two differ).
+__attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* distance, const std::int32_t* weight,
+                                                            const std::uint8_t* openBits, std::uint8_t* direction,
+                                                            std::size_t row, std::size_t width,
+                                                            const std::ptrdiff_t (*offsets)[6], int parityShift,
+                                                            unsigned openMask, std::int64_t& reachable,
+                                                            std::int64_t straight, std::vector<std::uint32_t>& found) {
+  constexpr std::int64_t kNone = CrowdField::kNoDirection;
+  const __m256i unreachable = _mm256_set1_epi64x(CrowdField::kUnreachable);
+  const __m256i step = _mm256_set1_epi64x(straight);
+  const std::int32_t moveBytes = std::int32_t(openMask * 0x01010101u);
+  std::size_t x = 0;
+  for (; x + 4 <= width; x += 4) {
+    const std::size_t tile = row + x;
+    const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile));
+    if (_mm_testz_si128(weights, weights)) {  // four walls
+      std::memset(direction + tile, CrowdField::kNoDirection, 4);
+      continue;
+    }
+    const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + tile));
+    const __m256i none = _mm256_cmpeq_epi64(here, unreachable);  // (walls among them)
+    reachable += 4 - std::popcount(unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(none))));
+    std::int32_t packed;
+    std::memcpy(&packed, openBits + tile, sizeof packed);
+    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
+    const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed & moveBytes)));
+    const std::ptrdiff_t* first = offsets[openBits[tile] >> parityShift];
+    const std::ptrdiff_t* second = offsets[openBits[tile + 1] >> parityShift];
+    __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
+    for (int m = 5; m >= 0; --m) {  // (from the last move to the first: the first exact one is kept)
+      __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + first[m]));
+      if (second[m] != first[m]) {
+        const __m256i other = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + second[m]));
+        there = _mm256_blend_epi32(there, other, 0xcc);  // lanes 1 and 3
+      }
+      const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
+      const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
+      // (here - there never overflows: both lie in [0, kUnreachable].)
+      const __m256i fall = _mm256_sub_epi64(here, there);
+      best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), _mm256_and_si256(_mm256_cmpeq_epi64(fall, step), moveOpen));
+      high = _mm256_or_si256(high, _mm256_and_si256(_mm256_cmpgt_epi64(fall, step), moveOpen));
+    }
+    for (unsigned lanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(high))); lanes != 0; lanes &= lanes - 1) {
+      found.push_back(std::uint32_t(tile + std::size_t(std::countr_zero(lanes))));
+    }
+    best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(kNone), none);
+    const std::int32_t bytes = lowBytes(best);
+    std::memcpy(direction + tile, &bytes, sizeof bytes);
+  }
+  return x;
+}
 }  // namespace
 #endif
 
@@ -1915,9 +1971,19 @@ std::int64_t CrowdField::settleCheckingHex(std::int64_t straight) {
   m_seeds.clear();
   m_work.tiles += std::int64_t(m_costs.width()) * m_costs.height();  // every tile looked at, as settleRange()
   const auto width = std::size_t(m_costs.width());
+#if RPGNAV_FIELD_AVX2
+  static const bool avx2 = detail::cpuHasAvx2();
+#endif
   for (std::int32_t y = 0; y < m_costs.height(); ++y) {
     const std::size_t row = padded({0, y});
-    for (std::size_t tile = row; tile < row + width; ++tile) {
+    std::size_t x = 0;
+#if RPGNAV_FIELD_AVX2
+    if (avx2) {
+      x = checkHexRowAvx2(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offsets, kParityShift,
+                          arrays.openMask, reachable, straight, m_seeds);
+    }
+#endif
+    for (std::size_t tile = row + x; tile < row + width; ++tile) {
       if (arrays.weight[tile] == 0) {  // a wall: no direction, and nothing can lower it
         arrays.direction[tile] = kNoDirection;
         continue;
