@@ -1798,8 +1798,8 @@ bool CrowdField::drainJumpPoints(std::uint8_t goalDirections, const std::int64_t
   return true;
 }
 
-void CrowdField::pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions) {
-  m_jumpPoints.push_back({reached, std::uint32_t(tile), std::uint8_t(directions)});
+void CrowdField::pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions, unsigned turns) {
+  m_jumpPoints.push_back({reached, std::uint32_t(tile), std::uint8_t(directions), std::uint8_t(turns)});
   std::push_heap(m_jumpPoints.begin(), m_jumpPoints.end(), jumpPointLater);
 }
 
@@ -1891,18 +1891,22 @@ bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
   const auto forcedAt = [&](std::size_t tile, unsigned move, unsigned side) {
     return ((open[tile] >> side) & 1u) != 0 && ((open[neighbour(tile, side)] >> ((move + 3) % 6)) & 1u) == 0;
   };
-  // A secondary run: both sides can force.
+  // A secondary run: both sides can force. A forced right side is the turn a primary run along
+  // `move` makes: the route goes on as one, turning at every tile, the turn from this tile too.
   const auto secondary = [&](std::size_t tile, unsigned move, std::int64_t reached) {
     const unsigned left = (move + 5) % 6, right = (move + 1) % 6;
     while (step(tile, move, reached)) {
       const bool forcedLeft = forcedAt(tile, move, left), forcedRight = forcedAt(tile, move, right);
       if (forcedLeft || forcedRight) [[unlikely]] {
-        pushJumpPoint(reached, tile, (1u << move) | (forcedLeft ? 1u << left : 0u));
+        pushJumpPoint(reached, tile, (1u << move) | (forcedLeft ? 1u << left : 0u), forcedRight ? 1u << right : 0u);
         return;
       }
     }
   };
   return drainJumpPoints(0x3f, written, [&](const JumpPoint& point) {
+    for (unsigned move = 0; move < 6; ++move) {
+      if (((point.turns >> move) & 1u) != 0) secondary(point.tile, move, point.distance);
+    }
     for (unsigned move = 0; move < 6; ++move) {
       if (((point.directions >> move) & 1u) == 0) continue;
       // The primary run, a secondary from every tile of it; only its left side can force.

@@ -484,7 +484,7 @@ class RPGNAV_API CrowdField {
   // The scans' shared loop over jump points, and a jump point pushed (see crowd_field.cpp).
   template <typename Expand>
   bool drainJumpPoints(std::uint8_t goalDirections, const std::int64_t& written, Expand&& expand);
-  void pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions);
+  void pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions, unsigned turns = 0);
   // Its second: every tile's direction, and the tiles a neighbour offers a shorter distance
   // than they hold, into m_seeds (one sweep). Returns the reachable tiles, as settleAll().
   std::int64_t settleChecking(std::int64_t straight, std::int64_t diagonal);
@@ -516,6 +516,7 @@ class RPGNAV_API CrowdField {
     std::int64_t distance;
     std::uint32_t tile;
     std::uint8_t directions;
+    std::uint8_t turns = 0;  // hex: secondary runs from the tile itself, by direction
   };
   std::vector<JumpPoint> m_jumpPoints;
   static bool jumpPointLater(const JumpPoint& a, const JumpPoint& b) noexcept { return a.distance > b.distance; }

@@ -1190,15 +1190,19 @@ TEST_CASE("crowd field: the canonical integration on hex maps of one weight (bot
   std::mt19937 random(1050);
   const std::vector<Layout> hexes{Layout::hexPointy(), Layout::hexFlat(), Layout::hexPointy(1.0f, Vec2::Zero(), HexStagger::Even),
                                   Layout::hexFlat(1.0f, Vec2::Zero(), HexStagger::Even)};
-  const CanonicalCounts counts = checkCanonicalIntegration(random, hexes, 800);
+  const CanonicalCounts counts = checkCanonicalIntegration(random, hexes, 900);
   INFO(counts.canonical << " scanned, " << counts.repaired << " repaired; repair seeds " << counts.repairedTiles << " of "
                         << counts.scannedTiles << " tiles");
   CHECK(counts.canonical > 300);
   // The repair makes the field exact whatever the scan misses, so what shows the scan's rules
-  // right is how little it leaves to repair: 0.44% of the tiles here. Dropping a forced-neighbour
-  // rule multiplies that (measured: the secondary runs' right side 0.62%, the primary runs' left
-  // side 2.2%, all forced neighbours 6.5%).
-  CHECK(counts.repairedTiles * 200 < counts.scannedTiles);
+  // right is how little it leaves to repair: 0.16% of the tiles here (152 of 97,135). Dropping a
+  // forced-neighbour rule multiplies that (measured before the turn from a secondary run's forced
+  // right side was scanned, which took it from 0.44%: the secondary runs' right side 0.62%, the
+  // primary runs' left side 2.2%, all forced neighbours 6.5%); so does dropping that turn
+  // (0.44%: on the flat hex Berlin_0_1024 it left 169,000 tiles unreached, half the build's time
+  // in the repair). (900 maps: the scan, with more jump points, gives up for Dial's algorithm on
+  // a few more of the small ones than before.)
+  CHECK(counts.repairedTiles * 400 < counts.scannedTiles);
   CHECK(counts.withDoors > 150);
   CHECK(counts.repaired > 10);  // the scan's routes were not all shortest: the repair ran
 }
