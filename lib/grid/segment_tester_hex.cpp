@@ -136,8 +136,16 @@ bool SegmentTester::keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius
   if (radius >= 0.5 && detail::measureReversed(a, b)) std::swap(a, b);  // as probeSegment measures
   const Layout& layout = m_map->layout();
   // A forbidden tile is near when it comes closer than pad (probeSegment's rule); a segment
-  // inside the tile is at distance 0.
+  // inside the tile is at distance 0. The hexagon holds the disc of radius ½ round its centre
+  // and lies in the disc of radius R, so the centre's distance d settles most tiles at once:
+  // near when d < pad + ½, not when d >= pad + R (each by a margin for rounding); the polygon
+  // is measured only in between.
+  const double margin = 1e-9 * std::max({1.0, a.cwiseAbs().maxCoeff(), b.cwiseAbs().maxCoeff()});
+  const double surelyNear = pad + 0.5 - margin, surelyFar = pad + kRadius + margin;
   auto near = [&](Cell cell) {
+    const double d2 = detail::pointSegmentDistanceSquared(layout.localCenter(cell), a, b);
+    if (pad > 0.0 && surelyNear > 0.0 && d2 < surelyNear * surelyNear) return true;
+    if (d2 >= surelyFar * surelyFar) return false;
     std::array<Eigen::Vector2d, 6> corners;
     const int count = layout.localCorners(cell, corners);
     return detail::closerThan(a, b, corners, count, pad) || (pad > 0.0 && insidePolygon(a, corners, count));
