@@ -10,8 +10,9 @@
 // Near: every tile the segment (grown by `pad`) can reach is a tile of a line whose band
 // centre ± R it meets, whose box (±½ in u) overlaps the segment's u-range over that band, grown
 // by pad. Boxes hold their hexes, so the ranges hold every tile near (and a few more at the
-// points). Surely crossed: the segment's part within the middle rectangles' band, shrunk by pad
-// at both ends of its u-range, crosses the inside of every tile it spans.
+// points). Surely crossed: the segment's part within the middle rectangles' band, shrunk by the
+// rounding slack at both ends of its u-range, crosses the inside of every tile it spans (at any
+// radius: a segment inside an impassable tile is blocked).
 #include "grid/segment_tester.hpp"
 
 #include "grid/segment_walk.hpp"
@@ -117,11 +118,12 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
       verdict = Verdict::Unsure;
       if (clearOnly) return verdict;
     }
-    // The part inside the middle rectangles' band, by pad: every tile it spans is entered.
-    const auto [low, high] = sweep.within(centre - 0.5 * kRadius + pad, centre + 0.5 * kRadius - pad);
-    if (!(low + pad < high - pad)) continue;
-    const auto firstEntered = std::int32_t(std::max(std::floor(low + pad - shift), 0.0));
-    const auto lastEntered = std::int32_t(std::min(std::ceil(high - pad - shift) - 1.0, double(m_hexLength) - 1.0));
+    // The part inside the middle rectangles' band (by the rounding slack): every tile it spans
+    // is entered, and a segment that enters an impassable tile is blocked whatever the radius.
+    const auto [low, high] = sweep.within(centre - 0.5 * kRadius + slack, centre + 0.5 * kRadius - slack);
+    if (!(low + slack < high - slack)) continue;
+    const auto firstEntered = std::int32_t(std::max(std::floor(low + slack - shift), 0.0));
+    const auto lastEntered = std::int32_t(std::min(std::ceil(high - slack - shift) - 1.0, double(m_hexLength) - 1.0));
     if (firstEntered > lastEntered) continue;
     const std::int32_t k = hexPassableLines().nextNotCheapest(line, firstEntered, lastEntered);
     if (k <= lastEntered) {
