@@ -118,7 +118,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const std::int64_t firstStep = grid.stepCost(cls[origin], cls[first], false);
   const std::uint8_t* uniform = grid.uniform();
   if (uniform[first] == 0) {  // (the run would stop there at once: a plain step, no scan)
-    if (hexLeadsOn(first, direction)) relaxHexJump(first, {originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
+    if (leadsOnAfter(first, direction)) relaxHexJump(first, {originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
     return;
   }
   const std::int64_t step = 2 * grid.halfStraight(cls[first]);
@@ -144,7 +144,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
         (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
       // The goal, a tile where costs change (or at a gate), or a forced neighbour: a jump point,
       // which goes on from here when expanded (if anywhere).
-      if (hexLeadsOn(at, direction)) relaxHexJump(at, atAxial, gHere, origin);
+      if (leadsOnAfter(at, direction)) relaxHexJump(at, atAxial, gHere, origin);
       return;
     }
     // The turn from this tile: its secondary run's stop, from the table (or the goal before it).
@@ -152,12 +152,12 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
     if (k == goalAt || entry == SearchGrid::kJumpFar) [[unlikely]] {
       std::int32_t steps = 0;
       const std::int32_t found = hexSecondaryRun(at, atAxial, here, turn, steps);
-      if (found >= 0 && hexLeadsOn(found, turn)) {
+      if (found >= 0 && leadsOnAfter(found, turn)) {
         relaxHexJump(found, {atAxial.q + steps * t.q, atAxial.r + steps * t.r}, gHere + steps * step, origin);
       }
     } else if (entry > 0) {
       const std::int32_t found = at + hex.paddedSteps(here, turn, entry);
-      if (hexLeadsOn(found, turn)) relaxHexJump(found, {atAxial.q + entry * t.q, atAxial.r + entry * t.r}, gHere + entry * step, origin);
+      if (leadsOnAfter(found, turn)) relaxHexJump(found, {atAxial.q + entry * t.q, atAxial.r + entry * t.r}, gHere + entry * step, origin);
     }
   }
 }
@@ -180,7 +180,7 @@ void SearchContext::expandHexJumpPoint(std::int32_t index, const Node here) {
   auto secondary = [&](int direction, std::int32_t parent) {
     std::int32_t steps = 0;
     const std::int32_t found = hexSecondaryRun(index, axial, shifted, direction, steps);
-    if (found >= 0 && hexLeadsOn(found, direction)) {
+    if (found >= 0 && leadsOnAfter(found, direction)) {
       const Axial d = hex.axial[std::size_t(direction)];
       relaxHexJump(found, {axial.q + steps * d.q, axial.r + steps * d.r}, here.g + steps * 2 * grid.halfStraight(cls[index]), parent);
     }

@@ -470,9 +470,7 @@ std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept
     const double tiles = double((pointOf(index) - m_goalPoint).norm()) / double(layout.tileSize());
     h = index == m_goal ? 0 : std::int64_t(tiles * double(m_minStraightCost));
   } else if (grid.layout().isHex()) {
-    const Axial a = grid.layout().toAxial(c);
-    const std::int64_t dq = a.q - m_goalAxial.q, dr = a.r - m_goalAxial.r;
-    h = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 * m_minStraightCost;  // hex steps
+    h = hexHeuristic(grid.layout().toAxial(c));
   } else {  // 4-way squares
     h = (std::abs(c.x - m_goalCell.x) + std::abs(c.y - m_goalCell.y)) * m_minStraightCost;
   }
@@ -574,8 +572,7 @@ void SearchContext::relaxHexJump(std::int32_t index, Axial axial, std::int64_t g
   Node& node = this->node(index);
   if ((node.stamp >> 4) == m_generation && g >= node.g) return;
   node = Node{g, parent, m_generation << 4};
-  const std::int64_t dq = axial.q - m_goalAxial.q, dr = axial.r - m_goalAxial.r;
-  std::int64_t h = (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 * m_minStraightCost;  // hex steps
+  std::int64_t h = hexHeuristic(axial);
   if (m_landmarkCount > 0) [[unlikely]] h = std::max(h, landmarkBound(index));
   heapPush({g + h, g, index, slotOf(node)});
 }

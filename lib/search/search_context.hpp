@@ -331,19 +331,18 @@ class SearchContext {
     if constexpr (kTiles != JumpTiles::kWeighted) {
       return true;
     } else {
-      const SearchGrid& grid = *m_grid;
-      return target == m_goal || grid.uniform()[target] != 0 || grid.nearGate()[target] != 0 ||
-             grid.canonicalSuccessors(target, SearchGrid::directionCode(dx, dy)) != 0;
+      return leadsOnAfter(target, SearchGrid::directionCode(dx, dy));
     }
+  }
+  // The same for a jump that ends on `target` by a step of arrival code `arrival` (the square
+  // code of directionCode, or a hex direction): hex runs ask it directly.
+  bool leadsOnAfter(std::int32_t target, int arrival) const noexcept {
+    const SearchGrid& grid = *m_grid;
+    return target == m_goal || grid.uniform()[target] != 0 || grid.nearGate()[target] != 0 ||
+           grid.canonicalSuccessors(target, arrival) != 0;
   }
   template <JumpTiles kTiles>
   void expandJumpPoint(std::int32_t node, Node here);
-  // leadsOn for hex runs: a run that ends on `target` by a step of hex direction `last`.
-  bool hexLeadsOn(std::int32_t target, int last) const noexcept {
-    const SearchGrid& grid = *m_grid;
-    return target == m_goal || grid.uniform()[target] != 0 || grid.nearGate()[target] != 0 ||
-           grid.canonicalSuccessors(target, last) != 0;
-  }
   // Hex jump points (maps of one cost, narrow bodies, no gates; hex_jumps.cpp). A primary run
   // from `origin` in `direction`, with the secondary run from each of its tiles, relaxing what
   // they find as successors of `origin`.
@@ -361,6 +360,11 @@ class SearchContext {
   // the hex step distance inline, no cell worked out from the index.
   void relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
+  // Hex maps: the hex steps from `axial` to the goal × the cheapest step cost.
+  std::int64_t hexHeuristic(Axial axial) const noexcept {
+    const std::int64_t dq = axial.q - m_goalAxial.q, dr = axial.r - m_goalAxial.r;
+    return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 * m_minStraightCost;
+  }
   std::int64_t octileHeuristic(Cell cell) const noexcept {
     const std::int64_t dx = std::abs(cell.x - m_goalCell.x), dy = std::abs(cell.y - m_goalCell.y);
     const std::int64_t diagonal = std::min(dx, dy);

@@ -152,7 +152,7 @@ std::uint64_t canonicalHexMasks(const std::uint8_t (&window)[7], const SearchGri
     const std::uint8_t c = window[ring];
     return c == 0 ? kClosed : 2 * grid.halfStraight(c);
   };
-  auto round = [&](std::initializer_list<int> rings) {
+  auto roundAbout = [&](std::initializer_list<int> rings) {  // 2h summed over ring tiles in between
     std::int64_t sum = 0;
     for (const int ring : rings) sum += twice(ring);
     return std::min(sum, kClosed);
@@ -166,8 +166,12 @@ std::uint64_t canonicalHexMasks(const std::uint8_t (&window)[7], const SearchGri
       mask = 0;
       for (const int by : {-1, 0, 1}) {
         if (window[at(by)] == 0) continue;
-        const std::int64_t right = by == 1 ? round({at(2)}) : by == 0 ? round({at(2), at(1)}) : round({at(2), at(1), at(0)});
-        const std::int64_t left = by == 1 ? round({at(-2), at(-1), at(0)}) : by == 0 ? round({at(-2), at(-1)}) : round({at(-2)});
+        const std::int64_t right = by == 1   ? roundAbout({at(2)})
+                                   : by == 0 ? roundAbout({at(2), at(1)})
+                                             : roundAbout({at(2), at(1), at(0)});
+        const std::int64_t left = by == 1   ? roundAbout({at(-2), at(-1), at(0)})
+                                  : by == 0 ? roundAbout({at(-2), at(-1)})
+                                            : roundAbout({at(-2)});
         const bool canonical = through < std::min(left, right) || (through == std::min(left, right) && !(by == -1 && left == through));
         if (canonical) mask |= 1u << at(by);
       }
