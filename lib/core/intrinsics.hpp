@@ -4,6 +4,8 @@
 /// Compiler intrinsics behind portable names, so that the library builds with GCC, Clang and
 /// MSVC: each one is a hint or a fast path with a plain fallback, never a change of results.
 
+#include <cstdint>
+
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #endif
@@ -40,6 +42,19 @@ inline void forgetRange(T& value) noexcept {
 #else
   (void)value;
 #endif
+}
+
+/// floor(x) as an integer, for |x| < 2^31 (the caller bounds x): a truncation and a fix-up, where
+/// std::floor is a library call on x86-64 builds without SSE4.1 (the probes' line walks round two
+/// bounds per line).
+inline std::int32_t floorToInt(double x) noexcept {
+  const auto t = std::int32_t(x);
+  return t - std::int32_t(double(t) > x);
+}
+/// ceil(x) as an integer, for |x| < 2^31.
+inline std::int32_t ceilToInt(double x) noexcept {
+  const auto t = std::int32_t(x);
+  return t + std::int32_t(double(t) < x);
 }
 
 }  // namespace rpgnav::detail

@@ -21,6 +21,7 @@
 /// fields, is as quick to answer as open ground); one that plainly crosses the inside of an
 /// impassable tile is blocked; the rest take the exact probe.
 
+#include "core/intrinsics.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 #include "rpgnav/grid/tile_map.hpp"
@@ -184,8 +185,8 @@ class SegmentTester {
   /// Hex maps: calls visit(cell) for every tile within `reach` (layout units) of the segment a→b
   /// (layout space) that costs more than `limit` — impassable tiles, and tiles off the map, are
   /// always visited; infinity: those alone — one run of tiles of one cost at a time, so open
-  /// ground costs a look per line. Near means the tile's bounding box comes within reach of
-  /// the segment, so a few tiles beyond reach are visited too. Stops at the first tile for which
+  /// ground costs a look per line. A few tiles a little beyond reach are visited too: those
+  /// within 2/√3 × reach at a corner of their hexagon (HexSweep::centresNear). Stops at the first tile for which
   /// visit returns false, and returns false then.
   template <typename Visit>
   bool forHexTilesNear(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double reach, float limit, Visit&& visit) const {
@@ -196,15 +197,17 @@ class SegmentTester {
     constexpr double kFar = 8.0 * TileMap::kMaxSide;
     if (!(std::max({std::abs(u0), std::abs(v0), std::abs(u1), std::abs(v1), reach}) < kFar)) return false;
     const HexSweep sweep(u0, v0, u1, v1);
+    const HexSweep::Reach near = sweep.reach(reach);
     const double firstLine = std::ceil((std::min(v0, v1) - reach - 2.0 * kRadius) / kPitch);
     const double lastLine = std::floor((std::max(v0, v1) + reach) / kPitch);
     const bool wallsOnly = !(limit < std::numeric_limits<float>::infinity());
     for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
       const double centre = kRadius + line * kPitch;
       const double shift = 0.5 * double((line & 1) ^ m_hexEvenShifted);
-      const auto [low, high] = sweep.within(centre - kRadius - reach, centre + kRadius + reach);
-      if (low > high) continue;
-      const auto first = std::int32_t(std::floor(low - reach - shift)), last = std::int32_t(std::floor(high + reach - shift));
+      const auto [low, high] = sweep.centresNear(centre, near);
+      // (Bounded: every coordinate and the reach lie within kFar.)
+      const std::int32_t first = detail::ceilToInt(low - 0.5 - shift), last = detail::floorToInt(high - 0.5 - shift);
+      if (first > last) continue;
       const bool onMap = line >= 0 && line < m_hexLines;
       // Off the map (a whole line, or either end of one).
       for (std::int32_t k = first; k <= last && (!onMap || k < 0); ++k) {
@@ -313,12 +316,17 @@ class SegmentTester {
                       float onlyCost, float& cost, Cell& blocker) const;
   bool keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const;
   // A segment in a hex layout's line frame (u along the lines, v across), asked line after line
-  // for the u-range of its points with v in a band: the segment's slope is worked out once, so a
-  // line costs two multiplications and no division. The ends' own u are returned exactly where
-  // a band holds them.
+  // for the u-range of its points with v in a band, or for the tiles of a line that may come
+  // within a reach of it: the segment's slope and normal are worked out once, so a line costs a
+  // few multiplications and no division. The ends' own u are returned exactly where a band holds
+  // them.
   struct HexSweep {
     double uLow, vLow, uHigh, vHigh;  // the ends, by v
     double slope;                     // du / dv (0 for a segment along a line)
+    // The segment's unit normal (nu, nv), where its line lies along it (offset), half the width
+    // of a hexagon seen along it (support), and 1/nu (0 when the normal runs nearly across the
+    // lines: that axis then tells little the band does not).
+    double nu = 0.0, nv = 0.0, offset = 0.0, support = 0.0, inverseNu = 0.0;
     HexSweep(double u0, double v0, double u1, double v1) noexcept {
       if (v1 < v0) {
         std::swap(u0, u1);
@@ -329,6 +337,14 @@ class SegmentTester {
       if (!std::isfinite(slope)) {  // (ends a denormal apart across: taken as along a line)
         vHigh = vLow;
         slope = 0.0;
+      }
+      const double du = uHigh - uLow, dv = vHigh - vLow, length = std::sqrt(du * du + dv * dv);
+      if (length > 0.0 && std::isfinite(length)) {
+        nu = -dv / length, nv = du / length;
+        offset = nu * uLow + nv * vLow;
+        // The hexagon's corners (±½, ±R/2) and (0, ±R) round its centre, in this frame.
+        support = std::max(0.5 * std::abs(nu) + 0.5 * kHexCircumradius * std::abs(nv), kHexCircumradius * std::abs(nv));
+        if (std::abs(nu) > 1e-4) inverseNu = 1.0 / nu;
       }
     }
     // The u-range within v in [low, high]; empty (first > second) when the segment has no point
@@ -342,6 +358,37 @@ class SegmentTester {
       const double ub = to == vHigh ? uHigh : uLow + (to - vLow) * slope;
       return {std::min(ua, ub), std::max(ua, ub)};
     }
+    // The tiles of a line at v = centre whose hexagons come within `reach` of the segment: a range
+    // of u that holds their centres (empty when none can). A hexagon is where three strips of
+    // width 1 cross (across u, and across the two slanted axes); grown by the reach, each strip
+    // widens by it. A tile is near only when, on each strip's axis and on the segment's normal,
+    // the segment's part within the line's band overlaps the grown hexagon's shadow (separating
+    // axes): so the range holds every near tile, and beyond them only tiles within 2/√3 × reach
+    // at a corner of their hexagon. Lines the segment crosses from band edge to band edge all
+    // see the same shapes, shifted along the segment: their range is the segment's u at the
+    // centre ± one half-width, worked out once per reach (Reach).
+    struct Reach {
+      double reach;
+      double band;  // how far from a line's centre its tiles reach across (R + reach)
+      double half;  // the half-width of a crossed line's range
+    };
+    Reach reach(double r) const noexcept {
+      constexpr double kSqrt3 = 1.7320508075688772;
+      const double band = kHexCircumradius + r, g = std::abs(band * slope);
+      double half = std::min({g + 0.5 + r, std::abs(g - kSqrt3 * band) + 1.0 + 2.0 * r});
+      // (|g + √3·band| ≥ |g - √3·band| for g ≥ 0: that strip never binds.)
+      if (inverseNu != 0.0) half = std::min(half, std::abs((support + r) * inverseNu));
+      return {r, band, half};
+    }
+    std::pair<double, double> centresNear(double centre, const Reach& reach) const noexcept {
+      if (vLow + reach.band <= centre && centre + reach.band <= vHigh && vLow != vHigh) {
+        const double u = uLow + (centre - vLow) * slope;
+        return {u - reach.half, u + reach.half};
+      }
+      return centresNearEnd(centre, reach);
+    }
+    // centresNear for a line the segment ends in (or runs along).
+    std::pair<double, double> centresNearEnd(double centre, const Reach& reach) const noexcept;
   };
   static constexpr std::int32_t kLongestHexRun = 65535;  // a run's stored length saturates here
   // Hex lines: the tile of index k along line `line`, the cost there, and the index just past

@@ -42,6 +42,31 @@ bool insidePolygon(const Eigen::Vector2d& p, const std::array<Eigen::Vector2d, 6
 
 }  // namespace
 
+std::pair<double, double> SegmentTester::HexSweep::centresNearEnd(double centre, const Reach& reach) const noexcept {
+  constexpr std::pair<double, double> kNone{1.0, 0.0};
+  constexpr double kSqrt3 = 1.7320508075688772;
+  const double from = std::max(centre - reach.band, vLow), to = std::min(centre + reach.band, vHigh);
+  if (!(from <= to)) return kNone;
+  double ua = uLow, ub = uHigh, wa = vLow - centre, wb = vLow - centre;  // (along a line)
+  if (vLow != vHigh) {
+    ua = from == vLow ? uLow : uLow + (from - vLow) * slope;
+    ub = to == vHigh ? uHigh : uLow + (to - vLow) * slope;
+    wa = from - centre, wb = to - centre;
+  }
+  const double r = reach.reach;
+  const double sa = ua + kSqrt3 * wa, sb = ub + kSqrt3 * wb;  // along the slanted axes
+  const double da = ua - kSqrt3 * wa, db = ub - kSqrt3 * wb;
+  double low = std::max(std::min(ua, ub) - 0.5 - r, std::max(std::min(sa, sb), std::min(da, db)) - 1.0 - 2.0 * r);
+  double high = std::min(std::max(ua, ub) + 0.5 + r, std::min(std::max(sa, sb), std::max(da, db)) + 1.0 + 2.0 * r);
+  if (inverseNu != 0.0) {
+    // |nu·u + nv·centre - offset| ≤ support + reach, solved for the centre's u.
+    const double middle = (offset - nv * centre) * inverseNu, half = std::abs((support + r) * inverseNu);
+    low = std::max(low, middle - half);
+    high = std::min(high, middle + half);
+  }
+  return {low, high};
+}
+
 void SegmentTester::readHexLine(std::int32_t line) {
   const std::size_t base = std::size_t(line) * std::size_t(m_hexLength);
   const std::size_t words = std::size_t(line) * std::size_t(m_hexWords);
@@ -88,26 +113,31 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
   Verdict verdict = Verdict::Clear;
   bool costKnown = !std::isnan(onlyCost);
   cost = onlyCost;
-  // The tiles of a line whose boxes come within `reach` of the segment's part near the line.
-  auto near = [&](double centre, double shift, double reach, std::int32_t& first, std::int32_t& last) {
-    const auto [low, high] = sweep.within(centre - kRadius - reach, centre + kRadius + reach);
-    if (low > high) return false;
-    const double f = std::floor(low - reach - shift), l = std::floor(high + reach - shift);
-    // (Off the map: -1 or the line's length, enough to fail the caller's bounds.)
-    first = std::int32_t(std::clamp(f, -1.0, double(m_hexLength)));
-    last = std::int32_t(std::clamp(l, -1.0, double(m_hexLength)));
+  // The tiles of a line that may come within `reach` of the segment (a range that holds every
+  // one that does).
+  const HexSweep::Reach padded = sweep.reach(pad), touched = sweep.reach(slack);
+  const double beyond = double(m_hexLength) + 1.0;
+  auto near = [&](double centre, double shift, const HexSweep::Reach& reach, std::int32_t& first, std::int32_t& last) {
+    const auto [low, high] = sweep.centresNear(centre, reach);
+    // (Clamped first, so that the integers hold them; off the map: -1 or the line's length,
+    // enough to fail the caller's bounds.)
+    const std::int32_t f = detail::ceilToInt(std::clamp(low - 0.5 - shift, -2.0, beyond));
+    const std::int32_t l = detail::floorToInt(std::clamp(high - 0.5 - shift, -2.0, beyond));
+    if (f > l) return false;
+    first = std::max(f, -1);
+    last = std::min(l, m_hexLength);
     return true;
   };
   for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
     const double centre = kRadius + line * kPitch;
     const double shift = 0.5 * double((line & 1) ^ m_hexEvenShifted);
     std::int32_t first = 0, last = 0;
-    if (verdict == Verdict::Clear && near(centre, shift, pad, first, last)) {
+    if (verdict == Verdict::Clear && near(centre, shift, padded, first, last)) {
       // Every tile within the radius passable; those the segment touches, of one cost: the
       // cheapest (the bits), or another (the runs).
       const std::size_t words = std::size_t(line) * std::size_t(m_hexWords);
       bool clear = first >= 0 && last < m_hexLength && allBitsSet(m_hexPassableBits.data() + words, first, last);
-      if (clear && near(centre, shift, slack, first, last)) {
+      if (clear && (pad == slack || near(centre, shift, touched, first, last))) {  // (radius 0: the same range)
         const bool allCheap = allBitsSet(m_hexCheapBits.data() + words, first, last);
         const float here = allCheap ? float(m_cheapest) : hexCost(line, first);
         clear = (!costKnown || here == cost) && (allCheap || hexRunEnd(line, first) > last);

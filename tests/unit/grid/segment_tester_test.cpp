@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "grid/segment_tester.hpp"
+#include "grid/segment_walk.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
@@ -245,10 +246,20 @@ TEST_CASE("SegmentTester::forHexTilesNear visits every tile within reach above t
             }
           }
         }
-        // ... and every tile visited is above the limit (or off the map).
+        // ... and every tile visited is above the limit (or off the map), and near: within
+        // 2/√3 × reach (where two of its grown sides meet), give or take a segment's tilt.
         for (const Cell cell : visited) {
           const float cost = map.cost(cell, TerrainTable::kWalk);
           REQUIRE((cost > limit || cost == TerrainTable::kImpassable));
+          std::array<Eigen::Vector2d, 6> corners;
+          const int count = layout.localCorners(cell, corners);
+          bool inside = true;
+          for (int i = 0; i < count; ++i) {
+            const Eigen::Vector2d e = corners[std::size_t((i + 1) % count)] - corners[std::size_t(i)], to = a - corners[std::size_t(i)];
+            inside = inside && e.x() * to.y() - e.y() * to.x() >= 0.0;
+          }
+          INFO("tile " << cell.x << "," << cell.y << " visited, reach " << reach);
+          REQUIRE((inside || detail::closerThan(a, b, corners, count, reach * 2.0 / std::sqrt(3.0) + 0.01)));
         }
       }
     }
