@@ -30,10 +30,9 @@ SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
     m_hexLength = m_hexFlat ? height : width;
     m_hexCosts.assign(std::size_t(map.tileCount()), 0.0f);
     m_hexRuns.assign(std::size_t(map.tileCount()), 0);
-    m_hexWords = (m_hexLength + 63) / 64;
-    m_hexCheapBits.assign(std::size_t(m_hexWords) * std::size_t(m_hexLines), 0);
-    m_hexPassableBits = m_hexCheapBits;
+    layOutHexAxes();
     for (std::int32_t line = 0; line < m_hexLines; ++line) readHexLine(line);
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) readHexTileBits(map.cellAt(i));
   }
   m_openAround.assign(std::size_t(map.tileCount()), false);
   m_passableAround.assign(std::size_t(map.tileCount()), false);
@@ -103,6 +102,7 @@ void SegmentTester::update(const TileMap& map, std::span<const std::pair<Cell, C
     for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, map.height() - 1); ++y) {
       for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, map.width() - 1); ++x) {
         if (!m_rows.empty()) readTile({x, y});
+        if (!m_hexCosts.empty()) readHexTileBits({x, y});
       }
     }
     // Open-around flags: the tiles and every tile touching them (one tile further on either side

@@ -27,9 +27,11 @@
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -192,45 +194,53 @@ class SegmentTester {
   bool forHexTilesNear(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double reach, float limit, Visit&& visit) const {
     constexpr double kRadius = kHexCircumradius, kPitch = kHexPitch;
     const int along = m_hexFlat ? 1 : 0, across = 1 - along;
-    const double u0 = a[along], v0 = a[across], u1 = b[along], v1 = b[across];
     // Far beyond any map (NaN too) nothing is walked: the answer is "a tile in the way".
     constexpr double kFar = 8.0 * TileMap::kMaxSide;
-    if (!(std::max({std::abs(u0), std::abs(v0), std::abs(u1), std::abs(v1), reach}) < kFar)) return false;
+    if (!(std::max({std::abs(a[along]), std::abs(a[across]), std::abs(b[along]), std::abs(b[across]), reach}) < kFar)) {
+      return false;
+    }
+    // Walls alone: along the axis nearest the segment's direction (the fewest lines); dearer
+    // tiles need the runs of one cost, kept along the layout's own lines only.
+    const bool wallsOnly = !(limit < std::numeric_limits<float>::infinity());
+    const int family = wallsOnly ? nearestHexAxis(b[along] - a[along], b[across] - a[across]) : 0;
+    const HexAxis& axis = m_hexAxes[std::size_t(family)];
+    const double u0 = axis.u(a[along], a[across]), v0 = axis.v(a[along], a[across]);
+    const double u1 = axis.u(b[along], b[across]), v1 = axis.v(b[along], b[across]);
     const HexSweep sweep(u0, v0, u1, v1);
     const HexSweep::Reach near = sweep.reach(reach);
-    const double firstLine = std::ceil((std::min(v0, v1) - reach - 2.0 * kRadius) / kPitch);
-    const double lastLine = std::floor((std::max(v0, v1) + reach) / kPitch);
-    const bool wallsOnly = !(limit < std::numeric_limits<float>::infinity());
-    for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
-      const double centre = kRadius + line * kPitch;
-      const double shift = 0.5 * double((line & 1) ^ m_hexEvenShifted);
-      const auto [low, high] = sweep.centresNear(centre, near);
+    const auto firstLine = detail::ceilToInt((std::min(v0, v1) - reach - kRadius - axis.cv) / kPitch);
+    const auto lastLine = detail::floorToInt((std::max(v0, v1) + reach + kRadius - axis.cv) / kPitch);
+    for (std::int32_t line = firstLine; line <= lastLine; ++line) {
+      const auto [low, high] = sweep.centresNear(axis.cv + line * kPitch, near);
       // (Bounded: every coordinate and the reach lie within kFar.)
-      const std::int32_t first = detail::ceilToInt(low - 0.5 - shift), last = detail::floorToInt(high - 0.5 - shift);
+      const double shift = axis.cu + 0.5 * line;
+      const std::int32_t first = detail::ceilToInt(low - shift), last = detail::floorToInt(high - shift);
       if (first > last) continue;
-      const bool onMap = line >= 0 && line < m_hexLines;
-      // Off the map (a whole line, or either end of one).
-      for (std::int32_t k = first; k <= last && (!onMap || k < 0); ++k) {
-        if (!visit(hexCell(line, k))) return false;
+      const std::int32_t stored = line - axis.firstLine;
+      const bool onMap = stored >= 0 && stored < axis.count;
+      const std::int32_t base = onMap ? axis.base[std::size_t(stored)] : 0;
+      // Off the map (a whole line, or either end of one's stored bits).
+      for (std::int32_t j = first; j <= last && (!onMap || j < base); ++j) {
+        if (!visit(hexAxisCell(family, line, j))) return false;
       }
       if (!onMap) continue;
-      for (std::int32_t k = std::max(first, m_hexLength); k <= last; ++k) {
-        if (!visit(hexCell(line, k))) return false;
+      for (std::int32_t j = std::max(first, base + axis.width); j <= last; ++j) {
+        if (!visit(hexAxisCell(family, line, j))) return false;
       }
-      const std::int32_t end = std::min(last, m_hexLength - 1);
+      const std::int32_t from = std::max(first, base) - base, to = std::min(last, base + axis.width - 1) - base;
       if (wallsOnly) {
-        // The impassable tiles, 64 tiles a word.
-        const BitLines passable = hexPassableLines();
-        for (std::int32_t k = passable.nextNotCheapest(line, std::max(first, 0), end); k <= end;
-             k = passable.nextNotCheapest(line, k + 1, end)) {
-          if (!visit(hexCell(line, k))) return false;
+        // The impassable tiles (and the stored ones off the map), 64 tiles a word.
+        const BitLines passable = axis.passableLines();
+        for (std::int32_t k = passable.nextNotCheapest(stored, from, to); k <= to; k = passable.nextNotCheapest(stored, k + 1, to)) {
+          if (!visit(hexAxisCell(family, line, base + k))) return false;
         }
         continue;
       }
-      for (std::int32_t k = std::max(first, 0); k <= end;) {
+      // (The layout's own lines: bit k is tile k of the line.)
+      for (std::int32_t k = from; k <= to;) {
         const std::int32_t runEnd = hexRunEnd(line, k);
         if (hexCost(line, k) > limit || hexCost(line, k) == TerrainTable::kImpassable) {
-          for (std::int32_t j = k; j < std::min(runEnd, end + 1); ++j) {
+          for (std::int32_t j = k; j < std::min(runEnd, to + 1); ++j) {
             if (!visit(hexCell(line, j))) return false;
           }
         }
@@ -255,15 +265,17 @@ class SegmentTester {
            a.m_columns == b.m_columns && a.m_passableRows == b.m_passableRows &&
            a.m_passableColumns == b.m_passableColumns && a.m_openAround == b.m_openAround &&
            a.m_passableAround == b.m_passableAround &&
-           a.m_hexCosts == b.m_hexCosts && a.m_hexRuns == b.m_hexRuns && a.m_hexCheapBits == b.m_hexCheapBits &&
-           a.m_hexPassableBits == b.m_hexPassableBits;
+           a.m_hexCosts == b.m_hexCosts && a.m_hexRuns == b.m_hexRuns && a.m_hexAxes == b.m_hexAxes;
   }
   /// Bytes held (arrays' capacities).
   std::size_t memoryBytes() const noexcept {
     return sizeof(*this) + (m_rows.capacity() + m_columns.capacity() + m_passableRows.capacity() +
                             m_passableColumns.capacity()) * sizeof(std::uint64_t) + (m_openAround.capacity() + m_passableAround.capacity()) / 8 +
            m_hexCosts.capacity() * sizeof(float) + m_hexRuns.capacity() * sizeof(std::uint16_t) +
-           (m_hexCheapBits.capacity() + m_hexPassableBits.capacity()) * sizeof(std::uint64_t);
+           std::accumulate(m_hexAxes.begin(), m_hexAxes.end(), std::size_t(0), [](std::size_t sum, const HexAxis& axis) {
+             return sum + (axis.cheap.capacity() + axis.passable.capacity()) * sizeof(std::uint64_t) +
+                    axis.base.capacity() * sizeof(std::int32_t);
+           });
   }
   MobilityId mobility() const noexcept { return m_mobility; }
   std::uint64_t mapVersion() const noexcept { return m_version; }
@@ -294,19 +306,53 @@ class SegmentTester {
   std::vector<std::uint64_t> m_passableColumns;
   std::vector<bool> m_openAround;
   std::vector<bool> m_passableAround;  // every tile touching the tile is passable (for the exact probe)
-  // Hex maps: per line (rows of pointy hexes, columns of flat ones) a bit per tile for "passable"
-  // and for "passable at the cheapest cost" (what most look-ups need, 64 tiles a word, as on
-  // squares); each tile's cost for the mobility (TerrainTable::kImpassable where it cannot
-  // enter), and how many tiles from it on share that cost (saturated at 65,535: a longer run is
-  // read on from its end), for ground of one cost that is not the cheapest.
+  // Hex maps: per line (rows of pointy hexes, columns of flat ones) each tile's cost for the
+  // mobility (TerrainTable::kImpassable where it cannot enter), and how many tiles from it on
+  // share that cost (saturated at 65,535: a longer run is read on from its end), for ground of
+  // one cost that is not the cheapest.
   bool m_hexFlat = false;
   int m_hexEvenShifted = 0;
   std::int32_t m_hexLines = 0, m_hexLength = 0;
   std::vector<float> m_hexCosts;
   std::vector<std::uint16_t> m_hexRuns;
-  std::int32_t m_hexWords = 0;  // words per line of the two bitmaps
-  std::vector<std::uint64_t> m_hexCheapBits;
-  std::vector<std::uint64_t> m_hexPassableBits;
+  // Hex maps: the tiles along each of the grid's three axes, a bit per tile for "passable" and
+  // for "passable at the cheapest cost" (what most look-ups need, 64 tiles a word, as on
+  // squares). Axis 0 is the layout's own lines, axes 1 and 2 the lines at +60° and -60° to them:
+  // a segment is walked along the axis nearest its direction, across the fewest lines (half as
+  // many as along the layout's own, on average). In an axis's frame (u', v') — the line frame
+  // (see segment_tester_hex.cpp) turned so that its lines run along u' — tile j of line i has its
+  // centre at (j + i/2 + cu, cv + i·pitch), and its hexagon is the line frame's: one walk
+  // serves all three. (Axial coordinates: a = k - floor((line + shifted)/2) along the layout's
+  // lines; axis 0 has i = line, j = a; axis 1 i = a, j = line; axis 2 i = a + line, j = -a.)
+  struct HexAxis {
+    double alongU = 1.0, alongV = 0.0, acrossU = 0.0, acrossV = 1.0, cu = 0.0, cv = 0.0;
+    std::int32_t firstLine = 0, count = 0, width = 0, words = 0;  // lines firstLine..firstLine+count-1
+    std::vector<std::int32_t> base;                              // per line: the j of its bit 0
+    std::vector<std::uint64_t> cheap, passable;  // bits of tiles off the map (padding) are clear
+    double u(double lineU, double lineV) const noexcept { return lineU * alongU + lineV * alongV; }
+    double v(double lineU, double lineV) const noexcept { return lineU * acrossU + lineV * acrossV; }
+    BitLines passableLines() const noexcept { return {passable.data(), words, count, width}; }
+    friend bool operator==(const HexAxis& a, const HexAxis& b) noexcept {
+      return a.firstLine == b.firstLine && a.count == b.count && a.width == b.width && a.base == b.base &&
+             a.cheap == b.cheap && a.passable == b.passable;
+    }
+  };
+  std::array<HexAxis, 3> m_hexAxes;
+  // The axis whose lines run nearest the direction (du, dv) of the line frame.
+  int nearestHexAxis(double du, double dv) const noexcept {
+    const double across0 = std::abs(dv), across1 = std::abs(kHexPitch * du - 0.5 * dv), across2 = std::abs(kHexPitch * du + 0.5 * dv);
+    return across0 <= std::min(across1, across2) ? 0 : across1 <= across2 ? 1 : 2;
+  }
+  // Tile j of line i of an axis.
+  Cell hexAxisCell(int family, std::int32_t i, std::int32_t j) const noexcept {
+    const std::int32_t line = family == 0 ? i : family == 1 ? j : i + j;
+    const std::int32_t axial = family == 0 ? j : family == 1 ? i : -j;
+    return hexCell(line, axial + ((line + m_hexEvenShifted) >> 1));
+  }
+  // The bits of one tile, on every axis.
+  void readHexTileBits(Cell cell);
+  // The axes' frames and extents (their bits cleared).
+  void layOutHexAxes();
 
   // Hex maps: the segment's tiles line by line (see the file comment): Clear when every tile
   // within `pad` is passable and every tile within `slack` (those the segment itself touches,
@@ -314,6 +360,10 @@ class SegmentTester {
   // one cost a Clear verdict may have.
   Verdict classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack, bool clearOnly,
                       float onlyCost, float& cost, Cell& blocker) const;
+  // classifyHex along one axis; on axes 1 and 2 (bits alone) a segment whose touched tiles are
+  // passable but not all of the cheapest cost is Unsure with `dearer` set.
+  Verdict classifyHexAxis(int family, const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack,
+                          bool clearOnly, float onlyCost, float& cost, Cell& blocker, bool& dearer) const;
   bool keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const;
   // A segment in a hex layout's line frame (u along the lines, v across), asked line after line
   // for the u-range of its points with v in a band, or for the tiles of a line that may come
@@ -398,8 +448,6 @@ class SegmentTester {
     return m_hexCosts[std::size_t(line) * std::size_t(m_hexLength) + std::size_t(k)];
   }
   std::int32_t hexRunEnd(std::int32_t line, std::int32_t k) const noexcept;
-  BitLines hexPassableLines() const noexcept { return {m_hexPassableBits.data(), m_hexWords, m_hexLines, m_hexLength}; }
-  BitLines hexCheapLines() const noexcept { return {m_hexCheapBits.data(), m_hexWords, m_hexLines, m_hexLength}; }
   // The costs and runs of hex line `line` read again from the map.
   void readHexLine(std::int32_t line);
 

@@ -69,16 +69,7 @@ std::pair<double, double> SegmentTester::HexSweep::centresNearEnd(double centre,
 
 void SegmentTester::readHexLine(std::int32_t line) {
   const std::size_t base = std::size_t(line) * std::size_t(m_hexLength);
-  const std::size_t words = std::size_t(line) * std::size_t(m_hexWords);
-  std::fill_n(m_hexCheapBits.begin() + std::ptrdiff_t(words), m_hexWords, 0);
-  std::fill_n(m_hexPassableBits.begin() + std::ptrdiff_t(words), m_hexWords, 0);
-  for (std::int32_t k = 0; k < m_hexLength; ++k) {
-    const float cost = m_map->cost(hexCell(line, k), m_mobility);
-    m_hexCosts[base + std::size_t(k)] = cost;
-    const std::uint64_t bit = std::uint64_t(1) << (k & 63);
-    if (cost != TerrainTable::kImpassable) m_hexPassableBits[words + std::size_t(k >> 6)] |= bit;
-    if (cost != TerrainTable::kImpassable && double(cost) == m_cheapest) m_hexCheapBits[words + std::size_t(k >> 6)] |= bit;
-  }
+  for (std::int32_t k = 0; k < m_hexLength; ++k) m_hexCosts[base + std::size_t(k)] = m_map->cost(hexCell(line, k), m_mobility);
   // Runs from the line's end back: a tile's run is one more than its successor's when they
   // share a cost.
   std::int32_t run = 0;
@@ -86,6 +77,71 @@ void SegmentTester::readHexLine(std::int32_t line) {
     const std::size_t i = base + std::size_t(k);
     run = k + 1 < m_hexLength && m_hexCosts[i] == m_hexCosts[i + 1] ? run + 1 : 1;
     m_hexRuns[i] = std::uint16_t(std::min(run, kLongestHexRun));
+  }
+}
+
+void SegmentTester::layOutHexAxes() {
+  // The line frame's centres: tile k of line L at u = a + L/2 + u00, v = R + L·pitch (axial a).
+  const double u00 = 0.5 + 0.5 * double(m_hexEvenShifted);
+  HexAxis& own = m_hexAxes[0];
+  own = HexAxis{};
+  own.cu = u00, own.cv = kRadius;
+  // Axis 1 runs along (½, pitch), axis 2 along (-½, pitch); across each, the next line lies a
+  // pitch further (the frames are mirror images of the line frame, whose hexagons they keep).
+  HexAxis& up = m_hexAxes[1];
+  up = HexAxis{0.5, kPitch, kPitch, -0.5, 0.5 * u00 + kRadius * kPitch, u00 * kPitch - 0.5 * kRadius};
+  HexAxis& down = m_hexAxes[2];
+  down = HexAxis{-0.5, kPitch, kPitch, 0.5, kRadius * kPitch - 0.5 * u00, u00 * kPitch + 0.5 * kRadius};
+  // Each axis's lines and, per line, the map's tiles on it (one run of j: the map is a rectangle
+  // in offset coordinates).
+  for (int family = 0; family < 3; ++family) {
+    HexAxis& axis = m_hexAxes[std::size_t(family)];
+    std::int32_t low = 0, high = -1;
+    std::vector<std::int32_t> first, last;
+    for (std::int32_t line = 0; line < m_hexLines; ++line) {
+      for (const std::int32_t k : {std::int32_t(0), m_hexLength - 1}) {
+        // (The ends of the layout's lines bound every axis's lines: i is monotone along them.)
+        const std::int32_t a = k - ((line + m_hexEvenShifted) >> 1);
+        const std::int32_t i = family == 0 ? line : family == 1 ? a : a + line;
+        low = high < low ? i : std::min(low, i);
+        high = std::max(high, i);
+      }
+    }
+    axis.firstLine = low;
+    axis.count = std::max(high - low + 1, 0);
+    first.assign(std::size_t(axis.count), std::numeric_limits<std::int32_t>::max());
+    last.assign(std::size_t(axis.count), std::numeric_limits<std::int32_t>::min());
+    for (std::int32_t line = 0; line < m_hexLines; ++line) {
+      for (std::int32_t k = 0; k < m_hexLength; ++k) {
+        const std::int32_t a = k - ((line + m_hexEvenShifted) >> 1);
+        const std::int32_t i = family == 0 ? line : family == 1 ? a : a + line, j = family == 0 ? a : family == 1 ? line : -a;
+        first[std::size_t(i - low)] = std::min(first[std::size_t(i - low)], j);
+        last[std::size_t(i - low)] = std::max(last[std::size_t(i - low)], j);
+      }
+    }
+    axis.width = 0;
+    for (std::size_t n = 0; n < first.size(); ++n) axis.width = std::max(axis.width, last[n] - first[n] + 1);
+    axis.words = (axis.width + 63) / 64;
+    axis.base = std::move(first);
+    axis.cheap.assign(std::size_t(axis.words) * std::size_t(axis.count), 0);
+    axis.passable = axis.cheap;
+  }
+}
+
+void SegmentTester::readHexTileBits(Cell cell) {
+  const std::int32_t line = m_hexFlat ? cell.x : cell.y, k = m_hexFlat ? cell.y : cell.x;
+  const std::int32_t a = k - ((line + m_hexEvenShifted) >> 1);
+  const float cost = m_map->cost(cell, m_mobility);
+  const bool passable = cost != TerrainTable::kImpassable, cheap = passable && double(cost) == m_cheapest;
+  for (int family = 0; family < 3; ++family) {
+    HexAxis& axis = m_hexAxes[std::size_t(family)];
+    const std::int32_t i = (family == 0 ? line : family == 1 ? a : a + line) - axis.firstLine;
+    const std::int32_t j = family == 0 ? a : family == 1 ? line : -a;
+    const std::int32_t bit = j - axis.base[std::size_t(i)];
+    const std::size_t word = std::size_t(i) * std::size_t(axis.words) + std::size_t(bit >> 6);
+    const std::uint64_t mask = std::uint64_t(1) << (bit & 63);
+    axis.passable[word] = passable ? axis.passable[word] | mask : axis.passable[word] & ~mask;
+    axis.cheap[word] = cheap ? axis.cheap[word] | mask : axis.cheap[word] & ~mask;
   }
 }
 
@@ -103,42 +159,64 @@ std::int32_t SegmentTester::hexRunEnd(std::int32_t line, std::int32_t k) const n
 SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad,
                                                   double slack, bool clearOnly, float onlyCost, float& cost,
                                                   Cell& blocker) const {
+  // Along the axis nearest the segment's direction; where that finds dearer tiles than the
+  // cheapest, along the layout's own lines, which know the runs of one cost.
   const int along = m_hexFlat ? 1 : 0, across = 1 - along;
-  const double u0 = a[along], v0 = a[across], u1 = b[along], v1 = b[across];
+  const int family = nearestHexAxis(b[along] - a[along], b[across] - a[across]);
+  bool dearer = false;
+  const Verdict verdict = classifyHexAxis(family, a, b, pad, slack, clearOnly, onlyCost, cost, blocker, dearer);
+  if (!dearer || family == 0) return verdict;
+  return classifyHexAxis(0, a, b, pad, slack, clearOnly, onlyCost, cost, blocker, dearer);
+}
+
+SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::Vector2d& a, const Eigen::Vector2d& b,
+                                                      double pad, double slack, bool clearOnly, float onlyCost,
+                                                      float& cost, Cell& blocker, bool& dearer) const {
+  const HexAxis& axis = m_hexAxes[std::size_t(family)];
+  const int along = m_hexFlat ? 1 : 0, across = 1 - along;
+  const double u0 = axis.u(a[along], a[across]), v0 = axis.v(a[along], a[across]);
+  const double u1 = axis.u(b[along], b[across]), v1 = axis.v(b[along], b[across]);
   const HexSweep sweep(u0, v0, u1, v1);
   // Lines whose band (centre ± R) comes within pad of the segment.
-  const double firstLine = std::ceil((std::min(v0, v1) - pad - 2.0 * kRadius) / kPitch);
-  const double lastLine = std::floor((std::max(v0, v1) + pad) / kPitch);
-  if (firstLine < 0.0 || lastLine >= double(m_hexLines)) return Verdict::Unsure;  // tiles off the map are near
+  const double firstLine = std::ceil((std::min(v0, v1) - pad - kRadius - axis.cv) / kPitch);
+  const double lastLine = std::floor((std::max(v0, v1) + pad + kRadius - axis.cv) / kPitch);
+  if (firstLine < double(axis.firstLine) || lastLine >= double(axis.firstLine + axis.count)) {
+    return Verdict::Unsure;  // tiles off the map are near
+  }
   Verdict verdict = Verdict::Clear;
   bool costKnown = !std::isnan(onlyCost);
   cost = onlyCost;
-  // The tiles of a line that may come within `reach` of the segment (a range that holds every
-  // one that does).
+  dearer = false;
+  // The bits of a line's tiles that may come within `reach` of the segment (a range that holds
+  // every one that does). Off the stored bits: -1 or the width, enough to fail the bounds.
   const HexSweep::Reach padded = sweep.reach(pad), touched = sweep.reach(slack);
-  const double beyond = double(m_hexLength) + 1.0;
+  const double beyond = double(axis.width) + 1.0;
   auto near = [&](double centre, double shift, const HexSweep::Reach& reach, std::int32_t& first, std::int32_t& last) {
     const auto [low, high] = sweep.centresNear(centre, reach);
-    // (Clamped first, so that the integers hold them; off the map: -1 or the line's length,
-    // enough to fail the caller's bounds.)
-    const std::int32_t f = detail::ceilToInt(std::clamp(low - 0.5 - shift, -2.0, beyond));
-    const std::int32_t l = detail::floorToInt(std::clamp(high - 0.5 - shift, -2.0, beyond));
+    const std::int32_t f = detail::ceilToInt(std::clamp(low - shift, -2.0, beyond));
+    const std::int32_t l = detail::floorToInt(std::clamp(high - shift, -2.0, beyond));
     if (f > l) return false;
     first = std::max(f, -1);
-    last = std::min(l, m_hexLength);
+    last = std::min(l, axis.width);
     return true;
   };
   for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
-    const double centre = kRadius + line * kPitch;
-    const double shift = 0.5 * double((line & 1) ^ m_hexEvenShifted);
+    const std::int32_t stored = line - axis.firstLine;
+    const double centre = axis.cv + line * kPitch;
+    const std::int32_t base = axis.base[std::size_t(stored)];
+    const double shift = axis.cu + 0.5 * line + double(base);  // bit k of the line: its centre's u - k
     std::int32_t first = 0, last = 0;
     if (verdict == Verdict::Clear && near(centre, shift, padded, first, last)) {
       // Every tile within the radius passable; those the segment touches, of one cost: the
-      // cheapest (the bits), or another (the runs).
-      const std::size_t words = std::size_t(line) * std::size_t(m_hexWords);
-      bool clear = first >= 0 && last < m_hexLength && allBitsSet(m_hexPassableBits.data() + words, first, last);
+      // cheapest (the bits), or another (the runs, along the layout's own lines).
+      const std::size_t words = std::size_t(stored) * std::size_t(axis.words);
+      bool clear = first >= 0 && last < axis.width && allBitsSet(axis.passable.data() + words, first, last);
       if (clear && (pad == slack || near(centre, shift, touched, first, last))) {  // (radius 0: the same range)
-        const bool allCheap = allBitsSet(m_hexCheapBits.data() + words, first, last);
+        const bool allCheap = allBitsSet(axis.cheap.data() + words, first, last);
+        if (!allCheap && family != 0) {
+          dearer = true;
+          return Verdict::Unsure;
+        }
         const float here = allCheap ? float(m_cheapest) : hexCost(line, first);
         clear = (!costKnown || here == cost) && (allCheap || hexRunEnd(line, first) > last);
         cost = here;
@@ -150,16 +228,19 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
     }
     // The part inside the middle rectangles' band (by the rounding slack): every tile it spans
     // is entered, and a segment that enters an impassable tile is blocked whatever the radius.
+    // (A tile's rectangle spans its centre's u ± ½.)
     const auto [low, high] = sweep.within(centre - 0.5 * kRadius + slack, centre + 0.5 * kRadius - slack);
     if (!(low + slack < high - slack)) continue;
-    const auto firstEntered = std::int32_t(std::max(std::floor(low + slack - shift), 0.0));
-    const auto lastEntered = std::int32_t(std::min(std::ceil(high - slack - shift) - 1.0, double(m_hexLength) - 1.0));
-    if (firstEntered > lastEntered) continue;
-    const std::int32_t k = hexPassableLines().nextNotCheapest(line, firstEntered, lastEntered);
-    if (k <= lastEntered) {
-      blocker = hexCell(line, k);
-      return Verdict::Blocked;
-    }
+    const std::int32_t firstEntered = detail::floorToInt(std::clamp(low + slack - shift + 0.5, 0.0, beyond));
+    const std::int32_t lastEntered = detail::ceilToInt(std::clamp(high - slack - shift + 0.5, -1.0, beyond)) - 1;
+    const std::int32_t to = std::min(lastEntered, axis.width - 1);
+    if (firstEntered > to) continue;
+    const std::int32_t k = axis.passableLines().nextNotCheapest(stored, firstEntered, to);
+    if (k > to) continue;
+    blocker = hexAxisCell(family, line, base + k);
+    // (A stored tile off the map: the exact probe names the blocker.)
+    if (!m_map->contains(blocker)) return Verdict::Unsure;
+    return Verdict::Blocked;
   }
   return verdict;
 }
