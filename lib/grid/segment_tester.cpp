@@ -177,7 +177,7 @@ SegmentTester::Verdict SegmentTester::scan(const Lines& lines, double u0, double
 }
 
 SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker,
-                                               float& cost) const {
+                                               double& cost) const {
   if (!std::isfinite(radius) || radius < 0.0f) return Verdict::Unsure;
   const Layout& layout = m_map->layout();
   const Eigen::Vector2d a = layout.toLocal(from), b = layout.toLocal(to);
@@ -192,7 +192,7 @@ SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius,
     const float onlyCost = clearOnly ? float(m_cheapest) : std::numeric_limits<float>::quiet_NaN();
     return classifyHex(a, b, pad, slack, clearOnly, onlyCost, cost, blocker);
   }
-  cost = float(m_cheapest);
+  cost = m_cheapest;
   // Walk the axis the segment advances along least: few lines, long runs of bits.
   if (std::abs(b.x() - a.x()) >= std::abs(b.y() - a.y())) {
     const Lines rows{m_rows.data(), m_passableRows.data(), m_rowWords, m_map->height(), m_map->width()};
@@ -206,7 +206,7 @@ SegmentTester::Verdict SegmentTester::classify(Vec2 from, Vec2 to, float radius,
 
 bool SegmentTester::cheaplyClear(Vec2 from, Vec2 to, float radius) const {
   Cell blocker;
-  float cost = 0.0f;
+  double cost = 0.0;
   return std::isfinite(m_cheapest) && classify(from, to, radius, true, blocker, cost) == Verdict::Clear;
 }
 
@@ -311,12 +311,12 @@ bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
 
 SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
   SegmentProbe result;
-  float cost = 0.0f;
+  double cost = 0.0;
   switch (classify(from, to, radius, false, result.blocker, cost)) {
     case Verdict::Clear:
       result.clear = true;
       result.length = (to.cast<double>() - from.cast<double>()).norm();
-      result.cost = result.length * double(cost);
+      result.cost = result.length * cost;
       return result;
     case Verdict::Blocked:
       result.length = (to.cast<double>() - from.cast<double>()).norm();

@@ -133,7 +133,7 @@ class SegmentTester {
   /// blocked, without the exact walk (for tests and benchmarks: how often the fast path serves).
   bool answersWithoutWalk(Vec2 from, Vec2 to, float radius) const {
     Cell blocker;
-    float cost = 0.0f;
+    double cost = 0.0;
     return classify(from, to, radius, false, blocker, cost) != Verdict::Unsure;
   }
 
@@ -288,8 +288,9 @@ class SegmentTester {
     std::int32_t wordsPerLine, count, length;
   };
   // clearOnly: stop at the first sign the segment is not cheaply clear (Unsure).
-  // `cost` receives the one cost of a Clear verdict (on squares, the cheapest).
-  Verdict classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker, float& cost) const;
+  // `cost` receives a Clear verdict's cost per unit of length (on squares, the cheapest; on
+  // hexes, the one cost of the tiles it touches, or their mean weighted by the length in each).
+  Verdict classify(Vec2 from, Vec2 to, float radius, bool clearOnly, Cell& blocker, double& cost) const;
   static Verdict scan(const Lines& lines, double u0, double v0, double u1, double v1, double pad, bool clearOnly,
                       Cell& blocker);
 
@@ -355,15 +356,16 @@ class SegmentTester {
   void layOutHexAxes();
 
   // Hex maps: the segment's tiles line by line (see the file comment): Clear when every tile
-  // within `pad` is passable and every tile within `slack` (those the segment itself touches,
-  // with rounding room) has one cost, which `cost` receives; `onlyCost`, when not NaN, is the
-  // one cost a Clear verdict may have.
+  // within `pad` is passable, `cost` then the cost per unit of length of the tiles within `slack`
+  // (those the segment itself touches, with rounding room): their one cost, or — tiles of
+  // several costs, unless `clearOnly` — the sum of each one's length of the segment × its cost
+  // (hexHexagonsCost). `onlyCost`, when not NaN, is the one cost a Clear verdict may have.
   Verdict classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack, bool clearOnly,
-                      float onlyCost, float& cost, Cell& blocker) const;
+                      float onlyCost, double& cost, Cell& blocker) const;
   // classifyHex along one axis; on axes 1 and 2 (bits alone) a segment whose touched tiles are
   // passable but not all of the cheapest cost is Unsure with `dearer` set.
   Verdict classifyHexAxis(int family, const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack,
-                          bool clearOnly, float onlyCost, float& cost, Cell& blocker, bool& dearer) const;
+                          bool clearOnly, float onlyCost, double& cost, Cell& blocker, bool& dearer) const;
   bool keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const;
   // A segment in a hex layout's line frame (u along the lines, v across), asked line after line
   // for the u-range of its points with v in a band, or for the tiles of a line that may come
@@ -440,6 +442,12 @@ class SegmentTester {
     // centresNear for a line the segment ends in (or runs along).
     std::pair<double, double> centresNearEnd(double centre, const Reach& reach) const noexcept;
   };
+  // The segment's cost per unit of length over tiles of several costs, every tile within `slack`
+  // of it known passable: the length within each hexagon (clipped by its three strips) × the
+  // tile's cost, along the layout's own lines. NaN where the walk's rules could price otherwise:
+  // a segment nearly along a family of edges (the walk prices a run along an edge at the dearer
+  // side), or passing within rounding of a hexagon's corner.
+  double hexHexagonsCost(const HexSweep& sweep, double slack) const;
   static constexpr std::int32_t kLongestHexRun = 65535;  // a run's stored length saturates here
   // Hex lines: the tile of index k along line `line`, the cost there, and the index just past
   // the run of tiles from k on that share its cost.

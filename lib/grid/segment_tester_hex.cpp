@@ -157,7 +157,7 @@ std::int32_t SegmentTester::hexRunEnd(std::int32_t line, std::int32_t k) const n
 }
 
 SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad,
-                                                  double slack, bool clearOnly, float onlyCost, float& cost,
+                                                  double slack, bool clearOnly, float onlyCost, double& cost,
                                                   Cell& blocker) const {
   // Along the axis nearest the segment's direction; where that finds dearer tiles than the
   // cheapest, along the layout's own lines, which know the runs of one cost.
@@ -171,7 +171,7 @@ SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, cons
 
 SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::Vector2d& a, const Eigen::Vector2d& b,
                                                       double pad, double slack, bool clearOnly, float onlyCost,
-                                                      float& cost, Cell& blocker, bool& dearer) const {
+                                                      double& cost, Cell& blocker, bool& dearer) const {
   const HexAxis& axis = m_hexAxes[std::size_t(family)];
   const int along = m_hexFlat ? 1 : 0, across = 1 - along;
   const double u0 = axis.u(a[along], a[across]), v0 = axis.v(a[along], a[across]);
@@ -184,7 +184,7 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
     return Verdict::Unsure;  // tiles off the map are near
   }
   Verdict verdict = Verdict::Clear;
-  bool costKnown = !std::isnan(onlyCost);
+  bool costKnown = !std::isnan(onlyCost), severalCosts = false;
   cost = onlyCost;
   dearer = false;
   // The bits of a line's tiles that may come within `reach` of the segment (a range that holds
@@ -217,10 +217,16 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
           dearer = true;
           return Verdict::Unsure;
         }
-        const float here = allCheap ? float(m_cheapest) : hexCost(line, first);
-        clear = (!costKnown || here == cost) && (allCheap || hexRunEnd(line, first) > last);
-        cost = here;
-        costKnown = true;
+        const double here = allCheap ? m_cheapest : double(hexCost(line, first));
+        if ((costKnown && here != cost) || !(allCheap || hexRunEnd(line, first) > last)) {
+          // Passable ground of several costs: priced hexagon by hexagon at the end (not when
+          // only a Clear at one cost will do).
+          clear = !clearOnly;
+          severalCosts = true;
+        } else {
+          cost = here;
+          costKnown = true;
+        }
       }
       if (clear) continue;  // so nothing on this line blocks either
       verdict = Verdict::Unsure;
@@ -242,7 +248,77 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
     if (!m_map->contains(blocker)) return Verdict::Unsure;
     return Verdict::Blocked;
   }
+  if (verdict == Verdict::Clear && severalCosts) {
+    cost = hexHexagonsCost(sweep, slack);
+    if (std::isnan(cost)) return Verdict::Unsure;
+  }
   return verdict;
+}
+
+double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const {
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  const HexAxis& axis = m_hexAxes[0];
+  const double du = sweep.uHigh - sweep.uLow, dv = sweep.vHigh - sweep.vLow, length = std::sqrt(du * du + dv * dv);
+  if (!(length > 0.0)) return kNone;
+  // A hexagon is where three strips cross, |n·(p - centre)| ≤ ½ for the unit normals n = (1, 0),
+  // (½, pitch), (-½, pitch): the segment's part inside is where it is inside all three.
+  constexpr std::array<std::array<double, 2>, 3> kNormals{{{1.0, 0.0}, {0.5, kPitch}, {-0.5, kPitch}}};
+  std::array<double, 3> rate{};
+  for (std::size_t n = 0; n < 3; ++n) {
+    rate[n] = kNormals[n][0] * du + kNormals[n][1] * dv;
+    // Nearly along a family of edges (within 3°): the walk may price runs along an edge at the
+    // dearer side.
+    if (std::abs(rate[n]) < 0.05 * length) return kNone;
+  }
+  const HexSweep::Reach touched = sweep.reach(slack);
+  const auto firstLine = std::int32_t(std::ceil((sweep.vLow - slack - kRadius - axis.cv) / kPitch));
+  const auto lastLine = std::int32_t(std::floor((sweep.vHigh + slack + kRadius - axis.cv) / kPitch));
+  double total = 0.0, covered = 0.0;
+  int pieces = 0;
+  for (std::int32_t line = firstLine; line <= lastLine; ++line) {
+    const double centreV = axis.cv + line * kPitch;
+    const double shift = axis.cu + 0.5 * line + double(axis.base[std::size_t(line)]);
+    const auto [low, high] = sweep.centresNear(centreV, touched);
+    // (Every tile within slack is on the map and passable: classifyHexAxis looked.)
+    const std::int32_t first = std::max(detail::ceilToInt(std::max(low - shift, -1.0)), 0);
+    const std::int32_t last = std::min(detail::floorToInt(std::min(high - shift, double(m_hexLength))), m_hexLength - 1);
+    for (std::int32_t k = first; k <= last; ++k) {
+      const double cu = double(k) + shift, cv = centreV;
+      std::array<double, 3> at{};
+      double t0 = 0.0, t1 = 1.0;
+      for (std::size_t n = 0; n < 3; ++n) {
+        at[n] = kNormals[n][0] * (sweep.uLow - cu) + kNormals[n][1] * (sweep.vLow - cv);
+        double enter = (-0.5 - at[n]) / rate[n], leave = (0.5 - at[n]) / rate[n];
+        if (enter > leave) std::swap(enter, leave);
+        t0 = std::max(t0, enter), t1 = std::min(t1, leave);
+      }
+      if (!(t1 > t0)) continue;  // missed, or touched at a point
+      // A piece that begins or ends within rounding of a corner of the hexagon (two of its edges'
+      // lines), or runs within rounding of an edge all along (a sliver): the walk prices such
+      // contacts at the dearer side.
+      for (const double t : {t0, t1}) {
+        int edges = 0;
+        for (std::size_t n = 0; n < 3; ++n) {
+          const double across = at[n] + rate[n] * t;
+          edges += std::abs(std::abs(across) - 0.5) < 10.0 * slack ? 1 : 0;
+        }
+        if (edges >= 2) return kNone;
+      }
+      for (std::size_t n = 0; n < 3; ++n) {
+        const double s0 = at[n] + rate[n] * t0, s1 = at[n] + rate[n] * t1;
+        for (const double side : {-0.5, 0.5}) {
+          if (std::abs(s0 - side) < slack && std::abs(s1 - side) < slack) return kNone;
+        }
+      }
+      const double piece = (t1 - t0) * length;
+      total += piece * double(hexCost(line, k));
+      covered += piece;
+      ++pieces;
+    }
+  }
+  // The pieces cover the segment once (else a tile was missed, or counted twice: the walk's).
+  if (!(std::abs(covered - length) <= 1e-9 * length * double(std::max(pieces, 1)) + slack)) return kNone;
+  return total / length;
 }
 
 bool SegmentTester::keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const {

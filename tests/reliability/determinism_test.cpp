@@ -190,7 +190,9 @@ TEST_CASE("determinism: the sample maps give the same results every run, on ever
   const Case cases[] = {
       {"dungeon.rpgmap", {0x6c485d74134dfa93ull, 0xe03ffb8621548a16ull, 0xff826a28727b870full}},
       {"town.rpgmap", {0x9ec1d6575b3f888full, 0x1fbd4d3e6f8af15full, 0x77bdb32d18bb13a2ull}},
-      {"wilderness.rpgmap", {0xb1951d35e17a38b2ull, 0xa671dd84f1e6d72dull, 0x3f149161e58b6b8eull}},  // (hex canonical successors, #50)
+      // (#50: hex canonical successors; then hex probes priced across several costs hexagon by
+      // hexagon, one sum rather than the walk's, so plan costs differ in the last bits)
+      {"wilderness.rpgmap", {0x1e95a689fd4fd828ull, 0xa671dd84f1e6d72dull, 0x3f149161e58b6b8eull}},
   };
   for (const Case& c : cases) {
     auto document = readRpgMap(test::sampleMapsDir() / c.file);

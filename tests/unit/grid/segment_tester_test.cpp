@@ -10,6 +10,9 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
+#include <string_view>
+#include <vector>
 
 using namespace rpgnav;
 
@@ -69,6 +72,58 @@ TEST_CASE("SegmentTester agrees with probeSegment on random weighted maps", "[gr
                                    << total);
     CHECK(fastClear > total / 10);
     CHECK(fastAnswers > total / 4);
+  }
+}
+
+TEST_CASE("SegmentTester prices hex segments across terrain of several costs as probeSegment does, without the walk",
+          "[grid][los][property]") {
+  // Patches of floor, hills and swamp (costs 1, 2 and 3 walking) and no walls: most segments
+  // cross several costs, and are priced hexagon by hexagon.
+  std::mt19937 random(913);
+  for (const Layout& layout : test::allLayouts()) {
+    if (!layout.isHex()) continue;
+    int pricedAcross = 0, total = 0;
+    for (int trial = 0; trial < 8; ++trial) {
+      std::vector<std::string> rows(24, std::string(30, '.'));
+      for (int patch = 0; patch < 14; ++patch) {
+        const int cx = std::uniform_int_distribution<int>(0, 29)(random), cy = std::uniform_int_distribution<int>(0, 23)(random);
+        const int r = std::uniform_int_distribution<int>(1, 4)(random);
+        const char symbol = patch % 2 ? ',' : 'h';
+        for (int y = std::max(cy - r, 0); y <= std::min(cy + r, 23); ++y) {
+          for (int x = std::max(cx - r, 0); x <= std::min(cx + r, 29); ++x) rows[std::size_t(y)][std::size_t(x)] = symbol;
+        }
+      }
+      const std::vector<std::string_view> views(rows.begin(), rows.end());
+      const TileMap map = test::mapFromRows(layout, views);
+      const SegmentTester tester(map, TerrainTable::kWalk);
+      for (int q = 0; q < 150; ++q) {
+        // Inside the map by a tile and more, tile centres now and then (segments along the axes).
+        auto pick = [&]() {
+          const Cell cell{std::uniform_int_distribution<int>(2, 27)(random), std::uniform_int_distribution<int>(2, 21)(random)};
+          if (q % 4 == 0) return layout.tileCenter(cell);
+          return Vec2(layout.tileCenter(cell) + Vec2(std::uniform_real_distribution<float>(-0.4f, 0.4f)(random),
+                                                std::uniform_real_distribution<float>(-0.4f, 0.4f)(random)));
+        };
+        const Vec2 a = pick(), b = pick();
+        const float radius = q % 3 == 0 ? 0.0f : std::uniform_real_distribution<float>(0.0f, 0.45f)(random);
+        const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, radius);
+        const SegmentProbe fast = tester.probe(a, b, radius);
+        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
+                                       << b.transpose() << " radius " << radius);
+        REQUIRE(fast.clear == exact.clear);
+        REQUIRE(exact.clear);
+        CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
+        // A mean cost between the terrains' (several costs crossed), answered without the walk.
+        const double mean = exact.length > 0.0 ? exact.cost / exact.length : 1.0;
+        if (tester.answersWithoutWalk(a, b, radius) && std::abs(mean - 1.0) > 1e-3 && std::abs(mean - 2.0) > 1e-3 &&
+            std::abs(mean - 3.0) > 1e-3) {
+          ++pricedAcross;
+        }
+        ++total;
+      }
+    }
+    INFO(layoutName(layout.kind()) << ": " << pricedAcross << " of " << total << " priced across several costs without the walk");
+    CHECK(pricedAcross > total / 4);
   }
 }
 
