@@ -8,11 +8,17 @@
 // whole width, so the rectangle [k, k+1] × [centre - R/2, centre + R/2] (shifted) lies inside it.
 //
 // Near: every tile the segment (grown by `pad`) can reach is a tile of a line whose band
-// centre ± R it meets, whose box (±½ in u) overlaps the segment's u-range over that band, grown
-// by pad. Boxes hold their hexes, so the ranges hold every tile near (and a few more at the
-// points). Surely crossed: the segment's part within the middle rectangles' band, shrunk by the
-// rounding slack at both ends of its u-range, crosses the inside of every tile it spans (at any
-// radius: a segment inside an impassable tile is blocked).
+// centre ± R (grown by pad) it meets, and whose hexagon, grown by pad, the segment's part in that
+// band meets on each axis a hexagon is cut by (three strips) and on the segment's normal
+// (HexSweep::centresNear): the ranges hold every tile near, and a few more at the corners.
+// Surely crossed: the segment's part within the middle rectangles' band, shrunk by the rounding
+// slack at both ends of its u-range, crosses the inside of every tile it spans (at any radius: a
+// segment inside an impassable tile is blocked).
+//
+// Axes: the same walk runs along the two other axes of the grid (lines at ±60° to the layout's),
+// each in a frame turned so that its lines run along u (SegmentTester::HexAxis), whichever
+// crosses the fewest lines; ground of several costs is priced along the layout's own lines
+// (hexHexagonsCost).
 #include "grid/segment_tester.hpp"
 
 #include "grid/segment_walk.hpp"
