@@ -199,11 +199,13 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
   const double beyond = double(axis.width) + 1.0;
   auto near = [&](double centre, double shift, const HexSweep::Reach& reach, std::int32_t& first, std::int32_t& last) {
     const auto [low, high] = sweep.centresNear(centre, reach);
+    if (!(low <= high)) return false;  // (no tile of the line is near)
     const std::int32_t f = detail::ceilToInt(std::clamp(low - shift, -2.0, beyond));
     const std::int32_t l = detail::floorToInt(std::clamp(high - shift, -2.0, beyond));
     if (f > l) return false;
-    first = std::max(f, -1);
-    last = std::min(l, axis.width);
+    // (Tiles off the stored bits only: both ends at -1, or both at the width.)
+    first = std::clamp(f, -1, axis.width);
+    last = std::clamp(l, -1, axis.width);
     return true;
   };
   for (auto line = std::int32_t(firstLine); line <= std::int32_t(lastLine); ++line) {
@@ -217,7 +219,12 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
       // cheapest (the bits), or another (the runs, along the layout's own lines).
       const std::size_t words = std::size_t(stored) * std::size_t(axis.words);
       bool clear = first >= 0 && last < axis.width && allBitsSet(axis.passable.data() + words, first, last);
-      if (clear && (pad == slack || near(centre, shift, touched, first, last))) {  // (radius 0: the same range)
+      const std::int32_t paddedFirst = first, paddedLast = last;
+      if (clear && (pad == slack || near(centre, shift, touched, first, last)) &&
+          std::max(first, paddedFirst) <= std::min(last, paddedLast)) {
+        // (Radius 0: the same range. The touched tiles lie within the padded ones, which are on
+        // the stored bits; the clamp only guards against rounding.)
+        first = std::max(first, paddedFirst), last = std::min(last, paddedLast);
         const bool allCheap = allBitsSet(axis.cheap.data() + words, first, last);
         if (!allCheap && family != 0) {
           dearer = true;
