@@ -344,7 +344,17 @@ class SegmentTester {
     const double across0 = std::abs(dv), across1 = std::abs(kHexPitch * du - 0.5 * dv), across2 = std::abs(kHexPitch * du + 0.5 * dv);
     return across0 <= std::min(across1, across2) ? 0 : across1 <= across2 ? 1 : 2;
   }
-  // Tile j of line i of an axis.
+  // Where tile k of the layout's line `line` sits on an axis: its line i and place j there.
+  struct HexAxisPlace {
+    std::int32_t i, j;
+  };
+  HexAxisPlace hexAxisPlace(int family, std::int32_t line, std::int32_t k) const noexcept {
+    const std::int32_t axial = k - ((line + m_hexEvenShifted) >> 1);
+    if (family == 0) return {line, axial};
+    if (family == 1) return {axial, line};
+    return {axial + line, -axial};
+  }
+  // Tile j of line i of an axis (the inverse of hexAxisPlace).
   Cell hexAxisCell(int family, std::int32_t i, std::int32_t j) const noexcept {
     const std::int32_t line = family == 0 ? i : family == 1 ? j : i + j;
     const std::int32_t axial = family == 0 ? j : family == 1 ? i : -j;

@@ -107,8 +107,7 @@ void SegmentTester::layOutHexAxes() {
     for (std::int32_t line = 0; line < m_hexLines; ++line) {
       for (const std::int32_t k : {std::int32_t(0), m_hexLength - 1}) {
         // (The ends of the layout's lines bound every axis's lines: i is monotone along them.)
-        const std::int32_t a = k - ((line + m_hexEvenShifted) >> 1);
-        const std::int32_t i = family == 0 ? line : family == 1 ? a : a + line;
+        const std::int32_t i = hexAxisPlace(family, line, k).i;
         low = high < low ? i : std::min(low, i);
         high = std::max(high, i);
       }
@@ -119,8 +118,7 @@ void SegmentTester::layOutHexAxes() {
     last.assign(std::size_t(axis.count), std::numeric_limits<std::int32_t>::min());
     for (std::int32_t line = 0; line < m_hexLines; ++line) {
       for (std::int32_t k = 0; k < m_hexLength; ++k) {
-        const std::int32_t a = k - ((line + m_hexEvenShifted) >> 1);
-        const std::int32_t i = family == 0 ? line : family == 1 ? a : a + line, j = family == 0 ? a : family == 1 ? line : -a;
+        const auto [i, j] = hexAxisPlace(family, line, k);
         first[std::size_t(i - low)] = std::min(first[std::size_t(i - low)], j);
         last[std::size_t(i - low)] = std::max(last[std::size_t(i - low)], j);
       }
@@ -136,14 +134,13 @@ void SegmentTester::layOutHexAxes() {
 
 void SegmentTester::readHexTileBits(Cell cell) {
   const std::int32_t line = m_hexFlat ? cell.x : cell.y, k = m_hexFlat ? cell.y : cell.x;
-  const std::int32_t a = k - ((line + m_hexEvenShifted) >> 1);
   const float cost = m_map->cost(cell, m_mobility);
   const bool passable = cost != TerrainTable::kImpassable, cheap = passable && double(cost) == m_cheapest;
   for (int family = 0; family < 3; ++family) {
     HexAxis& axis = m_hexAxes[std::size_t(family)];
-    const std::int32_t i = (family == 0 ? line : family == 1 ? a : a + line) - axis.firstLine;
-    const std::int32_t j = family == 0 ? a : family == 1 ? line : -a;
-    const std::int32_t bit = j - axis.base[std::size_t(i)];
+    const HexAxisPlace place = hexAxisPlace(family, line, k);
+    const std::int32_t i = place.i - axis.firstLine;
+    const std::int32_t bit = place.j - axis.base[std::size_t(i)];
     const std::size_t word = std::size_t(i) * std::size_t(axis.words) + std::size_t(bit >> 6);
     const std::uint64_t mask = std::uint64_t(1) << (bit & 63);
     axis.passable[word] = passable ? axis.passable[word] | mask : axis.passable[word] & ~mask;
