@@ -30,8 +30,10 @@ SegmentTester::SegmentTester(const TileMap& map, MobilityId mobility)
     m_hexLength = m_hexFlat ? height : width;
     m_hexCosts.assign(std::size_t(map.tileCount()), 0.0f);
     m_hexRuns.assign(std::size_t(map.tileCount()), 0);
+    m_hexSameAround.assign(std::size_t(map.tileCount()), 0);
     layOutHexAxes();
     for (std::int32_t line = 0; line < m_hexLines; ++line) readHexLine(line);
+    for (std::int32_t line = 0; line < m_hexLines; ++line) readHexSameAround(line);
     for (std::int32_t i = 0; i < map.tileCount(); ++i) readHexTileBits(map.cellAt(i));
   }
   m_openAround.assign(std::size_t(map.tileCount()), false);
@@ -98,6 +100,9 @@ void SegmentTester::update(const TileMap& map, std::span<const std::pair<Cell, C
     if (!m_hexCosts.empty()) {
       const std::int32_t lineLow = m_hexFlat ? low.x : low.y, lineHigh = m_hexFlat ? high.x : high.y;
       for (std::int32_t line = std::max(lineLow, 0); line <= std::min(lineHigh, m_hexLines - 1); ++line) readHexLine(line);
+      for (std::int32_t line = std::max(lineLow - 1, 0); line <= std::min(lineHigh + 1, m_hexLines - 1); ++line) {
+        readHexSameAround(line);
+      }
     }
     for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, map.height() - 1); ++y) {
       for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, map.width() - 1); ++x) {
@@ -309,38 +314,49 @@ bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
   return true;
 }
 
-SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
-  SegmentProbe result;
+SegmentTester::FastProbe SegmentTester::probeWithoutWalk(Vec2 from, Vec2 to, float radius, SegmentProbe& result) const {
+  result = SegmentProbe{};
   double cost = 0.0;
   switch (classify(from, to, radius, false, result.blocker, cost)) {
     case Verdict::Clear:
       result.clear = true;
       result.length = (to.cast<double>() - from.cast<double>()).norm();
       result.cost = result.length * cost;
-      return result;
+      return FastProbe::Answered;
     case Verdict::Blocked:
       result.length = (to.cast<double>() - from.cast<double>()).norm();
       result.hasBlocker = true;
-      return result;
+      return FastProbe::Answered;
     case Verdict::Unsure: break;
   }
-  if (widerThanHalfTile(m_map->layout(), radius)) {
-    // A wide body: keeps() finds the walls within the radius from the bitmaps (or hex runs), a
-    // line at a time, instead of the walk's polygon tests round every tile it visits. A segment that
-    // keeps a positive radius from every tile the mobility cannot enter lies in passable tiles:
-    // on a map of one cost its cost is its length × that cost; otherwise the walk at radius 0
-    // prices it.
-    if (!keeps(from, to, radius)) {
-      result.length = (to.cast<double>() - from.cast<double>()).norm();
-      return result;
-    }
-    if (uniformCost()) {
-      result.clear = true;
-      result.length = (to.cast<double>() - from.cast<double>()).norm();
-      result.cost = result.length * m_cheapest;
-      return result;
-    }
-    return detail::probeSegmentKnowing(*m_map, m_mobility, from, to, 0.0f, &m_passableAround);
+  // Near walls. A body of positive radius is clear exactly when it keeps the radius from every
+  // tile the mobility cannot enter (the walk's rule, for wide bodies and narrow): keeps() finds
+  // the walls within the radius from the bits, a line at a time, and measures only them, instead
+  // of the walk's polygon tests round every tile it visits. (Narrow bodies on squares: the
+  // walk's touching-ring test is about as cheap as keeps() there.) A clear segment costs what
+  // it costs at radius 0: its length × the cheapest cost on a map of one cost, else the fast
+  // test at radius 0 prices it, or the walk.
+  if (!(radius > 0.0f) || (m_hexCosts.empty() && !widerThanHalfTile(m_map->layout(), radius))) return FastProbe::Walk;
+  result.length = (to.cast<double>() - from.cast<double>()).norm();
+  if (!keeps(from, to, radius)) return FastProbe::Answered;
+  if (uniformCost()) {
+    result.clear = true;
+    result.cost = result.length * m_cheapest;
+    return FastProbe::Answered;
+  }
+  Cell ignored;
+  if (classify(from, to, 0.0f, false, ignored, cost) != Verdict::Clear) return FastProbe::ClearButWalkPrices;
+  result.clear = true;
+  result.cost = result.length * cost;
+  return FastProbe::Answered;
+}
+
+SegmentProbe SegmentTester::probe(Vec2 from, Vec2 to, float radius) const {
+  SegmentProbe result;
+  switch (probeWithoutWalk(from, to, radius, result)) {
+    case FastProbe::Answered: return result;
+    case FastProbe::ClearButWalkPrices: return detail::probeSegmentKnowing(*m_map, m_mobility, from, to, 0.0f, &m_passableAround);
+    case FastProbe::Walk: break;
   }
   return detail::probeSegmentKnowing(*m_map, m_mobility, from, to, radius, &m_passableAround);
 }

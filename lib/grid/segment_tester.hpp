@@ -123,7 +123,8 @@ class SegmentTester {
   /// Same answer as probeSegment(map, mobility, from, to, radius); when the fast test finds the
   /// segment clear, the cost is length × cheapestCost() (equal to the exact sum up to rounding);
   /// when it finds it blocked, the blocker is a blocked tile the segment crosses, not
-  /// necessarily the first.
+  /// necessarily the first (none is named when a segment is settled as too close to walls
+  /// without crossing one).
   SegmentProbe probe(Vec2 from, Vec2 to, float radius) const;
 
   /// True when the fast test alone proves the segment clear at the cheapest cost.
@@ -132,9 +133,8 @@ class SegmentTester {
   /// True when probe() answers this segment from the bitmaps (or hex runs) alone, clear or
   /// blocked, without the exact walk (for tests and benchmarks: how often the fast path serves).
   bool answersWithoutWalk(Vec2 from, Vec2 to, float radius) const {
-    Cell blocker;
-    double cost = 0.0;
-    return classify(from, to, radius, false, blocker, cost) != Verdict::Unsure;
+    SegmentProbe ignored;
+    return probeWithoutWalk(from, to, radius, ignored) == FastProbe::Answered;
   }
 
   /// True when the segment keeps `clearance` (world units; wide ones as probeSegment keeps them)
@@ -265,13 +265,14 @@ class SegmentTester {
            a.m_columns == b.m_columns && a.m_passableRows == b.m_passableRows &&
            a.m_passableColumns == b.m_passableColumns && a.m_openAround == b.m_openAround &&
            a.m_passableAround == b.m_passableAround &&
-           a.m_hexCosts == b.m_hexCosts && a.m_hexRuns == b.m_hexRuns && a.m_hexAxes == b.m_hexAxes;
+           a.m_hexCosts == b.m_hexCosts && a.m_hexRuns == b.m_hexRuns && a.m_hexSameAround == b.m_hexSameAround &&
+           a.m_hexAxes == b.m_hexAxes;
   }
   /// Bytes held (arrays' capacities).
   std::size_t memoryBytes() const noexcept {
     return sizeof(*this) + (m_rows.capacity() + m_columns.capacity() + m_passableRows.capacity() +
                             m_passableColumns.capacity()) * sizeof(std::uint64_t) + (m_openAround.capacity() + m_passableAround.capacity()) / 8 +
-           m_hexCosts.capacity() * sizeof(float) + m_hexRuns.capacity() * sizeof(std::uint16_t) +
+           m_hexCosts.capacity() * sizeof(float) + m_hexRuns.capacity() * sizeof(std::uint16_t) + m_hexSameAround.capacity() +
            std::accumulate(m_hexAxes.begin(), m_hexAxes.end(), std::size_t(0), [](std::size_t sum, const HexAxis& axis) {
              return sum + (axis.cheap.capacity() + axis.passable.capacity()) * sizeof(std::uint64_t) +
                     axis.base.capacity() * sizeof(std::int32_t);
@@ -316,6 +317,7 @@ class SegmentTester {
   std::int32_t m_hexLines = 0, m_hexLength = 0;
   std::vector<float> m_hexCosts;
   std::vector<std::uint16_t> m_hexRuns;
+  std::vector<std::uint8_t> m_hexSameAround;  // per tile: sameCostAround
   // Hex maps: the tiles along each of the grid's three axes, a bit per tile for "passable" and
   // for "passable at the cheapest cost" (what most look-ups need, 64 tiles a word, as on
   // squares). Axis 0 is the layout's own lines, axes 1 and 2 the lines at +60° and -60° to them:
@@ -360,6 +362,10 @@ class SegmentTester {
     const std::int32_t axial = family == 0 ? j : family == 1 ? i : -j;
     return hexCell(line, axial + ((line + m_hexEvenShifted) >> 1));
   }
+  // probe() without the walk: Answered (`result` filled in), or what the walk must do: the whole
+  // probe, or only price a segment found clear.
+  enum class FastProbe { Answered, Walk, ClearButWalkPrices };
+  FastProbe probeWithoutWalk(Vec2 from, Vec2 to, float radius, SegmentProbe& result) const;
   // The bits of one tile, on every axis.
   void readHexTileBits(Cell cell);
   // The axes' frames and extents (their bits cleared).
@@ -454,9 +460,9 @@ class SegmentTester {
   };
   // The segment's cost per unit of length over tiles of several costs, every tile within `slack`
   // of it known passable: the length within each hexagon (clipped by its three strips) × the
-  // tile's cost, along the layout's own lines. NaN where the walk's rules could price otherwise:
-  // a segment nearly along a family of edges (the walk prices a run along an edge at the dearer
-  // side), or passing within rounding of a hexagon's corner.
+  // tile's cost, along the layout's own lines, a piece that runs along an edge priced at the
+  // dearer side as the walk prices it. NaN when the pieces leave a gap (rounding the walk may
+  // settle otherwise) or are too many for the scratch.
   double hexHexagonsCost(const HexSweep& sweep, double slack) const;
   static constexpr std::int32_t kLongestHexRun = 65535;  // a run's stored length saturates here
   // Hex lines: the tile of index k along line `line`, the cost there, and the index just past
@@ -466,6 +472,17 @@ class SegmentTester {
     return m_hexCosts[std::size_t(line) * std::size_t(m_hexLength) + std::size_t(k)];
   }
   std::int32_t hexRunEnd(std::int32_t line, std::int32_t k) const noexcept;
+  // The (line, k) of the neighbour of tile k of hex line `line` across the edge whose unit
+  // normal is family `family`'s (line frame: (1, 0), (½, pitch), (-½, pitch)), times `side` (±1).
+  std::pair<std::int32_t, std::int32_t> hexNeighbour(std::int32_t line, std::int32_t k, int family, int side) const noexcept;
+  // True when the six neighbours of tile k of hex line `line` are on the map and share its cost
+  // or are impassable (the walk never prices a passable piece at an impassable tile's cost): kept
+  // per tile, read again for the lines round every edit.
+  bool sameCostAround(std::int32_t line, std::int32_t k) const noexcept {
+    return m_hexSameAround[std::size_t(line) * std::size_t(m_hexLength) + std::size_t(k)] != 0;
+  }
+  bool costSharedAround(std::int32_t line, std::int32_t k) const noexcept;
+  void readHexSameAround(std::int32_t line);
   // The costs and runs of hex line `line` read again from the map.
   void readHexLine(std::int32_t line);
 

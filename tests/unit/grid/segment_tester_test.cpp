@@ -127,6 +127,71 @@ TEST_CASE("SegmentTester prices hex segments across terrain of several costs as 
   }
 }
 
+TEST_CASE("SegmentTester settles hex segments near walls and along edges as probeSegment does, without the walk",
+          "[grid][los][property]") {
+  // Patches of floor, hills and swamp with walls between, and segments from tile centres along
+  // the twelve directions of the grid: to a neighbour (across an edge's middle) and to a
+  // diagonal neighbour (through corners, and along the edge between the two tiles in between),
+  // at narrow radii. Near walls a narrow body is settled by keeps(); pieces that run along an
+  // edge are priced at the dearer side, as the walk prices them.
+  std::mt19937 random(4417);
+  for (const Layout& layout : test::allLayouts()) {
+    if (!layout.isHex()) continue;
+    int nearWalls = 0, nearWallsAnswered = 0, alongEdges = 0, alongEdgesAnswered = 0;
+    for (int trial = 0; trial < 8; ++trial) {
+      std::vector<std::string> rows(24, std::string(30, '.'));
+      for (int patch = 0; patch < 24; ++patch) {
+        const int cx = std::uniform_int_distribution<int>(0, 29)(random), cy = std::uniform_int_distribution<int>(0, 23)(random);
+        const int r = std::uniform_int_distribution<int>(0, 3)(random);
+        const char symbol = patch % 3 == 0 ? '#' : patch % 3 == 1 ? ',' : 'h';
+        for (int y = std::max(cy - r, 0); y <= std::min(cy + r, 23); ++y) {
+          for (int x = std::max(cx - r, 0); x <= std::min(cx + r, 29); ++x) {
+            rows[std::size_t(y)][std::size_t(x)] = symbol == '#' && (x + y) % 3 != 0 ? '.' : symbol;
+          }
+        }
+      }
+      const std::vector<std::string_view> views(rows.begin(), rows.end());
+      const TileMap map = test::mapFromRows(layout, views);
+      const SegmentTester tester(map, TerrainTable::kWalk);
+      for (int q = 0; q < 300; ++q) {
+        const Cell cell{std::uniform_int_distribution<int>(4, 25)(random), std::uniform_int_distribution<int>(4, 19)(random)};
+        const Vec2 a = layout.tileCenter(cell);
+        const auto steps = layout.touching(cell);
+        const NeighbourStep first = steps[std::size_t(q) % steps.size()];
+        const NeighbourStep second = steps[(std::size_t(q) + std::size_t(q / 6 % 2)) % steps.size()];
+        // One step doubled (across edges' middles), or two neighbouring steps (a diagonal).
+        const Vec2 step = layout.tileCenter({cell.x + first.dx, cell.y + first.dy}) - a +
+                          layout.tileCenter({cell.x + second.dx, cell.y + second.dy}) - a;
+        const Vec2 b = a + step * float(std::uniform_int_distribution<int>(1, 4)(random));
+        const float radius = q % 4 == 0 ? 0.0f : std::uniform_real_distribution<float>(0.05f, 0.45f)(random);
+        const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, radius);
+        const SegmentProbe fast = tester.probe(a, b, radius);
+        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
+                                       << b.transpose() << " radius " << radius);
+        REQUIRE(fast.clear == exact.clear);
+        if (exact.clear) CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
+        const bool answered = tester.answersWithoutWalk(a, b, radius);
+        if (radius > 0.0f && !probeSegment(map, TerrainTable::kWalk, a, b, radius + 0.5f).clear) {
+          ++nearWalls;
+          nearWallsAnswered += answered ? 1 : 0;
+        }
+        const double mean = exact.clear && exact.length > 0.0 ? exact.cost / exact.length : 1.0;
+        if (first.dx != second.dx || first.dy != second.dy) {
+          if (std::abs(mean - std::round(mean)) > 1e-3) {
+            ++alongEdges;
+            alongEdgesAnswered += answered ? 1 : 0;
+          }
+        }
+      }
+    }
+    INFO(layoutName(layout.kind()) << ": near walls " << nearWallsAnswered << " of " << nearWalls
+                                   << " answered without the walk; diagonals across several costs " << alongEdgesAnswered
+                                   << " of " << alongEdges);
+    CHECK(nearWallsAnswered > nearWalls / 2);
+    CHECK(alongEdgesAnswered > alongEdges / 3);
+  }
+}
+
 TEST_CASE("SegmentTester: open ground, costly terrain and bad input", "[grid][los]") {
   const TileMap map = test::mapFromAscii(Layout::square(), {
                                                                "........",
