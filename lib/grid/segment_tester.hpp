@@ -378,10 +378,10 @@ class SegmentTester {
   // (hexHexagonsCost). `onlyCost`, when not NaN, is the one cost a Clear verdict may have.
   Verdict classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack, bool clearOnly,
                       float onlyCost, double& cost, Cell& blocker) const;
-  // classifyHex along one axis; on axes 1 and 2 (bits alone) a segment whose touched tiles are
-  // passable but not all of the cheapest cost is Unsure with `dearer` set.
+  // classifyHex along one axis (on axes 1 and 2, which know no runs of one cost, touched tiles
+  // dearer than the cheapest are priced hexagon by hexagon).
   Verdict classifyHexAxis(int family, const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack,
-                          bool clearOnly, float onlyCost, double& cost, Cell& blocker, bool& dearer) const;
+                          bool clearOnly, float onlyCost, double& cost, Cell& blocker) const;
   bool keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const;
   // A segment in a hex layout's line frame (u along the lines, v across), asked line after line
   // for the u-range of its points with v in a band, or for the tiles of a line that may come

@@ -162,19 +162,15 @@ std::int32_t SegmentTester::hexRunEnd(std::int32_t line, std::int32_t k) const n
 SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad,
                                                   double slack, bool clearOnly, float onlyCost, double& cost,
                                                   Cell& blocker) const {
-  // Along the axis nearest the segment's direction; where that finds dearer tiles than the
-  // cheapest, along the layout's own lines, which know the runs of one cost.
+  // Along the axis nearest the segment's direction: the fewest lines.
   const int along = m_hexFlat ? 1 : 0, across = 1 - along;
   const int family = nearestHexAxis(b[along] - a[along], b[across] - a[across]);
-  bool dearer = false;
-  const Verdict verdict = classifyHexAxis(family, a, b, pad, slack, clearOnly, onlyCost, cost, blocker, dearer);
-  if (!dearer || family == 0) return verdict;
-  return classifyHexAxis(0, a, b, pad, slack, clearOnly, onlyCost, cost, blocker, dearer);
+  return classifyHexAxis(family, a, b, pad, slack, clearOnly, onlyCost, cost, blocker);
 }
 
 SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::Vector2d& a, const Eigen::Vector2d& b,
                                                       double pad, double slack, bool clearOnly, float onlyCost,
-                                                      double& cost, Cell& blocker, bool& dearer) const {
+                                                      double& cost, Cell& blocker) const {
   const HexAxis& axis = m_hexAxes[std::size_t(family)];
   const int along = m_hexFlat ? 1 : 0, across = 1 - along;
   const double u0 = axis.u(a[along], a[across]), v0 = axis.v(a[along], a[across]);
@@ -189,7 +185,6 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
   Verdict verdict = Verdict::Clear;
   bool costKnown = !std::isnan(onlyCost), severalCosts = false;
   cost = onlyCost;
-  dearer = false;
   // The bits of a line's tiles that may come within `reach` of the segment (a range that holds
   // every one that does). Off the stored bits: -1 or the width, enough to fail the bounds.
   const HexSweep::Reach padded = sweep.reach(pad), touched = sweep.reach(slack);
@@ -223,12 +218,10 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
         // the stored bits; the clamp only guards against rounding.)
         first = std::max(first, paddedFirst), last = std::min(last, paddedLast);
         const bool allCheap = allBitsSet(axis.cheap.data() + words, first, last);
-        if (!allCheap && family != 0) {
-          dearer = true;
-          return Verdict::Unsure;
-        }
-        const double here = allCheap ? m_cheapest : double(hexCost(line, first));
-        if ((costKnown && here != cost) || !(allCheap || hexRunEnd(line, first) > last)) {
+        // (Runs of one cost are known along the layout's own lines only: on the other axes,
+        // tiles dearer than the cheapest are priced hexagon by hexagon.)
+        const double here = allCheap ? m_cheapest : family == 0 ? double(hexCost(line, first)) : HUGE_VAL;
+        if ((costKnown && here != cost) || !(allCheap || (family == 0 && hexRunEnd(line, first) > last))) {
           // Passable ground of several costs: priced hexagon by hexagon at the end (not when
           // only a Clear at one cost will do).
           clear = !clearOnly;
@@ -259,7 +252,12 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
     return Verdict::Blocked;
   }
   if (verdict == Verdict::Clear && severalCosts) {
-    cost = hexHexagonsCost(sweep, slack);
+    // (Priced in the layout's own frame, where the costs are kept.)
+    const HexAxis& own = m_hexAxes[0];
+    cost = hexHexagonsCost(family == 0 ? sweep
+                                       : HexSweep(own.u(a[along], a[across]), own.v(a[along], a[across]),
+                                                  own.u(b[along], b[across]), own.v(b[along], b[across])),
+                           slack);
     if (std::isnan(cost)) return Verdict::Unsure;
   }
   return verdict;
