@@ -338,6 +338,9 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
   const HexSweep::Reach touched = sweep.reach(slack);
   const auto firstLine = std::int32_t(std::ceil((sweep.vLow - slack - kRadius - axis.cv) / kPitch));
   const auto lastLine = std::int32_t(std::floor((sweep.vHigh + slack + kRadius - axis.cv) / kPitch));
+  // (A line off the map whose band comes near: classifyHexAxis looked along another axis, and
+  // no tile of it is touched, but its bits are not stored.)
+  if (firstLine < 0 || lastLine >= m_hexLines) return kNone;
   for (std::int32_t line = firstLine; line <= lastLine; ++line) {
     const double centreV = axis.cv + line * kPitch;
     const double shift = axis.cu + 0.5 * line + double(axis.base[std::size_t(line)]);

@@ -192,6 +192,39 @@ TEST_CASE("SegmentTester settles hex segments near walls and along edges as prob
   }
 }
 
+TEST_CASE("SegmentTester prices short hex segments in the map's first and last lines of tiles as probeSegment does",
+          "[grid][los][property]") {
+  // Hills along the border, floor inside: a segment inside a border tile (toward its point, at
+  // any angle) crosses the band of the line of tiles beyond the map, which no bit stores.
+  std::mt19937 random(2203);
+  for (const Layout& layout : test::allLayouts()) {
+    if (!layout.isHex()) continue;
+    std::vector<std::string> rows(12, std::string(14, '.'));
+    for (std::size_t y = 0; y < rows.size(); ++y) {
+      for (std::size_t x = 0; x < rows[y].size(); ++x) {
+        if (y < 2 || y + 2 >= rows.size() || x < 2 || x + 2 >= rows[y].size()) rows[y][x] = 'h';
+      }
+    }
+    const std::vector<std::string_view> views(rows.begin(), rows.end());
+    const TileMap map = test::mapFromRows(layout, views);
+    const SegmentTester tester(map, TerrainTable::kWalk);
+    std::uniform_real_distribution<float> offset(-0.55f, 0.55f);
+    for (int q = 0; q < 2000; ++q) {
+      const bool flat = layout.kind() == LayoutKind::HexFlat;
+      const std::int32_t lines = flat ? map.width() : map.height(), length = flat ? map.height() : map.width();
+      const std::int32_t line = q % 2 ? 0 : lines - 1, k = std::uniform_int_distribution<std::int32_t>(0, length - 1)(random);
+      const Cell cell = flat ? Cell{line, k} : Cell{k, line};
+      const Vec2 centre = layout.tileCenter(cell);
+      const Vec2 a = centre + Vec2(offset(random), offset(random)), b = centre + Vec2(offset(random), offset(random));
+      const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, 0.0f);
+      const SegmentProbe fast = tester.probe(a, b, 0.0f);
+      INFO(layoutName(layout.kind()) << " query " << q << " from " << a.transpose() << " to " << b.transpose());
+      REQUIRE(fast.clear == exact.clear);
+      if (exact.clear) CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
+    }
+  }
+}
+
 TEST_CASE("SegmentTester: open ground, costly terrain and bad input", "[grid][los]") {
   const TileMap map = test::mapFromAscii(Layout::square(), {
                                                                "........",
