@@ -460,9 +460,11 @@ class SegmentTester {
   };
   // The segment's cost per unit of length over tiles of several costs, every tile within `slack`
   // of it known passable: the length within each hexagon (clipped by its three strips) × the
-  // tile's cost, along the layout's own lines, a piece that runs along an edge priced at the
-  // dearer side as the walk prices it. NaN when the pieces leave a gap (rounding the walk may
-  // settle otherwise) or are too many for the scratch.
+  // tile's cost, along the layout's own lines, under the walk's rules (a piece that runs along an
+  // edge at the dearer side, the short pieces at a corner at the dearest tile round it). NaN —
+  // the walk prices it — when the pieces leave a gap wider than rounding, a corner's lines are
+  // crossed just beyond rounding, a line beyond the map comes near, or the pieces are too many
+  // for the scratch.
   double hexHexagonsCost(const HexSweep& sweep, double slack) const;
   static constexpr std::int32_t kLongestHexRun = 65535;  // a run's stored length saturates here
   // Hex lines: the tile of index k along line `line`, the cost there, and the index just past
