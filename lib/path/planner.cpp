@@ -785,6 +785,9 @@ bool Planner::Impl::exactRouteOffCorners(const StageContext& context, Vec2 start
 StageContext Planner::Impl::stageContext(const PathRequest& request, const NavLayer& data) {
   StageContext context{data.map(), request.mobility, request.radius, data.lines(), data.corners()};
   context.scratch = &m_scratch;
+  // A new plan (the map may have changed since the last): the memo starts empty.
+  context.memo = &m_scratch.probes();
+  context.memo->clear();
   context.comfort = request.comfort.value_or(m_settings.comfort * m_world->map().layout().tileSize());
   return context;
 }

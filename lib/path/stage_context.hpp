@@ -6,6 +6,7 @@
 
 #include "grid/convex_corners.hpp"
 #include "grid/segment_tester.hpp"
+#include "path/probe_memo.hpp"
 #include "rpgnav/path/path.hpp"
 
 #include <array>
@@ -82,8 +83,16 @@ class StageScratch {
     return static_cast<T&>(*slot);
   }
 
+  /// The segment tester's answers in the plan at hand (made on first use; cleared by the planner
+  /// at the start of each plan).
+  detail::ProbeMemo& probes() {
+    if (!m_probes) m_probes = std::make_unique<detail::ProbeMemo>();
+    return *m_probes;
+  }
+
  private:
   std::array<std::unique_ptr<detail::ScratchSlot>, std::size_t(detail::ScratchUse::Count)> m_slots;
+  std::unique_ptr<detail::ProbeMemo> m_probes;
 };
 
 /// Read-only facts every stage works from: the map, who walks, and the map's indexes for that
@@ -100,6 +109,8 @@ struct StageContext {
   const BarrierSource* barrierSource = nullptr;
   /// The stages' reusable buffers (nullptr: each call makes its own, allocating).
   StageScratch* scratch = nullptr;
+  /// The tester's answers so far in this plan (nullptr: every probe is measured; see ProbeMemo).
+  detail::ProbeMemo* memo = nullptr;
   /// The distance beyond the radius the stages try to keep from walls where there is room
   /// (PathRequest::comfort, world units; 0: none). Every path still keeps the radius itself.
   float comfort = 0.0f;
@@ -113,7 +124,7 @@ struct StageContext {
   SegmentProbe probe(Vec2 from, Vec2 to) const { return probeWith(from, to, radius); }
   /// probe() for a wider character, or at a wider clearance.
   SegmentProbe probeWith(Vec2 from, Vec2 to, float wider) const {
-    SegmentProbe result = lines.probe(from, to, wider);
+    SegmentProbe result = memo != nullptr ? memo->probe(lines, from, to, wider) : lines.probe(from, to, wider);
     if (result.clear && blockedByBarrier(from, to, wider)) result.clear = false;
     return result;
   }
@@ -131,12 +142,14 @@ struct StageContext {
   /// True when the segment keeps `clearance` from walls: tiles the mobility cannot enter, the
   /// map's edge and barriers (SegmentTester::keeps; whatever the passable tiles cost).
   bool keeps(Vec2 from, Vec2 to, float clearance) const {
-    return lines.keeps(from, to, clearance) && !blockedByBarrier(from, to, clearance);
+    return (memo != nullptr ? memo->keeps(lines, from, to, clearance) : lines.keeps(from, to, clearance)) &&
+           !blockedByBarrier(from, to, clearance);
   }
   /// probe(), and in `keepsClearance` whether the segment also keeps(clearance) (false when it
   /// is not clear), in as few passes as the layout allows (SegmentTester::probeKeeping).
   SegmentProbe probeKeeping(Vec2 from, Vec2 to, float clearance, bool& keepsClearance) const {
-    SegmentProbe result = lines.probeKeeping(from, to, radius, clearance, keepsClearance);
+    SegmentProbe result = memo != nullptr ? memo->probeKeeping(lines, from, to, radius, clearance, keepsClearance)
+                                          : lines.probeKeeping(from, to, radius, clearance, keepsClearance);
     if (result.clear && blockedByBarrier(from, to)) result.clear = false;
     keepsClearance = result.clear && keepsClearance && !blockedByBarrier(from, to, clearance);
     return result;
