@@ -43,17 +43,13 @@ class ProbeMemo {
     return entry->result;
   }
 
-  /// tester.probeKeeping(from, to, radius, clearance, keepsClearance).
+  /// tester.probeKeeping(from, to, radius, clearance, keepsClearance), which is a probe and, when
+  /// clear, keeps(): asked as those two, so that either answers later questions of the other kind.
   SegmentProbe probeKeeping(const SegmentTester& tester, Vec2 from, Vec2 to, float radius, float clearance,
                             bool& keepsClearance) {
-    Entry* entry = find(tester, Kind::ProbeKeeping, from, to, radius, clearance);
-    if (entry == nullptr) return tester.probeKeeping(from, to, radius, clearance, keepsClearance);
-    if (entry->generation != m_generation) {
-      entry->result = tester.probeKeeping(from, to, radius, clearance, entry->keeps);
-      entry->generation = m_generation;
-    }
-    keepsClearance = entry->keeps;
-    return entry->result;
+    const SegmentProbe result = probe(tester, from, to, radius);
+    keepsClearance = result.clear && keeps(tester, from, to, clearance);
+    return result;
   }
 
   /// tester.keeps(from, to, clearance).
@@ -68,7 +64,7 @@ class ProbeMemo {
   }
 
  private:
-  enum class Kind : std::uint32_t { Probe, ProbeKeeping, Keeps };
+  enum class Kind : std::uint32_t { Probe, Keeps };
   // Slots, and how many a key may look at before it is measured without being remembered (a
   // plan of thousands of distinct probes only stops gaining).
   static constexpr std::size_t kSlots = 1024;
