@@ -48,6 +48,11 @@ double barrierClearance(const Barrier& barrier, float radius) noexcept {
 }
 
 double StageContext::dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const {
+  if (memo == nullptr) return measureDearestTerrain(from, to, probe);
+  return memo->dearest(lines, from, to, probe, [&] { return measureDearestTerrain(from, to, probe); });
+}
+
+double StageContext::measureDearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const {
   const double cheapest = lines.cheapestCost();
   if (probe.cost <= probe.length * cheapest * (1.0 + 1e-9)) return cheapest;
   // The tiles whose inside the segment crosses, and where it runs along an edge the dearer side

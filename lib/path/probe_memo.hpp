@@ -52,6 +52,22 @@ class ProbeMemo {
     return result;
   }
 
+  /// `measure()`, the dearest tile a segment crosses (StageContext::dearestTerrain, which reads the
+  /// tester's map for its mobility) given the segment's probe: remembered with the probe's cost
+  /// and length, and measured again for a probe that differs from those.
+  template <class Measure>
+  double dearest(const SegmentTester& tester, Vec2 from, Vec2 to, const SegmentProbe& probe, Measure&& measure) {
+    Entry* entry = find(tester, Kind::Dearest, from, to, 0.0f, 0.0f);
+    if (entry == nullptr) return measure();
+    if (entry->generation != m_generation || entry->result.cost != probe.cost || entry->result.length != probe.length) {
+      entry->value = measure();
+      entry->result.cost = probe.cost;
+      entry->result.length = probe.length;
+      entry->generation = m_generation;
+    }
+    return entry->value;
+  }
+
   /// tester.keeps(from, to, clearance).
   bool keeps(const SegmentTester& tester, Vec2 from, Vec2 to, float clearance) {
     Entry* entry = find(tester, Kind::Keeps, from, to, 0.0f, clearance);
@@ -64,7 +80,7 @@ class ProbeMemo {
   }
 
  private:
-  enum class Kind : std::uint32_t { Probe, Keeps };
+  enum class Kind : std::uint32_t { Probe, Keeps, Dearest };
   // Slots, and how many a key may look at before it is measured without being remembered (a
   // plan of thousands of distinct probes only stops gaining).
   static constexpr std::size_t kSlots = 1024;
@@ -75,7 +91,8 @@ class ProbeMemo {
     const SegmentTester* tester = nullptr;
     std::uint32_t generation = 0;  // the plan it was written in (0: never)
     bool keeps = false;
-    SegmentProbe result;
+    SegmentProbe result;  // (a dearest: the probe's cost and length it was measured for)
+    double value = 0.0;   // a dearest's answer
   };
 
   // The slot that holds (or may hold) the key, marked stale when it is empty or out of date;

@@ -133,6 +133,8 @@ struct StageContext {
   bool uniformCost() const noexcept { return lines.uniformCost(); }
   /// The highest cost of the tiles a clear segment crosses (its probe given).
   double dearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const;
+  /// dearestTerrain without the memo: walks the segment.
+  double measureDearestTerrain(Vec2 from, Vec2 to, const SegmentProbe& probe) const;
   /// SegmentTester::cheaplyClear, and no barrier in the way (at the radius, or at a wider
   /// clearance).
   bool cheaplyClear(Vec2 from, Vec2 to) const { return cheaplyClearWith(from, to, radius); }

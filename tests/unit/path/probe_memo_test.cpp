@@ -107,3 +107,38 @@ TEST_CASE("ProbeMemo answers every question right beyond its slots, and keeps te
   }
   CHECK(differ > 30);  // (the two maps do disagree, so a shared answer would show)
 }
+
+TEST_CASE("ProbeMemo measures a segment's dearest terrain once per plan and per probe", "[path][memo]") {
+  std::mt19937 random(52);
+  const TileMap map = test::randomMap(random, Layout::hexFlat(), 20, 20, 0.1);
+  const SegmentTester tester(map, TerrainTable::kWalk);
+  detail::ProbeMemo memo;
+  int measured = 0;
+  auto dearest = [&](Vec2 from, Vec2 to, const SegmentProbe& probe, double answer) {
+    return memo.dearest(tester, from, to, probe, [&] {
+      ++measured;
+      return answer;
+    });
+  };
+  const Vec2 a(2.0f, 3.0f), b(9.5f, 7.25f);
+  const SegmentProbe probe = tester.probe(a, b, 0.0f);
+  CHECK(dearest(a, b, probe, 3.0) == 3.0);
+  CHECK(dearest(a, b, probe, 99.0) == 3.0);  // remembered: not measured again
+  CHECK(measured == 1);
+  CHECK(dearest(b, a, probe, 2.0) == 2.0);  // another segment
+  CHECK(measured == 2);
+  SegmentProbe other = probe;
+  other.cost += 1.0;
+  CHECK(dearest(a, b, other, 5.0) == 5.0);  // a probe of another cost: measured for it
+  CHECK(measured == 3);
+  other.length += 1.0;
+  CHECK(dearest(a, b, other, 6.0) == 6.0);  // and of another length
+  CHECK(measured == 4);
+  // Answers of one kind are not another kind's: a probe and a keeps() of the same segment.
+  requireSame(memo.probe(tester, a, b, 0.0f), probe);
+  CHECK(memo.keeps(tester, a, b, 0.0f) == tester.keeps(a, b, 0.0f));
+  CHECK(dearest(a, b, other, 7.0) == 6.0);
+  memo.clear();  // a new plan
+  CHECK(dearest(a, b, other, 8.0) == 8.0);
+  CHECK(measured == 5);
+}
