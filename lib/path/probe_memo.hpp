@@ -83,7 +83,7 @@ class ProbeMemo {
   enum class Kind : std::uint32_t { Probe, Keeps, Dearest };
   // Slots, and how many a key may look at before it is measured without being remembered (a
   // plan of thousands of distinct probes only stops gaining).
-  static constexpr std::size_t kSlots = 1024;
+  static constexpr std::size_t kSlots = 512;
   static constexpr std::size_t kSearch = 8;
 
   struct Entry {

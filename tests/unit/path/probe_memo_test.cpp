@@ -87,7 +87,7 @@ TEST_CASE("ProbeMemo answers every question right beyond its slots, and keeps te
   const TileMap open = test::randomMap(random, layout, 30, 30, 0.0, false);  // (floor only)
   const SegmentTester wallsTester(walls, TerrainTable::kWalk), openTester(open, TerrainTable::kWalk);
   detail::ProbeMemo memo;
-  // 5,000 distinct questions: four times the memo's slots, most measured without a slot.
+  // 5,000 distinct questions: ten times the memo's slots, most measured without a slot.
   std::vector<Question> questions;
   std::uniform_real_distribution<float> coordinate(1.0f, 27.0f), step(-3.0f, 3.0f);
   for (int i = 0; i < 5000; ++i) {
