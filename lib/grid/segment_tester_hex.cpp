@@ -21,30 +21,19 @@
 // (hexHexagonsCost).
 #include "grid/segment_tester.hpp"
 
+#include "core/distances.hpp"
 #include "grid/segment_walk.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace rpgnav {
 namespace {
 
 constexpr double kRadius = kHexCircumradius;
 constexpr double kPitch = kHexPitch;
-
-// True when p lies inside (or on) the convex polygon `corners`.
-bool insidePolygon(const Eigen::Vector2d& p, const std::array<Eigen::Vector2d, 6>& corners, int count) {
-  bool negative = false, positive = false;
-  for (int i = 0; i < count; ++i) {
-    const Eigen::Vector2d& c = corners[std::size_t(i)];
-    const Eigen::Vector2d edge = corners[std::size_t((i + 1) % count)] - c, to = p - c;
-    const double side = edge.x() * to.y() - edge.y() * to.x();
-    negative = negative || side < 0.0;
-    positive = positive || side > 0.0;
-  }
-  return !(negative && positive);
-}
 
 }  // namespace
 
@@ -494,7 +483,7 @@ bool SegmentTester::keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius
     if (d2 >= surelyFar * surelyFar) return false;
     std::array<Eigen::Vector2d, 6> corners;
     const int count = layout.localCorners(cell, corners);
-    return detail::closerThan(a, b, corners, count, pad) || (pad > 0.0 && insidePolygon(a, corners, count));
+    return detail::closerThan(a, b, corners, count, pad) || (pad > 0.0 && detail::insideConvex(a, std::span(corners.data(), std::size_t(count))));
   };
   return forHexTilesNear(a, b, pad, std::numeric_limits<float>::infinity(), [&](Cell cell) { return !near(cell); });
 }

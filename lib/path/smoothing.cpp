@@ -128,25 +128,6 @@ double ringDistance(Ring a, Ring b) {
   return best;
 }
 
-// The distance from p to a convex ring of either orientation (0 on or inside it).
-double pointToRing(const Point& p, Ring ring) {
-  const std::size_t n = ring.size();
-  if (n == 1) return (p - ring[0]).norm();
-  if (n == 2) return pointToSegment(p, ring[0], ring[1]);
-  bool negative = false, positive = false;
-  double best = 1e300;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Point& from = ring[i];
-    const Point& to = ring[(i + 1) % n];
-    const Point edge = to - from, offset = p - from;
-    const double side = edge.x() * offset.y() - edge.y() * offset.x();
-    negative = negative || side < 0.0;
-    positive = positive || side > 0.0;
-    best = std::min(best, pointToSegment(p, from, to));
-  }
-  return negative && positive ? best : 0.0;
-}
-
 // The convex hull of a piece's four control points: the curve lies inside it.
 SmallRing hullOf(const CubicSpan& piece) {
   std::array<Point, 4> corners;
@@ -407,7 +388,7 @@ class SpanChecker {
           // distance from the centre settles most tiles (a few point-edge distances instead of
           // the polygons' 48), the exact distance only the ring between the two circles. (By a
           // margin for rounding, so that these answers are the exact distance's.)
-          const double toHull = pointToRing(centre, hull());
+          const double toHull = detail::pointToConvex(centre, hull());
           const double margin = 1e-9 * (tile + centre.cwiseAbs().maxCoeff());
           if (toHull - circumradius >= gap + margin) return true;
           if (toHull - inradius < gap - margin) return false;
