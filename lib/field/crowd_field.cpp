@@ -783,6 +783,35 @@ __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t*
   return x;
 }
 
+// checkHexRowAvx2()'s look at the six neighbours of four tiles: `best`, the first move to a tile
+// exactly a step nearer, and `high`, a move to one more than a step nearer. kEveryMove: all four
+// tiles have every move open; kOneTable: all four read their neighbours from `first` (else lanes
+// 1 and 3 from `second`).
+template <bool kEveryMove, bool kOneTable>
+__attribute__((target("avx2"), always_inline)) inline void lookHex(const std::int64_t* distance, std::size_t tile,
+                                                                   const std::ptrdiff_t* first, const std::ptrdiff_t* second,
+                                                                   __m256i here, __m256i open, __m256i step, __m256i& best,
+                                                                   __m256i& high) {
+  for (int m = 5; m >= 0; --m) {  // (from the last move to the first: the first exact one is kept)
+    __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + first[m]));
+    if (!kOneTable && second[m] != first[m]) {
+      const __m256i other = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + second[m]));
+      there = _mm256_blend_epi32(there, other, 0xcc);  // lanes 1 and 3
+    }
+    // (here - there never overflows: both lie in [0, kUnreachable].)
+    const __m256i fall = _mm256_sub_epi64(here, there);
+    __m256i exact = _mm256_cmpeq_epi64(fall, step), higher = _mm256_cmpgt_epi64(fall, step);
+    if constexpr (!kEveryMove) {
+      const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
+      const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
+      exact = _mm256_and_si256(exact, moveOpen);
+      higher = _mm256_and_si256(higher, moveOpen);
+    }
+    best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), exact);
+    high = _mm256_or_si256(high, higher);
+  }
+}
+
 // settleCheckingHex()'s look for the tiles row .. row + width - 1, four at a time (AVX2): the
 // tiles done (a multiple of four; the caller does the rest). A hex tile's moves depend on its
 // row's or column's shift (the parity kept in its move bits' byte): along a row of pointy hexes
@@ -816,18 +845,19 @@ __attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* 
     const std::ptrdiff_t* first = offsets[openBits[tile] >> parityShift];
     const std::ptrdiff_t* second = offsets[openBits[tile + 1] >> parityShift];
     __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
-    for (int m = 5; m >= 0; --m) {  // (from the last move to the first: the first exact one is kept)
-      __m256i there = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + first[m]));
-      if (second[m] != first[m]) {
-        const __m256i other = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(distance + std::ptrdiff_t(tile) + second[m]));
-        there = _mm256_blend_epi32(there, other, 0xcc);  // lanes 1 and 3
+    // Four tiles away from walls (every move open: no move bits to apply) are the most common
+    // case, as in directionRowAvx2; along a row of pointy hexes the four share one table.
+    const bool everyMove = (packed & moveBytes) == moveBytes && _mm256_testz_si256(wall, wall);
+    if (first == second) {
+      if (everyMove) {
+        lookHex<true, true>(distance, tile, first, second, here, open, step, best, high);
+      } else {
+        lookHex<false, true>(distance, tile, first, second, here, open, step, best, high);
       }
-      const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
-      const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
-      // (here - there never overflows: both lie in [0, kUnreachable].)
-      const __m256i fall = _mm256_sub_epi64(here, there);
-      best = _mm256_blendv_epi8(best, _mm256_set1_epi64x(m), _mm256_and_si256(_mm256_cmpeq_epi64(fall, step), moveOpen));
-      high = _mm256_or_si256(high, _mm256_and_si256(_mm256_cmpgt_epi64(fall, step), moveOpen));
+    } else if (everyMove) {
+      lookHex<true, false>(distance, tile, first, second, here, open, step, best, high);
+    } else {
+      lookHex<false, false>(distance, tile, first, second, here, open, step, best, high);
     }
     for (unsigned lanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(high))); lanes != 0; lanes &= lanes - 1) {
       found.push_back(std::uint32_t(tile + std::size_t(std::countr_zero(lanes))));
@@ -1866,62 +1896,90 @@ bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal, std
 // secondary's. Every distance written is a real route's (the repair after the check makes the
 // field exact whatever the scan misses).
 bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
+  // A hex move's offset depends on the tile's parity (its row's or column's shift). A run carries
+  // its tile's parity along (each move leads to a known one) rather than reading it back from the
+  // tile it has just loaded: that read sat in the chain of loads from one step to the next.
   std::ptrdiff_t offsets[4][6];
+  std::uint8_t after[4][6];
+  const Layout& layout = m_costs.layout();
   for (std::size_t parity = 0; parity < 4; ++parity) {
-    for (std::size_t k = 0; k < 6; ++k) offsets[parity][k] = m_moves[parity][k].offset;
+    const Cell sample{std::int32_t(parity % 2), std::int32_t(parity / 2)};
+    const auto moves = layout.moves(sample);
+    for (std::size_t k = 0; k < 6; ++k) {
+      offsets[parity][k] = m_moves[parity][k].offset;
+      after[parity][k] = std::uint8_t(((sample.x + moves[k].dx) & 1) + 2 * ((sample.y + moves[k].dy) & 1));
+    }
   }
   const std::uint8_t* open = m_open.data();
   std::int64_t* distance = m_distance.data();
   std::int64_t written = 0;
-  const auto neighbour = [&](std::size_t tile, unsigned move) {
-    return std::size_t(std::ptrdiff_t(tile) + offsets[open[tile] >> kParityShift][move]);
+  // A tile on a run: its index and parity.
+  struct At {
+    std::size_t tile;
+    unsigned parity;
   };
+  const auto at = [&](std::size_t tile) { return At{tile, unsigned(open[tile] >> kParityShift)}; };
   // One step along `move`, when it is open and leads to a tile not as near already.
-  const auto step = [&](std::size_t& tile, unsigned move, std::int64_t& reached) {
-    if (((open[tile] >> move) & 1u) == 0) return false;
-    tile = neighbour(tile, move);
+  const auto step = [&](At& here, unsigned move, std::int64_t& reached) {
+    if (((open[here.tile] >> move) & 1u) == 0) return false;
+    here.tile = std::size_t(std::ptrdiff_t(here.tile) + offsets[here.parity][move]);
+    here.parity = after[here.parity][move];
     reached += straight;
-    if (reached >= cap || distance[tile] <= reached) return false;
-    distance[tile] = reached;
+    if (reached >= cap || distance[here.tile] <= reached) return false;
+    distance[here.tile] = reached;
     ++written;
     return true;
   };
-  // Whether the side `side` of a run along `move` is forced at `tile`: the neighbour there is
+  // Whether the side `side` of a run along `move` is forced at `here`: the neighbour there is
   // open, and cannot step back against the run to the tile beside the one behind.
-  const auto forcedAt = [&](std::size_t tile, unsigned move, unsigned side) {
-    return ((open[tile] >> side) & 1u) != 0 && ((open[neighbour(tile, side)] >> ((move + 3) % 6)) & 1u) == 0;
+  const auto forcedByNeighbour = [&](At here, unsigned move, unsigned side) {
+    return ((open[here.tile] >> side) & 1u) != 0 &&
+           ((open[std::size_t(std::ptrdiff_t(here.tile) + offsets[here.parity][side])] >> ((move + 3) % 6)) & 1u) == 0;
   };
-  // A secondary run: both sides can force. A forced right side is the turn a primary run along
-  // `move` makes: the route goes on as one, turning at every tile, the turn from this tile too.
-  const auto secondary = [&](std::size_t tile, unsigned move, std::int64_t reached) {
-    const unsigned left = (move + 5) % 6, right = (move + 1) % 6;
-    while (step(tile, move, reached)) {
-      const bool forcedLeft = forcedAt(tile, move, left), forcedRight = forcedAt(tile, move, right);
-      if (forcedLeft || forcedRight) [[unlikely]] {
-        pushJumpPoint(reached, tile, (1u << move) | (forcedLeft ? 1u << left : 0u), forcedRight ? 1u << right : 0u);
-        return;
-      }
-    }
+  // Without doors or a body's side tiles a step is open exactly when the tile it enters is
+  // passable; the tile beside the one behind is a neighbour of this tile too, one turn further
+  // round than the side (D(e-1) + D(e+3) = D(e-2), D(e+1) + D(e+3) = D(e+2)), so this tile's own
+  // bits give the same answer without loading the neighbour's.
+  const auto forcedByOwnBits = [&](At here, unsigned move, unsigned side) {
+    const unsigned further = side == (move + 1) % 6 ? (move + 2) % 6 : (move + 4) % 6;
+    return ((open[here.tile] >> side) & 1u) != 0 && ((open[here.tile] >> further) & 1u) == 0;
   };
-  return drainJumpPoints(0x3f, written, [&](const JumpPoint& point) {
-    for (unsigned move = 0; move < 6; ++move) {
-      if (((point.turns >> move) & 1u) != 0) secondary(point.tile, move, point.distance);
-    }
-    for (unsigned move = 0; move < 6; ++move) {
-      if (((point.directions >> move) & 1u) == 0) continue;
-      // The primary run, a secondary from every tile of it; only its left side can force.
-      const unsigned left = (move + 5) % 6, turn = (move + 1) % 6;
-      std::size_t tile = point.tile;
-      std::int64_t reached = point.distance;
-      while (step(tile, move, reached)) {
-        secondary(tile, turn, reached);
-        if (forcedAt(tile, move, left)) [[unlikely]] {
-          pushJumpPoint(reached, tile, (1u << move) | (1u << left));
-          break;
+  const auto scan = [&](const auto& forcedAt) {
+    // A secondary run: both sides can force. A forced right side is the turn a primary run along
+    // `move` makes: the route goes on as one, turning at every tile, the turn from this tile too.
+    const auto secondary = [&](At here, unsigned move, std::int64_t reached) {
+      const unsigned left = (move + 5) % 6, right = (move + 1) % 6;
+      while (step(here, move, reached)) {
+        const bool forcedLeft = forcedAt(here, move, left), forcedRight = forcedAt(here, move, right);
+        if (forcedLeft || forcedRight) [[unlikely]] {
+          pushJumpPoint(reached, here.tile, (1u << move) | (forcedLeft ? 1u << left : 0u), forcedRight ? 1u << right : 0u);
+          return;
         }
       }
-    }
-  });
+    };
+    return drainJumpPoints(0x3f, written, [&](const JumpPoint& point) {
+      const At start = at(point.tile);
+      for (unsigned move = 0; move < 6; ++move) {
+        if (((point.turns >> move) & 1u) != 0) secondary(start, move, point.distance);
+      }
+      for (unsigned move = 0; move < 6; ++move) {
+        if (((point.directions >> move) & 1u) == 0) continue;
+        // The primary run, a secondary from every tile of it; only its left side can force.
+        const unsigned left = (move + 5) % 6, turn = (move + 1) % 6;
+        At here = start;
+        std::int64_t reached = point.distance;
+        while (step(here, move, reached)) {
+          secondary(here, turn, reached);
+          if (forcedAt(here, move, left)) [[unlikely]] {
+            pushJumpPoint(reached, here.tile, (1u << move) | (1u << left));
+            break;
+          }
+        }
+      }
+    });
+  };
+  const bool ownBits = m_doorBlocked.empty() && m_moves[0][0].sideA == 0;
+  return ownBits ? scan(forcedByOwnBits) : scan(forcedByNeighbour);
 }
 
 bool CrowdField::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept {
