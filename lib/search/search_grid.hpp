@@ -106,7 +106,19 @@ struct HexDirections {
     std::int32_t primary;
     std::int32_t secondary;
   };
-  Split split(Axial delta) const noexcept;
+  Split split(Axial delta) const noexcept {
+    // The direction from the signs of the cube coordinates (q, r, -q-r): each of the six
+    // sextants between neighbouring directions, and each direction's ray, has its own pattern.
+    const int direction = sextant[std::size_t(signPattern(delta))];
+    return direction < 0 ? Split{0, 0, 0} : splitAlong(delta, direction);
+  }
+  /// The signs of the cube coordinates (q, r, -q-r), as one of 27 numbers.
+  static constexpr int signPattern(Axial delta) noexcept {
+    const std::int32_t s = -delta.q - delta.r;
+    return 9 * ((delta.q > 0) - (delta.q < 0) + 1) + 3 * ((delta.r > 0) - (delta.r < 0) + 1) + (s > 0) - (s < 0) + 1;
+  }
+  /// split()'s direction for each signPattern() (-1: no displacement).
+  std::array<std::int8_t, 27> sextant{};
   /// The displacement as steps of `direction` then of direction + 1 ({direction, 0, 0} unless it
   /// lies that way: primary >= 1, secondary >= 0).
   Split splitAlong(Axial delta, int direction) const noexcept {

@@ -32,25 +32,18 @@ HexDirections::HexDirections(const Layout& layout, std::int32_t paddedWidth) {
     flips[std::size_t(d)] = layout.kind() == LayoutKind::HexPointy ? step.dy != 0 : step.dx != 0;
   }
   pointy = layout.kind() == LayoutKind::HexPointy;
+  // split()'s table: a direction's ray (b = 0) and the sextant after it (a, b >= 1) are its own.
+  sextant.fill(-1);
+  for (int d = 0; d < 6; ++d) {
+    const Axial u = axial[std::size_t(d)], v = axial[std::size_t(turn(d, 1))];
+    for (const Axial delta : {u, Axial{u.q + v.q, u.r + v.r}}) sextant[std::size_t(signPattern(delta))] = std::int8_t(d);
+  }
 }
 
 bool HexDirections::shifted(const Layout& layout, Cell cell) const noexcept {
   const auto moves = layout.moves(cell);
   return pointy ? moves[1].dx == 1 : moves[1].dy == 0;
 }
-
-HexDirections::Split HexDirections::split(Axial delta) const noexcept {
-  for (int i = 0; i < 6; ++i) {
-    // delta = a·A[i] + b·A[i+1]; the two vectors span a unit cell (determinant ±1).
-    const Axial u = axial[std::size_t(i)], v = axial[std::size_t(HexDirections::turn(i, 1))];
-    const std::int32_t det = u.q * v.r - u.r * v.q;
-    const std::int32_t a = (delta.q * v.r - delta.r * v.q) * det;
-    const std::int32_t b = (u.q * delta.r - u.r * delta.q) * det;
-    if (a >= 1 && b >= 0) return {i, a, b};
-  }
-  return {0, 0, 0};  // no displacement
-}
-
 
 std::int16_t SearchGrid::hexEntry(std::int32_t t, bool shifted, int d) const noexcept {
   const std::uint8_t* cls = m_class.data();

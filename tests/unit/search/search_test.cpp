@@ -1388,6 +1388,44 @@ TEST_CASE("hex jump points: the cost of an independent Dijkstra on thousands of 
   CHECK(jumpExpanded * 2 < plainExpanded);
 }
 
+TEST_CASE("hex directions: a displacement splits into its one canonical route, as steps of two neighbouring directions",
+          "[search][hex]") {
+  for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat(), Layout::hexPointy(1.0f, Vec2::Zero(), HexStagger::Even),
+                               Layout::hexFlat(1.0f, Vec2::Zero(), HexStagger::Even)}) {
+    const HexDirections hex(layout, 40);
+    for (std::int32_t q = -12; q <= 12; ++q) {
+      for (std::int32_t r = -12; r <= 12; ++r) {
+        const HexDirections::Split split = hex.split({q, r});
+        INFO(layoutName(layout.kind()) << " delta " << q << ", " << r);
+        if (q == 0 && r == 0) {
+          CHECK(split.primary == 0);
+          CHECK(split.secondary == 0);
+          continue;
+        }
+        // Exactly one direction d writes the displacement as a >= 1 steps of d and b >= 0 of d + 1.
+        int found = 0, direction = -1;
+        for (int d = 0; d < 6; ++d) {
+          const Axial u = hex.axial[std::size_t(d)], v = hex.axial[std::size_t(HexDirections::turn(d, 1))];
+          for (std::int32_t a = 1; a <= 24; ++a) {
+            const std::int32_t b = std::abs(q) + std::abs(r) + std::abs(q + r);  // (bounds the search)
+            for (std::int32_t k = 0; k <= b; ++k) {
+              if (a * u.q + k * v.q == q && a * u.r + k * v.r == r) {
+                ++found;
+                direction = d;
+                CHECK(split.primary == a);
+                CHECK(split.secondary == k);
+              }
+            }
+          }
+        }
+        REQUIRE(found == 1);
+        CHECK(split.direction == direction);
+        CHECK(split.primary + split.secondary == layout.stepDistance(layout.fromAxial({0, 0}), layout.fromAxial({q, r})));
+      }
+    }
+  }
+}
+
 TEST_CASE("hex jump table: entries equal a walk along each run, and after tile and rectangle edits a fresh build",
           "[search][property][hex][edits]") {
   // Larger maps than the navigation data's edit tests (long lines, many walls crossing them);
