@@ -827,6 +827,12 @@ __attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* 
   const __m256i unreachable = _mm256_set1_epi64x(CrowdField::kUnreachable);
   const __m256i step = _mm256_set1_epi64x(straight);
   const std::int32_t moveBytes = std::int32_t(openMask * 0x01010101u);
+  // Lanes 0 and 2 share the parity of the row's first tile (x steps by four), lanes 1 and 3 that
+  // of its second. Along a row of pointy hexes the two tables hold the same steps (the row's
+  // shift decides them), so one load a move serves all four lanes.
+  const std::ptrdiff_t* first = offsets[openBits[row] >> parityShift];
+  const std::ptrdiff_t* second = offsets[openBits[row + 1] >> parityShift];
+  const bool oneTable = std::equal(first, first + 6, second);
   std::size_t x = 0;
   for (; x + 4 <= width; x += 4) {
     const std::size_t tile = row + x;
@@ -842,13 +848,11 @@ __attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* 
     std::memcpy(&packed, openBits + tile, sizeof packed);
     const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
     const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed & moveBytes)));
-    const std::ptrdiff_t* first = offsets[openBits[tile] >> parityShift];
-    const std::ptrdiff_t* second = offsets[openBits[tile + 1] >> parityShift];
     __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
     // Four tiles away from walls (every move open: no move bits to apply) are the most common
-    // case, as in directionRowAvx2; along a row of pointy hexes the four share one table.
+    // case, as in directionRowAvx2.
     const bool everyMove = (packed & moveBytes) == moveBytes && _mm256_testz_si256(wall, wall);
-    if (first == second) {
+    if (oneTable) {
       if (everyMove) {
         lookHex<true, true>(distance, tile, first, second, here, open, step, best, high);
       } else {

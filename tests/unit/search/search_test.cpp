@@ -1404,16 +1404,16 @@ TEST_CASE("hex directions: a displacement splits into its one canonical route, a
         }
         // Exactly one direction d writes the displacement as a >= 1 steps of d and b >= 0 of d + 1.
         int found = 0, direction = -1;
+        const std::int32_t bound = std::abs(q) + std::abs(r) + std::abs(q + r);  // (more steps than either count)
         for (int d = 0; d < 6; ++d) {
           const Axial u = hex.axial[std::size_t(d)], v = hex.axial[std::size_t(HexDirections::turn(d, 1))];
-          for (std::int32_t a = 1; a <= 24; ++a) {
-            const std::int32_t b = std::abs(q) + std::abs(r) + std::abs(q + r);  // (bounds the search)
-            for (std::int32_t k = 0; k <= b; ++k) {
-              if (a * u.q + k * v.q == q && a * u.r + k * v.r == r) {
+          for (std::int32_t a = 1; a <= bound; ++a) {
+            for (std::int32_t b = 0; b <= bound; ++b) {
+              if (a * u.q + b * v.q == q && a * u.r + b * v.r == r) {
                 ++found;
                 direction = d;
                 CHECK(split.primary == a);
-                CHECK(split.secondary == k);
+                CHECK(split.secondary == b);
               }
             }
           }
