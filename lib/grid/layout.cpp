@@ -234,15 +234,17 @@ std::optional<Eigen::Vector2d> Layout::segmentExit(Cell cell, const Eigen::Vecto
       return std::nullopt;
     }
   } else {
-    std::array<Eigen::Vector2d, 6> corners;
-    const int count = localCorners(cell, corners);
-    const Eigen::Vector2d centre = localCenter(cell);
-    for (int i = 0; i < count; ++i) {
-      const Eigen::Vector2d& v = corners[std::size_t(i)];
-      const Eigen::Vector2d& w = corners[std::size_t((i + 1) % count)];
-      Eigen::Vector2d inward(-(w - v).y(), (w - v).x());
-      if (inward.dot(centre - v) < 0) inward = -inward;
-      if (!clip(inward.dot(from - v), inward.dot(d))) return std::nullopt;
+    // A regular hexagon is the meet of three slabs |n·(p - centre)| <= 1/2 (its apothem), one
+    // per pair of opposite edges, n their unit normals: pointy tops have upright edges (n along
+    // x and at ±60° from it), flat tops have level ones (n along y and at ±30° from x).
+    constexpr double kCos30 = kHexPitch;
+    static constexpr std::array<std::array<double, 2>, 3> kPointy{{{1.0, 0.0}, {0.5, kCos30}, {0.5, -kCos30}}};
+    static constexpr std::array<std::array<double, 2>, 3> kFlat{{{0.0, 1.0}, {kCos30, 0.5}, {kCos30, -0.5}}};
+    const auto& normals = m_kind == LayoutKind::HexPointy ? kPointy : kFlat;
+    const Eigen::Vector2d r = from - localCenter(cell);
+    for (const auto& [nx, ny] : normals) {
+      const double s = nx * r.x() + ny * r.y(), ds = nx * d.x() + ny * d.y();
+      if (!clip(0.5 - s, -ds) || !clip(0.5 + s, ds)) return std::nullopt;
     }
   }
   if (t1 - t0 <= 1e-9 || t1 >= 1.0 - 1e-9) return std::nullopt;

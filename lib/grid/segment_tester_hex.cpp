@@ -148,6 +148,35 @@ std::int32_t SegmentTester::hexRunEnd(std::int32_t line, std::int32_t k) const n
   return end;
 }
 
+SegmentTester::HexTouch SegmentTester::hexTouch(double u0, double v0, double u1, double v1, double margin) noexcept {
+  // The hexagon is where three slabs of half-width 1/2 (its apothem) cross: across u, and across
+  // the two axes at ±60° from it. The segment's stretch inside each slab, grown or shrunk by the
+  // margin, is cut from t in [0, 1] (Cyrus-Beck).
+  constexpr double kSin60 = kHexPitch;
+  const double du = u1 - u0, dv = v1 - v0;
+  auto stretch = [&](double half, double& t0, double& t1) {
+    t0 = 0.0, t1 = 1.0;
+    for (const auto& [nu, nv] : {std::pair{1.0, 0.0}, std::pair{0.5, kSin60}, std::pair{0.5, -kSin60}}) {
+      const double at = nu * u0 + nv * v0, rate = nu * du + nv * dv;
+      if (rate == 0.0) {
+        if (std::abs(at) > half) return false;
+        continue;
+      }
+      const double a = (-half - at) / rate, b = (half - at) / rate;
+      t0 = std::max(t0, std::min(a, b));
+      t1 = std::min(t1, std::max(a, b));
+    }
+    return t0 <= t1;
+  };
+  double t0 = 0.0, t1 = 0.0;
+  // Inside the hexagon shrunk by the margin: the segment enters the tile that deep (the exact
+  // walk, whose tolerance is far below the margin, sees it enter). Outside the grown one: it
+  // does not come near.
+  if (stretch(0.5 - margin, t0, t1)) return HexTouch::Enters;
+  if (!stretch(0.5 + margin, t0, t1)) return HexTouch::Apart;
+  return HexTouch::Grazes;
+}
+
 SegmentTester::Verdict SegmentTester::classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad,
                                                   double slack, bool clearOnly, float onlyCost, double& cost,
                                                   Cell& blocker) const {
@@ -221,6 +250,29 @@ SegmentTester::Verdict SegmentTester::classifyHexAxis(int family, const Eigen::V
         }
       }
       if (clear) continue;  // so nothing on this line blocks either
+      if (pad == slack && first >= 0 && last < axis.width) {
+        // Radius 0: the impassable tiles near the segment, each settled by its own hexagon where
+        // it can be (most of them are corners that segments between tile centres pass within
+        // float rounding of).
+        const BitLines passable = axis.passableLines();
+        HexTouch touch = HexTouch::Apart;
+        for (std::int32_t k = passable.nextNotCheapest(stored, first, last); k <= last && touch == HexTouch::Apart;
+             k = passable.nextNotCheapest(stored, k + 1, last)) {
+          touch = hexTouch(u0 - (shift + k), v0 - centre, u1 - (shift + k), v1 - centre, 1e-3 * slack);
+          if (touch == HexTouch::Enters) {
+            blocker = hexAxisCell(family, line, base + k);
+            return Verdict::Blocked;
+          }
+        }
+        // Clear of them all, over ground of the cheapest cost: as the bits' answer above.
+        const std::size_t words = std::size_t(stored) * std::size_t(axis.words);
+        if (touch == HexTouch::Apart && (!costKnown || cost == m_cheapest) &&
+            onlyCheapOrWalls(axis.passable.data() + words, axis.cheap.data() + words, first, last)) {
+          cost = m_cheapest;
+          costKnown = true;
+          continue;
+        }
+      }
       verdict = Verdict::Unsure;
       if (clearOnly) return verdict;
     }

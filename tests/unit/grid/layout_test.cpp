@@ -256,3 +256,60 @@ TEST_CASE("hex layouts: points far off any map, infinite or NaN land far off the
     CHECK(layout.tileAt(layout.tileCenter({7, -3})) == Cell{7, -3});
   }
 }
+
+TEST_CASE("segmentExit: where a segment leaves a tile, told apart from tileAt along the segment", "[grid][property]") {
+  // Stage 3's exit points. The reference is independent of the clipping: the segment sampled
+  // finely and each sample's tile found by tileAtLocal (nearest centre). An exit is expected
+  // exactly when the samples enter the tile and the segment ends outside it, and it must lie
+  // where the samples leave; just before it the segment is in the tile, just after it is not.
+  std::mt19937 rng(50);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (const Layout& layout : {Layout::square(), Layout::hexPointy(), Layout::hexFlat(),
+                               Layout::hexPointy(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even),
+                               Layout::hexFlat(1.0f, Vec2(0.0f, 0.0f), HexStagger::Even)}) {
+    int exits = 0, misses = 0, endsInside = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+      const Cell cell{int(rng() % 7) - 3, int(rng() % 7) - 3};
+      const Eigen::Vector2d centre = layout.localCenter(cell);
+      const Eigen::Vector2d from = centre + Eigen::Vector2d(unit(rng), unit(rng)) * 1.2;
+      const Eigen::Vector2d to = from + Eigen::Vector2d(unit(rng), unit(rng)) * 2.5;
+      constexpr int kSamples = 4000;
+      int firstInside = -1, lastInside = -1, runs = 0;
+      bool was = false;
+      for (int k = 0; k <= kSamples; ++k) {
+        const bool inside = layout.tileAtLocal(from + (to - from) * (double(k) / kSamples)) == cell;
+        if (inside && firstInside < 0) firstInside = k;
+        if (inside) lastInside = k;
+        runs += inside && !was ? 1 : 0;
+        was = inside;
+      }
+      const auto exit = layout.segmentExit(cell, from, to);
+      INFO(layoutName(layout.kind()) << " cell " << cell.x << "," << cell.y << " from " << from.transpose() << " to "
+                                     << to.transpose());
+      if (firstInside < 0 || firstInside == lastInside) {
+        // Misses the tile, or grazes it at most one sample long: only a sliver can be cut.
+        if (exit) CHECK((*exit - from).norm() <= (to - from).norm());
+        ++misses;
+        continue;
+      }
+      REQUIRE(runs == 1);  // a convex tile: one stretch inside
+      if (lastInside == kSamples) {
+        CHECK_FALSE(exit.has_value());  // ends inside: it does not leave
+        ++endsInside;
+        continue;
+      }
+      REQUIRE(exit.has_value());
+      const double length = (to - from).norm();
+      const double t = (*exit - from).norm() / length;
+      CHECK(t >= double(lastInside) / kSamples - 1e-9);
+      CHECK(t <= double(lastInside + 1) / kSamples + 1e-9);
+      const Eigen::Vector2d along = (to - from) / length;
+      CHECK(layout.tileAtLocal(*exit - along * 1e-7) == cell);
+      CHECK(layout.tileAtLocal(*exit + along * 1e-7) != cell);
+      ++exits;
+    }
+    CHECK(exits > 1000);
+    CHECK(misses > 100);
+    CHECK(endsInside > 100);
+  }
+}

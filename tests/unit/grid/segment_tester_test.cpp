@@ -192,6 +192,68 @@ TEST_CASE("SegmentTester settles hex segments near walls and along edges as prob
   }
 }
 
+TEST_CASE("SegmentTester settles hex segments at radius 0 that pass a wall's corner as probeSegment does, without the walk",
+          "[grid][los][property]") {
+  // Maps of floor with scattered walls, tile sizes and origins that round the float centres,
+  // and segments between tile centres: those along the zig-zag of the grid pass exactly through
+  // tile corners, and the float centres put them a rounding step inside or outside the wall
+  // tile there. Each wall tile near such a segment is settled by its own hexagon (entered deeper
+  // than a margin far above the walk's tolerance, or kept apart by it); only a segment within
+  // that margin of a wall is left to the walk.
+  std::mt19937 random(5077);
+  for (const Layout& base : test::allLayouts()) {
+    if (!base.isHex()) continue;
+    int grazing = 0, grazingAnswered = 0, blocked = 0, clear = 0;
+    for (int trial = 0; trial < 12; ++trial) {
+      const float size = trial % 3 == 0 ? 1.0f : trial % 3 == 1 ? 0.7f : 3.3f;
+      const Vec2 origin = trial % 2 ? Vec2(13.7f, -101.3f) : Vec2(0.0f, 0.0f);
+      const Layout layout = base.kind() == LayoutKind::HexPointy ? Layout::hexPointy(size, origin, base.hexStagger())
+                                                                 : Layout::hexFlat(size, origin, base.hexStagger());
+      // (Terrain of several costs on every fourth map: the rule needs the cheapest ground round.)
+      const TileMap map = test::randomMap(random, layout, 36, 30, trial % 2 ? 0.08 : 0.25, trial % 4 == 3);
+      const SegmentTester tester(map, TerrainTable::kWalk);
+      for (int q = 0; q < 400; ++q) {
+        const Cell cell{std::uniform_int_distribution<int>(1, 34)(random), std::uniform_int_distribution<int>(1, 28)(random)};
+        const Vec2 a = layout.tileCenter(cell);
+        Vec2 b;
+        if (q % 4 == 3) {
+          b = layout.tileCenter({std::uniform_int_distribution<int>(0, 35)(random), std::uniform_int_distribution<int>(0, 29)(random)});
+        } else {
+          // Along a zig-zag of the grid (two neighbouring steps), 1 to 6 times.
+          const auto steps = layout.touching(cell);
+          const NeighbourStep first = steps[std::size_t(q) % steps.size()], second = steps[(std::size_t(q) + 1) % steps.size()];
+          const Vec2 step = layout.tileCenter({cell.x + first.dx, cell.y + first.dy}) +
+                            layout.tileCenter({cell.x + second.dx, cell.y + second.dy}) - 2.0f * a;
+          b = a + step * float(std::uniform_int_distribution<int>(1, 6)(random));
+        }
+        const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, 0.0f);
+        const SegmentProbe fast = tester.probe(a, b, 0.0f);
+        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
+                                       << b.transpose());
+        REQUIRE(fast.clear == exact.clear);
+        if (exact.clear) CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
+        if (!fast.clear && fast.hasBlocker) CHECK_FALSE(map.passable(fast.blocker, TerrainTable::kWalk));
+        (exact.clear ? clear : blocked) += 1;
+        // Clear, yet a wall within a thousandth of a tile: it passes a wall's corner (the bits
+        // alone cannot tell these from segments that enter the wall).
+        const bool nearWall = exact.clear && !probeSegment(map, TerrainTable::kWalk, a, b, 1e-3f * size).clear;
+        if (nearWall) {
+          ++grazing;
+          grazingAnswered += tester.answersWithoutWalk(a, b, 0.0f) ? 1 : 0;
+        }
+      }
+    }
+    INFO(layoutName(base.kind()) << ": " << grazingAnswered << " of " << grazing << " clear segments within 1e-3 of a wall "
+                                 << "answered without the walk; " << clear << " clear, " << blocked << " blocked");
+    CHECK(clear > 500);
+    CHECK(blocked > 500);
+    // (Segments exactly through a corner, such as along a pointy map's columns at whole tile
+    // sizes, stay with the walk: there the rule of touching decides.)
+    CHECK(grazing > 150);
+    CHECK(grazingAnswered > grazing / 2);
+  }
+}
+
 TEST_CASE("SegmentTester prices short hex segments in the map's first and last lines of tiles as probeSegment does",
           "[grid][los][property]") {
   // Hills along the border, floor inside: a segment inside a border tile (toward its point, at
