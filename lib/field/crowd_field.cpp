@@ -1982,7 +1982,8 @@ bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
       }
     });
   };
-  const bool ownBits = m_doorBlocked.empty() && m_moves[0][0].sideA == 0;
+  // (A body's hex step also needs the tiles beside it: see the constructor.)
+  const bool ownBits = m_doorBlocked.empty() && !(m_costs.bodyTiles() > 0.0);
   return ownBits ? scan(forcedByOwnBits) : scan(forcedByNeighbour);
 }
 
