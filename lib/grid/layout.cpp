@@ -234,16 +234,11 @@ std::optional<Eigen::Vector2d> Layout::segmentExit(Cell cell, const Eigen::Vecto
       return std::nullopt;
     }
   } else {
-    // A regular hexagon is the meet of three slabs |n·(p - centre)| <= 1/2 (its apothem), one
-    // per pair of opposite edges, n their unit normals: pointy tops have upright edges (n along
-    // x and at ±60° from it), flat tops have level ones (n along y and at ±30° from x).
-    constexpr double kCos30 = kHexPitch;
-    static constexpr std::array<std::array<double, 2>, 3> kPointy{{{1.0, 0.0}, {0.5, kCos30}, {0.5, -kCos30}}};
-    static constexpr std::array<std::array<double, 2>, 3> kFlat{{{0.0, 1.0}, {kCos30, 0.5}, {kCos30, -0.5}}};
-    const auto& normals = m_kind == LayoutKind::HexPointy ? kPointy : kFlat;
+    // A tile is the meet of one slab |n·(p - centre)| <= 1/2 per edge-line family (n its unit
+    // normal): three for a hexagon.
     const Eigen::Vector2d r = from - localCenter(cell);
-    for (const auto& [nx, ny] : normals) {
-      const double s = nx * r.x() + ny * r.y(), ds = nx * d.x() + ny * d.y();
+    for (const EdgeLineFamily& family : edgeLineFamilies()) {
+      const double s = family.normal.dot(r), ds = family.normal.dot(d);
       if (!clip(0.5 - s, -ds) || !clip(0.5 + s, ds)) return std::nullopt;
     }
   }

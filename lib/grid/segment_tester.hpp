@@ -39,10 +39,9 @@
 
 namespace rpgnav {
 
-/// True when bits first..last (inclusive, first <= last) of one line of words are all set.
-// True when no tile in [first, last] (bit positions, first <= last) of a line is passable and
-// not of the cheapest cost: every one is cheap (bit set in `cheap`) or a wall (clear in
-// `passable`).
+/// True when no tile in [first, last] (bit positions, first <= last) of a line is passable and
+/// not of the cheapest cost: every one is cheap (bit set in `cheap`) or a wall (clear in
+/// `passable`).
 inline bool onlyCheapOrWalls(const std::uint64_t* passable, const std::uint64_t* cheap, std::int32_t first,
                              std::int32_t last) noexcept {
   for (std::int32_t word = first >> 6; word <= last >> 6; ++word) {
@@ -54,6 +53,7 @@ inline bool onlyCheapOrWalls(const std::uint64_t* passable, const std::uint64_t*
   return true;
 }
 
+/// True when bits first..last (inclusive, first <= last) of one line of words are all set.
 inline bool allBitsSet(const std::uint64_t* line, std::int32_t first, std::int32_t last) noexcept {
   const std::int32_t firstWord = first >> 6, lastWord = last >> 6;
   const std::uint64_t headMask = ~std::uint64_t(0) << (first & 63);
@@ -392,13 +392,13 @@ class SegmentTester {
   // (hexHexagonsCost). `onlyCost`, when not NaN, is the one cost a Clear verdict may have.
   Verdict classifyHex(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack, bool clearOnly,
                       float onlyCost, double& cost, Cell& blocker) const;
-  // classifyHex along one axis (on axes 1 and 2, which know no runs of one cost, touched tiles
-  // dearer than the cheapest are priced hexagon by hexagon).
   // How a segment (u0, v0)-(u1, v1) meets a hexagon centred at the origin, in an axis's frame
   // (corners (0, ±R), (±1/2, ±R/2)), by `margin`: it enters deeper, keeps further away, or
   // comes within the margin of its boundary.
   enum class HexTouch { Enters, Apart, Grazes };
   static HexTouch hexTouch(double u0, double v0, double u1, double v1, double margin) noexcept;
+  // classifyHex along one axis (on axes 1 and 2, which know no runs of one cost, touched tiles
+  // dearer than the cheapest are priced hexagon by hexagon).
   Verdict classifyHexAxis(int family, const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack,
                           bool clearOnly, float onlyCost, double& cost, Cell& blocker) const;
   bool keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const;

@@ -34,6 +34,9 @@ namespace {
 
 constexpr double kRadius = kHexCircumradius;
 constexpr double kPitch = kHexPitch;
+// A hexagon, in a line frame, is where three strips cross, |n·(p - centre)| ≤ ½ for these unit
+// normals n: across u, and across the two axes at ±60° from it.
+constexpr std::array<std::array<double, 2>, 3> kStripNormals{{{1.0, 0.0}, {0.5, kPitch}, {-0.5, kPitch}}};
 
 }  // namespace
 
@@ -149,14 +152,12 @@ std::int32_t SegmentTester::hexRunEnd(std::int32_t line, std::int32_t k) const n
 }
 
 SegmentTester::HexTouch SegmentTester::hexTouch(double u0, double v0, double u1, double v1, double margin) noexcept {
-  // The hexagon is where three slabs of half-width 1/2 (its apothem) cross: across u, and across
-  // the two axes at ±60° from it. The segment's stretch inside each slab, grown or shrunk by the
-  // margin, is cut from t in [0, 1] (Cyrus-Beck).
-  constexpr double kSin60 = kHexPitch;
+  // The segment's stretch inside each of the hexagon's strips (kStripNormals), grown or shrunk
+  // by the margin, is cut from t in [0, 1] (Cyrus-Beck).
   const double du = u1 - u0, dv = v1 - v0;
   auto stretch = [&](double half, double& t0, double& t1) {
     t0 = 0.0, t1 = 1.0;
-    for (const auto& [nu, nv] : {std::pair{1.0, 0.0}, std::pair{0.5, kSin60}, std::pair{0.5, -kSin60}}) {
+    for (const auto& [nu, nv] : kStripNormals) {
       const double at = nu * u0 + nv * v0, rate = nu * du + nv * dv;
       if (rate == 0.0) {
         if (std::abs(at) > half) return false;
@@ -352,18 +353,16 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
     return p;
   };
   const double tolerance = detail::costTolerance(local(0.0), local(1.0));
-  // A hexagon is where three strips cross, |n·(p - centre)| ≤ ½ for the unit normals n = (1, 0),
-  // (½, pitch), (-½, pitch): the segment's part inside is where it is inside all three. Along a
-  // family of edges (as the walk decides it: its rate of crossing below 10⁻¹² of the length) the
-  // segment is inside that family's strip all along or nowhere.
-  constexpr std::array<std::array<double, 2>, 3> kNormals{{{1.0, 0.0}, {0.5, kPitch}, {-0.5, kPitch}}};
+  // The segment's part inside a hexagon is where it is inside all three strips (kStripNormals).
+  // Along a family of edges (as the walk decides it: its rate of crossing below 10⁻¹² of the
+  // length) the segment is inside that family's strip all along or nowhere.
   // The hexagon's corners round its centre, in the line frame.
   constexpr std::array<std::array<double, 2>, 6> kHexCorners{
       {{0.0, kRadius}, {0.0, -kRadius}, {0.5, 0.5 * kRadius}, {0.5, -0.5 * kRadius}, {-0.5, 0.5 * kRadius}, {-0.5, -0.5 * kRadius}}};
   std::array<double, 3> rate{}, inverseRate{};
   std::array<bool, 3> parallel{};
   for (std::size_t n = 0; n < 3; ++n) {
-    rate[n] = kNormals[n][0] * du + kNormals[n][1] * dv;
+    rate[n] = kStripNormals[n][0] * du + kStripNormals[n][1] * dv;
     parallel[n] = std::abs(rate[n]) * 1e12 <= length;
     inverseRate[n] = parallel[n] ? 0.0 : 1.0 / rate[n];
   }
@@ -394,7 +393,7 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
       double t0 = 0.0, t1 = 1.0;
       std::array<double, 3> at{};  // the low end's offset across each strip
       for (std::size_t n = 0; n < 3; ++n) {
-        at[n] = kNormals[n][0] * (sweep.uLow - cu) + kNormals[n][1] * (sweep.vLow - cv);
+        at[n] = kStripNormals[n][0] * (sweep.uLow - cu) + kStripNormals[n][1] * (sweep.vLow - cv);
         if (parallel[n]) {
           if (std::abs(at[n]) > 0.5) t1 = -1.0;
           continue;
@@ -436,7 +435,7 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
         for (std::size_t n = 0; n < 3; ++n) {
           // Across family n the corner lies on an edge (offset ±½: the tile across it is one of
           // the corner's) or on the line through the centre (offset 0).
-          const double offset = kNormals[n][0] * vu + kNormals[n][1] * vv;
+          const double offset = kStripNormals[n][0] * vu + kStripNormals[n][1] * vv;
           if (std::abs(offset) > 0.25) {
             const auto [next, nextK] = hexNeighbour(line, k, int(n), offset > 0.0 ? 1 : -1);
             if (next < 0 || next >= m_hexLines || nextK < 0 || nextK >= m_hexLength) return kNone;
