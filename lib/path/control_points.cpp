@@ -15,6 +15,8 @@ namespace {
 
 using Point = Eigen::Vector2d;
 
+double cross(const Point& u, const Point& v) { return u.x() * v.y() - u.y() * v.x(); }
+
 // How much further than the radius a hex portal point keeps from the obstructed corner, in
 // tiles: room for the rounding of the point to float (a few units in the last place of its
 // coordinates) and a little more.
@@ -34,6 +36,28 @@ bool cornerObstructed(const StageContext& context, const Point& corner, Cell thi
   return false;
 }
 
+// An end of the edge between two neighbouring hex tiles: the corner (layout space) and the third
+// tile that meets them there.
+struct EdgeEnd {
+  Point corner;
+  Cell third;
+};
+
+// The two ends of the edge hex tiles a and b share; nothing when they are not neighbours.
+std::optional<std::array<EdgeEnd, 2>> hexEdgeEnds(const Layout& layout, Cell a, Cell b) {
+  const auto moves = layout.moves(a);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    if (Cell{a.x + moves[i].dx, a.y + moves[i].dy} != b) continue;
+    const NeighbourStep& before = moves[(i + moves.size() - 1) % moves.size()];
+    const NeighbourStep& after = moves[(i + 1) % moves.size()];
+    const Cell beforeTile{a.x + before.dx, a.y + before.dy}, afterTile{a.x + after.dx, a.y + after.dy};
+    const Point pair = layout.localCenter(a) + layout.localCenter(b);
+    return std::array<EdgeEnd, 2>{EdgeEnd{(pair + layout.localCenter(beforeTile)) / 3.0, beforeTile},
+                                  EdgeEnd{(pair + layout.localCenter(afterTile)) / 3.0, afterTile}};
+  }
+  return std::nullopt;
+}
+
 // On hex maps the segment between two neighbouring centres crosses their shared edge at its
 // middle, only half an edge (s = 0.289 tiles) from the edge's ends. When one end P is obstructed
 // (a blocked tile or a closed door ends there) and the character is wider than that, the
@@ -51,27 +75,122 @@ std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) 
   // From half a tile up (no root in [0, s) then) the search's fit rule needs both tiles beside
   // the step to fit the body and keeps closed doors at the radius: the centres' segment keeps it.
   if (widerThanHalfTile(layout, context.radius)) return std::nullopt;
-  const auto moves = layout.moves(a);
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    if (Cell{a.x + moves[i].dx, a.y + moves[i].dy} != b) continue;
-    const NeighbourStep& before = moves[(i + moves.size() - 1) % moves.size()];
-    const NeighbourStep& after = moves[(i + 1) % moves.size()];
-    const Cell beforeTile{a.x + before.dx, a.y + before.dy}, afterTile{a.x + after.dx, a.y + after.dy};
-    // The ends of the edge a-b: the corners a and b share with each third tile.
-    const Point beforeCorner = (layout.localCenter(a) + layout.localCenter(b) + layout.localCenter(beforeTile)) / 3.0;
-    const Point afterCorner = (layout.localCenter(a) + layout.localCenter(b) + layout.localCenter(afterTile)) / 3.0;
-    const bool beforeFree = !cornerObstructed(context, beforeCorner, beforeTile);
-    const bool afterFree = !cornerObstructed(context, afterCorner, afterTile);
-    if (beforeFree == afterFree) return std::nullopt;  // both free: fine; both obstructed: closed gap
-    const Point middle = (layout.localCenter(a) + layout.localCenter(b)) * 0.5;
-    const Point free = beforeFree ? beforeCorner : afterCorner;
-    const double h = 0.5, s = double(kHexHalfEdge);
-    const double R = double(context.radius) / double(layout.tileSize()) + portalMargin(middle);
-    const double quadratic = h * h - R * R, linear = 2.0 * h * h * s, constant = h * h * (s * s - R * R);
-    const double x = (-linear + std::sqrt(linear * linear - 4.0 * quadratic * constant)) / (2.0 * quadratic);
-    return layout.toWorld(middle + (free - middle) * std::min(x / s, 0.99));
+  const auto ends = hexEdgeEnds(layout, a, b);
+  if (!ends) return std::nullopt;
+  const bool firstFree = !cornerObstructed(context, (*ends)[0].corner, (*ends)[0].third);
+  const bool secondFree = !cornerObstructed(context, (*ends)[1].corner, (*ends)[1].third);
+  if (firstFree == secondFree) return std::nullopt;  // both free: fine; both obstructed: closed gap
+  const Point middle = (layout.localCenter(a) + layout.localCenter(b)) * 0.5;
+  const Point free = firstFree ? (*ends)[0].corner : (*ends)[1].corner;
+  const double h = 0.5, s = double(kHexHalfEdge);
+  const double R = double(context.radius) / double(layout.tileSize()) + portalMargin(middle);
+  const double quadratic = h * h - R * R, linear = 2.0 * h * h * s, constant = h * h * (s * s - R * R);
+  const double x = (-linear + std::sqrt(linear * linear - 4.0 * quadratic * constant)) / (2.0 * quadratic);
+  return layout.toWorld(middle + (free - middle) * std::min(x / s, 0.99));
+}
+
+// How much further than the comfort's clearance (tiles) the corridor's way keeps from the walls'
+// corners it bends round. A wall of hexes is jagged: a way pulled exactly to the clearance bends
+// at every tooth, and no straight segment over several teeth keeps the clearance, so stage 4 can
+// merge none of them. With the slack it merges the teeth of a straight wall, and stage 5 pulls
+// the path tight at the clearance where it turns. (0.1 left two to three times the probes in
+// stages 5 and 6 on dao/brc202d as a flat hex map; 0.3 no fewer than 0.2.)
+constexpr double kCorridorSlack = 0.2;
+
+// The corridor of a hex tile path (see corridorPoints): the edge each step crosses (its
+// "portal"), with its ends as the path may pass them.
+struct Portal {
+  Point left, right;  // layout space; left of the step from the earlier tile to the later one
+  std::int32_t tile;  // index of the later tile in the tile path
+};
+
+// The shared edge of neighbouring hex tiles a and b, each end narrowed: away from an obstructed
+// corner (a wall tile or a wall door ends there) by `inset` (tiles), or as far as the edge allows
+// — to just short of the free end, or to the middle when both ends are obstructed; away from a
+// corner where the third tile costs more than the cheapest by `margin`, so that no segment
+// between portal points runs along or touches dearer ground. A corner's nearest point on the
+// edge at distance d from it is d away from the third tile's hexagon (their edges meet at 120°).
+std::optional<Portal> hexPortal(const StageContext& context, Cell a, Cell b, double inset, double margin) {
+  const Layout& layout = context.map.layout();
+  const auto ends = hexEdgeEnds(layout, a, b);
+  if (!ends) return std::nullopt;
+  const Point ca = layout.localCenter(a), cb = layout.localCenter(b);
+  const bool firstLeft = cross(cb - ca, (*ends)[0].corner - ca) > 0.0;
+  const EdgeEnd& leftEnd = (*ends)[firstLeft ? 0 : 1];
+  const EdgeEnd& rightEnd = (*ends)[firstLeft ? 1 : 0];
+  Point left = leftEnd.corner, right = rightEnd.corner;
+  const double cheapest = context.lines.cheapestCost();
+  auto narrowing = [&](const EdgeEnd& end) {
+    if (cornerObstructed(context, end.corner, end.third)) return inset;
+    return double(context.map.cost(end.third, context.mobility)) != cheapest ? margin : 0.0;
+  };
+  double leftInset = narrowing(leftEnd), rightInset = narrowing(rightEnd);
+  const Point along = right - left;
+  const double width = along.norm();
+  if (leftInset + rightInset >= width) {
+    const Point middle = 0.5 * (left + right);
+    return Portal{middle, middle, 0};
   }
-  return std::nullopt;
+  leftInset = std::min(leftInset, width - 1e-3);  // never quite to the free end's corner
+  rightInset = std::min(rightInset, width - 1e-3);
+  const Point unit = along / width;
+  return Portal{left + unit * leftInset, right - unit * rightInset, 0};
+}
+
+// The shortest polyline from `start` to `goal` that crosses every portal in order ("string
+// pulling" through the corridor: the simple stupid funnel of Mononen, after Lee & Preparata): it
+// bends only at portal ends. Appends its inner points to `out`, each with the tile index of the
+// portal it bends on, to `tilesOut`.
+void pullThroughPortals(const Point& start, const Point& goal, std::span<const Portal> portals, std::vector<Point>& out,
+                        std::vector<std::int32_t>& tilesOut) {
+  // The funnel: rays from the apex through its left and right sides, narrowed portal by portal.
+  // When a new side crosses the other, the other side's point is a bend and the next apex.
+  Point apex = start, left = start, right = start;
+  std::size_t apexAt = 0, leftAt = 0, rightAt = 0;  // 1 + the portal index (0: the start)
+  const std::size_t count = portals.size() + 1;     // the goal as a last portal of width 0
+  // Consecutive portals may share an end (the corridor turns round it): a bend there is kept
+  // once, with the later portal's tile.
+  const std::size_t first = out.size();
+  auto bend = [&](const Point& point, std::size_t at) {
+    if (at == count) return;  // the goal itself: the way ends there
+    if (point == start || (out.size() > first && out.back() == point)) {
+      if (out.size() > first) tilesOut.back() = portals[at - 1].tile;
+      return;
+    }
+    out.push_back(point);
+    tilesOut.push_back(portals[at - 1].tile);
+  };
+  // A bend at a side's point: the funnel starts afresh from there.
+  auto restart = [&](Point point, std::size_t at) {
+    apex = left = right = point;
+    apexAt = leftAt = rightAt = at;
+    bend(point, at);
+  };
+  for (std::size_t i = 1; i <= count; ++i) {
+    const Point newLeft = i < count ? portals[i - 1].left : goal;
+    const Point newRight = i < count ? portals[i - 1].right : goal;
+    // The right side narrows when the new right point is not right of it.
+    if (cross(right - apex, newRight - apex) >= 0.0) {
+      if (apex == right || cross(left - apex, newRight - apex) < 0.0) {
+        right = newRight;
+        rightAt = i;
+      } else {  // crosses the left side: bend at its point
+        restart(left, leftAt);
+        i = apexAt;
+        continue;
+      }
+    }
+    if (cross(left - apex, newLeft - apex) <= 0.0) {
+      if (apex == left || cross(right - apex, newLeft - apex) > 0.0) {
+        left = newLeft;
+        leftAt = i;
+      } else {  // crosses the right side
+        restart(right, rightAt);
+        i = apexAt;
+        continue;
+      }
+    }
+  }
 }
 
 // A point of the safe polyline (see controlPointStage).
@@ -84,7 +203,93 @@ struct Anchor {
 struct Buffers : detail::ScratchSlot {
   std::vector<Anchor> safe;
   std::vector<Vec2> vertices;
+  std::vector<Portal> portals;
+  std::vector<Point> bends;
+  std::vector<std::int32_t> bendTiles;
 };
+
+// Stage 3 on hex maps, for characters under half a hex edge in radius on a path of tiles of the
+// cheapest cost: the shortest way through the corridor of the path's tiles (bending at edge ends
+// narrowed by the comfort's clearance and kCorridorSlack), instead of a point in every tile. A
+// zig-zag of tiles along a wall becomes a few segments, so stage 4 starts from the path's turns
+// rather than from a point per tile. At radius 0 with no door the way is clear by construction;
+// otherwise each segment is probed, and one that is not clear (a wall beside the corridor, a
+// door) is replaced by the tiles' centres it spans. False (`out` unspecified) when that does not
+// give a clear polyline at the cheapest cost, no longer than the centres' one.
+bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles, const std::vector<Anchor>& safe,
+                    Buffers& buffers, std::vector<Vec2>& out, StageStats& stats) {
+  const Layout& layout = context.map.layout();
+  if (!layout.isHex() || tiles.size() < 2 || widerThanHalfHexEdge(layout, context.radius) ||
+      safe.size() != tiles.size() + 2) {
+    return false;
+  }
+  const double cheapest = context.lines.cheapestCost();
+  for (const Cell& cell : tiles) {
+    if (double(context.map.cost(cell, context.mobility)) != cheapest) return false;
+  }
+  const detail::Comfort comfort(context, safe.front().point, safe.back().point);
+  const double tile = double(layout.tileSize());
+  std::vector<Portal>& portals = buffers.portals;
+  portals.clear();
+  for (std::size_t k = 1; k < tiles.size(); ++k) {
+    const double margin = portalMargin(layout.localCenter(tiles[k]));
+    auto portal =
+        hexPortal(context, tiles[k - 1], tiles[k], double(comfort.clearance(0)) / tile + kCorridorSlack + margin, margin);
+    if (!portal) return false;
+    portal->tile = std::int32_t(k);
+    portals.push_back(*portal);
+  }
+  std::vector<Point>& bends = buffers.bends;
+  std::vector<std::int32_t>& bendTiles = buffers.bendTiles;
+  bends.clear();
+  bendTiles.clear();
+  const Vec2 start = safe.front().point, goal = safe.back().point;
+  pullThroughPortals(layout.toLocal(start), layout.toLocal(goal), portals, bends, bendTiles);
+  bendTiles.push_back(std::int32_t(tiles.size()));  // the goal: after every tile's centre
+  // The polyline lies in the path's tiles (between two portals in the tile they bound, which is
+  // convex); at radius 0, with no door to keep from, that makes it clear, at the one cost.
+  const bool inside = context.radius <= 0.0f && context.barriers.empty() && context.map.tileAt(start) == tiles.front() &&
+                      context.map.tileAt(goal) == tiles.back();
+  out.assign(1, start);
+  std::int32_t fromTile = 0;  // the first tile whose centre lies after out.back() along the path
+  double length = 0.0;
+  for (std::size_t j = 0; j < bendTiles.size(); ++j) {
+    const Vec2 from = out.back(), to = j + 1 < bendTiles.size() ? layout.toWorld(bends[j]) : goal;
+    if (inside) {
+      length += double((to - from).norm());
+      out.push_back(to);
+      continue;
+    }
+    auto cheaplyClear = [&](Vec2 a, Vec2 b) {
+      ++stats.probes;
+      const SegmentProbe probe = context.probe(a, b);
+      return probe.clear && detail::atCheapestCost(probe.cost, probe.length, cheapest);
+    };
+    if (cheaplyClear(from, to)) {
+      length += double((to - from).norm());
+    } else {
+      // The centres of the tiles between: neighbouring centres keep the radius by construction
+      // (see controlPointStage); the pieces to and from the bends are probed.
+      const std::int32_t toTile = bendTiles[j];
+      if (toTile <= fromTile) return false;
+      Vec2 at = from;
+      for (std::int32_t k = fromTile; k < toTile; ++k) {
+        const Vec2 centre = safe[std::size_t(k) + 1].point;
+        if (k == fromTile && !cheaplyClear(at, centre)) return false;
+        length += double((centre - at).norm());
+        out.push_back(centre);
+        at = centre;
+      }
+      if (!cheaplyClear(at, to)) return false;
+      length += double((to - at).norm());
+    }
+    out.push_back(to);
+    fromTile = bendTiles[j];
+  }
+  double centres = 0.0;
+  for (std::size_t i = 1; i < safe.size(); ++i) centres += double((safe[i].point - safe[i - 1].point).norm());
+  return detail::noWorse(length, centres);
+}
 
 // Replaces each inner tile's point of `safe` by where the line from the previous point toward
 // the goal leaves the tile, when that leads into the next tile and is clear and no worse, into
@@ -188,7 +393,9 @@ void controlPointStage(const StageContext& context, const ControlPointSettings& 
     }
   }
   safe.push_back({goal, -1});
-  exitPoints(context, settings.exitPoints, tiles, safe, out, stats);
+  if (routed || !settings.exitPoints || !corridorPoints(context, tiles, safe, buffers, out, stats)) {
+    exitPoints(context, settings.exitPoints, tiles, safe, out, stats);
+  }
   if (!routed) {
     if (safeOut != nullptr) {
       safeOut->clear();

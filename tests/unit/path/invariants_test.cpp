@@ -164,7 +164,9 @@ TEST_CASE("every path keeps its promises on random hex and square maps with cost
     const float tile = layout.tileSize();
     for (int trial = 0; trial < 250; ++trial) {
       const int w = std::uniform_int_distribution<int>(3, 22)(random), h = std::uniform_int_distribution<int>(3, 22)(random);
-      const TileMap map = test::randomMap(random, layout, w, h, std::uniform_real_distribution<double>(0.03, 0.25)(random));
+      // A third of the maps of one cost (stage 3 takes the corridor's shortest way on hex there).
+      const TileMap map = test::randomMap(random, layout, w, h, std::uniform_real_distribution<double>(0.03, 0.25)(random),
+                                          trial % 3 != 0);
       World world(map);
       test::addRandomDoors(random, world, 10);
       ++counts.maps;
