@@ -43,20 +43,35 @@ struct EdgeEnd {
   Cell third;
 };
 
-// The two ends of the edge hex tiles a and b share; nothing when they are not neighbours.
-std::optional<std::array<EdgeEnd, 2>> hexEdgeEnds(const Layout& layout, Cell a, Cell b) {
-  const auto moves = layout.moves(a);
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    if (Cell{a.x + moves[i].dx, a.y + moves[i].dy} != b) continue;
-    const NeighbourStep& before = moves[(i + moves.size() - 1) % moves.size()];
-    const NeighbourStep& after = moves[(i + 1) % moves.size()];
-    const Cell beforeTile{a.x + before.dx, a.y + before.dy}, afterTile{a.x + after.dx, a.y + after.dy};
-    const Point pair = layout.localCenter(a) + layout.localCenter(b);
-    return std::array<EdgeEnd, 2>{EdgeEnd{(pair + layout.localCenter(beforeTile)) / 3.0, beforeTile},
-                                  EdgeEnd{(pair + layout.localCenter(afterTile)) / 3.0, afterTile}};
+// The edges between neighbouring hex tiles, from the tiles' centres and axial
+// coordinates (no neighbour table per step): the edge between neighbours a and b is centred on
+// their middle, perpendicular to a→b and 1/√3 long, and the third tile at each end is a's
+// neighbour a sixth of a turn from b, one way or the other (which way is left is the layout's:
+// found at the first step).
+class HexEdges {
+ public:
+  explicit HexEdges(const Layout& layout) : m_layout(layout) {}
+  // The ends of the edge between neighbours a and b (left, right of a→b); nothing when they are
+  // not neighbours.
+  std::optional<std::array<EdgeEnd, 2>> between(Cell a, Cell b) {
+    const Point ca = m_layout.localCenter(a), cb = m_layout.localCenter(b);
+    const Axial pa = m_layout.toAxial(a), pb = m_layout.toAxial(b);
+    const Axial step{pb.q - pa.q, pb.r - pa.r};
+    if (std::max({std::abs(step.q), std::abs(step.r), std::abs(step.q + step.r)}) != 1) return std::nullopt;
+    const Point middle = 0.5 * (ca + cb), d = cb - ca;
+    const Point half = Point(-d.y(), d.x()) * (0.5 / std::sqrt(3.0));  // towards the left end
+    const Cell one = m_layout.fromAxial({pa.q - step.r, pa.r + step.q + step.r});
+    const Cell other = m_layout.fromAxial({pa.q + step.q + step.r, pa.r - step.q});
+    // The third tile at the left end has its centre three half-edges left of the middle.
+    if (m_oneIsLeft < 0) m_oneIsLeft = (m_layout.localCenter(one) - (middle + 3.0 * half)).squaredNorm() < 0.01 ? 1 : 0;
+    return std::array<EdgeEnd, 2>{EdgeEnd{middle + half, m_oneIsLeft == 1 ? one : other},
+                                  EdgeEnd{middle - half, m_oneIsLeft == 1 ? other : one}};
   }
-  return std::nullopt;
-}
+
+ private:
+  const Layout& m_layout;
+  int m_oneIsLeft = -1;
+};
 
 // On hex maps the segment between two neighbouring centres crosses their shared edge at its
 // middle, only half an edge (s = 0.289 tiles) from the edge's ends. When one end P is obstructed
@@ -75,7 +90,7 @@ std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) 
   // From half a tile up (no root in [0, s) then) the search's fit rule needs both tiles beside
   // the step to fit the body and keeps closed doors at the radius: the centres' segment keeps it.
   if (widerThanHalfTile(layout, context.radius)) return std::nullopt;
-  const auto ends = hexEdgeEnds(layout, a, b);
+  const auto ends = HexEdges(layout).between(a, b);
   if (!ends) return std::nullopt;
   const bool firstFree = !cornerObstructed(context, (*ends)[0].corner, (*ends)[0].third);
   const bool secondFree = !cornerObstructed(context, (*ends)[1].corner, (*ends)[1].third);
@@ -104,36 +119,30 @@ struct Portal {
   std::int32_t tile;  // index of the later tile in the tile path
 };
 
-// The shared edge of neighbouring hex tiles a and b, each end narrowed: away from an obstructed
-// corner (a wall tile or a wall door ends there) by `inset` (tiles), or as far as the edge allows
-// — to just short of the free end, or to the middle when both ends are obstructed; away from a
-// corner where the third tile costs more than the cheapest by `margin`, so that no segment
-// between portal points runs along or touches dearer ground. A corner's nearest point on the
-// edge at distance d from it is d away from the third tile's hexagon (their edges meet at 120°).
-std::optional<Portal> hexPortal(const StageContext& context, Cell a, Cell b, double inset, double margin) {
-  const Layout& layout = context.map.layout();
-  const auto ends = hexEdgeEnds(layout, a, b);
-  if (!ends) return std::nullopt;
-  const Point ca = layout.localCenter(a), cb = layout.localCenter(b);
-  const bool firstLeft = cross(cb - ca, (*ends)[0].corner - ca) > 0.0;
-  const EdgeEnd& leftEnd = (*ends)[firstLeft ? 0 : 1];
-  const EdgeEnd& rightEnd = (*ends)[firstLeft ? 1 : 0];
-  Point left = leftEnd.corner, right = rightEnd.corner;
+// A portal from the ends of its edge, each end narrowed: away from an obstructed corner (a wall
+// tile or a wall door ends there) by `inset` (tiles), or as far as the edge allows — to just
+// short of the free end, or to the middle when both ends are obstructed; away from a corner
+// where the third tile costs more than the cheapest by `margin`, so that no segment between
+// portal points runs along or touches dearer ground. A corner's nearest point on the edge at
+// distance d from it is d away from the third tile's hexagon (their edges meet at 120°).
+Portal narrowedPortal(const StageContext& context, const EdgeEnd& leftEnd, const EdgeEnd& rightEnd, double inset,
+                      double margin) {
   const double cheapest = context.lines.cheapestCost();
   auto narrowing = [&](const EdgeEnd& end) {
     if (cornerObstructed(context, end.corner, end.third)) return inset;
     return double(context.map.cost(end.third, context.mobility)) != cheapest ? margin : 0.0;
   };
   double leftInset = narrowing(leftEnd), rightInset = narrowing(rightEnd);
-  const Point along = right - left;
-  const double width = along.norm();
+  const Point left = leftEnd.corner, right = rightEnd.corner;
+  if (leftInset == 0.0 && rightInset == 0.0) return Portal{left, right, 0};
+  const double width = 1.0 / std::sqrt(3.0);  // a hex edge, in tiles
   if (leftInset + rightInset >= width) {
     const Point middle = 0.5 * (left + right);
     return Portal{middle, middle, 0};
   }
   leftInset = std::min(leftInset, width - 1e-3);  // never quite to the free end's corner
   rightInset = std::min(rightInset, width - 1e-3);
-  const Point unit = along / width;
+  const Point unit = (right - left) / width;
   return Portal{left + unit * leftInset, right - unit * rightInset, 0};
 }
 
@@ -231,13 +240,15 @@ bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles,
   const double tile = double(layout.tileSize());
   std::vector<Portal>& portals = buffers.portals;
   portals.clear();
+  HexEdges edges(layout);
   for (std::size_t k = 1; k < tiles.size(); ++k) {
+    const auto ends = edges.between(tiles[k - 1], tiles[k]);
+    if (!ends) return false;
     const double margin = portalMargin(layout.localCenter(tiles[k]));
-    auto portal =
-        hexPortal(context, tiles[k - 1], tiles[k], double(comfort.clearance(0)) / tile + kCorridorSlack + margin, margin);
-    if (!portal) return false;
-    portal->tile = std::int32_t(k);
-    portals.push_back(*portal);
+    Portal portal =
+        narrowedPortal(context, (*ends)[0], (*ends)[1], double(comfort.clearance(0)) / tile + kCorridorSlack + margin, margin);
+    portal.tile = std::int32_t(k);
+    portals.push_back(portal);
   }
   std::vector<Point>& bends = buffers.bends;
   std::vector<std::int32_t>& bendTiles = buffers.bendTiles;
