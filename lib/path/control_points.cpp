@@ -15,7 +15,7 @@ namespace {
 
 using Point = Eigen::Vector2d;
 
-double cross(const Point& u, const Point& v) { return u.x() * v.y() - u.y() * v.x(); }
+using detail::cross;
 
 // How much further than the radius a hex portal point keeps from the obstructed corner, in
 // tiles: room for the rounding of the point to float (a few units in the last place of its
@@ -115,22 +115,21 @@ constexpr double kCorridorSlack = 0.2;
 // The corridor of a hex tile path (see corridorPoints): the edge each step crosses (its
 // "portal"), with its ends as the path may pass them.
 struct Portal {
-  Point left, right;  // layout space; left of the step from the earlier tile to the later one
-  std::int32_t tile;  // index of the later tile in the tile path
+  Point left, right;      // layout space; left of the step from the earlier tile to the later one
+  std::int32_t tile = 0;  // index of the later tile in the tile path
 };
 
-// A portal from the ends of its edge, each end narrowed: away from an obstructed corner (a wall
-// tile or a wall door ends there) by `inset` (tiles), or as far as the edge allows — to just
-// short of the free end, or to the middle when both ends are obstructed; away from a corner
-// where the third tile costs more than the cheapest by `margin`, so that no segment between
+// A portal from the ends of its edge between two tiles of `cost`, each end narrowed: away from an
+// obstructed corner (a wall tile or a wall door ends there) by `inset` (tiles), or as far as the
+// edge allows — to just short of the free end, or to the middle when both ends are obstructed;
+// away from a corner where the third tile costs more by `margin`, so that no segment between
 // portal points runs along or touches dearer ground. A corner's nearest point on the edge at
 // distance d from it is d away from the third tile's hexagon (their edges meet at 120°).
-Portal narrowedPortal(const StageContext& context, const EdgeEnd& leftEnd, const EdgeEnd& rightEnd, double inset,
-                      double margin) {
-  const double cheapest = context.lines.cheapestCost();
+Portal narrowedPortal(const StageContext& context, const EdgeEnd& leftEnd, const EdgeEnd& rightEnd, double cost,
+                      double inset, double margin) {
   auto narrowing = [&](const EdgeEnd& end) {
     if (cornerObstructed(context, end.corner, end.third)) return inset;
-    return double(context.map.cost(end.third, context.mobility)) != cheapest ? margin : 0.0;
+    return double(context.map.cost(end.third, context.mobility)) > cost ? margin : 0.0;
   };
   double leftInset = narrowing(leftEnd), rightInset = narrowing(rightEnd);
   const Point left = leftEnd.corner, right = rightEnd.corner;
@@ -213,18 +212,20 @@ struct Buffers : detail::ScratchSlot {
   std::vector<Anchor> safe;
   std::vector<Vec2> vertices;
   std::vector<Portal> portals;
+  std::vector<std::int32_t> walled;
   std::vector<Point> bends;
   std::vector<std::int32_t> bendTiles;
 };
 
-// Stage 3 on hex maps, for characters under half a hex edge in radius on a path of tiles of the
-// cheapest cost: the shortest way through the corridor of the path's tiles (bending at edge ends
-// narrowed by the comfort's clearance and kCorridorSlack), instead of a point in every tile. A
-// zig-zag of tiles along a wall becomes a few segments, so stage 4 starts from the path's turns
-// rather than from a point per tile. At radius 0 with no door the way is clear by construction;
-// otherwise each segment is probed, and one that is not clear (a wall beside the corridor, a
-// door) is replaced by the tiles' centres it spans. False (`out` unspecified) when that does not
-// give a clear polyline at the cheapest cost, no longer than the centres' one.
+// Stage 3 on hex maps, for characters under half a hex edge in radius on a path of tiles of one
+// cost: the shortest way through the corridor of the path's tiles (bending at edge ends narrowed
+// by the comfort's clearance and kCorridorSlack), instead of a point in every tile. A zig-zag of
+// tiles along a wall becomes a few segments, so stage 4 starts from the path's turns rather than
+// from a point per tile. The way lies in the path's tiles and is no longer than the centres'
+// polyline, so no dearer. A segment that could come nearer a wall than the radius, or meets a
+// door, is probed, and one that is not clear at the tiles' cost is replaced by the tiles'
+// centres it spans. False (`out` unspecified) when that does not give a clear polyline no longer
+// than the centres'.
 bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles, const std::vector<Anchor>& safe,
                     Buffers& buffers, std::vector<Vec2>& out, StageStats& stats) {
   const Layout& layout = context.map.layout();
@@ -232,9 +233,12 @@ bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles,
       safe.size() != tiles.size() + 2) {
     return false;
   }
-  const double cheapest = context.lines.cheapestCost();
+  // Paths over tiles of one cost only: where costs change, the exit points toward the goal find
+  // where to cross (on the wilderness sample, corridors crossing each change at its middle made
+  // paths 0.9% cheaper but stages 4-6 10% slower).
+  const double cost = double(context.map.cost(tiles.front(), context.mobility));
   for (const Cell& cell : tiles) {
-    if (double(context.map.cost(cell, context.mobility)) != cheapest) return false;
+    if (double(context.map.cost(cell, context.mobility)) != cost) return false;
   }
   const detail::Comfort comfort(context, safe.front().point, safe.back().point);
   const double tile = double(layout.tileSize());
@@ -245,8 +249,8 @@ bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles,
     const auto ends = edges.between(tiles[k - 1], tiles[k]);
     if (!ends) return false;
     const double margin = portalMargin(layout.localCenter(tiles[k]));
-    Portal portal =
-        narrowedPortal(context, (*ends)[0], (*ends)[1], double(comfort.clearance(0)) / tile + kCorridorSlack + margin, margin);
+    Portal portal = narrowedPortal(context, (*ends)[0], (*ends)[1], cost,
+                                   double(comfort.clearance(0)) / tile + kCorridorSlack + margin, margin);
     portal.tile = std::int32_t(k);
     portals.push_back(portal);
   }
@@ -258,27 +262,45 @@ bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles,
   pullThroughPortals(layout.toLocal(start), layout.toLocal(goal), portals, bends, bendTiles);
   bendTiles.push_back(std::int32_t(tiles.size()));  // the goal: after every tile's centre
   // The polyline lies in the path's tiles (between two portals in the tile they bound, which is
-  // convex); at radius 0, with no door to keep from, that makes it clear, at the one cost.
-  const bool inside = context.radius <= 0.0f && context.barriers.empty() && context.map.tileAt(start) == tiles.front() &&
-                      context.map.tileAt(goal) == tiles.back();
+  // convex), so a segment is clear at its tiles' cost when it meets no door and keeps the radius
+  // from walls: at radius 0 always; else when no tile it crosses has a wall (or the map's edge)
+  // beside it, since a tile's neighbours keep every point of it 1/√3 tiles from the tiles beyond
+  // them, more than any radius here. Only the other segments are probed.
+  const bool inside = context.map.tileAt(start) == tiles.front() && context.map.tileAt(goal) == tiles.back();
+  std::vector<std::int32_t>& walled = buffers.walled;  // tiles with a wall beside them, up to each tile
+  walled.assign(tiles.size() + 1, 0);
+  if (context.radius > 0.0f) {
+    for (std::size_t k = 0; k < tiles.size(); ++k) {
+      bool wall = false;
+      for (const NeighbourStep& step : layout.moves(tiles[k])) {
+        wall = wall || !context.map.passable({tiles[k].x + step.dx, tiles[k].y + step.dy}, context.mobility);
+      }
+      walled[k + 1] = walled[k] + (wall ? 1 : 0);
+    }
+  }
   out.assign(1, start);
   std::int32_t fromTile = 0;  // the first tile whose centre lies after out.back() along the path
   double length = 0.0;
   for (std::size_t j = 0; j < bendTiles.size(); ++j) {
     const Vec2 from = out.back(), to = j + 1 < bendTiles.size() ? layout.toWorld(bends[j]) : goal;
-    if (inside) {
+    // The piece from here to `to` runs in the tiles from fromTile - 1 (when it starts on an edge)
+    // to toTile.
+    const std::int32_t last = std::int32_t(tiles.size()) - 1;
+    const std::int32_t low = std::max(fromTile - 1, 0), high = std::min(bendTiles[j], last);
+    if (inside && walled[std::size_t(high) + 1] == walled[std::size_t(low)] && !context.blockedByBarrier(from, to)) {
       length += double((to - from).norm());
       out.push_back(to);
+      fromTile = bendTiles[j];
       continue;
     }
-    auto cheaplyClear = [&](Vec2 a, Vec2 b) {
+    auto clearAtCost = [&](Vec2 a, Vec2 b) {
       ++stats.probes;
       const SegmentProbe probe = context.probe(a, b);
-      return probe.clear && detail::atCheapestCost(probe.cost, probe.length, cheapest);
+      if (!probe.clear || !detail::atCheapestCost(probe.cost, probe.length, cost)) return false;
+      length += double((b - a).norm());
+      return true;
     };
-    if (cheaplyClear(from, to)) {
-      length += double((to - from).norm());
-    } else {
+    if (!clearAtCost(from, to)) {
       // The centres of the tiles between: neighbouring centres keep the radius by construction
       // (see controlPointStage); the pieces to and from the bends are probed.
       const std::int32_t toTile = bendTiles[j];
@@ -286,13 +308,15 @@ bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles,
       Vec2 at = from;
       for (std::int32_t k = fromTile; k < toTile; ++k) {
         const Vec2 centre = safe[std::size_t(k) + 1].point;
-        if (k == fromTile && !cheaplyClear(at, centre)) return false;
-        length += double((centre - at).norm());
+        if (k == fromTile) {
+          if (!clearAtCost(at, centre)) return false;
+        } else {
+          length += double((centre - at).norm());
+        }
         out.push_back(centre);
         at = centre;
       }
-      if (!cheaplyClear(at, to)) return false;
-      length += double((to - at).norm());
+      if (!clearAtCost(at, to)) return false;
     }
     out.push_back(to);
     fromTile = bendTiles[j];

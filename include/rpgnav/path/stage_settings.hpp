@@ -41,7 +41,7 @@ struct StraightLineSettings {};
 /// the path, is not clear or costs more. The result never costs more than the search route's own
 /// polyline. With comfort an exit point is taken only when its way keeps the comfort, or when the
 /// route point's way does not keep it either. On hex maps, for characters under half a hex edge
-/// on a path of tiles of the cheapest cost: the shortest way through the path's tiles instead
+/// on a path of tiles of one cost: the shortest way through the path's tiles instead
 /// (bending at the ends of the edges it crosses, clear of walls by the comfort and 0.2 tiles more;
 /// see the README's pipeline).
 struct ControlPointSettings {
