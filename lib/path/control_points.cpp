@@ -120,10 +120,9 @@ struct Portal {
 };
 
 // A portal from the ends of its edge between two tiles of `cost`, each end narrowed: away from an
-// obstructed corner (a wall tile or a wall door ends there) by `inset` (tiles), or as far as the
-// edge allows — to just short of the free end, or to the middle when both ends are obstructed;
-// away from a corner where the third tile costs more by `margin`, so that no segment between
-// portal points runs along or touches dearer ground. A corner's nearest point on the edge at
+// obstructed corner (a wall tile or a wall door ends there) by `inset` (tiles), at most to just
+// short of the other end; away from a corner where the third tile costs more by `margin`, so
+// that no segment between portal points runs along or touches dearer ground. A corner's nearest point on the edge at
 // distance d from it is d away from the third tile's hexagon (their edges meet at 120°).
 Portal narrowedPortal(const StageContext& context, const EdgeEnd& leftEnd, const EdgeEnd& rightEnd, double cost,
                       double inset, double margin) {
@@ -131,17 +130,19 @@ Portal narrowedPortal(const StageContext& context, const EdgeEnd& leftEnd, const
     if (cornerObstructed(context, end.corner, end.third)) return inset;
     return double(context.map.cost(end.third, context.mobility)) > cost ? margin : 0.0;
   };
-  double leftInset = narrowing(leftEnd), rightInset = narrowing(rightEnd);
   const Point left = leftEnd.corner, right = rightEnd.corner;
-  if (leftInset == 0.0 && rightInset == 0.0) return Portal{left, right, 0};
   const double width = 1.0 / std::sqrt(3.0);  // a hex edge, in tiles
-  if (leftInset + rightInset >= width) {
-    const Point middle = 0.5 * (left + right);
-    return Portal{middle, middle, 0};
-  }
-  leftInset = std::min(leftInset, width - 1e-3);  // never quite to the free end's corner
-  rightInset = std::min(rightInset, width - 1e-3);
+  // Never quite to the other end's corner.
+  const double leftInset = std::min(narrowing(leftEnd), width - 1e-3);
+  const double rightInset = std::min(narrowing(rightEnd), width - 1e-3);
+  if (leftInset == 0.0 && rightInset == 0.0) return Portal{left, right, 0};
   const Point unit = (right - left) / width;
+  if (leftInset + rightInset >= width) {
+    // No room for both: the point that shares the want of room between the ends in proportion
+    // (the middle between two walls; beside dearer ground, as far from a wall as it allows).
+    const Point point = left + unit * (width * leftInset / (leftInset + rightInset));
+    return Portal{point, point, 0};
+  }
   return Portal{left + unit * leftInset, right - unit * rightInset, 0};
 }
 

@@ -100,6 +100,8 @@ TEST_CASE("stage 3 on hex maps of one cost: the shortest way through the corrido
           "[path][stage][hex]") {
   const TileMap map = test::mapFromAscii(Layout::hexPointy(), {
                                                                   ".......",
+                                                                  ".......",
+                                                                  ".......",
                                                                   "...#...",
                                                                   ".......",
                                                               });
@@ -116,36 +118,45 @@ TEST_CASE("stage 3 on hex maps of one cost: the shortest way through the corrido
   controlPointStage(context, {}, result.tilePath, {}, {}, {}, west, east, points, stats);
   CHECK(points == std::vector<Vec2>{west, east});
   CHECK(stats.probes == 0);  // radius 0 inside the tiles, no door: clear by construction
-  // Round the wall (row 1 is shifted half a tile right), by the search's canonical route: up,
-  // along row 0, down. Its corridor bends round the corners of the open tile (2,1), which are
+  // Round the wall (odd rows are shifted half a tile right), by the search's canonical route:
+  // up, along row 2, down. Its corridor bends round the corners of the open tile (2,3), which are
   // taken as they are, and round the wall's tip, which is kept 0.2 tiles of slack beyond the
   // clearance (here 0) plus the rounding margin out along the edge between the tiles above it:
-  // room for stage 4 to merge such bends along a jagged wall. (Stage 4 then cuts over (2,1).)
-  const std::vector<Cell> round{{1, 1}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {5, 1}};
-  const Vec2 start = layout.tileCenter({1, 1}), goal = layout.tileCenter({5, 1});
+  // room for stage 4 to merge such bends along a jagged wall. (Stage 4 then cuts over (2,3).)
+  const std::vector<Cell> round{{1, 3}, {2, 2}, {3, 2}, {4, 2}, {5, 2}, {5, 3}};
+  const Vec2 start = layout.tileCenter({1, 3}), goal = layout.tileCenter({5, 3});
   auto corner = [&](Cell a, Cell b, Cell c) {
     return Vec2((layout.tileCenter(a) + layout.tileCenter(b) + layout.tileCenter(c)) / 3.0f);
   };
-  const Vec2 wall = layout.tileCenter({3, 1}), tip = corner({3, 0}, {4, 0}, {3, 1});
-  const Vec2 bend = tip + (tip - wall).normalized() * float(0.2 + 1e-4 + 4e-7 * 4.0);
+  const Vec2 wall = layout.tileCenter({3, 3}), tip = corner({3, 2}, {4, 2}, {3, 3});
+  const Vec2 bend = tip + (tip - wall).normalized() * float(0.2 + 1e-4 + 4e-7 * 5.0);
   const std::vector<Vec2> expected{start,
-                                   corner({1, 1}, {2, 0}, {2, 1}),
-                                   corner({2, 0}, {3, 0}, {2, 1}),
+                                   corner({1, 3}, {2, 2}, {2, 3}),
+                                   corner({2, 2}, {3, 2}, {2, 3}),
                                    bend,
-                                   corner({4, 0}, {5, 0}, {4, 1}),
-                                   corner({5, 0}, {5, 1}, {4, 1}),
+                                   corner({4, 2}, {5, 2}, {4, 3}),
+                                   corner({5, 2}, {5, 3}, {4, 3}),
                                    goal};
   controlPointStage(context, {}, round, {}, {}, {}, start, goal, points, stats);
   REQUIRE(points.size() == expected.size());
   for (std::size_t i = 0; i < points.size(); ++i) CHECK((points[i] - expected[i]).norm() < 1e-5f);
   CHECK(stats.probes == 0);
-  // With a radius every segment is probed (a wall beside the corridor may come nearer than its
-  // bends); here all are clear.
+  // With a radius the segments that cross a tile with a wall beside it are probed (such a wall
+  // may come nearer than the bends): the four from (2,2)'s corner to (5,2)'s; all are clear.
   StageContext wider = context;
   wider.radius = 0.1f;
   controlPointStage(wider, {}, round, {}, {}, {}, start, goal, points, stats);
   CHECK(points.size() == expected.size());
-  CHECK(stats.probes == 6);
+  CHECK(stats.probes == 4);
+  // Radius and comfort a quarter tile each: the wall's end of the edge above the tip is kept
+  // their sum plus the slack away, more than the edge is long, so the bend sits just short of
+  // the other end (whose third tile is open), not at the edge's middle.
+  wider.radius = 0.25f;
+  wider.comfort = 0.25f;
+  controlPointStage(wider, {}, round, {}, {}, {}, start, goal, points, stats);
+  REQUIRE(points.size() == expected.size());
+  CHECK((points[3] - tip).norm() == Approx(1.0 / std::sqrt(3.0) - 1e-3).margin(1e-5));
+  CHECK(points[3].x() == Approx(tip.x()).margin(1e-5));
   // Switched off: a point in every tile.
   controlPointStage(context, {false}, round, {}, {}, {}, start, goal, points, stats);
   CHECK(points.size() == round.size() + 2);
