@@ -22,6 +22,17 @@ using detail::cross;
 // coordinates) and a little more.
 double portalMargin(const Eigen::Vector2d& local) { return 1e-4 + 4e-7 * local.cwiseAbs().maxCoeff(); }
 
+// How far the hex corridor keeps an edge's end from a corner where the third tile is dearer, in
+// tiles: two such ends' segment runs parallel to that tile's edge, √3/2 of this away, and must
+// stay well outside the band pricing counts as running along the edge (costTolerance: 5·10⁻⁷ ×
+// the layout coordinates' magnitude) after the point is rounded to float in world coordinates
+// (1.2·10⁻⁷ × their magnitude in tiles: far from the origin, or with the origin far away).
+double dearerMargin(const Layout& layout, const Eigen::Vector2d& local) {
+  const Vec2 world = layout.toWorld(local);
+  const double worldTiles = double(world.cwiseAbs().maxCoeff()) / double(layout.tileSize());
+  return 1e-4 + 4.0 * (5e-7 * std::max(1.0, local.cwiseAbs().maxCoeff()) + 1.2e-7 * worldTiles);
+}
+
 // True when a corner of the tiles (layout space) is a place a wide character cannot pass close
 // to: a blocked tile touches it, or a door that is a wall for this query ends there.
 bool cornerObstructed(const StageContext& context, const Point& corner, Cell third) {
@@ -121,14 +132,15 @@ struct Portal {
 
 // A portal from the ends of its edge between two tiles of `cost`, each end narrowed: away from an
 // obstructed corner (a wall tile or a wall door ends there) by `inset` (tiles), at most to just
-// short of the other end; away from a corner where the third tile costs more by `margin`, so
-// that no segment between portal points runs along or touches dearer ground. A corner's nearest point on the edge at
-// distance d from it is d away from the third tile's hexagon (their edges meet at 120°).
+// short of the other end; away from a corner where the third tile costs more by `dearer` (see
+// dearerMargin), so that no segment between portal points runs along or touches dearer ground. A
+// corner's nearest point on the edge at distance d from it is d away from the third tile's
+// hexagon (their edges meet at 120°).
 Portal narrowedPortal(const StageContext& context, const EdgeEnd& leftEnd, const EdgeEnd& rightEnd, double cost,
-                      double inset, double margin) {
+                      double inset, double dearer) {
   auto narrowing = [&](const EdgeEnd& end) {
     if (cornerObstructed(context, end.corner, end.third)) return inset;
-    return double(context.map.cost(end.third, context.mobility)) > cost ? margin : 0.0;
+    return double(context.map.cost(end.third, context.mobility)) > cost ? dearer : 0.0;
   };
   const Point left = leftEnd.corner, right = rightEnd.corner;
   const double width = 1.0 / std::sqrt(3.0);  // a hex edge, in tiles
@@ -249,9 +261,11 @@ bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles,
   for (std::size_t k = 1; k < tiles.size(); ++k) {
     const auto ends = edges.between(tiles[k - 1], tiles[k]);
     if (!ends) return false;
-    const double margin = portalMargin(layout.localCenter(tiles[k]));
+    const Point centre = layout.localCenter(tiles[k]);
+    const double margin = portalMargin(centre);
     Portal portal = narrowedPortal(context, (*ends)[0], (*ends)[1], cost,
-                                   double(comfort.clearance(0)) / tile + kCorridorSlack + margin, margin);
+                                   double(comfort.clearance(0)) / tile + kCorridorSlack + margin,
+                                   dearerMargin(layout, centre));
     portal.tile = std::int32_t(k);
     portals.push_back(portal);
   }

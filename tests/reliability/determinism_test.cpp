@@ -193,7 +193,7 @@ TEST_CASE("determinism: the sample maps give the same results every run, on ever
       // (#50: hex canonical successors; then hex probes priced across several costs hexagon by
       // hexagon, one sum rather than the walk's, so plan costs differ in the last bits; then
       // stage 3 through the corridor of hex paths over tiles of one cost)
-      {"wilderness.rpgmap", {0xc08cd56bf1936aa1ull, 0xa671dd84f1e6d72dull, 0x3f149161e58b6b8eull}},
+      {"wilderness.rpgmap", {0xc60cd891168723feull, 0xa671dd84f1e6d72dull, 0x3f149161e58b6b8eull}},
   };
   for (const Case& c : cases) {
     auto document = readRpgMap(test::sampleMapsDir() / c.file);
@@ -214,7 +214,7 @@ TEST_CASE("determinism: local avoidance moves the same crowd the same way every 
   const Case cases[] = {
       {"dungeon.rpgmap", 0xb7082fec568af160ull},
       {"town.rpgmap", 0x1bc3e6413ca4dc67ull},
-      {"wilderness.rpgmap", 0x5c85d3387a725d93ull},  // (#50: hex canonical successors; the hex corridor)
+      {"wilderness.rpgmap", 0xc68e695abba158b1ull},  // (#50: hex canonical successors; the hex corridor)
   };
   for (const Case& c : cases) {
     auto document = readRpgMap(test::sampleMapsDir() / c.file);
