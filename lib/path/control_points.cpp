@@ -54,35 +54,25 @@ struct EdgeEnd {
   Cell third;
 };
 
-// The edges between neighbouring hex tiles, from the tiles' centres and axial
-// coordinates (no neighbour table per step): the edge between neighbours a and b is centred on
-// their middle, perpendicular to a→b and 1/√3 long, and the third tile at each end is a's
-// neighbour a sixth of a turn from b, one way or the other (which way is left is the layout's:
-// found at the first step).
-class HexEdges {
- public:
-  explicit HexEdges(const Layout& layout) : m_layout(layout) {}
-  // The ends of the edge between neighbours a and b (left, right of a→b); nothing when they are
-  // not neighbours.
-  std::optional<std::array<EdgeEnd, 2>> between(Cell a, Cell b) {
-    const Point ca = m_layout.localCenter(a), cb = m_layout.localCenter(b);
-    const Axial pa = m_layout.toAxial(a), pb = m_layout.toAxial(b);
-    const Axial step{pb.q - pa.q, pb.r - pa.r};
-    if (std::max({std::abs(step.q), std::abs(step.r), std::abs(step.q + step.r)}) != 1) return std::nullopt;
-    const Point middle = 0.5 * (ca + cb), d = cb - ca;
-    const Point half = Point(-d.y(), d.x()) * (0.5 / std::sqrt(3.0));  // towards the left end
-    const Cell one = m_layout.fromAxial({pa.q - step.r, pa.r + step.q + step.r});
-    const Cell other = m_layout.fromAxial({pa.q + step.q + step.r, pa.r - step.q});
-    // The third tile at the left end has its centre three half-edges left of the middle.
-    if (m_oneIsLeft < 0) m_oneIsLeft = (m_layout.localCenter(one) - (middle + 3.0 * half)).squaredNorm() < 0.01 ? 1 : 0;
-    return std::array<EdgeEnd, 2>{EdgeEnd{middle + half, m_oneIsLeft == 1 ? one : other},
-                                  EdgeEnd{middle - half, m_oneIsLeft == 1 ? other : one}};
-  }
-
- private:
-  const Layout& m_layout;
-  int m_oneIsLeft = -1;
-};
+// The ends of the edge between neighbouring hex tiles a and b (left, then right of a→b, layout
+// space), from the tiles' centres and axial coordinates rather than a neighbour-table walk (the
+// corridor asks for every step of a path; Layout::localSharedEdge matches corners and names no
+// third tile): the edge is centred on the tiles' middle, perpendicular to a→b and 1/√3 long, and
+// the third tile at each end is a's neighbour a sixth of a turn from b. Turning the axial step
+// (q, r) to (-r, q + r) turns it left in layout space on both hex layouts and either stagger
+// (axial to layout coordinates is linear with a positive determinant; the stagger only offsets
+// the cells). Nothing when a and b are not neighbours.
+std::optional<std::array<EdgeEnd, 2>> hexEdgeEnds(const Layout& layout, Cell a, Cell b) {
+  const Axial pa = layout.toAxial(a), pb = layout.toAxial(b);
+  const Axial step{pb.q - pa.q, pb.r - pa.r};
+  if (std::max({std::abs(step.q), std::abs(step.r), std::abs(step.q + step.r)}) != 1) return std::nullopt;
+  const Point ca = layout.localCenter(a), cb = layout.localCenter(b);
+  const Point middle = 0.5 * (ca + cb), d = cb - ca;
+  const Point half = Point(-d.y(), d.x()) * (0.5 / std::sqrt(3.0));  // towards the left end
+  const Cell left = layout.fromAxial({pa.q - step.r, pa.r + step.q + step.r});
+  const Cell right = layout.fromAxial({pa.q + step.q + step.r, pa.r - step.q});
+  return std::array<EdgeEnd, 2>{EdgeEnd{middle + half, left}, EdgeEnd{middle - half, right}};
+}
 
 // On hex maps the segment between two neighbouring centres crosses their shared edge at its
 // middle, only half an edge (s = 0.289 tiles) from the edge's ends. When one end P is obstructed
@@ -101,7 +91,7 @@ std::optional<Vec2> hexPortalPoint(const StageContext& context, Cell a, Cell b) 
   // From half a tile up (no root in [0, s) then) the search's fit rule needs both tiles beside
   // the step to fit the body and keeps closed doors at the radius: the centres' segment keeps it.
   if (widerThanHalfTile(layout, context.radius)) return std::nullopt;
-  const auto ends = HexEdges(layout).between(a, b);
+  const auto ends = hexEdgeEnds(layout, a, b);
   if (!ends) return std::nullopt;
   const bool firstFree = !cornerObstructed(context, (*ends)[0].corner, (*ends)[0].third);
   const bool secondFree = !cornerObstructed(context, (*ends)[1].corner, (*ends)[1].third);
@@ -234,7 +224,9 @@ struct Buffers : detail::ScratchSlot {
 // cost: the shortest way through the corridor of the path's tiles (bending at edge ends narrowed
 // by the comfort's clearance and kCorridorSlack), instead of a point in every tile. A zig-zag of
 // tiles along a wall becomes a few segments, so stage 4 starts from the path's turns rather than
-// from a point per tile. The way lies in the path's tiles and is no longer than the centres'
+// from a point per tile. (Square maps keep exit points: an 8-way diagonal step's tiles share only
+// a corner, a corridor of no width there, and the jump point search's routes already run in
+// straight lines that stage 4's collinear drop reduces to their turns.) The way lies in the path's tiles and is no longer than the centres'
 // polyline, so no dearer. A segment that could come nearer a wall than the radius, or meets a
 // door, is probed, and one that is not clear at the tiles' cost is replaced by the tiles'
 // centres it spans. False (`out` unspecified) when that does not give a clear polyline no longer
@@ -257,9 +249,8 @@ bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles,
   const double tile = double(layout.tileSize());
   std::vector<Portal>& portals = buffers.portals;
   portals.clear();
-  HexEdges edges(layout);
   for (std::size_t k = 1; k < tiles.size(); ++k) {
-    const auto ends = edges.between(tiles[k - 1], tiles[k]);
+    const auto ends = hexEdgeEnds(layout, tiles[k - 1], tiles[k]);
     if (!ends) return false;
     const Point centre = layout.localCenter(tiles[k]);
     const double margin = portalMargin(centre);
