@@ -338,8 +338,8 @@ class SearchContext {
   // code of directionCode, or a hex direction): hex runs ask it directly.
   bool leadsOnAfter(std::int32_t target, int arrival) const noexcept {
     const SearchGrid& grid = *m_grid;
-    return target == m_goal || grid.uniform()[target] != 0 || grid.nearGate()[target] != 0 ||
-           grid.canonicalSuccessors(target, arrival) != 0;
+    // (Uniform tiles and those near a gate keep every way: one byte answers.)
+    return target == m_goal || grid.canonicalSuccessors(target, arrival) != 0;
   }
   template <JumpTiles kTiles>
   void expandJumpPoint(std::int32_t node, Node here);

@@ -184,6 +184,12 @@ std::uint64_t canonicalHexMasks(const std::uint8_t (&window)[7], const SearchGri
 }  // namespace
 
 void SearchGrid::refreshSuccessors(std::size_t index) {
+  // Every way (0xff) on a closed tile, a uniform one and one near a gate (expanded step by step):
+  // a jump that ends there leads on, which the search then learns from this one byte.
+  if (m_class[index] == 0 || m_uniform[index] != 0 || m_nearGate[index] != 0) {
+    std::fill_n(m_successors.begin() + std::ptrdiff_t(index * 8), 8, std::uint8_t(0xff));
+    return;
+  }
   const std::int32_t pw = paddedWidth();
   // Windows repeat (a few costs, patches of each): their masks are kept per window while the
   // classes' costs stay (readCosts forgets them), keyed by the window's classes when each fits
@@ -211,29 +217,27 @@ void SearchGrid::refreshSuccessors(std::size_t index) {
       }
     }
   }
-  std::uint64_t masks = ~std::uint64_t(0);  // (a closed tile's: never read)
-  if (m_class[index] != 0) {
-    const auto known = keyed ? m_successorCache.find(key) : m_successorCache.end();
-    if (known != m_successorCache.end()) {
-      masks = known->second;
-    } else {
-      masks = hex ? canonicalHexMasks(hexWindow, *this) : canonicalMasks(window, *this);
-      // (A cache: bounded, so a map of many costs in many mixes holds no more than about 2 MB.)
-      if (m_successorCache.size() >= kSuccessorCacheLimit) m_successorCache.clear();
-      if (keyed) m_successorCache.emplace(key, masks);
-    }
+  std::uint64_t masks;
+  if (const auto known = keyed ? m_successorCache.find(key) : m_successorCache.end(); known != m_successorCache.end()) {
+    masks = known->second;
+  } else {
+    masks = hex ? canonicalHexMasks(hexWindow, *this) : canonicalMasks(window, *this);
+    // (A cache: bounded, so a map of many costs in many mixes holds no more than about 2 MB.)
+    if (m_successorCache.size() >= kSuccessorCacheLimit) m_successorCache.clear();
+    if (keyed) m_successorCache.emplace(key, masks);
   }
   for (int arrival = 0; arrival < 8; ++arrival) m_successors[index * 8 + std::size_t(arrival)] = std::uint8_t(masks >> (8 * arrival));
 }
 
 void SearchGrid::fillSuccessors() {
-  // Only where costs change (the search reads no other tile's masks; refreshTile works a tile's
-  // out when its flag turns): on a map of one cost that just got a second one, a few tiles.
+  // Worked out only where costs change away from gates (every other tile keeps 0xff, which
+  // refreshTile writes back when a tile's flags turn): on a map of one cost that just got a
+  // second one, a few tiles.
   m_successors.assign(std::size_t(paddedCount()) * 8, 0xff);
   for (std::int32_t y = 0; y < m_height; ++y) {
     for (std::int32_t x = 0; x < m_width; ++x) {
       const std::size_t index = std::size_t(padded({x, y}));
-      if (m_uniform[index] == 0) refreshSuccessors(index);
+      if (m_uniform[index] == 0 && m_nearGate[index] == 0) refreshSuccessors(index);
     }
   }
 }
@@ -252,7 +256,7 @@ void SearchGrid::refreshTile(Cell cell) {
     uniform = other == 0 || other == own;
   }
   m_uniform[index] = uniform ? 1 : 0;
-  if (!uniform && !m_successors.empty()) refreshSuccessors(index);
+  if (!m_successors.empty()) refreshSuccessors(index);
 }
 
 std::optional<Error> SearchGrid::readGates(const TileMap& map, std::span<const SearchGate> gates) {

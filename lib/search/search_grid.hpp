@@ -316,9 +316,9 @@ class SearchGrid {
   /// follow, diagonal first). Every other neighbour has a way round this tile that is no dearer,
   /// so the search skips it. (Among tiles of one cost the rule gives jump point search's natural
   /// and forced neighbours.) Each mask depends on the 3 × 3 tiles' classes and costs only, so an
-  /// edit changes those within a tile of it. Meaningful for tiles that are not uniform only (the
-  /// others' are not kept up to date); 0xff (every neighbour) where the grid keeps no masks: maps
-  /// that never had more than one cost, 4-way; and closed tiles.
+  /// edit changes those within a tile of it. 0xff (every neighbour) on uniform tiles, tiles near
+  /// a gate (searched step by step) and closed tiles, and where the grid keeps no masks: maps that
+  /// never had more than one cost, 4-way.
   /// Hex maps keep the same for their six directions (arrival and bit c: direction c of
   /// hexDirections()), from the tile and its six neighbours: the rule and its ties are in
   /// search_grid.cpp (canonicalHexMasks), matched to the order of hex jump points' runs.
