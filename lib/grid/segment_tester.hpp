@@ -480,7 +480,9 @@ class SegmentTester {
   // The segment's cost per unit of length over tiles of several costs, every tile within `slack`
   // of it known passable: the length within each hexagon (clipped by its three strips) × the
   // tile's cost, along the layout's own lines, under the walk's rules (a piece that runs along an
-  // edge at the dearer side, the short pieces at a corner at the dearest tile round it). NaN —
+  // edge at the dearer side, the short pieces at a corner at the dearest tile round it). Mostly
+  // by following the segment from hexagon to hexagon across the edges it crosses; where it comes
+  // within rounding of a corner, from every tile near it, their pieces sorted. NaN —
   // the walk prices it — when the pieces leave a gap wider than rounding, a corner's lines are
   // crossed just beyond rounding, a line beyond the map comes near, or the pieces are too many
   // for the scratch.

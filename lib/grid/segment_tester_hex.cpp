@@ -17,8 +17,8 @@
 //
 // Axes: the same walk runs along the two other axes of the grid (lines at ±60° to the layout's),
 // each in a frame turned so that its lines run along u (SegmentTester::HexAxis), whichever
-// crosses the fewest lines; ground of several costs is priced along the layout's own lines
-// (hexHexagonsCost).
+// crosses the fewest lines; ground of several costs is priced in the layout's own frame, hexagon
+// by hexagon along the segment (hexHexagonsCost).
 #include "grid/segment_tester.hpp"
 
 #include "core/distances.hpp"
@@ -366,13 +366,89 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
     parallel[n] = std::abs(rate[n]) * 1e12 <= length;
     inverseRate[n] = parallel[n] ? 0.0 : 1.0 / rate[n];
   }
-  // Each tile's piece of the segment (its t-range) and what the walk charges per unit of length
-  // there: the tile's cost, or a dearer passable tile's the piece runs along (within the walk's
-  // cost tolerance of their shared edge all along: alongsideTiles, the walk's own test).
+  // What the walk charges per unit of length on a tile's piece [t0, t1] whose low end lies at
+  // offsets `at` across the three strips: the tile's cost, or a dearer passable tile's the piece
+  // runs along (within the walk's cost tolerance of their shared edge all along: alongsideTiles,
+  // the walk's own test). NaN when such a tile is off the stored lines.
+  auto pieceCost = [&](std::int32_t line, std::int32_t k, const std::array<double, 3>& at, double t0, double t1) {
+    float cost = hexCost(line, k);
+    // Where the six neighbours share the tile's cost no rule of the walk can price the piece
+    // otherwise (most pieces, in the middle of patches of one terrain).
+    if (sameCostAround(line, k)) return double(cost);
+    for (std::size_t n = 0; n < 3; ++n) {
+      const double s0 = at[n] + rate[n] * t0, s1 = at[n] + rate[n] * t1;
+      for (const int side : {-1, 1}) {
+        if (0.5 - side * s0 > tolerance || 0.5 - side * s1 > tolerance) continue;
+        const auto [next, nextK] = hexNeighbour(line, k, int(n), side);
+        if (next < 0 || next >= m_hexLines || nextK < 0 || nextK >= m_hexLength) return kNone;
+        const float other = hexCost(next, nextK);
+        if (other != TerrainTable::kImpassable) cost = std::max(cost, other);
+      }
+    }
+    return double(cost);
+  };
+  // Whether the point at t of the tile whose low end lies at offsets `at` is within the corner
+  // rule's reach of two of the hexagon's edges (see below).
+  auto nearCorner = [&](const std::array<double, 3>& at, double t) {
+    int edges = 0;
+    for (std::size_t n = 0; n < 3; ++n) edges += std::abs(std::abs(at[n] + rate[n] * t) - 0.5) < 10.0 * slack ? 1 : 0;
+    return edges >= 2;
+  };
+  constexpr std::size_t kMostPieces = 128;
+  // The common case first: the tiles the segment crosses, walked in order from the one holding
+  // its low end, each left through the edge its line meets first (hexagons tile the plane, so the
+  // next tile is the neighbour across that edge), and each piece priced as below. Pieces then
+  // follow one another with neither overlap nor gap, so the total is their sum. A piece end
+  // within the corner rule's reach of two edges (a corner: the next tile is in doubt, and the
+  // rule lays a stretch over the pieces there) is left to the general way below, which finds
+  // every tile near the segment and sorts their pieces.
+  const double crossed = [&]() -> double {
+    // The tile holding the low end: the nearest centre (hexagons are the centres' Voronoi cells).
+    std::int32_t line = -1, k = -1;
+    double nearest = HUGE_VAL;
+    const auto middleLine = detail::floorToInt((sweep.vLow - axis.cv) / kPitch + 0.5);
+    for (std::int32_t l = middleLine - 1; l <= middleLine + 1; ++l) {
+      if (l < 0 || l >= m_hexLines) continue;
+      const double shift = axis.cu + 0.5 * l + double(axis.base[std::size_t(l)]);
+      const std::int32_t j = detail::floorToInt(sweep.uLow - shift + 0.5);
+      const double eu = sweep.uLow - (double(j) + shift), ev = sweep.vLow - (axis.cv + l * kPitch);
+      if (eu * eu + ev * ev < nearest) nearest = eu * eu + ev * ev, line = l, k = j;
+    }
+    double t = 0.0, total = 0.0;
+    for (std::size_t piece = 0; piece < kMostPieces; ++piece) {
+      if (line < 0 || line >= m_hexLines || k < 0 || k >= m_hexLength) return kNone;
+      const double cu = double(k) + axis.cu + 0.5 * line + double(axis.base[std::size_t(line)]), cv = axis.cv + line * kPitch;
+      std::array<double, 3> at{};
+      double leave = HUGE_VAL;
+      int family = -1, side = 0;
+      for (std::size_t n = 0; n < 3; ++n) {
+        at[n] = kStripNormals[n][0] * (sweep.uLow - cu) + kStripNormals[n][1] * (sweep.vLow - cv);
+        if (parallel[n]) continue;
+        const int towards = rate[n] > 0.0 ? 1 : -1;
+        const double out = (0.5 * towards - at[n]) * inverseRate[n];
+        if (out < leave) leave = out, family = int(n), side = towards;
+      }
+      if (family < 0) return kNone;  // (a segment of no length across every family)
+      const double end = std::min(leave, 1.0);
+      if ((piece == 0 && nearCorner(at, 0.0)) || nearCorner(at, end)) return kNone;
+      if (end > t) {
+        const double cost = pieceCost(line, k, at, t, end);
+        if (std::isnan(cost) || cost == double(TerrainTable::kImpassable)) return kNone;
+        total += (end - t) * cost;
+        t = end;
+      }
+      if (leave >= 1.0) return total;
+      std::tie(line, k) = hexNeighbour(line, k, family, side);
+    }
+    return kNone;  // (a long segment: the general way, or the walk, prices it)
+  }();
+  if (!std::isnan(crossed)) return crossed;
+
+  // The general way: each tile's piece of the segment (its t-range) and what the walk charges
+  // per unit of length there.
   struct Piece {
     double t0, t1, cost;
   };
-  constexpr std::size_t kMostPieces = 128;
   std::array<Piece, kMostPieces> pieces;
   std::size_t count = 0;
   const HexSweep::Reach touched = sweep.reach(slack);
@@ -404,9 +480,7 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
       }
       if (!(t1 > t0)) continue;  // missed, or touched at a point
       if (count == pieces.size()) return kNone;  // (a long segment: the walk prices it)
-      float cost = hexCost(line, k);
-      // Where the six neighbours share the tile's cost no rule of the walk can price the piece
-      // otherwise (most pieces, in the middle of patches of one terrain).
+      const float cost = hexCost(line, k);
       if (sameCostAround(line, k)) {
         pieces[count++] = {t0, t1, double(cost)};
         continue;
@@ -461,18 +535,10 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
       // The walk's alongsideTiles: a neighbour both ends come within its tolerance of (beyond
       // the bisector of the two centres, a unit apart: the edge's line) runs along the piece,
       // and the dearer passable side counts.
-      for (std::size_t n = 0; n < 3; ++n) {
-        const double s0 = at[n] + rate[n] * t0, s1 = at[n] + rate[n] * t1;
-        for (const int side : {-1, 1}) {
-          if (0.5 - side * s0 > tolerance || 0.5 - side * s1 > tolerance) continue;
-          const auto [next, nextK] = hexNeighbour(line, k, int(n), side);
-          if (next < 0 || next >= m_hexLines || nextK < 0 || nextK >= m_hexLength) return kNone;
-          const float other = hexCost(next, nextK);
-          if (other != TerrainTable::kImpassable) cost = std::max(cost, other);
-        }
-      }
+      const double alongside = pieceCost(line, k, at, t0, t1);
+      if (std::isnan(alongside)) return kNone;
       if (count == pieces.size()) return kNone;
-      pieces[count++] = {t0, t1, double(cost)};
+      pieces[count++] = {t0, t1, alongside};
     }
   }
   // The pieces in order along the segment, each stretch at the dearest piece over it. They must

@@ -104,7 +104,17 @@ TEST_CASE("SegmentTester prices hex segments across terrain of several costs as 
           return Vec2(layout.tileCenter(cell) + Vec2(std::uniform_real_distribution<float>(-0.4f, 0.4f)(random),
                                                 std::uniform_real_distribution<float>(-0.4f, 0.4f)(random)));
         };
-        const Vec2 a = pick(), b = pick();
+        Vec2 a = pick(), b = pick();
+        if (q % 5 == 1) {
+          // A piece of one hexagon's edge, away from its corners: priced at the dearer side.
+          const TilePolygon hexagon = layout.tilePolygon(
+              {std::uniform_int_distribution<int>(2, 27)(random), std::uniform_int_distribution<int>(2, 21)(random)});
+          const int edge = std::uniform_int_distribution<int>(0, 5)(random);
+          const Vec2 from = hexagon.corners[std::size_t(edge)], to = hexagon.corners[std::size_t((edge + 1) % 6)];
+          std::uniform_real_distribution<float> share(0.1f, 0.9f);
+          a = from + share(random) * (to - from);
+          b = from + share(random) * (to - from);
+        }
         const float radius = q % 3 == 0 ? 0.0f : std::uniform_real_distribution<float>(0.0f, 0.45f)(random);
         const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, radius);
         const SegmentProbe fast = tester.probe(a, b, radius);
