@@ -388,10 +388,13 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
     return double(cost);
   };
   // Whether the point at t of the tile whose low end lies at offsets `at` is within the corner
-  // rule's reach of two of the hexagon's edges (see below).
-  auto nearCorner = [&](const std::array<double, 3>& at, double t) {
-    int edges = 0;
-    for (std::size_t n = 0; n < 3; ++n) edges += std::abs(std::abs(at[n] + rate[n] * t) - 0.5) < 10.0 * slack ? 1 : 0;
+  // rule's reach of two of the hexagon's edges (see below), `on` (when not -1) being the family
+  // of an edge it lies on.
+  auto nearCorner = [&](const std::array<double, 3>& at, double t, int on) {
+    int edges = on >= 0 ? 1 : 0;
+    for (std::size_t n = 0; n < 3; ++n) {
+      if (int(n) != on) edges += std::abs(std::abs(at[n] + rate[n] * t) - 0.5) < 10.0 * slack ? 1 : 0;
+    }
     return edges >= 2;
   };
   constexpr std::size_t kMostPieces = 128;
@@ -430,7 +433,7 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
       }
       if (family < 0) return kNone;  // (a segment of no length across every family)
       const double end = std::min(leave, 1.0);
-      if ((piece == 0 && nearCorner(at, 0.0)) || nearCorner(at, end)) return kNone;
+      if ((piece == 0 && nearCorner(at, 0.0, -1)) || nearCorner(at, end, leave <= 1.0 ? family : -1)) return kNone;
       if (end > t) {
         const double cost = pieceCost(line, k, at, t, end);
         if (std::isnan(cost) || cost == double(TerrainTable::kImpassable)) return kNone;
