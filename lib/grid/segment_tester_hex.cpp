@@ -366,6 +366,15 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
     parallel[n] = std::abs(rate[n]) * 1e12 <= length;
     inverseRate[n] = parallel[n] ? 0.0 : 1.0 / rate[n];
   }
+  // Tile k of line `line`: its centre (cu = k + the line's shift, cv), and the segment's low end's
+  // offsets across the hexagon's three strips from it.
+  auto lineShift = [&](std::int32_t line) { return axis.cu + 0.5 * line + double(axis.base[std::size_t(line)]); };
+  auto lineCentreV = [&](std::int32_t line) { return axis.cv + line * kPitch; };
+  auto stripOffsets = [&](double cu, double cv) {
+    std::array<double, 3> at{};
+    for (std::size_t n = 0; n < 3; ++n) at[n] = kStripNormals[n][0] * (sweep.uLow - cu) + kStripNormals[n][1] * (sweep.vLow - cv);
+    return at;
+  };
   // What the walk charges per unit of length on a tile's piece [t0, t1] whose low end lies at
   // offsets `at` across the three strips: the tile's cost, or a dearer passable tile's the piece
   // runs along (within the walk's cost tolerance of their shared edge all along: alongsideTiles,
@@ -412,20 +421,18 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
     const auto middleLine = detail::floorToInt((sweep.vLow - axis.cv) / kPitch + 0.5);
     for (std::int32_t l = middleLine - 1; l <= middleLine + 1; ++l) {
       if (l < 0 || l >= m_hexLines) continue;
-      const double shift = axis.cu + 0.5 * l + double(axis.base[std::size_t(l)]);
+      const double shift = lineShift(l);
       const std::int32_t j = detail::floorToInt(sweep.uLow - shift + 0.5);
-      const double eu = sweep.uLow - (double(j) + shift), ev = sweep.vLow - (axis.cv + l * kPitch);
+      const double eu = sweep.uLow - (double(j) + shift), ev = sweep.vLow - lineCentreV(l);
       if (eu * eu + ev * ev < nearest) nearest = eu * eu + ev * ev, line = l, k = j;
     }
     double t = 0.0, total = 0.0;
     for (std::size_t piece = 0; piece < kMostPieces; ++piece) {
       if (line < 0 || line >= m_hexLines || k < 0 || k >= m_hexLength) return kNone;
-      const double cu = double(k) + axis.cu + 0.5 * line + double(axis.base[std::size_t(line)]), cv = axis.cv + line * kPitch;
-      std::array<double, 3> at{};
+      const std::array<double, 3> at = stripOffsets(double(k) + lineShift(line), lineCentreV(line));
       double leave = HUGE_VAL;
       int family = -1, side = 0;
       for (std::size_t n = 0; n < 3; ++n) {
-        at[n] = kStripNormals[n][0] * (sweep.uLow - cu) + kStripNormals[n][1] * (sweep.vLow - cv);
         if (parallel[n]) continue;
         const int towards = rate[n] > 0.0 ? 1 : -1;
         const double out = (0.5 * towards - at[n]) * inverseRate[n];
@@ -461,8 +468,8 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
   // no tile of it is touched, but its bits are not stored.)
   if (firstLine < 0 || lastLine >= m_hexLines) return kNone;
   for (std::int32_t line = firstLine; line <= lastLine; ++line) {
-    const double centreV = axis.cv + line * kPitch;
-    const double shift = axis.cu + 0.5 * line + double(axis.base[std::size_t(line)]);
+    const double centreV = lineCentreV(line);
+    const double shift = lineShift(line);
     const auto [low, high] = sweep.centresNear(centreV, touched);
     // (Every tile within slack is on the map and passable: classifyHexAxis looked.)
     const std::int32_t first = std::max(detail::ceilToInt(std::max(low - shift, -1.0)), 0);
@@ -470,9 +477,8 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
     for (std::int32_t k = first; k <= last; ++k) {
       const double cu = double(k) + shift, cv = centreV;
       double t0 = 0.0, t1 = 1.0;
-      std::array<double, 3> at{};  // the low end's offset across each strip
+      const std::array<double, 3> at = stripOffsets(cu, cv);
       for (std::size_t n = 0; n < 3; ++n) {
-        at[n] = kStripNormals[n][0] * (sweep.uLow - cu) + kStripNormals[n][1] * (sweep.vLow - cv);
         if (parallel[n]) {
           if (std::abs(at[n]) > 0.5) t1 = -1.0;
           continue;
@@ -494,9 +500,7 @@ double SegmentTester::hexHexagonsCost(const HexSweep& sweep, double slack) const
       // tolerance of both ends): that stretch is laid over the pieces here. A crossing a little
       // further out, where the walk's pieces would reach some of the tiles only, is the walk's.
       for (const double t : {t0, t1}) {
-        int edges = 0;
-        for (std::size_t n = 0; n < 3; ++n) edges += std::abs(std::abs(at[n] + rate[n] * t) - 0.5) < 10.0 * slack ? 1 : 0;
-        if (edges < 2) continue;
+        if (!nearCorner(at, t, -1)) continue;
         const double pu = sweep.uLow + du * t - cu, pv = sweep.vLow + dv * t - cv;
         std::size_t nearest = 0;
         for (std::size_t c = 1; c < kHexCorners.size(); ++c) {

@@ -237,7 +237,7 @@ void SearchGrid::fillSuccessors() {
   for (std::int32_t y = 0; y < m_height; ++y) {
     for (std::int32_t x = 0; x < m_width; ++x) {
       const std::size_t index = std::size_t(padded({x, y}));
-      if (m_uniform[index] == 0 && m_nearGate[index] == 0) refreshSuccessors(index);
+      if (m_uniform[index] == 0) refreshSuccessors(index);
     }
   }
 }
