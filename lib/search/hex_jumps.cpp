@@ -39,6 +39,7 @@
 // rebuilt the same way (fillHexJumpRoute).
 #include "search/search_context.hpp"
 
+#include <array>
 #include <cstdlib>
 
 namespace rpgnav {
@@ -125,6 +126,13 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const HexDirections::Split toGoal = hex.splitAlong({m_goalAxial.q - originAxial.q, m_goalAxial.r - originAxial.r}, direction);
   const std::int32_t goalAt = toGoal.primary > 0 ? toGoal.primary : -1;  // on the run or its turn there
   SearchGrid::HexStopScan stops = grid.hexStopScan(originAxial, direction);
+  // The offsets of the run's steps, and of its turns' from tiles of either shift, worked out once:
+  // a run has about five stops.
+  const HexDirections::Ray along = hex.ray(shifted, direction);
+  const std::array<HexDirections::Ray, 2> turns{hex.ray(false, turn), hex.ray(true, turn)};
+  auto axialAt = [&](std::int32_t k, Axial d, std::int32_t more) {
+    return Axial{originAxial.q + k * a.q + more * d.q, originAxial.r + k * a.r + more * d.r};
+  };
   std::int32_t k = 0;
   while (true) {
     const std::int32_t stop = k + stops.next();
@@ -134,30 +142,27 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
     } else {
       k = stop;
     }
-    const std::int32_t at = origin + hex.paddedSteps(shifted, direction, k);
+    const std::int32_t at = origin + along.steps(k);
     if (cls[at] == 0) return;
-    const Axial atAxial{originAxial.q + k * a.q, originAxial.r + k * a.r};
-    const bool here = shifted != (flip && k % 2 == 1);  // this tile's row (column) shift
+    const bool here = shifted != (flip && (k & 1) != 0);  // this tile's row (column) shift
     const std::int64_t gHere = g + firstStep + (k - 1) * step;
     const auto& around = hex.padded[here];
     if (at == m_goal || uniform[at] == 0 ||
         (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
       // The goal, a tile where costs change (or at a gate), or a forced neighbour: a jump point,
       // which goes on from here when expanded (if anywhere).
-      if (leadsOnAfter(at, direction)) relaxHexJump(at, atAxial, gHere, origin);
+      if (leadsOnAfter(at, direction)) relaxHexJump(at, axialAt(k, t, 0), gHere, origin);
       return;
     }
     // The turn from this tile: its secondary run's stop, from the table (or the goal before it).
     const std::int16_t entry = grid.jumpDistances(at)[turn];
     if (k == goalAt || entry == SearchGrid::kJumpFar) [[unlikely]] {
       std::int32_t steps = 0;
-      const std::int32_t found = hexSecondaryRun(at, atAxial, here, turn, steps);
-      if (found >= 0 && leadsOnAfter(found, turn)) {
-        relaxHexJump(found, {atAxial.q + steps * t.q, atAxial.r + steps * t.r}, gHere + steps * step, origin);
-      }
+      const std::int32_t found = hexSecondaryRun(at, axialAt(k, t, 0), here, turn, steps);
+      if (found >= 0 && leadsOnAfter(found, turn)) relaxHexJump(found, axialAt(k, t, steps), gHere + steps * step, origin);
     } else if (entry > 0) {
-      const std::int32_t found = at + hex.paddedSteps(here, turn, entry);
-      if (leadsOnAfter(found, turn)) relaxHexJump(found, {atAxial.q + entry * t.q, atAxial.r + entry * t.r}, gHere + entry * step, origin);
+      const std::int32_t found = at + turns[here].steps(entry);
+      if (leadsOnAfter(found, turn)) relaxHexJump(found, axialAt(k, t, entry), gHere + entry * step, origin);
     }
   }
 }

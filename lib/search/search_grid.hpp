@@ -86,13 +86,26 @@ struct HexDirections {
   bool pointy = true;
   bool shifted(const Layout& layout, Cell cell) const noexcept;
   /// Direction d turned by `by` sixths.
-  static constexpr int turn(int d, int by) noexcept { return (d + by + 6) % 6; }
+  /// (For d in 0..5 and `by` in -6..6; no division: runs turn at every stop.)
+  static constexpr int turn(int d, int by) noexcept {
+    const int r = d + by;
+    return r >= 6 ? r - 6 : r < 0 ? r + 6 : r;
+  }
+  /// Padded index offsets of steps in one direction from tiles of one shift: k steps (of either
+  /// sign) are k / 2 pairs (a pair of steps always crosses the same offset: one from each kind of
+  /// row) and one more step when k is odd — floor division, so backwards too.
+  struct Ray {
+    std::int32_t one = 0;
+    std::int32_t pair = 0;
+    std::int32_t steps(std::int32_t k) const noexcept { return (k >> 1) * pair + (k & 1) * one; }
+  };
+  Ray ray(bool isShifted, int direction) const noexcept {
+    const std::int32_t one = padded[isShifted][std::size_t(direction)];
+    return {one, one + padded[isShifted != flips[std::size_t(direction)]][std::size_t(direction)]};
+  }
   /// Padded index offset of k steps in `direction` from a tile whose row (column) is `isShifted`.
   std::int32_t paddedSteps(bool isShifted, int direction, std::int32_t k) const noexcept {
-    const std::int32_t one = padded[isShifted][std::size_t(direction)];
-    if (!flips[std::size_t(direction)]) return k * one;
-    const std::int32_t pair = one + padded[!isShifted][std::size_t(direction)];
-    return (k / 2) * pair + (k % 2) * one;
+    return ray(isShifted, direction).steps(k);
   }
   /// Position along `direction` (rises by 2 a step): orders the tiles of a line.
   std::int64_t along(Axial at, int direction) const noexcept {
