@@ -48,23 +48,29 @@ void fillHexJumpRoute(const Layout& layout, std::span<const Cell> nodes, std::ve
   tiles.clear();
   if (nodes.empty()) return;
   const HexDirections hex(layout, 0);
-  std::size_t total = 1;
-  for (std::size_t k = 0; k + 1 < nodes.size(); ++k) total += std::size_t(layout.stepDistance(nodes[k], nodes[k + 1]));
-  tiles.reserve(total);
-  tiles.push_back(nodes.front());
-  for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {
-    const Axial a = layout.toAxial(nodes[k]), b = layout.toAxial(nodes[k + 1]);
-    const HexDirections::Split split = hex.split({b.q - a.q, b.r - a.r});
-    Cell at = nodes[k];
-    bool shifted = hex.shifted(layout, at);
+  // One pass: each node's axial coordinates are worked out once, and its row's (column's) shift
+  // follows from the steps taken (a reused path vector keeps its capacity, so pushing allocates
+  // nothing once warm).
+  Cell at = nodes.front();
+  bool shifted = hex.shifted(layout, at);
+  Axial from = layout.toAxial(at);
+  tiles.push_back(at);
+  for (std::size_t k = 1; k < nodes.size(); ++k) {
+    const Axial to = layout.toAxial(nodes[k]);
+    const HexDirections::Split split = hex.split({to.q - from.q, to.r - from.r});
+    from = to;
     for (const auto& [direction, count] : {std::pair{split.direction, split.primary},
                                            std::pair{HexDirections::turn(split.direction, 1), split.secondary}}) {
+      // Where the direction changes the shift, steps alternate between the offsets from the two
+      // kinds of row (column).
+      const bool flip = hex.flips[std::size_t(direction)];
+      const std::array<Cell, 2> step{hex.cells[shifted][std::size_t(direction)], hex.cells[shifted != flip][std::size_t(direction)]};
       for (std::int32_t s = 0; s < count; ++s) {
-        const Cell step = hex.cells[shifted][std::size_t(direction)];
-        at = {at.x + step.x, at.y + step.y};
-        shifted = shifted != hex.flips[std::size_t(direction)];
+        const Cell by = step[std::size_t(s & 1)];
+        at = {at.x + by.x, at.y + by.y};
         tiles.push_back(at);
       }
+      shifted = shifted != (flip && count % 2 == 1);
     }
   }
 }
