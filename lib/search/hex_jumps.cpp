@@ -52,7 +52,7 @@ void fillHexJumpRoute(const Layout& layout, std::span<const Cell> nodes, std::ve
   // follows from the steps taken (a reused path vector keeps its capacity, so pushing allocates
   // nothing once warm).
   Cell at = nodes.front();
-  bool shifted = hex.shifted(layout, at);
+  bool shifted = hex.shifted(at);
   Axial from = layout.toAxial(at);
   tiles.push_back(at);
   for (std::size_t k = 1; k < nodes.size(); ++k) {
@@ -179,7 +179,7 @@ void SearchContext::expandHexJumpPoint(std::int32_t index, const Node here) {
   const HexDirections& hex = grid.hexDirections();
   const Cell cell = grid.cellOf(index);
   const Axial axial = layout.toAxial(cell);
-  const bool shifted = hex.shifted(layout, cell);
+  const bool shifted = hex.shifted(cell);
   const std::uint8_t* cls = grid.classes();
   const auto& around = hex.padded[shifted];
   auto forced = [&](int side, int behind) {

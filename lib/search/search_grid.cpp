@@ -200,7 +200,7 @@ void SearchGrid::refreshSuccessors(std::size_t index) {
   std::uint8_t window[9];
   std::uint8_t hexWindow[7];
   if (hex) {
-    const auto& around = m_hex.padded[m_hex.shifted(m_layout, cellOf(std::int32_t(index)))];
+    const auto& around = m_hex.padded[m_hex.shifted(cellOf(std::int32_t(index)))];
     for (int k = 0; k < 7; ++k) {
       hexWindow[k] = m_class[k < 6 ? std::size_t(std::int32_t(index) + around[std::size_t(k)]) : index];
       keyed = keyed && hexWindow[k] < 128;

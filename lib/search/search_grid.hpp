@@ -84,7 +84,10 @@ struct HexDirections {
   /// Whether a step in each direction changes the row's (column's) shift.
   std::array<bool, 6> flips{};
   bool pointy = true;
-  bool shifted(const Layout& layout, Cell cell) const noexcept;
+  /// The parity of the rows (pointy) or columns (flat) that are shifted.
+  int shiftedParity = 1;
+  /// Whether the tile's row (column) is shifted: which of padded[] and cells[] its steps take.
+  bool shifted(Cell cell) const noexcept { return ((pointy ? cell.y : cell.x) & 1) == shiftedParity; }
   /// Direction d turned by `by` sixths.
   /// (For d in 0..5 and `by` in -6..6; no division: runs turn at every stop.)
   static constexpr int turn(int d, int by) noexcept {

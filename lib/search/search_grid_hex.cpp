@@ -32,6 +32,11 @@ HexDirections::HexDirections(const Layout& layout, std::int32_t paddedWidth) {
     flips[std::size_t(d)] = layout.kind() == LayoutKind::HexPointy ? step.dy != 0 : step.dx != 0;
   }
   pointy = layout.kind() == LayoutKind::HexPointy;
+  // Which rows (columns) are shifted: those of the parity whose moves say so (odd or even layouts).
+  for (int parity = 0; parity < 2; ++parity) {
+    const auto moves = layout.moves(pointy ? Cell{2, 2 + parity} : Cell{2 + parity, 2});
+    if (pointy ? moves[1].dx == 1 : moves[1].dy == 0) shiftedParity = parity;
+  }
   // split()'s table: a direction's ray (b = 0) and the sextant after it (a, b >= 1) are its own.
   sextant.fill(-1);
   for (int d = 0; d < 6; ++d) {
@@ -40,10 +45,7 @@ HexDirections::HexDirections(const Layout& layout, std::int32_t paddedWidth) {
   }
 }
 
-bool HexDirections::shifted(const Layout& layout, Cell cell) const noexcept {
-  const auto moves = layout.moves(cell);
-  return pointy ? moves[1].dx == 1 : moves[1].dy == 0;
-}
+
 
 std::int16_t SearchGrid::hexEntry(std::int32_t t, bool shifted, int d) const noexcept {
   const std::uint8_t* cls = m_class.data();
@@ -73,7 +75,7 @@ void SearchGrid::buildHexJumps() {
     for (std::int32_t y = 0; y < m_height; ++y) {
       for (std::int32_t x = 0; x < m_width; ++x) {
         const Cell first{x, y};
-        const bool firstShifted = m_hex.shifted(m_layout, first);
+        const bool firstShifted = m_hex.shifted(first);
         const Cell behind{x + m_hex.cells[firstShifted][std::size_t(back)].x, y + m_hex.cells[firstShifted][std::size_t(back)].y};
         if (contains(behind)) continue;
         line.clear();
@@ -143,7 +145,7 @@ void SearchGrid::buildHexStopBits() {
 void SearchGrid::refreshHexStopBits(Cell cell) {
   const std::int32_t t = padded(cell);
   const std::uint8_t* cls = m_class.data();
-  const auto& around = m_hex.padded[m_hex.shifted(m_layout, cell)];
+  const auto& around = m_hex.padded[m_hex.shifted(cell)];
   const Axial at = m_layout.toAxial(cell);
   const bool closed = cls[t] == 0 || m_uniform[std::size_t(t)] == 0;
   for (int d = 0; d < 6; ++d) {
@@ -186,7 +188,7 @@ void SearchGrid::refreshHexJumps(std::span<const Cell> cells) {
     const int back = HexDirections::turn(d, 3);
     for (const auto& [position, seed] : order) {
       Cell at = cellOf(seed);
-      bool shifted = m_hex.shifted(m_layout, at);
+      bool shifted = m_hex.shifted(at);
       for (bool first = true; contains(at); first = false) {
         const std::int32_t t = padded(at);
         std::int16_t& entry = m_jumps[std::size_t(t) * kJumpRecord + std::size_t(d)];
