@@ -32,11 +32,8 @@ HexDirections::HexDirections(const Layout& layout, std::int32_t paddedWidth) {
     flips[std::size_t(d)] = layout.kind() == LayoutKind::HexPointy ? step.dy != 0 : step.dx != 0;
   }
   pointy = layout.kind() == LayoutKind::HexPointy;
-  // Which rows (columns) are shifted: those of the parity whose moves say so (odd or even layouts).
-  for (int parity = 0; parity < 2; ++parity) {
-    const auto moves = layout.moves(pointy ? Cell{2, 2 + parity} : Cell{2 + parity, 2});
-    if (pointy ? moves[1].dx == 1 : moves[1].dy == 0) shiftedParity = parity;
-  }
+  // The shifted rows (columns) are the layout's stagger: the odd ones or the even ones.
+  shiftedParity = layout.hexStagger() == HexStagger::Even ? 0 : 1;
   // split()'s table: a direction's ray (b = 0) and the sextant after it (a, b >= 1) are its own.
   sextant.fill(-1);
   for (int d = 0; d < 6; ++d) {
@@ -44,8 +41,6 @@ HexDirections::HexDirections(const Layout& layout, std::int32_t paddedWidth) {
     for (const Axial delta : {u, Axial{u.q + v.q, u.r + v.r}}) sextant[std::size_t(signPattern(delta))] = std::int8_t(d);
   }
 }
-
-
 
 std::int16_t SearchGrid::hexEntry(std::int32_t t, bool shifted, int d) const noexcept {
   const std::uint8_t* cls = m_class.data();
