@@ -6,6 +6,7 @@
 #include "path/stages.hpp"
 #include "nav/nav_layer.hpp"
 #include "search/search_context.hpp"
+#include "rpgnav/core/running_estimate.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
 #include <algorithm>
@@ -24,12 +25,15 @@ class RPGNAV_HIDDEN Planner::Impl {
 
   Status plan(const PathRequest& request, PathResult& out);
 
-  Status beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions);
-  Status continuePlan(PathResult& out, std::int64_t maxExpansions);
-  bool planInProgress() const noexcept { return m_pending.active; }
-  void cancelPlan() noexcept { m_pending.active = false; }
+  Status beginPlan(const PathRequest& request, PathResult& out, const PlanSlice& slice);
+  Status continuePlan(PathResult& out, const PlanSlice& slice);
+  bool planInProgress() const noexcept { return m_pending.active || m_tail.active; }
+  void cancelPlan() noexcept {
+    m_pending.active = false;
+    m_tail.active = false;
+  }
 
-  Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out);
+  Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out, const PlanSlice& slice);
 
   const PlannerSettings& settings() const noexcept { return m_settings; }
   PlannerSettings& settings() noexcept { return m_settings; }
@@ -47,8 +51,10 @@ class RPGNAV_HIDDEN Planner::Impl {
   Status fail(PathResult& out, Status status, std::string_view reason);
   // The checks and set-up every plan starts with; nullptr (out holds the failure) or the layer.
   const NavLayer* prepare(const PathRequest& request, PathResult& out);
-  // Stage 2 (one slice) and everything after it.
-  Status searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out);
+  // Stage 2 (one slice) and, once it is done, the stages after it (runTail).
+  Status searchAndFinish(const PlanSlice& slice, bool resume, PathResult& out);
+  // Keeps the request (with its own copy of the ignore list) for the calls to come.
+  void keepRequest(const PathRequest& request, Vec2 askedStart);
   // Whether the exact any-angle search may run on this world's map (the settings, the layout, no
   // doors), and whether it is stage 2 for a narrow character on `grid` (see
   // PlannerSettings::exactAnyAngle).
@@ -62,16 +68,48 @@ class RPGNAV_HIDDEN Planner::Impl {
   void record(PathResult& out, PathStage stage, const StageContext& context) const;
   // The stages' context for a request (its comfort resolved against the settings).
   StageContext stageContext(const PathRequest& request, const NavLayer& data);
-  // Stages 3-6 on the search's tile path, from start to goal (the goal may be a door's approach
-  // point), with comfort and, where comfort would cost terrain (see the README), without;
-  // returns the cost of the result, infinity when no polyline keeps the radius.
-  double refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out);
-  // Stages 3-6 once, into `points` (recorded in `out` when `record`); the cost and length of the
-  // result, nothing when a segment does not keep the radius.
-  std::optional<std::pair<double, double>> refineOnce(const StageContext& context, const PathRequest& request, Vec2 goal,
-                                                      std::vector<Vec2>& points, bool records, PathResult& out);
-  // Stage 7 and the final measurements and status.
-  Status finish(const StageContext& context, const PathRequest& request, PathResult& out);
+  // The stages after the search, one step (one stage) at a time, so that a plan with a deadline
+  // stops between two and goes on in the next call (see PlanSlice). Stages 3-6 run on the
+  // search's tile path, from start to goal (the goal may be a door's approach point), with
+  // comfort and, where comfort would cost terrain (see the README), a second time without
+  // ("runs"); then stages 7 and 8 and the final measurements and status. A plan along the route
+  // and one that stage 1 answered start at stage 7.
+  using RunResult = std::optional<std::pair<double, double>>;  // a run's cost and length; none: no polyline keeps the radius
+  struct Tail {
+    enum class Run : std::uint8_t { Comfortable, Taut, Recorded };
+    bool active = false;
+    bool along = false;  // a plan along the route (a changed world ends it, see continuePlan)
+    PathStage stage = PathStage::ControlPoints;  // the next step
+    Run run = Run::Comfortable;  // stages 3-6: the comfortable run, the taut one, the taut one recorded
+    std::optional<StageContext> context;  // as the plan began its stages (comfort as asked)
+    std::optional<StageContext> taut;     // the same without comfort
+    std::optional<StageContext> after;    // stages 7 and 8 (doors beyond the route's)
+    Vec2 goal = Vec2::Zero();             // where stages 3-6 end
+    std::pair<double, double> comfortable{};  // the comfortable run's cost and length
+    double tautCost = 0.0;
+    bool straightCheaper = false;  // stage 1's clear segment costs no more than the comfortable run
+    std::array<StageStats, kPathStageCount> counted{};  // the stages' records before the taut run
+    DetourOutcome outcome;
+    std::uint64_t mapVersion = 0, doorLayoutVersion = 0;  // the world the stages work on
+  };
+  Status startTail(const StageContext& context, Vec2 goal, PathStage first, bool along, const PlanSlice& slice,
+                   PathResult& out);
+  // Steps until the plan is done (its status) or the next step would not fit the deadline
+  // (InProgress); `worked`: the call has made progress already (else one step runs regardless).
+  Status runTail(const PlanSlice& slice, bool worked, PathResult& out);
+  // One step; the plan's status once it is done.
+  std::optional<Status> tailStep(PathResult& out);
+  // Stage `stage` (3-6) of a run into `points` (recorded in `out` when `records`); true when the
+  // run is over (stage 6, or stage 3 taking the exact search's route whole), its result in `result`.
+  bool refineStage(PathStage stage, const StageContext& context, const PathRequest& request, Vec2 goal,
+                   std::vector<Vec2>& points, bool records, PathResult& out, RunResult& result);
+  // What follows a run: the cost of stages 3-6's answer, or nothing when another run follows.
+  std::optional<double> endRun(const RunResult& result, PathResult& out);
+  // After stages 3-6: NoPath when nothing keeps the radius; the straight segment where it is
+  // cheaper; then on to stage 7.
+  std::optional<Status> afterRefine(double cost, PathResult& out);
+  void detoursStep(PathResult& out);
+  Status smoothingStep(PathResult& out);
 
   std::unique_ptr<World> m_ownWorld;  // for the bare-map constructor
   const World* m_world;
@@ -90,15 +128,24 @@ class RPGNAV_HIDDEN Planner::Impl {
   std::vector<Barrier> m_finalBarriers;  // the doors near the path after detours (stages 7-8)
   std::chrono::steady_clock::time_point m_lap;  // where the next stage's time begins (see StageTimer)
   std::vector<Vec2> m_roundStart;  // refine's copy of the points before a corner round (reused)
-  std::vector<Vec2> m_tautPoints;  // refine's path without comfort, when it needs one (reused)
+  std::vector<Vec2> m_tautPoints;  // the taut run's path, when it needs one (reused)
+  Tail m_tail;
+  // What each stage has cost on this planner per item it was given (learnt under deadlines):
+  // what may still start.
+  // (A microsecond per item to begin with: about what the stages cost on the sample maps.)
+  std::array<detail::RunningEstimate, kPathStageCount> m_stageMicros = [] {
+    std::array<detail::RunningEstimate, kPathStageCount> guesses;
+    guesses.fill(detail::RunningEstimate(1.0));
+    return guesses;
+  }();
   StageScratch m_scratch;  // every stage's buffers
   SegmentProbe m_straight;  // stage 1's probe of the straight segment (clear = false when none)
   // Where the character stands when a door was closed on it (see beginPlan); the plan runs from
   // its tile's centre and the path begins with the step back there.
   std::optional<Vec2> m_escapeFrom;
-  // The plan in progress (beginPlan / continuePlan).
+  // The plan in progress (beginPlan / continuePlan): its request, and the search's state.
   struct Pending {
-    bool active = false;
+    bool active = false;  // the search is in progress
     PathRequest request;           // as planned (from the tile centre when escaping a door)
     Vec2 askedStart = Vec2::Zero();  // as asked
     Cell startTile, goalTile;      // where the search begins and ends (see entryTile)
@@ -383,7 +430,7 @@ const NavLayer* Planner::Impl::layerFor(MobilityId mobility, float radius, std::
   return layer;
 }
 
-Status Planner::Impl::plan(const PathRequest& request, PathResult& out) { return beginPlan(request, out, 0); }
+Status Planner::Impl::plan(const PathRequest& request, PathResult& out) { return beginPlan(request, out, PlanSlice{}); }
 
 const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& out) {
   out.stages = {};
@@ -465,8 +512,15 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
   return data;
 }
 
-Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, std::int64_t maxExpansions) {
-  m_pending.active = false;
+void Planner::Impl::keepRequest(const PathRequest& request, Vec2 askedStart) {
+  m_pending.ignore.assign(request.ignore.begin(), request.ignore.end());
+  m_pending.request = request;
+  m_pending.request.ignore = m_pending.ignore;
+  m_pending.askedStart = askedStart;
+}
+
+Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const PlanSlice& slice) {
+  cancelPlan();
   m_escapeFrom.reset();
   const NavLayer* data = prepare(asked, out);
   if (data == nullptr) return out.status;
@@ -526,42 +580,55 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, std::
       record(out, PathStage::StraightLine);
       if (m_settings.recordStages) out.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
       out.route = out.controlPoints;
-      return finish(context, request, out);
+      keepRequest(request, asked.start);
+      return startTail(context, request.goal, PathStage::Detours, false, slice, out);
     }
   }
-  // The request is kept (with its own copy of the ignore list) for the slices to come.
+  // The request is kept for the slices to come.
+  keepRequest(request, asked.start);
   m_pending.active = true;
-  m_pending.ignore.assign(request.ignore.begin(), request.ignore.end());
-  m_pending.request = request;
-  m_pending.request.ignore = m_pending.ignore;
-  m_pending.askedStart = asked.start;
   m_pending.startTile = m_entry.tile;
   m_pending.goalTile = m_exit.tile;
   m_pending.data = data;
   m_pending.mapVersion = m_world->map().version();
   m_pending.doorLayoutVersion = m_world->doorLayoutVersion();
-  return searchAndFinish(maxExpansions, false, out);
+  return searchAndFinish(slice, false, out);
 }
 
-Status Planner::Impl::continuePlan(PathResult& out, std::int64_t maxExpansions) {
-  if (!m_pending.active) return fail(out, Status::InvalidArgument, "no plan in progress");
+Status Planner::Impl::continuePlan(PathResult& out, const PlanSlice& slice) {
+  if (!planInProgress()) return fail(out, Status::InvalidArgument, "no plan in progress");
+  out.reason.clear();  // (why the last call stopped)
+  auto startAgain = [&] {
+    const std::vector<EntityId> ignore = m_pending.ignore;
+    PathRequest again = m_pending.request;
+    again.start = m_pending.askedStart;
+    again.ignore = ignore;
+    return beginPlan(again, out, slice);
+  };
+  if (m_tail.active) {
+    // The stages work on the world as it was when they began (its doors' barriers, the tiles
+    // their memo has seen): any change, and they start again.
+    if (m_tail.mapVersion != m_world->mapVersion() || m_tail.doorLayoutVersion != m_world->doorLayoutVersion()) {
+      if (!m_tail.along) return startAgain();
+      cancelPlan();
+      return fail(out, Status::NoPath, "the tiles or doors changed under the plan along the route: plan afresh");
+    }
+    m_lap = std::chrono::steady_clock::now();
+    return runTail(slice, false, out);
+  }
   // New tiles or doors change the grid itself; a door the search has already asked about that
   // changed state changes its answers. Other doors may change freely (they are asked when met).
   if (m_pending.mapVersion != m_world->map().version() || m_pending.doorLayoutVersion != m_world->doorLayoutVersion() ||
       m_doors->consultedDoorChanged() ||
       !m_search.suspended()) {
     // The world changed under the suspended search (or another search ran): start again.
-    const std::vector<EntityId> ignore = m_pending.ignore;
-    PathRequest again = m_pending.request;
-    again.start = m_pending.askedStart;
-    again.ignore = ignore;
-    return beginPlan(again, out, maxExpansions);
+    return startAgain();
   }
   m_lap = std::chrono::steady_clock::now();
-  return searchAndFinish(maxExpansions, true, out);
+  return searchAndFinish(slice, true, out);
 }
 
-Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, PathResult& out) {
+Status Planner::Impl::searchAndFinish(const PlanSlice& slice, bool resume, PathResult& out) {
   const PathRequest& request = m_pending.request;
   const NavLayer* data = m_pending.data;
   const TileMap& map = m_world->map();
@@ -575,12 +642,13 @@ Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, P
     stats.ran = true;
     Status status = Status::Ok;
     if (resume) {
-      status = m_search.resume(maxExpansions, m_searchResult);
+      status = m_search.resume(SearchLimit{slice.maxExpansions, slice.deadline}, m_searchResult);
     } else {
       SearchRequest search;
       search.start = m_pending.startTile;
       search.goal = m_pending.goalTile;
-      search.maxExpansions = maxExpansions;
+      search.maxExpansions = slice.maxExpansions;
+      search.deadline = slice.deadline;
       if (doors) search.gates = m_doors.get();
       if (widerThanHalfTile(layout, request.radius)) {
         // A wide body: only tiles where it fits, steps its swept body fits (no any-angle search).
@@ -640,48 +708,12 @@ Status Planner::Impl::searchAndFinish(std::int64_t maxExpansions, bool resume, P
     out.door = stop->door;
     out.stopPoint = goal;
   }
-  const double cost = refine(context, request, goal, out);
-  if (!std::isfinite(cost)) {
-    // The tile path has no polyline that keeps the radius (a gap narrower than the character).
-    return fail(out, Status::NoPath, "no route keeps the radius from blocked tiles");
-  }
-  // Never dearer than a clear straight segment (see straightLineStage): one that stage 1 left
-  // for crossing dearer terrain replaces the path where it is cheaper (as the last straightening
-  // of stage 6), and a path that stops at a door where the search's cost through that door is
-  // dearer (then the straight line is the answer, as if stage 1 had taken it: the search's tiles
-  // led only to the door).
-  if (m_straight.clear) {
-    const bool stops = out.door.value != 0;
-    const double searched = stops ? m_searchResult.cost * double(layout.tileSize()) : cost;
-    if (m_straight.cost <= searched) {
-      out.controlPoints.assign({request.start, request.goal});
-      if (stops) {
-        out.door = DoorId{0};
-        out.stopPoint = Vec2::Zero();
-        out.tilePath.clear();
-        out.anyAngleRoute = false;
-        out.searchLength = double((request.goal - request.start).norm());
-        if (m_settings.recordStages) {
-          for (int stage = int(PathStage::Search); stage <= int(PathStage::StraightenBackward); ++stage) {
-            out.stagePoints[std::size_t(stage)].clear();
-            out.stageCosts[std::size_t(stage)] = std::numeric_limits<double>::quiet_NaN();
-          }
-          out.searchCost = std::numeric_limits<double>::quiet_NaN();
-        }
-        record(out, PathStage::StraightLine);
-        if (m_settings.recordStages) out.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
-      } else if (m_settings.recordStages) {
-        out.stagePoints[std::size_t(PathStage::StraightenBackward)] = out.controlPoints;
-        out.stageCosts[std::size_t(PathStage::StraightenBackward)] = m_straight.cost;
-      }
-    }
-  }
-  out.route = out.controlPoints;
-  return finish(context, request, out);
+  return startTail(context, goal, PathStage::ControlPoints, false, slice, out);
 }
 
-Status Planner::Impl::replanAlong(const PathRequest& asked, const PathResult& previous, PathResult& out) {
-  m_pending.active = false;
+Status Planner::Impl::replanAlong(const PathRequest& asked, const PathResult& previous, PathResult& out,
+                                  const PlanSlice& slice) {
+  cancelPlan();
   m_escapeFrom.reset();
   const NavLayer* data = prepare(asked, out);
   if (data == nullptr) return out.status;
@@ -731,7 +763,8 @@ Status Planner::Impl::replanAlong(const PathRequest& asked, const PathResult& pr
     out.stopPoint = previous.stopPoint;
   }
   m_lap = std::chrono::steady_clock::now();
-  return finish(context, request, out);
+  keepRequest(request, asked.start);
+  return startTail(context, request.goal, PathStage::Detours, true, slice, out);
 }
 
 std::span<const EntityId> Planner::Impl::ignored(const PathRequest& request) {
@@ -792,107 +825,242 @@ StageContext Planner::Impl::stageContext(const PathRequest& request, const NavLa
   return context;
 }
 
-double Planner::Impl::refine(const StageContext& context, const PathRequest& request, Vec2 goal, PathResult& out) {
-  const bool records = m_settings.recordStages;
-  const auto comfortable = refineOnce(context, request, goal, out.controlPoints, records, out);
-  if (!comfortable) return std::numeric_limits<double>::infinity();
-  const auto [cost, length] = *comfortable;
-  if (context.comfort <= 0.0f) return cost;
+Status Planner::Impl::startTail(const StageContext& context, Vec2 goal, PathStage first, bool along,
+                                const PlanSlice& slice, PathResult& out) {
+  Tail& tail = m_tail;
+  tail.active = true;
+  tail.along = along;
+  tail.stage = first;
+  tail.run = Tail::Run::Comfortable;
+  tail.context.emplace(context);
+  tail.taut.reset();
+  tail.after.reset();
+  tail.goal = goal;
+  tail.outcome = {};
+  tail.mapVersion = m_world->mapVersion();
+  tail.doorLayoutVersion = m_world->doorLayoutVersion();
+  return runTail(slice, true, out);
+}
+
+Status Planner::Impl::runTail(const PlanSlice& slice, bool worked, PathResult& out) {
+  using Clock = std::chrono::steady_clock;
+  const bool timed = slice.deadline != Clock::time_point::max();
+  for (;;) {
+    const PathStage stage = m_tail.stage;
+    // A stage's cost grows with what it is given: the tiles of the search's path (stage 3) or
+    // the points of the run (the others). The guess is its learnt cost per item times the items.
+    const double items = double(std::max<std::size_t>(
+        1, stage == PathStage::ControlPoints ? out.tilePath.size()
+                                             : (m_tail.run == Tail::Run::Taut && stage < PathStage::Detours ? m_tautPoints : out.controlPoints).size()));
+    detail::RunningEstimate& estimate = m_stageMicros[std::size_t(stage)];
+    const Clock::time_point begin = timed ? Clock::now() : Clock::time_point{};
+    if (timed && worked && begin + std::chrono::duration<double, std::micro>(estimate.high() * items) > slice.deadline) {
+      out.status = Status::InProgress;
+      out.reason = "the plan ran out of its time: continuePlan goes on";
+      return Status::InProgress;
+    }
+    const std::optional<Status> done = tailStep(out);
+    worked = true;
+    if (timed) estimate.add(std::chrono::duration<double, std::micro>(Clock::now() - begin).count() / items);
+    if (done) {
+      m_tail.active = false;
+      return *done;
+    }
+  }
+}
+
+std::optional<Status> Planner::Impl::tailStep(PathResult& out) {
+  Tail& tail = m_tail;
+  if (tail.stage == PathStage::Detours) {
+    detoursStep(out);
+    tail.stage = PathStage::Smoothing;
+    return std::nullopt;
+  }
+  if (tail.stage == PathStage::Smoothing) return smoothingStep(out);
+  // Stages 3-6 of a run: the comfortable one into the result's points, the taut one into its
+  // own (recorded only when it is the answer: then it runs again into the result's points).
+  const bool taut = tail.run != Tail::Run::Comfortable;
+  std::vector<Vec2>& points = tail.run == Tail::Run::Taut ? m_tautPoints : out.controlPoints;
+  const bool records = m_settings.recordStages && tail.run != Tail::Run::Taut;
+  RunResult result;
+  if (!refineStage(tail.stage, taut ? *tail.taut : *tail.context, m_pending.request, tail.goal, points, records, out, result)) {
+    tail.stage = PathStage(int(tail.stage) + 1);
+    return std::nullopt;
+  }
+  const std::optional<double> cost = endRun(result, out);
+  if (!cost) {
+    tail.stage = PathStage::ControlPoints;
+    return std::nullopt;
+  }
+  return afterRefine(*cost, out);
+}
+
+std::optional<double> Planner::Impl::endRun(const RunResult& result, PathResult& out) {
+  Tail& tail = m_tail;
   // Comfort pays in length, not in terrain: the path's price per unit length may exceed that of
   // the path without comfort by at most kComfortTerrainShare, and comfort never makes the path
-  // dearer than a clear straight segment the search was asked to beat (see searchAndFinish).
+  // dearer than a clear straight segment the search was asked to beat (see afterRefine).
   // Otherwise the path without comfort is the answer. A path that runs over the cheapest
   // terrain alone keeps the first rule whatever the other costs, so on maps of one cost the
   // stages never run twice.
   const double share = 1.0 + kComfortTerrainShare;
-  const bool straightCheaper = m_straight.clear && out.door.value == 0 && m_straight.cost <= cost;
-  if (cost <= share * length * context.lines.cheapestCost() && !straightCheaper) return cost;
-  StageContext taut = context;
-  taut.comfort = 0.0f;
-  const std::array<StageStats, kPathStageCount> counted = out.stages;
-  const auto without = refineOnce(taut, request, goal, m_tautPoints, false, out);
-  if (!without) return cost;
-  if (!straightCheaper && cost * without->second <= share * without->first * length) {
-    // The point counts describe the path returned (probes and times count both runs).
-    for (std::size_t s = 0; s < counted.size(); ++s) {
-      out.stages[s].pointsIn = counted[s].pointsIn;
-      out.stages[s].pointsOut = counted[s].pointsOut;
+  switch (tail.run) {
+    case Tail::Run::Comfortable: {
+      if (!result) return std::numeric_limits<double>::infinity();
+      tail.comfortable = *result;
+      const auto [cost, length] = *result;
+      const StageContext& context = *tail.context;
+      if (context.comfort <= 0.0f) return cost;
+      tail.straightCheaper = m_straight.clear && out.door.value == 0 && m_straight.cost <= cost;
+      if (cost <= share * length * context.lines.cheapestCost() && !tail.straightCheaper) return cost;
+      tail.taut.emplace(context);
+      tail.taut->comfort = 0.0f;
+      tail.counted = out.stages;
+      tail.run = Tail::Run::Taut;
+      return std::nullopt;
     }
-    return cost;
+    case Tail::Run::Taut: {
+      const auto [cost, length] = tail.comfortable;
+      if (!result) return cost;
+      if (!tail.straightCheaper && cost * result->second <= share * result->first * length) {
+        // The point counts describe the path returned (probes and times count both runs).
+        for (std::size_t s = 0; s < tail.counted.size(); ++s) {
+          out.stages[s].pointsIn = tail.counted[s].pointsIn;
+          out.stages[s].pointsOut = tail.counted[s].pointsOut;
+        }
+        return cost;
+      }
+      out.controlPoints.swap(m_tautPoints);
+      if (!m_settings.recordStages) return result->first;
+      // The recorded stages describe the path returned: the taut run again, recorded.
+      tail.tautCost = result->first;
+      tail.run = Tail::Run::Recorded;
+      return std::nullopt;
+    }
+    case Tail::Run::Recorded: break;
   }
-  out.controlPoints.swap(m_tautPoints);
-  // The recorded stages describe the path returned.
-  if (records) (void)refineOnce(taut, request, goal, out.controlPoints, true, out);
-  return without->first;
+  return tail.tautCost;
 }
 
-std::optional<std::pair<double, double>> Planner::Impl::refineOnce(const StageContext& context, const PathRequest& request,
-                                                             Vec2 goal, std::vector<Vec2>& points, bool records,
-                                                             PathResult& out) {
+std::optional<Status> Planner::Impl::afterRefine(double cost, PathResult& out) {
+  if (!std::isfinite(cost)) {
+    // The tile path has no polyline that keeps the radius (a gap narrower than the character).
+    return fail(out, Status::NoPath, "no route keeps the radius from blocked tiles");
+  }
+  const PathRequest& request = m_pending.request;
+  // Never dearer than a clear straight segment (see straightLineStage): one that stage 1 left
+  // for crossing dearer terrain replaces the path where it is cheaper (as the last straightening
+  // of stage 6), and a path that stops at a door where the search's cost through that door is
+  // dearer (then the straight line is the answer, as if stage 1 had taken it: the search's tiles
+  // led only to the door).
+  if (m_straight.clear) {
+    const bool stops = out.door.value != 0;
+    const double searched = stops ? m_searchResult.cost * double(m_world->map().layout().tileSize()) : cost;
+    if (m_straight.cost <= searched) {
+      out.controlPoints.assign({request.start, request.goal});
+      if (stops) {
+        out.door = DoorId{0};
+        out.stopPoint = Vec2::Zero();
+        out.tilePath.clear();
+        out.anyAngleRoute = false;
+        out.searchLength = double((request.goal - request.start).norm());
+        if (m_settings.recordStages) {
+          for (int stage = int(PathStage::Search); stage <= int(PathStage::StraightenBackward); ++stage) {
+            out.stagePoints[std::size_t(stage)].clear();
+            out.stageCosts[std::size_t(stage)] = std::numeric_limits<double>::quiet_NaN();
+          }
+          out.searchCost = std::numeric_limits<double>::quiet_NaN();
+        }
+        record(out, PathStage::StraightLine);
+        if (m_settings.recordStages) out.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
+      } else if (m_settings.recordStages) {
+        out.stagePoints[std::size_t(PathStage::StraightenBackward)] = out.controlPoints;
+        out.stageCosts[std::size_t(PathStage::StraightenBackward)] = m_straight.cost;
+      }
+    }
+  }
+  out.route = out.controlPoints;
+  m_tail.stage = PathStage::Detours;
+  return std::nullopt;
+}
+
+bool Planner::Impl::refineStage(PathStage stage, const StageContext& context, const PathRequest& request, Vec2 goal,
+                                std::vector<Vec2>& points, bool records, PathResult& out, RunResult& result) {
   // Records are of out.controlPoints: only a run into them records.
   records = records && &points == &out.controlPoints;
-  if (m_searchExact && context.comfort <= 0.0f && context.radius <= 0.0f && !m_searchResult.vertices.empty() &&
-      m_searchResult.vertices.back() == goal) {
-    // The exact search's route is the shortest path of radius 0 (on a map of one cost, no
-    // doors): stages 4 to 6 could only keep it. Stage 3 takes it for the control points, unless
-    // the float rounding of its corners (world points off the tile grid's lattice) put one inside
-    // a blocked tile: then stage 3 works from its tiles.
-    StageStats& stats = out.stats(PathStage::ControlPoints);
-    StageTimer timer(stats, m_lap);
-    stats.ran = true;
-    stats.pointsIn = std::int32_t(out.tilePath.size());
-    points.assign(m_searchResult.vertices.begin(), m_searchResult.vertices.end());
-    stats.pointsOut = std::int32_t(points.size());
-    if (const auto measured = measurePolyline(context, points, stats.probes)) {
+  switch (stage) {
+    case PathStage::ControlPoints: {
+      if (m_searchExact && context.comfort <= 0.0f && context.radius <= 0.0f && !m_searchResult.vertices.empty() &&
+          m_searchResult.vertices.back() == goal) {
+        // The exact search's route is the shortest path of radius 0 (on a map of one cost, no
+        // doors): stages 4 to 6 could only keep it. Stage 3 takes it for the control points,
+        // unless the float rounding of its corners (world points off the tile grid's lattice)
+        // put one inside a blocked tile: then stage 3 works from its tiles.
+        StageStats& stats = out.stats(PathStage::ControlPoints);
+        StageTimer timer(stats, m_lap);
+        stats.ran = true;
+        stats.pointsIn = std::int32_t(out.tilePath.size());
+        points.assign(m_searchResult.vertices.begin(), m_searchResult.vertices.end());
+        stats.pointsOut = std::int32_t(points.size());
+        if (const auto measured = measurePolyline(context, points, stats.probes)) {
+          if (records) {
+            out.stagePoints[std::size_t(PathStage::Search)] = points;
+            out.searchCost = polylineCost(context, points);
+            out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
+            out.anyAngleRoute = true;
+            record(out, PathStage::ControlPoints, context);
+          }
+          result = measured;
+          return true;
+        }
+      }
+      if (m_searchExact &&
+          exactRouteOffCorners(context, request.start, goal, points, out.stats(PathStage::ControlPoints), out.tilePath.size())) {
+        if (records) {
+          out.stagePoints[std::size_t(PathStage::Search)] = points;
+          out.anyAngleRoute = true;
+        }
+      } else {
+        StageStats& stats = out.stats(PathStage::ControlPoints);
+        StageTimer timer(stats, m_lap);
+        ControlPointSettings settings = m_settings.controlPoints;
+        settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
+        // The exact search's route turns on blocked tiles' corners (taken whole above, or moved
+        // off them by exactRouteOffCorners): otherwise stage 3 starts from its tiles' centres.
+        const bool fromRoute = !m_searchExact;
+        const std::span<const Vec2> through = fromRoute ? std::span<const Vec2>(m_searchResult.through) : std::span<const Vec2>();
+        const std::span<const Vec2> route = fromRoute ? std::span<const Vec2>(m_searchResult.vertices) : std::span<const Vec2>();
+        const std::span<const std::int32_t> routeTiles =
+            fromRoute ? std::span<const std::int32_t>(m_searchResult.vertexTiles) : std::span<const std::int32_t>();
+        controlPointStage(context, settings, out.tilePath, through, route, routeTiles, request.start, goal, points, stats,
+                          records ? &out.stagePoints[std::size_t(PathStage::Search)] : nullptr);
+        if (records) out.anyAngleRoute = !route.empty();
+      }
       if (records) {
-        out.stagePoints[std::size_t(PathStage::Search)] = points;
-        out.searchCost = polylineCost(context, points);
+        out.searchCost = polylineCost(context, out.stagePoints[std::size_t(PathStage::Search)]);
         out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
-        out.anyAngleRoute = true;
         record(out, PathStage::ControlPoints, context);
       }
-      return measured;
+      return false;
     }
+    case PathStage::StraightenForward:
+      if (m_settings.enabledStage(PathStage::StraightenForward)) {
+        StageStats& stats = out.stats(PathStage::StraightenForward);
+        StageTimer timer(stats, m_lap);
+        straightenStage(context, m_settings.straighten, false, points, stats);
+      }
+      if (records) record(out, PathStage::StraightenForward, context);
+      return false;
+    case PathStage::CornerRouting:
+      if (m_settings.enabledStage(PathStage::CornerRouting)) {
+        StageStats& stats = out.stats(PathStage::CornerRouting);
+        StageTimer timer(stats, m_lap);
+        cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
+      }
+      if (records) record(out, PathStage::CornerRouting, context);
+      return false;
+    default: break;
   }
-  if (m_searchExact &&
-      exactRouteOffCorners(context, request.start, goal, points, out.stats(PathStage::ControlPoints), out.tilePath.size())) {
-    if (records) {
-      out.stagePoints[std::size_t(PathStage::Search)] = points;
-      out.anyAngleRoute = true;
-    }
-  } else {
-    StageStats& stats = out.stats(PathStage::ControlPoints);
-    StageTimer timer(stats, m_lap);
-    ControlPointSettings settings = m_settings.controlPoints;
-    settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
-    // The exact search's route turns on blocked tiles' corners (taken whole above, or moved off
-    // them by exactRouteOffCorners): otherwise stage 3 starts from its tiles' centres.
-    const bool fromRoute = !m_searchExact;
-    const std::span<const Vec2> through = fromRoute ? std::span<const Vec2>(m_searchResult.through) : std::span<const Vec2>();
-    const std::span<const Vec2> route = fromRoute ? std::span<const Vec2>(m_searchResult.vertices) : std::span<const Vec2>();
-    const std::span<const std::int32_t> routeTiles =
-        fromRoute ? std::span<const std::int32_t>(m_searchResult.vertexTiles) : std::span<const std::int32_t>();
-    controlPointStage(context, settings, out.tilePath, through, route, routeTiles, request.start, goal, points, stats,
-                      records ? &out.stagePoints[std::size_t(PathStage::Search)] : nullptr);
-    if (records) out.anyAngleRoute = !route.empty();
-  }
-  if (records) {
-    out.searchCost = polylineCost(context, out.stagePoints[std::size_t(PathStage::Search)]);
-    out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
-  }
-  if (records) record(out, PathStage::ControlPoints, context);
-  if (m_settings.enabledStage(PathStage::StraightenForward)) {
-    StageStats& stats = out.stats(PathStage::StraightenForward);
-    StageTimer timer(stats, m_lap);
-    straightenStage(context, m_settings.straighten, false, points, stats);
-  }
-  if (records) record(out, PathStage::StraightenForward, context);
-  if (m_settings.enabledStage(PathStage::CornerRouting)) {
-    StageStats& stats = out.stats(PathStage::CornerRouting);
-    StageTimer timer(stats, m_lap);
-    cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
-  }
-  if (records) record(out, PathStage::CornerRouting, context);
   if (m_settings.enabledStage(PathStage::StraightenBackward)) {
     StageStats& stats = out.stats(PathStage::StraightenBackward);
     StageTimer timer(stats, m_lap);
@@ -913,10 +1081,13 @@ std::optional<std::pair<double, double>> Planner::Impl::refineOnce(const StageCo
   }
   if (records) record(out, PathStage::StraightenBackward, context);
   std::int32_t probes = 0;
-  return measurePolyline(context, points, probes);
+  result = measurePolyline(context, points, probes);
+  return true;
 }
 
-Status Planner::Impl::finish(const StageContext& context, const PathRequest& request, PathResult& out) {
+void Planner::Impl::detoursStep(PathResult& out) {
+  const PathRequest& request = m_pending.request;
+  const StageContext& context = *m_tail.context;
   std::vector<Vec2>& points = out.controlPoints;
   out.mapVersion = m_world->mapVersion();
   out.doorLayoutVersion = m_world->doorLayoutVersion();
@@ -926,15 +1097,14 @@ Status Planner::Impl::finish(const StageContext& context, const PathRequest& req
   }
   // Stages 7 and 8 leave the route: detours ask the doors about the ground they cover, and the
   // curve and the final measure see every door near the final points.
-  StageContext after = context;
+  StageContext& after = m_tail.after.emplace(context);
   const bool doors = !m_world->doors().empty();
   if (doors) after.barrierSource = m_doors.get();
-  DetourOutcome outcome;
   if (m_settings.enabledStage(PathStage::Detours)) {
     StageStats& stats = out.stats(PathStage::Detours);
     StageTimer timer(stats, m_lap);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
-    detourStage(after, m_settings.detours, entities, points, out.detours, outcome, stats);
+    detourStage(after, m_settings.detours, entities, points, out.detours, m_tail.outcome, stats);
   }
   if (doors && !out.detours.empty()) {
     Vec2 low = points.front(), high = points.front();
@@ -947,6 +1117,14 @@ Status Planner::Impl::finish(const StageContext& context, const PathRequest& req
     after.barriers = m_finalBarriers;
   }
   record(out, PathStage::Detours, after);
+}
+
+Status Planner::Impl::smoothingStep(PathResult& out) {
+  const PathRequest& request = m_pending.request;
+  const StageContext& context = *m_tail.context;
+  const StageContext& after = *m_tail.after;
+  const DetourOutcome& outcome = m_tail.outcome;
+  std::vector<Vec2>& points = out.controlPoints;
   if (m_settings.enabledStage(PathStage::Smoothing)) {
     StageStats& stats = out.stats(PathStage::Smoothing);
     StageTimer timer(stats, m_lap);
@@ -995,18 +1173,16 @@ Planner& Planner::operator=(Planner&&) noexcept = default;
 // A moved-from planner has no Impl: it may be destroyed or assigned to; planInProgress() and
 // cancelPlan() answer for it too, the rest assume a planner (as for any moved-from object).
 Status Planner::plan(const PathRequest& request, PathResult& out) { return m_impl->plan(request, out); }
-Status Planner::beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions) {
-  return m_impl->beginPlan(request, out, maxExpansions);
+Status Planner::beginPlan(const PathRequest& request, PathResult& out, PlanSlice slice) {
+  return m_impl->beginPlan(request, out, slice);
 }
-Status Planner::continuePlan(PathResult& out, std::int64_t maxExpansions) {
-  return m_impl->continuePlan(out, maxExpansions);
-}
+Status Planner::continuePlan(PathResult& out, PlanSlice slice) { return m_impl->continuePlan(out, slice); }
 bool Planner::planInProgress() const noexcept { return m_impl != nullptr && m_impl->planInProgress(); }
 void Planner::cancelPlan() noexcept {
   if (m_impl != nullptr) m_impl->cancelPlan();
 }
-Status Planner::replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out) {
-  return m_impl->replanAlong(request, previous, out);
+Status Planner::replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out, PlanSlice slice) {
+  return m_impl->replanAlong(request, previous, out, slice);
 }
 const PlannerSettings& Planner::settings() const noexcept { return std::as_const(*m_impl).settings(); }
 PlannerSettings& Planner::settings() noexcept { return m_impl->settings(); }

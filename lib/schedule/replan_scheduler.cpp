@@ -18,6 +18,10 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Unfinished searches dropped in a row for a new goal before one is let run to its end.
 constexpr std::int32_t kMaxDroppedSearches = 2;
+// The search slice of a minimal budget.
+constexpr std::int64_t kMinimalSlice = 256;
+// A time budget of a day or more sets no deadline (and cannot overflow the clock's arithmetic).
+constexpr double kNoDeadlineMicros = 8.64e10;
 
 
 
@@ -68,6 +72,7 @@ struct ReplanScheduler::Character {
   std::uint32_t generation = 0;
   bool queued = false;
   double key = 0.0;
+  double due = 0.0;  // when its queued turn came due (a trigger: when it was triggered)
   ReplanReason reason = ReplanReason::First;
   bool forceFull = false;  // the next plan searches afresh
   bool retrigger = false;  // triggered while being planned: to the front again afterwards
@@ -364,6 +369,9 @@ void ReplanScheduler::queue(Character& character, double key) {
   character.generation = ++m_generations;
   character.queued = true;
   character.key = key;
+  // Triggers and first plans go to the front with a key an interval back (so that nobody is
+  // passed who waits longer): they came due now.
+  character.due = std::max(key, m_now);
   m_queue.push_back({key, character.order, character.generation, character.spec.id});
   std::push_heap(m_queue.begin(), m_queue.end(), later);
 }
@@ -446,6 +454,14 @@ ReplanReason ReplanScheduler::take(Character& character) {
   character.queued = false;
   const ReplanReason reason = character.reason;
   character.reason = ReplanReason::Periodic;
+  // The cadence: a turn taken more than an interval after it came due means the budget (or the
+  // jobs) could not keep every character planned once an interval.
+  const double waited = std::max(0.0, m_now - character.due);
+  m_stats.longestWait = std::max(m_stats.longestWait, waited);
+  if (waited > m_settings.interval) {
+    ++m_stats.lateTurns;
+    ++m_lateTurns;
+  }
   return reason;
 }
 
@@ -825,30 +841,52 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
   auto elapsed = [&] { return std::chrono::duration<double, std::micro>(Clock::now() - begin).count(); };
   // A negative or NaN budget allows the least work (one piece); 0 on both means no limit.
   const bool minimal = budget.micros < 0.0 || budget.expansions < 0 || std::isnan(budget.micros);
-  const bool limited = minimal || budget.micros > 0.0 || budget.expansions > 0;
   bool worked = false;  // at least one piece of work per update, however small the budget
   auto spent = [&] {
     return worked && (minimal || (budget.expansions > 0 && used >= budget.expansions) ||
                       (budget.micros > 0.0 && elapsed() >= budget.micros));
   };
-  // The search may expand this many nodes in its next slice (0: no limit); a time budget keeps
-  // room for the stages after the search (not sliced).
-  auto slice = [&]() -> std::int64_t {
-    if (!limited) return 0;
-    std::int64_t allowed = minimal ? 256 : 0;
-    if (budget.expansions > 0) allowed = std::max<std::int64_t>(1, budget.expansions - used);
-    if (budget.micros > 0.0) {
-      const double left = budget.micros - elapsed() - m_fullTailMicros.high();
-      const auto byTime = std::int64_t(std::clamp(left / m_microsPerExpansion, 256.0, 1e12));
-      allowed = allowed > 0 ? std::min(allowed, byTime) : byTime;
+  // A plan's next piece: for an expansion budget, the expansions left (and no deadline, so that
+  // equal inputs give equal results whatever the clock says); for a time budget, the frame's
+  // deadline, at which the search suspends (read every few expansions) and the stages after it
+  // stop between two; for a minimal budget, one step: a short search slice or one stage.
+  auto piece = [&]() -> PlanSlice {
+    PlanSlice next;
+    if (budget.expansions > 0) next.maxExpansions = std::max<std::int64_t>(1, budget.expansions - used);
+    if (minimal) {
+      next.maxExpansions = kMinimalSlice;
+      next.deadline = begin;
+    } else if (budget.micros > 0.0 && budget.micros < kNoDeadlineMicros) {
+      next.deadline = begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(budget.micros));
     }
-    return allowed;
+    return next;
   };
-  auto learn = [&](const PathResult& result, std::int64_t expansions) {
-    const StageStats& search = result.stats(PathStage::Search);
-    if (expansions >= 256 && search.micros > 0.0) {
-      m_microsPerExpansion = 0.8 * m_microsPerExpansion + 0.2 * std::clamp(search.micros / double(search.expansions), 1e-3, 10.0);
+  // What the first call of a plan spent before the planner could first stop: all but the
+  // stages after stage 1.
+  auto learnStart = [&](const PathResult& result, double callMicros) {
+    double later = 0.0;
+    for (std::size_t s = std::size_t(PathStage::Search); s < result.stages.size(); ++s) later += result.stages[s].micros;
+    m_startMicros.add(std::max(0.0, callMicros - later));
+  };
+  // A plan's call came back: InProgress keeps it for the next update (true: stop for now);
+  // a plan along the route that found its route gone has the character planned afresh first
+  // thing; otherwise the result is taken.
+  auto settle = [&](Character& character, ReplanReason reason, bool along, Status status) -> bool {
+    if (status == Status::InProgress) {
+      m_inProgress = character.spec.id;
+      m_inProgressReason = reason;
+      m_inProgressAlong = along;
+      return true;
     }
+    used += m_settings.expansionsPerPlan;
+    if (along && status == Status::NoPath) {
+      character.forceFull = true;
+      character.reason = reason;
+      queue(character, now - m_settings.interval);
+      return false;
+    }
+    accept(character, reason, along, m_scratch, now);
+    return false;
   };
 
   // First the plan left over from the last frame.
@@ -859,24 +897,20 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
       m_planner.cancelPlan();
       m_inProgress = EntityId{0};
     } else {
+      m_inProgress = EntityId{0};
+      const bool along = m_inProgressAlong;
       const std::int64_t before = m_scratch.stats(PathStage::Search).expansions;
       ++m_stats.slices;
       const auto sliceBegin = Clock::now();
-      const Status status = m_planner.continuePlan(m_scratch, slice());
-      m_stats.fullMicros += std::chrono::duration<double, std::micro>(Clock::now() - sliceBegin).count();
+      const Status status = m_planner.continuePlan(m_scratch, piece());
+      const double micros = std::chrono::duration<double, std::micro>(Clock::now() - sliceBegin).count();
+      (along ? m_stats.alongMicros : m_stats.fullMicros) += micros;
       worked = true;
       const std::int64_t after = m_scratch.stats(PathStage::Search).expansions;
       const std::int64_t expansions = after >= before ? after - before : after;  // a restarted search counts anew
       used += expansions;
       m_stats.expansions += expansions;
-      if (status == Status::InProgress) {
-        busy = true;
-      } else {
-        m_inProgress = EntityId{0};
-        used += m_settings.expansionsPerPlan;
-        learn(m_scratch, m_scratch.stats(PathStage::Search).expansions);
-        accept(*character, m_inProgressReason, false, m_scratch, now);
-      }
+      busy = settle(*character, m_inProgressReason, along, status);
     }
   }
 
@@ -884,11 +918,8 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     Vec2 goal;
     Character* character = nextDue(now, goal);
     if (character == nullptr) break;
-    // Time budgets: do not start a plan whose unsliced part is expected not to fit any more.
-    if (worked && budget.micros > 0.0) {
-      const bool along = planAlongAllowed(*character, character->reason, goal, now);
-      if (elapsed() + (along ? m_alongMicros.high() : m_fullTailMicros.high()) > budget.micros) break;
-    }
+    // Time budgets: do not start a plan that could not reach its first stop in time.
+    if (worked && budget.micros > 0.0 && elapsed() + m_startMicros.high() > budget.micros) break;
     const ReplanReason reason = take(*character);
     const PathRequest request = requestFor(*character, goal);
     character->requestedGoal = goal;
@@ -896,16 +927,16 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     character->travelledSinceRequest = 0.0;
     if (planAlongAllowed(*character, reason, goal, now)) {
       const auto alongBegin = Clock::now();
-      const Status status = m_planner.replanAlong(request, character->path, m_scratch);
+      const Status status = m_planner.replanAlong(request, character->path, m_scratch, piece());
       const double alongMicros = std::chrono::duration<double, std::micro>(Clock::now() - alongBegin).count();
       m_stats.alongMicros += alongMicros;
-      m_alongMicros.add(alongMicros);
-      used += m_settings.expansionsPerPlan;
+      learnStart(m_scratch, alongMicros);
       worked = true;
       if (status != Status::NoPath) {
-        accept(*character, reason, true, m_scratch, now);
+        busy = settle(*character, reason, true, status);
         continue;
       }
+      used += m_settings.expansionsPerPlan;
       if (spent()) {  // the route is gone: a full plan, first thing next update
         character->forceFull = true;
         character->reason = reason;
@@ -915,25 +946,16 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     }
     character->forceFull = false;
     const auto planBegin = Clock::now();
-    const Status status = m_planner.beginPlan(request, m_scratch, slice());
+    const Status status = m_planner.beginPlan(request, m_scratch, piece());
     const double planMicros = std::chrono::duration<double, std::micro>(Clock::now() - planBegin).count();
     m_stats.fullMicros += planMicros;
-    if (status != Status::InProgress) {
-      const double tail = std::max(0.0, planMicros - m_scratch.stats(PathStage::Search).micros);
-      m_fullTailMicros.add(tail);
-    }
+    learnStart(m_scratch, planMicros);
     worked = true;
     ++m_stats.slices;
     const std::int64_t expansions = m_scratch.stats(PathStage::Search).expansions;
-    used += expansions + (status == Status::InProgress ? 0 : m_settings.expansionsPerPlan);
+    used += expansions;
     m_stats.expansions += expansions;
-    if (status == Status::InProgress) {
-      m_inProgress = character->spec.id;
-      m_inProgressReason = reason;
-      break;
-    }
-    learn(m_scratch, expansions);
-    accept(*character, reason, false, m_scratch, now);
+    busy = settle(*character, reason, false, status);
   }
   m_stats.micros = elapsed();
   tellListener();

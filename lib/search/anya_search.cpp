@@ -371,7 +371,7 @@ void AnyaSearch::expandFlat(const Node& node) {
 }
 
 Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const Eigen::Vector2d& startIn,
-                            const Eigen::Vector2d& goalIn, std::int64_t maxExpansions, std::optional<Cell> startTile,
+                            const Eigen::Vector2d& goalIn, SearchLimit limit, std::optional<Cell> startTile,
                             std::optional<Cell> goalTile) {
   m_route.clear();
   m_length = 0.0;
@@ -457,19 +457,19 @@ Status AnyaSearch::findPath(const SearchGrid& grid, const BitLines& rows, const 
   }
 
   for (const Node& first : m_successors) open(first);
-  return run(maxExpansions);
+  return run(limit);
 }
 
-Status AnyaSearch::resume(std::int64_t maxExpansions) {
+Status AnyaSearch::resume(SearchLimit limit) {
   if (!m_suspended) return Status::InvalidArgument;
-  return run(maxExpansions);
+  return run(limit);
 }
 
-Status AnyaSearch::run(std::int64_t maxExpansions) {
+Status AnyaSearch::run(SearchLimit limit) {
   m_suspended = false;
-  const std::int64_t limit = maxExpansions > 0 ? m_expanded + maxExpansions : -1;
+  const std::int64_t before = m_expanded;
   while (!m_open.empty()) {
-    if (limit >= 0 && m_expanded >= limit) {
+    if (limit.reached(m_expanded - before)) {
       m_suspended = true;
       return Status::InProgress;
     }

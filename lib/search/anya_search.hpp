@@ -23,6 +23,7 @@
 #include "rpgnav/core/types.hpp"
 #include "grid/segment_tester.hpp"
 #include "search/search_grid.hpp"
+#include "search/search_limit.hpp"
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -39,7 +40,7 @@ class AnyaSearch {
   /// (SegmentTester::cheapLines on a map of one cost), to find the ends of free runs 64 tiles at
   /// a time. Ok: route() holds the start, each turning point (tile corners) and the goal, length()
   /// its length in tiles. NoPath when no route exists (only squeezing would join them);
-  /// InProgress after `maxExpansions` expansions (0: no limit), resume() goes on; InvalidArgument
+  /// InProgress when `limit` is reached (see SearchLimit), resume() goes on; InvalidArgument
   /// when the grid is not square or not of one cost, `rows` are not the grid's, or a point is not
   /// finite, off the map or in no free tile's closure. The grid and rows must stay alive and
   /// unchanged while a search is suspended.
@@ -47,10 +48,10 @@ class AnyaSearch {
   /// where two blocked tiles touch only diagonally is then searched from a hair inside its tile,
   /// so that the route leaves (reaches) it through that tile, never squeezing through the corner.
   Status findPath(const SearchGrid& grid, const BitLines& rows, const Eigen::Vector2d& start,
-                  const Eigen::Vector2d& goal, std::int64_t maxExpansions = 0,
+                  const Eigen::Vector2d& goal, SearchLimit limit = {},
                   std::optional<Cell> startTile = std::nullopt, std::optional<Cell> goalTile = std::nullopt);
   /// Goes on with a suspended search (InvalidArgument when there is none).
-  Status resume(std::int64_t maxExpansions = 0);
+  Status resume(SearchLimit limit = {});
   /// The route found by the last search that answered Ok.
   const std::vector<Eigen::Vector2d>& route() const noexcept { return m_route; }
   double length() const noexcept { return m_length; }
@@ -113,7 +114,7 @@ class AnyaSearch {
   void pushGoal(std::int32_t root);
   void checkGoalFromRoot(std::int32_t root);
   void pushRunCone(std::int32_t column, std::int32_t strip, std::int32_t towardRow, std::int32_t root);
-  Status run(std::int64_t maxExpansions);
+  Status run(SearchLimit limit);
   void expandCone(const Node& node);
   void conesAhead(const Node& node, std::int32_t ahead, std::int32_t far, double scale);
   void expandFlat(const Node& node);

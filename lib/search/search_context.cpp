@@ -306,7 +306,8 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_exactSearch = true;
     m_exactRequest = request;
     return finishExact(m_exact.findPath(grid, m_sight->cheapLines(false), layout.toLocal(m_startPoint),
-                                        layout.toLocal(m_goalPoint), request.maxExpansions, request.start, goal),
+                                        layout.toLocal(m_goalPoint), SearchLimit{request.maxExpansions, request.deadline},
+                                        request.start, goal),
                        out);
   }
   m_grid = &grid;
@@ -363,17 +364,17 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   m_bucketed = !m_plainJumps && !(m_hexJumps && grid.uniformCost());  // (jumps on maps of one cost push few entries)
   m_firstBucketKey = startF >> kBucketShift;
   heapPush({startF, m_startPieceUnits, m_start, slotOf(start)});
-  return run(request.maxExpansions, out);
+  return run(SearchLimit{request.maxExpansions, request.deadline}, out);
 }
 
-Status SearchContext::resume(std::int64_t maxExpansions, SearchResult& out) {
+Status SearchContext::resume(SearchLimit limit, SearchResult& out) {
   if (!m_suspended || m_grid == nullptr) {
     out.status = Status::InvalidArgument;
     out.reason = "no suspended search to resume";
     return out.status;
   }
-  if (m_exactSearch) return finishExact(m_exact.resume(maxExpansions), out);
-  return run(maxExpansions, out);
+  if (m_exactSearch) return finishExact(m_exact.resume(limit), out);
+  return run(limit, out);
 }
 
 // The exact any-angle search's answer as a search result: the route in world units (the start
@@ -423,12 +424,12 @@ Status SearchContext::suspend(SearchResult& out) {
   return out.status;
 }
 
-Status SearchContext::run(std::int64_t maxExpansions, SearchResult& out) {
+Status SearchContext::run(SearchLimit limit, SearchResult& out) {
   std::int64_t expandedHere = 0;
   while (true) {
     if (m_bucketed && m_heap.empty()) [[unlikely]] refillHeap();
     if (!m_hasHeld && m_heap.empty()) break;
-    if (maxExpansions > 0 && expandedHere >= maxExpansions) return suspend(out);
+    if (limit.reached(expandedHere)) return suspend(out);
     const HeapEntry top = heapPop();
     Node& popped = m_inArray ? m_nodes[std::size_t(top.node)] : m_compactNodes[top.slot];
     // Improvements push a fresh entry instead of moving the old one (no position bookkeeping

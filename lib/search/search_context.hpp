@@ -51,9 +51,11 @@ struct SearchRequest {
   /// When the goal tile cannot be entered or reached, plan to the reachable tile whose centre is
   /// nearest to the goal's instead; the result is then PartialPath.
   bool nearestIfUnreachable = false;
-  /// Node expansions allowed in this call; 0 means no limit. When the budget runs out the result
-  /// is InProgress and SearchContext::resume continues where the search stopped.
+  /// Node expansions allowed in this call (0 means no limit), and a wall-clock deadline (see
+  /// SearchLimit). When either runs out the result is InProgress and SearchContext::resume
+  /// continues where the search stopped.
   std::int64_t maxExpansions = 0;
+  SearchLimit::Clock::time_point deadline = SearchLimit::Clock::time_point::max();
   /// Jump point pruning on 8-connected square maps, and on hex maps of one cost for narrow
   /// bodies without gates (hex_jumps.cpp). The cost found is the same either way (the search
   /// stays exactly optimal); the path may be a different one of equal cost, and fewer tiles are
@@ -225,9 +227,10 @@ class SearchContext {
   /// Runs a query (or its first slice); the status is also in out.status.
   /// Statuses: Ok, PartialPath, NoPath, StartBlocked, GoalBlocked, OutOfBounds, InProgress.
   Status findPath(const SearchGrid& grid, const SearchRequest& request, SearchResult& out);
-  /// Continues a search that returned InProgress with a fresh budget (0 = unlimited).
+  /// Continues a search that returned InProgress with a fresh budget.
   /// InvalidArgument when there is no suspended search.
-  Status resume(std::int64_t maxExpansions, SearchResult& out);
+  Status resume(SearchLimit limit, SearchResult& out);
+  Status resume(std::int64_t maxExpansions, SearchResult& out) { return resume(SearchLimit{maxExpansions}, out); }
   /// True when the last search kept its nodes in the compact table (a jump point search on a map
   /// of one cost that touched few tiles); false when they went to the node array (see the class).
   bool nodesInTable() const noexcept { return !m_inArray; }
@@ -303,7 +306,7 @@ class SearchContext {
     return m_inArray ? 0 : std::uint32_t(&n - m_compactNodes.data());
   }
 
-  Status run(std::int64_t maxExpansions, SearchResult& out);
+  Status run(SearchLimit limit, SearchResult& out);
   void expandAll(std::int32_t node, std::int64_t g);
   // For a step from padded tile `from` to its neighbour `to` (a square diagonal when `a` and `b`,
   // the two orthogonal neighbours it passes, are >= 0): false when a gate forbids it, else adds

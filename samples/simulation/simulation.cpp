@@ -356,6 +356,8 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
     report.plans += stats.plans;
     report.fullPlans += stats.fullPlans;
     report.kept += stats.kept;
+    report.lateTurns += stats.lateTurns;
+    report.longestLate = std::max(report.longestLate, stats.longestWait);
     report.fullMicros += stats.fullMicros;
     report.alongMicros += stats.alongMicros;
     report.noticeMicros += stats.noticeMicros;

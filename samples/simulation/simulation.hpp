@@ -51,6 +51,10 @@ struct SimulationReport {
   double meanInterval = 0.0;
   /// The longest a character waited between two plans (seconds).
   double longestInterval = 0.0;
+  /// Plans begun more than the scheduler's interval after their turn came due
+  /// (SchedulerStats::lateTurns), and the longest wait past a turn (seconds).
+  std::int64_t lateTurns = 0;
+  double longestLate = 0.0;
   std::vector<double> moveMicros;   ///< ReplanScheduler::move() per frame (with avoidance).
   double characterSeconds = 0.0;    ///< Characters × seconds simulated.
   double stuckSeconds = 0.0;        ///< Character-seconds stuck (see stuckSpeed).

@@ -138,6 +138,8 @@ int simCommand(Arguments args) {
               (long long)(report->plans - report->fullPlans), (long long)report->kept);
   std::printf("per character: a plan every %.2f s on average, longest wait %.2f s\n", report->meanInterval,
               report->longestInterval);
+  std::printf("cadence: %s (%lld turns begun over an interval late, longest %.2f s past its turn)\n",
+              report->lateTurns == 0 ? "kept" : "the budget falls behind", (long long)report->lateTurns, report->longestLate);
   std::printf("events: %lld new paths, %lld door stops, %lld blocked by entities, %lld unreachable goals\n",
               (long long)report->newPaths, (long long)report->doorStops, (long long)report->blocked,
               (long long)report->unreachable);

@@ -10,10 +10,26 @@
 #include "rpgnav/world/world.hpp"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 
 namespace rpgnav {
+
+/// How much of a plan one call of Planner::beginPlan, continuePlan or replanAlong may do, for
+/// frame budgets.
+struct PlanSlice {
+  /// Node expansions the search (stage 2) may make in this call (0: no limit).
+  std::int64_t maxExpansions = 0;
+  /// When the call should return. The stages after the search run one at a time (stage 6 with
+  /// its corner rounds counts as one); before each, the planner compares the time left with what
+  /// it has measured that stage to cost on it (mean + 2 sigma of its recent runs) and returns
+  /// InProgress when it would not end in time, to go on in continuePlan. A call still runs one
+  /// stage when it has done nothing else yet, so that every call makes progress: a call
+  /// overshoots its deadline by at most one stage (or one search slice that took longer than
+  /// guessed). The default: no deadline.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
 
 /// Every stage's settings, and which stages run. The search (stage 2) always runs when the
 /// straight line does not suffice.
@@ -116,17 +132,26 @@ class RPGNAV_API Planner {
   /// Successes: Ok, StoppedAtDoor, BlockedByEntity (see PathResult).
   Status plan(const PathRequest& request, PathResult& out);
 
-  /// plan() in slices, for frame budgets: the search (stage 2) expands at most `maxExpansions`
-  /// nodes in this call (0: no limit). Returns InProgress when the search ran out: call
-  /// continuePlan with the same `out` (in later frames) until another status comes. Only one
-  /// plan is in progress per planner: plan(), beginPlan() and replanAlong() abandon it. The
-  /// request's `ignore` list is copied. If the map's tiles change, doors are added, or a door the
-  /// search has already met changes state in between, the plan starts again; other doors may
-  /// change freely (the policy is asked about a door when the search first meets it).
-  Status beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions);
-  /// Continues the plan in progress with a fresh budget (0: no limit); InvalidArgument when none
-  /// is in progress.
-  Status continuePlan(PathResult& out, std::int64_t maxExpansions);
+  /// plan() in slices, for frame budgets: the search (stage 2) expands at most
+  /// `slice.maxExpansions` nodes in this call, and the stages after it stop between two stages
+  /// at `slice.deadline` (see PlanSlice). Returns InProgress when the plan is not done: call
+  /// continuePlan with the same `out` (in later frames) until another status comes; the result
+  /// is then the one plan() gives, bit for bit, when the world stayed as it was. Only one plan is
+  /// in progress per planner: plan(), beginPlan() and replanAlong() abandon it. The request's
+  /// `ignore` list is copied. If the map's tiles change, doors are added, or a door the search
+  /// has already met changes state while the search runs, the plan starts again; other doors may
+  /// change freely then (the policy is asked about a door when the search first meets it). Once
+  /// the search is done, any change of the tiles or doors (World::mapVersion,
+  /// doorLayoutVersion) starts the plan again: the stages after it work on the world as it was.
+  Status beginPlan(const PathRequest& request, PathResult& out, PlanSlice slice);
+  /// beginPlan with only an expansion limit (0: none).
+  Status beginPlan(const PathRequest& request, PathResult& out, std::int64_t maxExpansions) {
+    return beginPlan(request, out, PlanSlice{maxExpansions});
+  }
+  /// Continues the plan in progress with a fresh slice; InvalidArgument when none is in
+  /// progress.
+  Status continuePlan(PathResult& out, PlanSlice slice);
+  Status continuePlan(PathResult& out, std::int64_t maxExpansions) { return continuePlan(out, PlanSlice{maxExpansions}); }
   /// True while a plan waits for continuePlan.
   bool planInProgress() const noexcept;
   /// Forgets the plan in progress.
@@ -139,7 +164,13 @@ class RPGNAV_API Planner {
   /// they are now and a new curve follow. NoPath when a piece of it is no longer clear (plan
   /// afresh then); the door stop of `previous` is kept. Costs a few microseconds where plan()
   /// costs a search. `previous` and `out` must be different objects.
-  Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out);
+  Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out) {
+    return replanAlong(request, previous, out, PlanSlice{});
+  }
+  /// replanAlong in slices: stages 7 and 8 stop at `slice.deadline` as beginPlan's do; InProgress
+  /// then, and continuePlan goes on (`previous` is not read after this call). A change of the
+  /// tiles or doors in between ends it with NoPath (plan afresh).
+  Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out, PlanSlice slice);
 
   const PlannerSettings& settings() const noexcept;
   PlannerSettings& settings() noexcept;

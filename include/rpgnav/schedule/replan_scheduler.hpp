@@ -31,6 +31,7 @@
 /// (or none), the same calls with the same times give the same paths and events.
 
 #include "rpgnav/core/export.hpp"
+#include "rpgnav/core/running_estimate.hpp"
 #include "rpgnav/avoid/local_avoidance.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/world/world.hpp"
@@ -180,6 +181,12 @@ struct SchedulerStats {
   std::int32_t slices = 0;       ///< Search slices run (a plan may take several frames).
   std::int64_t expansions = 0;   ///< Search node expansions.
   std::int32_t triggers = 0;     ///< Characters moved to the front by a trigger.
+  /// The cadence: plans begun in this call more than SchedulerSettings::interval after their
+  /// turn came due (a trigger's: when it fired). Any at all mean the budget cannot keep every
+  /// character planned about once an interval (the game may raise the budget, hand plans to
+  /// jobs, lengthen the interval or use crowd fields); see also ReplanScheduler::lateTurns().
+  std::int32_t lateTurns = 0;
+  double longestWait = 0.0;      ///< The longest a plan begun in this call waited past its turn (seconds).
   double micros = 0.0;           ///< Wall time of the call.
   double noticeMicros = 0.0;     ///< ...of which noticing changes (triggers, corridor checks).
   double fullMicros = 0.0;       ///< ...of which in full plans (search slices included).
@@ -264,6 +271,8 @@ class RPGNAV_API ReplanScheduler {
   /// The events of the last update() or acceptJobs().
   std::span<const ReplanEvent> events() const noexcept { return m_events; }
   const SchedulerStats& stats() const noexcept { return m_stats; }
+  /// SchedulerStats::lateTurns summed over every call since the scheduler was made.
+  std::int64_t lateTurns() const noexcept { return m_lateTurns; }
   void setListener(ReplanListener* listener) noexcept { m_listener = listener; }
 
   /// Batches: notices what changed (as update() does; events() then holds only what that found,
@@ -362,23 +371,16 @@ class RPGNAV_API ReplanScheduler {
   double m_now = 0.0;  // the last update's time
   std::vector<ReplanEvent> m_events;
   SchedulerStats m_stats;
+  std::int64_t m_lateTurns = 0;
   ReplanListener* m_listener = nullptr;
-  // The plan in progress in m_planner (a sliced search).
+  // The plan in progress in m_planner (a full plan, or one along the route, in slices).
   EntityId m_inProgress{0};
   ReplanReason m_inProgressReason = ReplanReason::First;
+  bool m_inProgressAlong = false;
   PathResult m_scratch;
-  double m_microsPerExpansion = 0.05;  // learnt: turns a time budget into search slices
-  // Learnt costs (mean and mean square, for a mean + 2 sigma guess) of a plan along the route
-  // and of a full plan's stages after the search: what may still start in a time budget.
-  struct Estimate {
-    double mean = 10.0, square = 100.0;
-    void add(double value) {
-      mean = 0.9 * mean + 0.1 * value;
-      square = 0.9 * square + 0.1 * value * value;
-    }
-    double high() const { return mean + 2.0 * std::sqrt(std::max(0.0, square - mean * mean)); }
-  };
-  Estimate m_alongMicros, m_fullTailMicros;
+  // Learnt: what a plan costs before it can first stop (its checks, stage 1, setting out on the
+  // route): whether a new plan may still start in a time budget.
+  detail::RunningEstimate m_startMicros;
   // What the world looked like at the last notice().
   std::uint64_t m_seenMapVersion = 0;
   std::uint64_t m_seenTileVersion = 0;

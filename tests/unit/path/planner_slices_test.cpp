@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <random>
 
@@ -98,6 +100,185 @@ TEST_CASE("slices: beginPlan and continuePlan give what plan() gives, whatever t
   CHECK(sliced > 150);  // most plans really were cut into slices...
   CHECK(inProgress > 2000);
   CHECK(failures > 0);  // ...and some failed (NoPath) in slices too
+}
+
+namespace {
+
+// Everything a plan hands the game, which a plan in slices must give bit for bit.
+void checkIdentical(const PathResult& got, const PathResult& expected, bool recorded) {
+  checkSame(got, expected);
+  CHECK(got.reason == expected.reason);
+  CHECK(got.route == expected.route);
+  CHECK(got.length == expected.length);
+  CHECK(got.searchLength == expected.searchLength);
+  CHECK(got.blocker == expected.blocker);
+  CHECK(got.stopPoint == expected.stopPoint);
+  CHECK(got.anyAngleRoute == expected.anyAngleRoute);
+  REQUIRE(got.detours.size() == expected.detours.size());
+  for (std::size_t i = 0; i < got.detours.size(); ++i) {
+    CHECK(got.detours[i].around == expected.detours[i].around);
+    CHECK(got.detours[i].first == expected.detours[i].first);
+    CHECK(got.detours[i].count == expected.detours[i].count);
+  }
+  const auto a = got.smoothed.samples(), b = expected.smoothed.samples();
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].point == b[i].point);
+    CHECK(a[i].s == b[i].s);
+    CHECK(a[i].t == b[i].t);
+  }
+  for (int stage = 0; stage < kPathStageCount; ++stage) {
+    CAPTURE(stage);
+    CHECK(got.stages[std::size_t(stage)].ran == expected.stages[std::size_t(stage)].ran);
+    CHECK(got.stages[std::size_t(stage)].pointsIn == expected.stages[std::size_t(stage)].pointsIn);
+    CHECK(got.stages[std::size_t(stage)].pointsOut == expected.stages[std::size_t(stage)].pointsOut);
+    CHECK(got.stages[std::size_t(stage)].probes == expected.stages[std::size_t(stage)].probes);
+    if (recorded) CHECK(got.stagePoints[std::size_t(stage)] == expected.stagePoints[std::size_t(stage)]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("slices: a deadline stops the stages between two, and the plan comes out bit for bit as plan()'s",
+          "[path][slices][budget][property]") {
+  using Clock = std::chrono::steady_clock;
+  std::mt19937 random(9090);
+  int compared = 0, stopped = 0, stageStops = 0, along = 0;
+  // Random maps of every layout, one cost and weighted, then the sample maps with their doors and
+  // entities (detours, door stops, blockers).
+  struct Case {
+    TileMap map;
+    std::vector<DoorSpec> doors;
+    std::vector<EntitySpec> entities;
+  };
+  std::vector<Case> cases;
+  const std::vector<Layout> layouts = test::allLayouts();
+  for (int trial = 0; trial < 30; ++trial) {
+    cases.push_back({test::randomMap(random, layouts[std::size_t(trial) % layouts.size()], uniformInt(random, 12, 40),
+                                     uniformInt(random, 12, 40), 0.2, trial % 3 != 0),
+                     {},
+                     {}});
+  }
+  for (const char* name : {"town.rpgmap", "wilderness.rpgmap", "dungeon.rpgmap"}) {
+    auto document = readRpgMap(test::sampleMapsDir() / name);
+    REQUIRE(document);
+    cases.push_back({document->map, document->doors, document->entities});
+  }
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    CAPTURE(c);
+    World world(cases[c].map);
+    REQUIRE(world.addFeatures(cases[c].doors, cases[c].entities) == Status::Ok);
+    const TileMap& map = world.map();
+    const float tile = map.layout().tileSize();
+    PlannerSettings settings;
+    settings.recordStages = c % 2 == 0;
+    Planner whole(world, settings), sliced(world, settings);
+    for (int query = 0; query < 6; ++query) {
+      const float radius = std::uniform_real_distribution<float>(0.0f, 0.35f)(random) * tile;
+      const auto start = randomCentre(random, map, radius), goal = randomCentre(random, map, radius);
+      if (!start || !goal) continue;
+      PathRequest request{*start, *goal, TerrainTable::kWalk, radius};
+      if (query % 3 == 2) request.comfort = 0.0f;
+      PathResult expected, got;
+      const Status status = whole.plan(request, expected);
+      // Deadlines already past (one step per call), then a few microseconds to a few tens.
+      const int microseconds = query % 2 == 0 ? 0 : uniformInt(random, 1, 40);
+      auto slice = [&] { return PlanSlice{0, microseconds == 0 ? Clock::now() : Clock::now() + std::chrono::microseconds(microseconds)}; };
+      int calls = 1;
+      Status step = sliced.beginPlan(request, got, slice());
+      while (step == Status::InProgress) {
+        REQUIRE(sliced.planInProgress());
+        REQUIRE(++calls < 200);  // every call makes progress: a few dozen steps at most
+        if (got.stats(PathStage::Search).ran && !sliced.planInProgress()) break;
+        step = sliced.continuePlan(got, slice());
+      }
+      CHECK_FALSE(sliced.planInProgress());
+      CHECK(step == status);
+      if (microseconds == 0 && isSuccess(status)) {
+        // A step per call: at least stages 7 and 8 came in calls of their own.
+        CHECK(calls >= 2);
+        stageStops += calls - 1;
+      }
+      stopped += calls > 1 ? 1 : 0;
+      checkIdentical(got, expected, settings.recordStages);
+      ++compared;
+      // A plan along the route, in steps too.
+      if (status == Status::Ok && expected.route.size() >= 3) {
+        PathRequest rest = request;
+        rest.start = 0.5f * (expected.route[1] + expected.route[2]);
+        PathResult wholeAlong, slicedAlong;
+        const Status alongStatus = whole.replanAlong(rest, expected, wholeAlong);
+        Status alongStep = sliced.replanAlong(rest, expected, slicedAlong, PlanSlice{0, Clock::now()});
+        int alongCalls = 1;
+        while (alongStep == Status::InProgress) {
+          REQUIRE(++alongCalls < 10);
+          alongStep = sliced.continuePlan(slicedAlong, PlanSlice{0, Clock::now()});
+        }
+        CHECK(alongStep == alongStatus);
+        if (alongStatus == Status::Ok) CHECK(alongCalls >= 2);
+        checkIdentical(slicedAlong, wholeAlong, settings.recordStages);
+        ++along;
+      }
+    }
+  }
+  CHECK(compared >= 150);
+  CHECK(stopped >= 100);
+  CHECK(stageStops >= 300);
+  CHECK(along >= 40);
+}
+
+TEST_CASE("slices: a door closed while the stages are under way starts the plan again; along the route, NoPath",
+          "[path][slices][budget]") {
+  using Clock = std::chrono::steady_clock;
+  auto document = readRpgMap(test::sampleMapsDir() / "town.rpgmap");
+  REQUIRE(document);
+  World world(document->map);
+  REQUIRE(world.addFeatures(document->doors, document->entities) == Status::Ok);
+  REQUIRE_FALSE(world.doors().empty());
+  const Door& door = world.doors().front();
+  const TileMap& map = world.map();
+  Planner planner(world), reference(world);
+  std::mt19937 random(77);
+  int restarted = 0, ended = 0;
+  for (int query = 0; query < 40 && (restarted < 5 || ended < 5); ++query) {
+    const auto start = randomCentre(random, map, 0.25f), goal = randomCentre(random, map, 0.25f);
+    if (!start || !goal) continue;
+    const PathRequest request{*start, *goal, TerrainTable::kWalk, 0.25f};
+    PathResult out;
+    Status status = planner.beginPlan(request, out, PlanSlice{0, Clock::now()});
+    // On to the stages after the search.
+    while (status == Status::InProgress && !out.stats(PathStage::ControlPoints).ran) {
+      status = planner.continuePlan(out, PlanSlice{0, Clock::now()});
+    }
+    if (status != Status::InProgress) continue;
+    // The door changes state: the plan starts again and comes out as a plan of the world as it is.
+    const DoorState was = door.state;
+    REQUIRE(world.setDoorState(door.id, was == DoorState::Open ? DoorState::Closed : DoorState::Open) == Status::Ok);
+    status = planner.continuePlan(out, PlanSlice{0, Clock::now()});
+    CHECK_FALSE(out.stats(PathStage::ControlPoints).ran);  // begun again: nothing after the search yet
+    while (status == Status::InProgress) status = planner.continuePlan(out, PlanSlice{});
+    PathResult expected;
+    CHECK(status == reference.plan(request, expected));
+    CHECK(out.controlPoints == expected.controlPoints);
+    ++restarted;
+    // Along the route: the change ends it with NoPath.
+    if (status == Status::Ok && expected.route.size() >= 3) {
+      PathRequest rest = request;
+      rest.start = 0.5f * (expected.route[1] + expected.route[2]);
+      PathResult alongOut;
+      Status alongStatus = planner.replanAlong(rest, expected, alongOut, PlanSlice{0, Clock::now()});
+      if (alongStatus == Status::InProgress) {
+        REQUIRE(world.setDoorState(door.id, was) == Status::Ok);
+        CHECK(planner.continuePlan(alongOut, PlanSlice{}) == Status::NoPath);
+        CHECK_FALSE(planner.planInProgress());
+        ++ended;
+        continue;
+      }
+    }
+    REQUIRE(world.setDoorState(door.id, was) == Status::Ok);
+  }
+  CHECK(restarted >= 5);
+  CHECK(ended >= 5);
 }
 
 TEST_CASE("slices: a tile edit between slices makes continuePlan start again", "[path][slices]") {

@@ -5,12 +5,14 @@
 
 #include "grid/clearance.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
+#include "rpgnav/io/rpgmap.hpp"
 #include "rpgnav/schedule/replan_scheduler.hpp"
 #include "support/crowd_run.hpp"
 #include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -241,6 +243,81 @@ TEST_CASE("scheduler: an expansion budget caps every update, and long searches g
     CHECK(sliceOnlyFrames > 0);  // frames that only moved a long search on: plans finished in later frames
     CHECK(total > 10 * budget);  // the work really was many frames' worth
   }
+}
+
+TEST_CASE("scheduler: under time budgets down to a few microseconds, plans finish over later frames bit for bit",
+          "[schedule][budget][property]") {
+  // Random maps of every layout, weighted or of one cost, and the town with its doors and
+  // furniture; characters that stand still (no move()), so that each first path can be compared
+  // with a plan() made afresh.
+  std::mt19937 random(31);
+  const std::vector<Layout> layouts = test::allLayouts();
+  int compared = 0, stageFrames = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    CAPTURE(trial);
+    const bool town = trial == 11;
+    TileMap map = test::randomMap(random, layouts[std::size_t(trial) % layouts.size()], 30, 24, 0.2, trial % 2 == 0);
+    std::vector<DoorSpec> doors;
+    std::vector<EntitySpec> entities;
+    if (town) {
+      auto document = readRpgMap(test::sampleMapsDir() / "town.rpgmap");
+      REQUIRE(document);
+      map = document->map;
+      doors = document->doors;
+      entities = document->entities;
+    }
+    World world(map);
+    REQUIRE(world.addFeatures(doors, entities) == Status::Ok);
+    const double budget = std::array<double, 4>{1.0, 3.0, 8.0, 25.0}[std::size_t(trial) % 4];
+    SchedulerSettings settings;
+    settings.stuckTime = 1e9;
+    ReplanScheduler scheduler(world, {}, settings);
+    std::vector<CharacterSpec> specs;
+    const float tile = world.map().layout().tileSize();
+    for (std::uint32_t id = 1; id <= 8; ++id) {
+      auto open = [&]() -> std::optional<Vec2> {
+        for (int attempt = 0; attempt < 500; ++attempt) {
+          const Cell cell{std::uniform_int_distribution<int>(0, world.map().width() - 1)(random),
+                          std::uniform_int_distribution<int>(0, world.map().height() - 1)(random)};
+          const Vec2 p = world.map().layout().tileCenter(cell);
+          if (world.map().passable(cell, kWalk) && probeSegment(world.map(), kWalk, p, p, 0.25f * tile).clear) return p;
+        }
+        return std::nullopt;
+      };
+      const auto start = open(), goal = open();
+      if (!start || !goal) continue;
+      specs.push_back(test::characterSpec(id + 1000, *start, Goal::at(*goal), 2.0f, 0.25f * tile));
+      REQUIRE(specs.size() == id);
+      REQUIRE(scheduler.add(specs.back()) == Status::Ok);
+    }
+    std::map<std::uint32_t, bool> seen;
+    for (int frame = 0; frame < 3000 && seen.size() < specs.size(); ++frame) {
+      scheduler.update(frame / 60.0, ReplanBudget::time(budget));
+      const SchedulerStats& stats = scheduler.stats();
+      if (stats.slices > 0 && stats.plans == 0 && stats.expansions == 0) ++stageFrames;  // only stages after a search
+      for (const ReplanEvent& event : scheduler.events()) {
+        if (seen.count(event.character.value) != 0) continue;
+        seen[event.character.value] = true;
+        const CharacterSpec& spec = specs[event.character.value - 1001];
+        Planner fresh(scheduler.navData(), scheduler.planner().settings());
+        PathRequest request{spec.position, spec.goal.point, spec.mobility, spec.radius};
+        request.character = spec.id;
+        PathResult expected;
+        CHECK(fresh.plan(request, expected) == event.status);
+        const PathResult* path = scheduler.path(event.character);
+        if (!isSuccess(event.status)) continue;
+        REQUIRE(path != nullptr);
+        CHECK(path->controlPoints == expected.controlPoints);
+        CHECK(path->tilePath == expected.tilePath);
+        CHECK(path->cost == expected.cost);
+        CHECK(path->smoothed.samples().size() == expected.smoothed.samples().size());
+        ++compared;
+      }
+    }
+    CHECK(seen.size() == specs.size());  // everyone got an answer
+  }
+  CHECK(compared >= 50);
+  CHECK(stageFrames >= 50);  // frames that went on with a plan's stages, not its search
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -410,7 +410,7 @@ TEST_CASE("a reused Anya search answers as a fresh one: after other maps, abando
     }
     if (trial % 3 == 1) {
       // Started and left: the next search must not see its corners.
-      abandoned += reused.findPath(prepared.grid, prepared.lines.cheapLines(false), start, goal, 5) == Status::InProgress ? 1 : 0;
+      abandoned += reused.findPath(prepared.grid, prepared.lines.cheapLines(false), start, goal, SearchLimit{5}) == Status::InProgress ? 1 : 0;
       continue;
     }
     AnyaSearch fresh;
