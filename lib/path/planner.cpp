@@ -90,6 +90,7 @@ class RPGNAV_HIDDEN Planner::Impl {
     bool straightCheaper = false;  // stage 1's clear segment costs no more than the comfortable run
     std::array<StageStats, kPathStageCount> counted{};  // the stages' records before the taut run
     DetourOutcome outcome;
+    SmoothingProgress smoothing;  // stage 8 goes on from here
     std::uint64_t mapVersion = 0, doorLayoutVersion = 0;  // the world the stages work on
   };
   Status startTail(const StageContext& context, Vec2 goal, PathStage first, bool along, const PlanSlice& slice,
@@ -97,8 +98,9 @@ class RPGNAV_HIDDEN Planner::Impl {
   // Steps until the plan is done (its status) or the next step would not fit the deadline
   // (InProgress); `worked`: the call has made progress already (else one step runs regardless).
   Status runTail(const PlanSlice& slice, bool worked, PathResult& out);
-  // One step; the plan's status once it is done.
-  std::optional<Status> tailStep(PathResult& out);
+  // One step (stage 8: up to the deadline, see smoothingStageUntil); the plan's status once it
+  // is done.
+  std::optional<Status> tailStep(PathResult& out, std::chrono::steady_clock::time_point deadline);
   // Stage `stage` (3-6) of a run into `points` (recorded in `out` when `records`); true when the
   // run is over (stage 6, or stage 3 taking the exact search's route whole), its result in `result`.
   bool refineStage(PathStage stage, const StageContext& context, const PathRequest& request, Vec2 goal,
@@ -109,7 +111,7 @@ class RPGNAV_HIDDEN Planner::Impl {
   // cheaper; then on to stage 7.
   std::optional<Status> afterRefine(double cost, PathResult& out);
   void detoursStep(PathResult& out);
-  Status smoothingStep(PathResult& out);
+  std::optional<Status> smoothingStep(PathResult& out, std::chrono::steady_clock::time_point deadline);
 
   std::unique_ptr<World> m_ownWorld;  // for the bare-map constructor
   const World* m_world;
@@ -837,6 +839,7 @@ Status Planner::Impl::startTail(const StageContext& context, Vec2 goal, PathStag
   tail.after.reset();
   tail.goal = goal;
   tail.outcome = {};
+  tail.smoothing = {};
   tail.mapVersion = m_world->mapVersion();
   tail.doorLayoutVersion = m_world->doorLayoutVersion();
   return runTail(slice, true, out);
@@ -853,15 +856,18 @@ Status Planner::Impl::runTail(const PlanSlice& slice, bool worked, PathResult& o
         1, stage == PathStage::ControlPoints ? out.tilePath.size()
                                              : (m_tail.run == Tail::Run::Taut && stage < PathStage::Detours ? m_tautPoints : out.controlPoints).size()));
     detail::RunningEstimate& estimate = m_stageMicros[std::size_t(stage)];
+    // Stage 8 stops by itself at the deadline (between two spans): it starts whenever time is left.
+    const bool stopsItself = stage == PathStage::Smoothing;
+    const double guess = stopsItself ? 0.0 : estimate.high() * items;
     const Clock::time_point begin = timed ? Clock::now() : Clock::time_point{};
-    if (timed && worked && begin + std::chrono::duration<double, std::micro>(estimate.high() * items) > slice.deadline) {
+    if (timed && worked && begin + std::chrono::duration<double, std::micro>(guess) > slice.deadline) {
       out.status = Status::InProgress;
       out.reason = "the plan ran out of its time: continuePlan goes on";
       return Status::InProgress;
     }
-    const std::optional<Status> done = tailStep(out);
+    const std::optional<Status> done = tailStep(out, slice.deadline);
     worked = true;
-    if (timed) estimate.add(std::chrono::duration<double, std::micro>(Clock::now() - begin).count() / items);
+    if (timed && !stopsItself) estimate.add(std::chrono::duration<double, std::micro>(Clock::now() - begin).count() / items);
     if (done) {
       m_tail.active = false;
       return *done;
@@ -869,14 +875,14 @@ Status Planner::Impl::runTail(const PlanSlice& slice, bool worked, PathResult& o
   }
 }
 
-std::optional<Status> Planner::Impl::tailStep(PathResult& out) {
+std::optional<Status> Planner::Impl::tailStep(PathResult& out, std::chrono::steady_clock::time_point deadline) {
   Tail& tail = m_tail;
   if (tail.stage == PathStage::Detours) {
     detoursStep(out);
     tail.stage = PathStage::Smoothing;
     return std::nullopt;
   }
-  if (tail.stage == PathStage::Smoothing) return smoothingStep(out);
+  if (tail.stage == PathStage::Smoothing) return smoothingStep(out, deadline);
   // Stages 3-6 of a run: the comfortable one into the result's points, the taut one into its
   // own (recorded only when it is the answer: then it runs again into the result's points).
   const bool taut = tail.run != Tail::Run::Comfortable;
@@ -1119,7 +1125,7 @@ void Planner::Impl::detoursStep(PathResult& out) {
   record(out, PathStage::Detours, after);
 }
 
-Status Planner::Impl::smoothingStep(PathResult& out) {
+std::optional<Status> Planner::Impl::smoothingStep(PathResult& out, std::chrono::steady_clock::time_point deadline) {
   const PathRequest& request = m_pending.request;
   const StageContext& context = *m_tail.context;
   const StageContext& after = *m_tail.after;
@@ -1131,7 +1137,9 @@ Status Planner::Impl::smoothingStep(PathResult& out) {
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     SmoothingSettings smoothing = m_settings.smoothing;
     smoothing.entityHorizon = m_settings.detours.horizon;
-    smoothingStage(after, smoothing, entities, points, out.smoothed, stats);
+    if (!smoothingStageUntil(after, smoothing, entities, points, out.smoothed, stats, m_tail.smoothing, deadline)) {
+      return std::nullopt;
+    }
   }
   if (m_escapeFrom && points.size() >= 2) {
     // The step back from the door is exempt from the door (see beginPlan).

@@ -426,20 +426,13 @@ class SpanChecker {
   }
 };
 
-}  // namespace
-
-void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
-                    const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats) {
-  stats.ran = true;
-  stats.pointsIn = std::int32_t(points.size());
-  out.clear();
-  if (points.empty()) return;
-  const double tile = double(context.map.layout().tileSize());
-  // Repeated points would give zero knot intervals.
-  StageScratch fallback;
-  Buffers& scratch = context.buffers<Buffers>(detail::ScratchUse::Smoothing, fallback);
+// Stage 8's curves, one span per segment of `points` (repeated points dropped), into the
+// scratch: the spans as Catmull-Rom makes them (tightened to the deviation allowed) and each
+// segment's facts; nothing is checked yet.
+void makeSpans(const std::vector<Vec2>& points, double alpha, double maxDeviation, double tile, Buffers& scratch) {
   std::vector<Point>& p = scratch.points;
   std::vector<CubicSpan>& spans = scratch.spans;
+  // Repeated points would give zero knot intervals.
   p.clear();
   spans.clear();
   for (const Vec2& point : points) {
@@ -450,11 +443,6 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     still.p = {points.front(), points.front(), points.front(), points.front()};
     spans.push_back(still);
   }
-  const double alpha = std::clamp(double(settings.alpha), 0.0, 1.0);
-  const double maxDeviation = std::max(0.0, double(settings.maxDeviation)) * tile;
-  SpanChecker checker(context, entities, points.front(), stats, scratch);
-  const double entityHorizon = double(settings.entityHorizon) * tile;
-  double along = 0.0;  // from the start to the span's start
   if (scratch.segments.size() < p.size()) scratch.segments.resize(p.size());
   SegmentFacts* const segment = scratch.segments.data();
   // A single segment is its own curve (the mirrored ends make the span straight): the most
@@ -492,12 +480,52 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
     spans.push_back(span);
     segment[i].spread = spread;
   }
+}
+
+}  // namespace
+
+void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
+                    const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats) {
+  SmoothingProgress progress;
+  smoothingStageUntil(context, settings, entities, points, out, stats, progress, std::chrono::steady_clock::time_point::max());
+}
+
+bool smoothingStageUntil(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
+                         const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats, SmoothingProgress& progress,
+                         std::chrono::steady_clock::time_point deadline) {
+  stats.ran = true;
+  stats.pointsIn = std::int32_t(points.size());
+  out.clear();
+  if (points.empty()) return true;
+  const double tile = double(context.map.layout().tileSize());
+  // A piece at a time needs the context's scratch (the curves wait there between calls).
+  StageScratch fallback;
+  if (context.scratch == nullptr) deadline = std::chrono::steady_clock::time_point::max();
+  Buffers& scratch = context.buffers<Buffers>(detail::ScratchUse::Smoothing, fallback);
+  std::vector<Point>& p = scratch.points;
+  std::vector<CubicSpan>& spans = scratch.spans;
+  const double alpha = std::clamp(double(settings.alpha), 0.0, 1.0);
+  const double maxDeviation = std::max(0.0, double(settings.maxDeviation)) * tile;
+  if (!progress.begun) {
+    makeSpans(points, alpha, maxDeviation, tile, scratch);
+    progress = {true, 0, 0.0};
+  }
+  SpanChecker checker(context, entities, points.front(), stats, scratch);
+  const double entityHorizon = double(settings.entityHorizon) * tile;
+  const SegmentFacts* const segment = scratch.segments.data();
+  const bool single = p.size() == 2;  // (made straight by makeSpans)
+  double along = progress.along;  // from the start to the span's start
   // With comfort, a curve keeps from walls the clearance its straight segment keeps (up to the
   // radius + comfort): it never brings the path closer to a wall than the control points do.
   // Most curves keep the whole comfort; the segment's own clearance is measured only for those
   // that do not.
   const detail::Comfort comfort(context, points.front(), points.back(), false);
-  for (std::size_t i = 0; !single && i + 1 < p.size(); ++i) {
+  for (std::size_t i = progress.next; !single && i + 1 < p.size(); ++i) {
+    if (i > progress.next && std::chrono::steady_clock::now() >= deadline) {
+      progress.next = i;
+      progress.along = along;
+      return false;
+    }
     const CubicSpan span = spans[i];
     const double spread = segment[i].spread;
     // Tighten until the checker vouches for the whole curve; the straight segment needs no
@@ -533,6 +561,8 @@ void smoothingStage(const StageContext& context, const SmoothingSettings& settin
   const double tolerance = std::isfinite(settings.tolerance) ? std::max(double(settings.tolerance), 1e-4) : 0.01;
   out.assign(spans, tolerance * tile);
   stats.pointsOut = std::int32_t(out.samples().size());
+  progress = {};
+  return true;
 }
 
 }  // namespace rpgnav

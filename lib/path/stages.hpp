@@ -8,6 +8,7 @@
 #include "rpgnav/path/smooth_path.hpp"
 #include "rpgnav/path/stage_settings.hpp"
 
+#include <chrono>
 #include <vector>
 
 namespace rpgnav {
@@ -70,5 +71,20 @@ void detourStage(const StageContext& context, const DetourSettings& settings, co
 /// Stage 8 (see SmoothingSettings).
 void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
                     const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats);
+
+/// Stage 8 in pieces, for deadlines: where it stands between calls (its curves wait in the
+/// context's scratch, which nothing else may use meanwhile).
+struct SmoothingProgress {
+  bool begun = false;
+  std::size_t next = 0;  ///< The first span not yet checked.
+  double along = 0.0;    ///< The path's length before that span (for the entity horizon).
+};
+/// Stage 8 from where `progress` stands (begin with a default one, and the same context,
+/// settings and points on every call); checks spans until the curve is made (true: `out` holds
+/// it) or `deadline` has passed after a span (false: call again). The curve is the one
+/// smoothingStage makes, bit for bit, however it was cut.
+bool smoothingStageUntil(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
+                         const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats, SmoothingProgress& progress,
+                         std::chrono::steady_clock::time_point deadline);
 
 }  // namespace rpgnav

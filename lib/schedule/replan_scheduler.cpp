@@ -857,7 +857,10 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
       next.maxExpansions = kMinimalSlice;
       next.deadline = begin;
     } else if (budget.micros > 0.0 && budget.micros < kNoDeadlineMicros) {
-      next.deadline = begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(budget.micros));
+      // Work stops a little after its deadline (a step, a few expansions, the bookkeeping after
+      // it): aim earlier by what it has overshot lately.
+      const double aim = budget.micros - std::min(m_overshootMicros.mean, 0.25 * budget.micros);
+      next.deadline = begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(aim));
     }
     return next;
   };
@@ -958,6 +961,10 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     busy = settle(*character, reason, false, status);
   }
   m_stats.micros = elapsed();
+  // Frames that used their budget up teach how far past it work goes.
+  if (budget.micros > 0.0 && budget.micros < kNoDeadlineMicros && !minimal && (busy || spent())) {
+    m_overshootMicros.add(std::max(0.0, m_stats.micros - budget.micros));
+  }
   tellListener();
 }
 

@@ -381,6 +381,8 @@ class RPGNAV_API ReplanScheduler {
   // Learnt: what a plan costs before it can first stop (its checks, stage 1, setting out on the
   // route): whether a new plan may still start in a time budget.
   detail::RunningEstimate m_startMicros;
+  // Learnt: how far past a time budget's deadline the frames that used it up went.
+  detail::RunningEstimate m_overshootMicros{0.0};
   // What the world looked like at the last notice().
   std::uint64_t m_seenMapVersion = 0;
   std::uint64_t m_seenTileVersion = 0;
