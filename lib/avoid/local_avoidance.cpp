@@ -243,13 +243,30 @@ void LocalAvoidance::Impl::passageRule() {
     std::int32_t found = -1, side = -1;
     bool inside = false;
     if (crowdClass > 0) {
-      // Where two cannot pass; or a stretch where two pass with little to spare.
-      auto passageOf = [&](Vec2 point) {
-        const std::optional<Cell> cell = map.tileAt(point);
-        if (!cell) return -1;
-        const std::int32_t crowded = passages.passageAt(map, a.mobility, *cell, crowdClass);
+      // Where two cannot pass; or a stretch where two pass with little to spare. The way ahead's
+      // points lie a quarter tile apart, so most fall in the tile of the one before: within its
+      // inscribed circle (half a tile, less a hair for the tie rules at edges) that tile is the
+      // answer without asking the layout (a hex look-up rounds against two lines of centres).
+      // And a tile's answer holds for every point in it.
+      std::optional<Cell> cell;
+      Vec2 cellCentre = Vec2::Zero();
+      std::int32_t cellPassage = -1;
+      const float inside2 = 0.249f * tile * tile;
+      auto passageIn = [&](Cell at) {
+        const std::int32_t crowded = passages.passageAt(map, a.mobility, at, crowdClass);
         if (crowded >= 0 && passages.passage(crowded).isStretch(crowdClass)) return crowded;
-        return passages.passageAt(map, a.mobility, *cell, widthClass);
+        return passages.passageAt(map, a.mobility, at, widthClass);
+      };
+      auto passageOf = [&](Vec2 point) {
+        if (cell && (point - cellCentre).squaredNorm() < inside2) return cellPassage;
+        const std::optional<Cell> at = map.tileAt(point);
+        if (!at) return -1;
+        if (!cell || *at != *cell) {
+          cell = at;
+          cellCentre = layout.tileCenter(*at);
+          cellPassage = passageIn(*at);
+        }
+        return cellPassage;
       };
       auto sideNear = [&](std::int32_t p, Vec2 point) {
         const Eigen::Vector2d local = layout.toLocal(point);

@@ -43,6 +43,36 @@ Vec2 nearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
   return a + t * ab;
 }
 
+
+// The tile across each edge of a hex tile (edges in Layout::localCorners' order) as an offset,
+// by the parity of the tile's row (pointy) or column (flat): the same on every map of a layout
+// kind and stagger, so found once, from the point beyond each edge's middle (a look-up per edge
+// of every blocked tile would round against two lines of centres each time).
+using EdgeNeighbours = std::array<std::array<Cell, 6>, 2>;
+const EdgeNeighbours& edgeNeighbours(const Layout& layout) {
+  static const std::array<EdgeNeighbours, 4> tables = [] {
+    std::array<EdgeNeighbours, 4> made{};
+    for (std::size_t t = 0; t < made.size(); ++t) {
+      const HexStagger stagger = t % 2 == 0 ? HexStagger::Odd : HexStagger::Even;
+      const bool flat = t >= 2;
+      const Layout hex = flat ? Layout::hexFlat(1.0f, Vec2::Zero(), stagger) : Layout::hexPointy(1.0f, Vec2::Zero(), stagger);
+      for (std::int32_t parity = 0; parity < 2; ++parity) {
+        const Cell reference = flat ? Cell{parity, 0} : Cell{0, parity};
+        const Eigen::Vector2d centre = hex.localCenter(reference);
+        std::array<Eigen::Vector2d, 6> corners;
+        const int n = hex.localCorners(reference, corners);
+        for (int k = 0; k < n; ++k) {
+          const Eigen::Vector2d outward = (corners[std::size_t(k)] + corners[std::size_t((k + 1) % n)]) * 0.5 - centre;
+          const Cell beyond = hex.tileAtLocal(centre + 2.0 * outward);
+          made[t][std::size_t(parity)][std::size_t(k)] = {beyond.x - reference.x, beyond.y - reference.y};
+        }
+      }
+    }
+    return made;
+  }();
+  return tables[(layout.kind() == LayoutKind::HexFlat ? 2 : 0) + (layout.hexStagger() == HexStagger::Even ? 1 : 0)];
+}
+
 }  // namespace
 
 std::size_t wallPlanes(const TileMap& map, MobilityId mobility, const ObstacleBody& body, std::span<HalfPlane> out) {
@@ -107,9 +137,12 @@ std::size_t wallPlanes(const TileMap& map, MobilityId mobility, const ObstacleBo
       x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
     }
   }
+  const bool flat = layout.kind() == LayoutKind::HexFlat;
+  const EdgeNeighbours& across = edgeNeighbours(layout);
   for (std::int32_t y = y0 - 1; y <= y1 + 1 && count < capacity; ++y) {
     for (std::int32_t x = x0 - 1; x <= x1 + 1 && count < capacity; ++x) {
       const Cell blocked{x, y};
+      const std::array<Cell, 6>& neighbours = across[std::size_t((flat ? x : y) & 1)];
       if (map.passable(blocked, mobility)) continue;
       const Eigen::Vector2d centre = layout.localCenter(blocked);
       if ((centre - local).norm() > range + 1.0) continue;
@@ -118,7 +151,8 @@ std::size_t wallPlanes(const TileMap& map, MobilityId mobility, const ObstacleBo
       for (int k = 0; k < n && count < capacity; ++k) {
         const Eigen::Vector2d a = corners[std::size_t(k)], b = corners[std::size_t((k + 1) % n)];
         const Eigen::Vector2d outward = (a + b) * 0.5 - centre;
-        if (map.passable(layout.tileAtLocal(centre + 2.0 * outward), mobility) == false) continue;
+        const Cell beyond{x + neighbours[std::size_t(k)].x, y + neighbours[std::size_t(k)].y};
+        if (!map.passable(beyond, mobility)) continue;
         const Eigen::Vector2d normal = outward.normalized();
         segmentPlane(body, layout.toWorld(a), layout.toWorld(b), Vec2(float(normal.x()), float(normal.y())), out.data(),
                      count);
