@@ -79,6 +79,7 @@ class RPGNAV_HIDDEN Planner::Impl {
     enum class Run : std::uint8_t { Comfortable, Taut, Recorded };
     bool active = false;
     bool along = false;  // a plan along the route (a changed world ends it, see continuePlan)
+    std::size_t probeFrom = 0;  // a plan along a route in a world changed since: its next segment to probe (0: none)
     PathStage stage = PathStage::ControlPoints;  // the next step
     Run run = Run::Comfortable;  // stages 3-6: the comfortable run, the taut one, the taut one recorded
     std::optional<StageContext> context;  // as the plan began its stages (comfort as asked)
@@ -93,8 +94,9 @@ class RPGNAV_HIDDEN Planner::Impl {
     SmoothingProgress smoothing;  // stage 8 goes on from here
     std::uint64_t mapVersion = 0, doorLayoutVersion = 0;  // the world the stages work on
   };
+  // (`probeFrom`: see Tail.)
   Status startTail(const StageContext& context, Vec2 goal, PathStage first, bool along, const PlanSlice& slice,
-                   PathResult& out);
+                   PathResult& out, std::size_t probeFrom = 0);
   // Steps until the plan is done (its status) or the next step would not fit the deadline
   // (InProgress); `worked`: the call has made progress already (else one step runs regardless).
   Status runTail(const PlanSlice& slice, bool worked, PathResult& out);
@@ -210,6 +212,8 @@ class StageTimer {
 // comfort by this share (see refine): enough for a bend pushed off a corner onto a sliver of the
 // neighbouring terrain, never a way over dearer ground.
 constexpr double kComfortTerrainShare = 0.01;
+// replanAlong's answer when the earlier route is blocked now.
+constexpr const char* kRouteGone = "the earlier route is no longer clear from here";
 
 }  // namespace
 
@@ -751,12 +755,11 @@ Status Planner::Impl::replanAlong(const PathRequest& asked, const PathResult& pr
     context.barriers = m_barriers;
   }
   // The route was clear when it was planned: with map and doors unchanged since, only the new
-  // first segment needs a look.
+  // first segment needs a look; otherwise the rest is probed too, as the tail's first step (it
+  // may be long: it stops at the deadline like stage 8).
   const bool unchanged = previous.mapVersion == m_world->mapVersion() && previous.doorLayoutVersion == m_world->doorLayoutVersion();
-  for (std::size_t i = 0; i + 1 < points.size() && (i == 0 || !unchanged); ++i) {
-    if (!context.probe(points[i], points[i + 1]).clear) {
-      return fail(out, Status::NoPath, "the earlier route is no longer clear from here");
-    }
+  if (points.size() >= 2 && !context.probe(points[0], points[1]).clear) {
+    return fail(out, Status::NoPath, kRouteGone);
   }
   out.route = points;
   out.searchLength = previous.searchLength;
@@ -766,7 +769,7 @@ Status Planner::Impl::replanAlong(const PathRequest& asked, const PathResult& pr
   }
   m_lap = std::chrono::steady_clock::now();
   keepRequest(request, asked.start);
-  return startTail(context, request.goal, PathStage::Detours, true, slice, out);
+  return startTail(context, request.goal, PathStage::Detours, true, slice, out, unchanged ? 0 : 1);
 }
 
 std::span<const EntityId> Planner::Impl::ignored(const PathRequest& request) {
@@ -828,7 +831,7 @@ StageContext Planner::Impl::stageContext(const PathRequest& request, const NavLa
 }
 
 Status Planner::Impl::startTail(const StageContext& context, Vec2 goal, PathStage first, bool along,
-                                const PlanSlice& slice, PathResult& out) {
+                                const PlanSlice& slice, PathResult& out, std::size_t probeFrom) {
   Tail& tail = m_tail;
   tail.active = true;
   tail.along = along;
@@ -840,6 +843,7 @@ Status Planner::Impl::startTail(const StageContext& context, Vec2 goal, PathStag
   tail.goal = goal;
   tail.outcome = {};
   tail.smoothing = {};
+  tail.probeFrom = probeFrom;
   tail.mapVersion = m_world->mapVersion();
   tail.doorLayoutVersion = m_world->doorLayoutVersion();
   return runTail(slice, true, out);
@@ -856,8 +860,9 @@ Status Planner::Impl::runTail(const PlanSlice& slice, bool worked, PathResult& o
         1, stage == PathStage::ControlPoints ? out.tilePath.size()
                                              : (m_tail.run == Tail::Run::Taut && stage < PathStage::Detours ? m_tautPoints : out.controlPoints).size()));
     detail::RunningEstimate& estimate = m_stageMicros[std::size_t(stage)];
-    // Stage 8 stops by itself at the deadline (between two spans): it starts whenever time is left.
-    const bool stopsItself = stage == PathStage::Smoothing;
+    // Stage 8 and the probes of a route along which the world changed stop by themselves at the
+    // deadline (between two spans, two segments): they start whenever time is left.
+    const bool stopsItself = stage == PathStage::Smoothing || m_tail.probeFrom != 0;
     const double guess = stopsItself ? 0.0 : estimate.high() * items;
     const Clock::time_point begin = timed ? Clock::now() : Clock::time_point{};
     if (timed && worked && begin + std::chrono::duration<double, std::micro>(guess) > slice.deadline) {
@@ -877,6 +882,21 @@ Status Planner::Impl::runTail(const PlanSlice& slice, bool worked, PathResult& o
 
 std::optional<Status> Planner::Impl::tailStep(PathResult& out, std::chrono::steady_clock::time_point deadline) {
   Tail& tail = m_tail;
+  if (tail.probeFrom != 0) {
+    const std::vector<Vec2>& route = out.route;
+    for (std::size_t i = tail.probeFrom; i + 1 < route.size(); ++i) {
+      if (i > tail.probeFrom && std::chrono::steady_clock::now() >= deadline) {
+        tail.probeFrom = i;
+        return std::nullopt;
+      }
+      if (!tail.context->probe(route[i], route[i + 1]).clear) {
+        out.route.clear();
+        return fail(out, Status::NoPath, kRouteGone);
+      }
+    }
+    tail.probeFrom = 0;
+    return std::nullopt;
+  }
   if (tail.stage == PathStage::Detours) {
     detoursStep(out);
     tail.stage = PathStage::Smoothing;

@@ -137,6 +137,19 @@ void checkIdentical(const PathResult& got, const PathResult& expected, bool reco
   }
 }
 
+// replanAlong, then continuePlan, every call with a deadline already past (one step each); the
+// calls made in `calls`, at most `limit`.
+Status alongInSteps(Planner& planner, const PathRequest& request, const PathResult& previous, PathResult& out, int limit,
+                    int& calls) {
+  const auto now = [] { return PlanSlice{0, std::chrono::steady_clock::now()}; };
+  Status status = planner.replanAlong(request, previous, out, now());
+  for (calls = 1; status == Status::InProgress;) {
+    REQUIRE(++calls <= limit);
+    status = planner.continuePlan(out, now());
+  }
+  return status;
+}
+
 }  // namespace
 
 TEST_CASE("slices: a deadline stops the stages between two, and the plan comes out bit for bit as plan()'s",
@@ -210,13 +223,10 @@ TEST_CASE("slices: a deadline stops the stages between two, and the plan comes o
         rest.start = 0.5f * (expected.route[1] + expected.route[2]);
         PathResult wholeAlong, slicedAlong;
         const Status alongStatus = whole.replanAlong(rest, expected, wholeAlong);
-        Status alongStep = sliced.replanAlong(rest, expected, slicedAlong, PlanSlice{0, Clock::now()});
-        int alongCalls = 1;
-        while (alongStep == Status::InProgress) {
-          // Stages 7 and 8, stage 8 a span at a time: a call per span at most.
-          REQUIRE(++alongCalls <= 3 + int(wholeAlong.controlPoints.size()));
-          alongStep = sliced.continuePlan(slicedAlong, PlanSlice{0, Clock::now()});
-        }
+        // Stages 7 and 8, stage 8 a span at a time: a call per span at most.
+        int alongCalls = 0;
+        const Status alongStep =
+            alongInSteps(sliced, rest, expected, slicedAlong, 3 + int(wholeAlong.controlPoints.size()), alongCalls);
         CHECK(alongStep == alongStatus);
         if (alongStatus == Status::Ok) CHECK(alongCalls >= 2);
         checkIdentical(slicedAlong, wholeAlong, settings.recordStages);
@@ -228,6 +238,45 @@ TEST_CASE("slices: a deadline stops the stages between two, and the plan comes o
   CHECK(stopped >= 100);
   CHECK(stageStops >= 300);
   CHECK(along >= 40);
+}
+
+TEST_CASE("slices: along a route the world changed under, the rest of it is probed a segment a step, as one call does",
+          "[path][slices][budget]") {
+  std::mt19937 random(6161);
+  int compared = 0, stepped = 0, blocked = 0;
+  for (int trial = 0; trial < 60 && (compared < 25 || blocked < 5); ++trial) {
+    const Layout layout = test::allLayouts()[std::size_t(trial) % test::allLayouts().size()];
+    TileMap map = test::randomMap(random, layout, 30, 30, 0.15, false);
+    const World world(map);
+    Planner whole(world), sliced(world);
+    const auto start = randomCentre(random, map, 0.2f), goal = randomCentre(random, map, 0.2f);
+    if (!start || !goal) continue;
+    PathRequest request{*start, *goal, TerrainTable::kWalk, 0.2f};
+    PathResult first;
+    if (whole.plan(request, first) != Status::Ok || first.route.size() < 4) continue;
+    // A wall put up: on a tile of the route's far part every other trial, elsewhere otherwise.
+    const Vec2 onRoute = 0.5f * (first.route[first.route.size() - 3] + first.route[first.route.size() - 2]);
+    Cell wall = *map.tileAt(onRoute);
+    if (trial % 2 == 1) {
+      wall = Cell{uniformInt(random, 0, map.width() - 1), uniformInt(random, 0, map.height() - 1)};
+    }
+    if (wall == *map.tileAt(request.goal) || wall == *map.tileAt(request.start)) continue;
+    REQUIRE(map.setTerrain(wall, *map.terrain().findTerrainBySymbol('#')) == Status::Ok);
+    request.start = 0.5f * (first.route[0] + first.route[1]);
+    PathResult expected, got;
+    const Status status = whole.replanAlong(request, first, expected);
+    int calls = 0;
+    const Status step = alongInSteps(sliced, request, first, got, 4 + int(first.route.size() + expected.controlPoints.size()), calls);
+    CHECK(step == status);
+    checkIdentical(got, expected, false);
+    if (status == Status::NoPath) ++blocked;
+    // Probed a segment a call: more calls than stages 7 and 8 alone make.
+    if (calls > 3) ++stepped;
+    ++compared;
+  }
+  CHECK(compared >= 25);
+  CHECK(blocked >= 5);
+  CHECK(stepped >= 10);
 }
 
 TEST_CASE("slices: a door closed while the stages are under way starts the plan again; along the route, NoPath",
