@@ -191,6 +191,7 @@ namespace Rpgnav
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_scheduler_events(HandleRef scheduler, [Out] ReplanEvent[] events, UIntPtr capacity);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_path(HandleRef scheduler, uint id, HandleRef path);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_scheduler_size(HandleRef scheduler);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern long rpgnav_scheduler_late_turns(HandleRef scheduler);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_create(HandleRef world, byte mobility, Cell[] goals, UIntPtr goalCount, out IntPtr field);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_field_destroy(IntPtr field);
@@ -433,6 +434,9 @@ namespace Rpgnav
         public World World { get { return world; } }
 
         public int Count { get { return (int)Native.rpgnav_scheduler_size(Ref); } }
+        /// <summary>Plans begun more than an interval after their turn came due, over every update
+        /// so far: when it grows, the budget cannot keep the cadence.</summary>
+        public long LateTurns { get { return Native.rpgnav_scheduler_late_turns(Ref); } }
         public void Add(Character character) { Native.Check(Native.rpgnav_scheduler_add(Ref, ref character)); }
         public void Remove(uint id) { Native.Check(Native.rpgnav_scheduler_remove(Ref, id)); }
         public void SetGoal(uint id, Vec2 goal) { Native.Check(Native.rpgnav_scheduler_set_goal(Ref, id, goal)); }

@@ -305,6 +305,10 @@ RPGNAV_C_API size_t rpgnav_scheduler_events(const rpgnav_scheduler* scheduler, r
  *  while it has none, and `out` is then an empty path of status NO_PATH). */
 RPGNAV_C_API rpgnav_status rpgnav_scheduler_path(const rpgnav_scheduler* scheduler, uint32_t id, rpgnav_path* out);
 RPGNAV_C_API size_t rpgnav_scheduler_size(const rpgnav_scheduler* scheduler);
+/** The cadence: plans begun more than the scheduler's interval (1 s) after their turn came due,
+ *  summed over every update so far (0 for NULL). When it grows, the budget cannot keep every
+ *  character planned about once a second. */
+RPGNAV_C_API int64_t rpgnav_scheduler_late_turns(const rpgnav_scheduler* scheduler);
 
 /* ---- Crowd fields: one goal, any number of followers ----------------------------------- */
 

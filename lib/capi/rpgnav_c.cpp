@@ -593,6 +593,10 @@ rpgnav_status rpgnav_scheduler_path(const rpgnav_scheduler* scheduler, uint32_t 
   });
 }
 
+int64_t rpgnav_scheduler_late_turns(const rpgnav_scheduler* scheduler) {
+  return scheduler == nullptr ? 0 : scheduler->scheduler.lateTurns();
+}
+
 size_t rpgnav_scheduler_size(const rpgnav_scheduler* scheduler) {
   return scheduler != nullptr ? scheduler->scheduler.size() : 0;
 }

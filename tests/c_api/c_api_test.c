@@ -362,6 +362,7 @@ static void scheduler(rpgnav_world* world) {
   uint8_t floor = 0, terrain = 0;
   int added = 0, frame, i;
   size_t n, e, count;
+  int64_t late;
 
   memset(seen, 0, sizeof seen);
   CHECK_STATUS(rpgnav_world_find_terrain(world, "floor", &floor), RPGNAV_OK);
@@ -421,6 +422,12 @@ static void scheduler(rpgnav_world* world) {
   CHECK_STATUS(rpgnav_scheduler_remove(s, 1001), RPGNAV_INVALID_ARGUMENT);
   CHECK_STATUS(rpgnav_scheduler_path(s, 1001, path), RPGNAV_INVALID_ARGUMENT);
   CHECK(rpgnav_scheduler_size(s) == 99);
+  /* The cadence: one piece of work per update cannot keep 99 characters planned once a second. */
+  late = rpgnav_scheduler_late_turns(s);
+  CHECK(late >= 0);
+  for (frame = 0; frame < 300; ++frame) CHECK_STATUS(rpgnav_scheduler_update(s, 3.0 + frame / 30.0, 0.0, 1), RPGNAV_OK);
+  CHECK(rpgnav_scheduler_late_turns(s) > late);
+  CHECK(rpgnav_scheduler_late_turns(NULL) == 0);
   CHECK_STATUS(rpgnav_scheduler_update(s, (double)NAN, 0.0, 0), RPGNAV_INVALID_ARGUMENT);
   character.id = 0;
   CHECK_STATUS(rpgnav_scheduler_add(s, &character), RPGNAV_INVALID_ARGUMENT);

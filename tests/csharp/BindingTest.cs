@@ -151,6 +151,10 @@ static class BindingTest
                     if (scheduler.PathOf(id, path) != Status.Ok) { lines.Add("path " + id + " none"); continue; }
                     lines.Add("path " + id + " " + Name(path.Status) + " " + Points(path.ControlPoints()));
                 }
+                // The cadence: one piece of work per update falls behind.
+                for (int frame = 0; frame < 150; ++frame) scheduler.Update(2.0 + frame / 30.0, 0.0, 1);
+                Check(scheduler.LateTurns > 0, "one piece of work per update cannot keep the cadence");
+                lines.Add("late " + scheduler.LateTurns);
             }
 
             // A crowd field toward the great hall: following it leads downhill.

@@ -127,6 +127,9 @@ int main(int argc, char** argv) {
       std::fprintf(out, "path %u %s %s\n", id, test::cStatusName(result->status).c_str(), points(result->controlPoints).c_str());
     }
   }
+  // The cadence: one piece of work per update falls behind.
+  for (int frame = 0; frame < 150; ++frame) scheduler.update(2.0 + frame / 30.0, ReplanBudget::work(1));
+  std::fprintf(out, "late %lld\n", static_cast<long long>(scheduler.lateTurns()));
   std::fprintf(out, "end\n");
   return std::fclose(out) == 0 ? 0 : 1;
 }

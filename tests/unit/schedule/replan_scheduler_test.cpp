@@ -320,6 +320,42 @@ TEST_CASE("scheduler: under time budgets down to a few microseconds, plans finis
   CHECK(stageFrames >= 50);  // frames that went on with a plan's stages, not its search
 }
 
+TEST_CASE("scheduler: the cadence counter says when the budget cannot keep every character planned once an interval",
+          "[schedule][budget]") {
+  const TileMap map = serpentine(60, 60);
+  const World world(map);
+  std::mt19937 random(8);
+  for (const bool starved : {false, true}) {
+    CAPTURE(starved);
+    SchedulerSettings settings;
+    settings.stuckTime = 1e9;
+    ReplanScheduler scheduler(world, {}, settings);
+    for (std::uint32_t id = 1; id <= 60; ++id) {
+      REQUIRE(scheduler.add(character(id, randomFloor(random, map), Goal::at(randomFloor(random, map)))) == Status::Ok);
+    }
+    // No limit: every due plan in its frame. A few hundred expansions a frame: far too few for
+    // 60 long searches a second.
+    const ReplanBudget budget = starved ? ReplanBudget::work(300) : ReplanBudget{};
+    std::int64_t summed = 0;
+    double longest = 0.0;
+    for (int frame = 0; frame < 600; ++frame) {
+      scheduler.update(frame / 60.0, budget);
+      summed += scheduler.stats().lateTurns;
+      longest = std::max(longest, scheduler.stats().longestWait);
+      CHECK(scheduler.stats().longestWait >= 0.0);
+      if (scheduler.stats().lateTurns > 0) CHECK(scheduler.stats().longestWait > settings.interval);
+    }
+    CHECK(scheduler.lateTurns() == summed);
+    if (starved) {
+      CHECK(summed > 20);
+      CHECK(longest > settings.interval);
+    } else {
+      CHECK(summed == 0);
+      CHECK(longest <= 1.0 / 60.0 + 1e-9);  // every turn taken in the frame after it came due
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3. No starvation
 
