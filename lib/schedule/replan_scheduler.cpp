@@ -858,8 +858,9 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
       next.deadline = begin;
     } else if (budget.micros > 0.0 && budget.micros < kNoDeadlineMicros) {
       // Work stops a little after its deadline (a step, a few expansions, the bookkeeping after
-      // it): aim earlier by what it has overshot lately.
-      const double aim = budget.micros - std::min(m_overshootMicros.mean, 0.25 * budget.micros);
+      // it): aim earlier by what it has overshot lately (mean + 2 sigma: the tail is what shows
+      // in a frame's p99).
+      const double aim = budget.micros - std::min(m_overshootMicros.high(), 0.25 * budget.micros);
       next.deadline = begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(aim));
     }
     return next;
