@@ -163,13 +163,18 @@ class RPGNAV_HIDDEN Planner::Impl {
   // wide one (half a tile or more) the first of that tile and those touching it whose centre
   // fits the body and is reached from the point by a segment that keeps the radius. `clear`:
   // found; `roomy`: the point itself keeps the radius (so a failure means only that no tile
-  // centre beside it fits the body).
+  // centre beside it fits the body). `pressed` (starts only): the point is closer than the
+  // radius to a blocked tile, or cannot reach a tile centre keeping it (a body pushed against a
+  // wall by a crowd, a physics engine or the game): `tile` is the nearest of its own and the
+  // touching tiles whose centre fits the body, and the path begins with the step out to it.
   struct EntryTile {
     Cell tile;
     bool clear = false;
     bool roomy = false;
+    bool pressed = false;
   };
   EntryTile entryTile(Vec2 point, Cell own, const PathRequest& request) const;
+  EntryTile stepOutTile(Vec2 point, Cell own, const PathRequest& request) const;
   EntryTile m_entry, m_exit;  // of the plan being prepared
   bool m_searchExact = false;  // the last search was the exact any-angle one
   bool exactRouteOffCorners(const StageContext& context, Vec2 start, Vec2 goal, std::vector<Vec2>& points,
@@ -341,6 +346,29 @@ Planner::Impl::EntryTile Planner::Impl::entryTile(Vec2 point, Cell own, const Pa
   return entry;
 }
 
+Planner::Impl::EntryTile Planner::Impl::stepOutTile(Vec2 point, Cell own, const PathRequest& request) const {
+  const TileMap& map = *m_map;
+  const Layout& layout = map.layout();
+  EntryTile entry;
+  entry.pressed = true;
+  const bool wide = widerThanHalfTile(layout, request.radius);
+  const double bodyTiles = wide ? bodyTilesOf(request.radius, layout) : 0.0;
+  double best = std::numeric_limits<double>::infinity();
+  auto tryTile = [&](Cell cell) {
+    if (!map.contains(cell) || !map.passable(cell, request.mobility)) return;
+    const Vec2 centre = layout.tileCenter(cell);
+    const bool fits = wide ? m_clearance->fits(cell, bodyTiles) : probeSegment(map, request.mobility, centre, centre, request.radius).clear;
+    const double distance = double((centre - point).norm());
+    if (!fits || !(distance < best)) return;  // (the own tile, then the layout's order, on ties)
+    best = distance;
+    entry.tile = cell;
+    entry.clear = true;
+  };
+  tryTile(own);
+  for (const NeighbourStep& step : layout.touching(own)) tryTile({own.x + step.dx, own.y + step.dy});
+  return entry;
+}
+
 std::optional<Cell> Planner::Impl::wideEscapeTile(const PathRequest& request) {
   const TileMap& map = *m_map;
   const Layout& layout = map.layout();
@@ -366,7 +394,7 @@ std::optional<Cell> Planner::Impl::wideEscapeTile(const PathRequest& request) {
         return meetsBarrier(barrier, centre, centre, request.radius, barrierSlack(layout, request.radius, centre, centre)) ||
                meetsBarrier(barrier, request.start, centre, 0.0f);
       });
-      if (!clearOfDoors || !probeSegment(map, request.mobility, request.start, centre, request.radius).clear) continue;
+      if (!clearOfDoors || (!m_entry.pressed && !probeSegment(map, request.mobility, request.start, centre, request.radius).clear)) continue;
       best = cell;
       bestDistance = distance;
     }
@@ -495,9 +523,9 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
   const bool wide = widerThanHalfTile(layout, request.radius);
   auto endsRefused = [&]() -> bool {
     m_entry = entryTile(request.start, *startTile, request);
+    if (!m_entry.clear) m_entry = stepOutTile(request.start, *startTile, request);
     if (!m_entry.clear) {
-      fail(out, Status::StartBlocked, m_entry.roomy ? "the character is too wide for the tiles round the start: none beside it fits its body"
-                                                    : "start is closer than the radius to a blocked tile");
+      fail(out, Status::StartBlocked, "the character is too wide for the tiles round the start: none beside it fits its body");
       return true;
     }
     m_exit = entryTile(request.goal, *goalTile, request);
@@ -540,6 +568,12 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const
   // centre as well) cannot be reached without touching it: GoalBlocked.
   PathRequest request = asked;
   request.ignore = ignored(asked);
+  if (m_entry.pressed) {
+    // Pressed against a wall: the plan runs from the tile centre found, the path begins with
+    // the step out there (exempt from the radius, as the step back from a door).
+    m_escapeFrom = asked.start;
+    request.start = map.layout().tileCenter(m_entry.tile);
+  }
   if (doors) {
     const Layout& layout = map.layout();
     auto meetsAny = [&](Vec2 point, Cell entry) {
@@ -1162,9 +1196,10 @@ std::optional<Status> Planner::Impl::smoothingStep(PathResult& out, std::chrono:
     }
   }
   if (m_escapeFrom && points.size() >= 2) {
-    // The step back from the door is exempt from the door (see beginPlan).
+    // The step back from a door or out from a wall is exempt from the radius (see beginPlan):
+    // priced as the line it is.
     out.cost = polylineCost(after, std::span<const Vec2>(points).subspan(1)) +
-               probeSegment(context.map, context.mobility, points[0], points[1], context.radius).cost;
+               probeSegment(context.map, context.mobility, points[0], points[1], 0.0f).cost;
   } else {
     out.cost = polylineCost(after, points);
   }

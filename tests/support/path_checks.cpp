@@ -471,6 +471,29 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
   if (result.controlPoints.empty() || result.controlPoints.front() != request.start || result.controlPoints.back() != end) {
     return "the control points do not run from the start to the goal (or stop point)";
   }
+  // A start pressed against a wall (its first segment does not keep the radius): the path begins
+  // with the step out to the centre of its own tile or one touching it, where the body keeps the
+  // radius (for a narrow body its own, the nearest centre), and is judged from there on.
+  if (result.controlPoints.size() >= 2 && !judgePolyline(map, request.mobility, std::span(result.controlPoints).first(2), radius, walls).clear) {
+    const Vec2 out = result.controlPoints[1];
+    const Cell own = *map.tileAt(request.start);
+    bool beside = out == layout.tileCenter(own);
+    for (const NeighbourStep& step : layout.touching(own)) beside = beside || out == layout.tileCenter({own.x + step.dx, own.y + step.dy});
+    if (!beside) return "the first segment does not keep the radius, and does not step out to a tile centre beside the start";
+    if (!judgeSegment(map, request.mobility, out, out, radius).clear) return "the step out ends where the body does not keep the radius";
+    const bool wide = radius >= 0.5 * double(layout.tileSize());
+    if (!wide && out != layout.tileCenter(own)) return "a narrow body steps out to another tile's centre than its own";
+    const SegmentJudgement step = judgeSegment(map, request.mobility, request.start, out, 0.0);
+    if (!step.clear) return "the step out crosses a blocked tile: " + step.why;
+    PathRequest from = request;
+    from.start = out;
+    PathResult rest = result;
+    rest.controlPoints.erase(rest.controlPoints.begin());
+    rest.cost -= step.cost;
+    if (!rest.route.empty() && rest.route.front() == request.start) rest.route.erase(rest.route.begin());
+    const std::string violation = costInvariantViolation(map, from, rest, walls, anyAngle, detours);
+    return violation.empty() ? "" : "after the step out: " + violation;
+  }
   const PolylineJudgement final = judgePolyline(map, request.mobility, result.controlPoints, radius, walls);
   if (!final.clear) return "final path: " + final.why;
   if (!near(final.cost, result.cost)) {

@@ -125,9 +125,10 @@ class RPGNAV_API Planner {
   /// Plans a path; the status is also in out.status. Bad input gets InvalidArgument (NaN, radius
   /// out of range, unknown mobility, shared data not prepared for the mobility and size, or for
   /// the request filter's terrain costs, or costs the data cannot be built with),
-  /// OutOfBounds (a point off the map), StartBlocked / GoalBlocked (in a forbidden tile, closer
-  /// than the radius to a blocked one, or, for a wide body, no tile centre beside the point that
-  /// fits it: "too wide") or NoPath ("no route is wide enough for the character" when only the
+  /// OutOfBounds (a point off the map), StartBlocked / GoalBlocked (in a forbidden tile, a goal
+  /// closer than the radius to a blocked one, or, for a wide body, no tile centre beside the point
+  /// that fits it: "too wide"; a start closer than the radius to a wall steps out to such a
+  /// centre first, see the README's pipeline) or NoPath ("no route is wide enough for the character" when only the
   /// body's width stands in the way).
   /// Successes: Ok, StoppedAtDoor, BlockedByEntity (see PathResult).
   Status plan(const PathRequest& request, PathResult& out);

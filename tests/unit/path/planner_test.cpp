@@ -137,9 +137,13 @@ TEST_CASE("planner: bad input gets a status and a reason", "[path]") {
   CHECK(planner.plan({left, right}, result) == Status::NoPath);
   CHECK(std::string(result.reason).find("region") != std::string::npos);
   CHECK(result.controlPoints.empty());
-  // Pressed against the wall with a radius: the start itself breaks the clearance.
+  // Pressed against the wall with a radius (pushed there by a crowd or the game): the start
+  // steps out to its tile's centre first; a goal there cannot be reached keeping the radius.
   const Vec2 nearWall = map.layout().tileCenter({1, 1}) + Vec2(0.45f, 0.0f);
-  CHECK(planner.plan({nearWall, left, MobilityId{0}, 0.3f}, result) == Status::StartBlocked);
+  CHECK(planner.plan({nearWall, left, MobilityId{0}, 0.3f}, result) == Status::Ok);
+  REQUIRE(result.controlPoints.size() == 3);
+  CHECK(result.controlPoints[1] == map.layout().tileCenter({1, 1}));
+  CHECK(result.cost == Approx(0.45 + 1.0));
   CHECK(planner.plan({left, nearWall, MobilityId{0}, 0.3f}, result) == Status::GoalBlocked);
 }
 

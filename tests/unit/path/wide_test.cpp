@@ -316,7 +316,7 @@ TEST_CASE("a wide body stops in front of a closed door it fits through and keeps
   }
 }
 
-TEST_CASE("a wide body's path begins on a touching tile where its own does not fit; the lattice limit is StartBlocked",
+TEST_CASE("a wide body's path begins on a touching tile where its own does not fit, steps out when pressed against a wall; the lattice limit is StartBlocked",
           "[path][wide]") {
   const TileMap map = test::mapFromAscii(Layout::square(), {
                                                                "############",
@@ -343,9 +343,14 @@ TEST_CASE("a wide body's path begins on a touching tile where its own does not f
   // there keeps it: StartBlocked, saying why.
   REQUIRE(planner.plan({Vec2(5.5f, 6.0f), Vec2(9.5f, 6.0f), TerrainTable::kWalk, 1.0f}, result) == Status::StartBlocked);
   CHECK(std::string(result.reason).find("too wide") != std::string::npos);
-  // Closer than the radius to a wall: the other reason.
-  REQUIRE(planner.plan({Vec2(2.5f, 1.5f), Vec2(9.5f, 2.5f), TerrainTable::kWalk, 1.0f}, result) == Status::StartBlocked);
-  CHECK(std::string(result.reason) == "start is closer than the radius to a blocked tile");
+  // Closer than the radius to a wall (pressed against it): the path steps out to the nearest
+  // centre beside it that fits the body, on row 2, then goes on.
+  REQUIRE(planner.plan({Vec2(2.5f, 1.5f), Vec2(9.5f, 2.5f), TerrainTable::kWalk, 1.0f}, result) == Status::Ok);
+  REQUIRE(result.controlPoints.size() >= 3);
+  CHECK(result.controlPoints[1] == Vec2(2.5f, 2.5f));
+  CHECK(result.cost == Approx(1.0 + 7.0));
+  // Two rows (5-6) pressed against a wall: no centre beside it fits the body either.
+  REQUIRE(planner.plan({Vec2(5.5f, 5.5f), Vec2(9.5f, 6.0f), TerrainTable::kWalk, 1.0f}, result) == Status::StartBlocked);
   REQUIRE(planner.plan({Vec2(2.5f, 2.5f), Vec2(9.5f, 3.5f), TerrainTable::kWalk, 1.0f}, result) == Status::GoalBlocked);
 }
 

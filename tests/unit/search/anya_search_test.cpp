@@ -352,7 +352,12 @@ TEST_CASE("planner with exactAnyAngle: paths of radius 0 pulled taut are the sho
     wide.radius = 0.3f;
     PathResult wideResult;
     if (roomy.plan(wide, wideResult) == Status::Ok) {
-      for (std::size_t i = 1; i < wideResult.controlPoints.size(); ++i) {
+      // (From a corner the body is pressed against a wall: the path's first segment steps out to
+      // its tile's centre.)
+      const Vec2 ownCentre = map.layout().tileCenter(*map.tileAt(wide.start));
+      const bool pressed = !probeSegment(map, TerrainTable::kWalk, wide.start, wide.start, 0.3f).clear;
+      if (pressed) CHECK(wideResult.controlPoints[1] == ownCentre);
+      for (std::size_t i = pressed ? 2 : 1; i < wideResult.controlPoints.size(); ++i) {
         CHECK(probeSegment(map, TerrainTable::kWalk, wideResult.controlPoints[i - 1], wideResult.controlPoints[i], 0.3f).clear);
       }
       CHECK(wideResult.length >= expected - 1e-4);
