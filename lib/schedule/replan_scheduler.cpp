@@ -468,12 +468,16 @@ ReplanReason ReplanScheduler::take(Character& character) {
 void ReplanScheduler::requeue(Character& character, double now) {
   if (character.retrigger) {
     character.retrigger = false;
-    character.reason = character.retriggerReason;
-    character.forceFull = true;
-    queue(character, now - m_settings.interval);
+    planAfreshFirst(character, character.retriggerReason, now);
     return;
   }
   queue(character, nextTurn(character, now));
+}
+
+void ReplanScheduler::planAfreshFirst(Character& character, ReplanReason reason, double now) {
+  character.forceFull = true;
+  character.reason = reason;
+  queue(character, now - m_settings.interval);
 }
 
 double ReplanScheduler::nextTurn(const Character& character, double now) const {
@@ -884,9 +888,7 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     }
     used += m_settings.expansionsPerPlan;
     if (along && status == Status::NoPath) {
-      character.forceFull = true;
-      character.reason = reason;
-      queue(character, now - m_settings.interval);
+      planAfreshFirst(character, reason, now);
       return false;
     }
     accept(character, reason, along, m_scratch, now);
@@ -942,9 +944,7 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
       }
       used += m_settings.expansionsPerPlan;
       if (spent()) {  // the route is gone: a full plan, first thing next update
-        character->forceFull = true;
-        character->reason = reason;
-        queue(*character, now - m_settings.interval);
+        planAfreshFirst(*character, reason, now);
         break;
       }
     }
@@ -1011,9 +1011,7 @@ void ReplanScheduler::acceptJobs(double now, std::span<PlanJob> jobs) {
     m_stats.expansions += job.result.stats(PathStage::Search).expansions;
     if (job.previous != nullptr && job.result.status == Status::NoPath) {
       // The route is no longer clear: search afresh, first thing.
-      character->forceFull = true;
-      character->reason = job.reason;
-      queue(*character, now - m_settings.interval);
+      planAfreshFirst(*character, job.reason, now);
       continue;
     }
     accept(*character, job.reason, job.previous != nullptr, job.result, now);

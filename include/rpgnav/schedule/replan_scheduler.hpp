@@ -341,6 +341,8 @@ class RPGNAV_API ReplanScheduler {
   double nextTurn(const Character& character, double now) const;
   // Back in the queue after a plan: at its next turn, or at the front if triggered meanwhile.
   void requeue(Character& character, double now);
+  // At the front of the queue for a full plan (a route found gone, a trigger during a plan).
+  void planAfreshFirst(Character& character, ReplanReason reason, double now);
   // The first character due by `now` that needs a plan, left at the top of the queue, with its
   // goal point; stale entries, characters idle at their goal and followed entities that vanished
   // (a GoalUnreachable event) are dealt with on the way. nullptr when nobody is due.
