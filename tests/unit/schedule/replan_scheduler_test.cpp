@@ -188,6 +188,60 @@ TEST_CASE("scheduler: every character is planned once per interval, at its own p
   CHECK(maxPerFrame >= 1);
 }
 
+TEST_CASE("scheduler: a body pressed against a wall (a hair inside its radius) is planned, not refused every turn",
+          "[schedule]") {
+  // rpgnav sim on the wilderness: local avoidance left a body 0.0004 tiles into the river's
+  // hexagon at the bridge's mouth; its plans were refused (StartBlocked) turn after turn and it
+  // stood in the mouth for good. Now its path steps out to its tile's centre first.
+  std::mt19937 random(53);
+  int pressed = 0;
+  for (const Layout& layout : {Layout::square(), Layout::hexPointy(), Layout::hexFlat(0.5f)}) {
+    for (int trial = 0; trial < 12; ++trial) {
+      const TileMap map = test::randomMap(random, layout, 16, 12, 0.2, trial % 2 == 0);
+      const World world(map);
+      const float radius = std::uniform_real_distribution<float>(0.1f, 0.45f)(random) * layout.tileSize();
+      ReplanScheduler scheduler(world, {}, SchedulerSettings{});
+      std::uint32_t id = 0;
+      // Each walkable tile beside a blocked one: a point on the way from its centre to the
+      // blocked one's, just past where the body stops keeping the radius (found by halving).
+      for (std::int32_t i = 0; i < map.tileCount() && id < 8; ++i) {
+        const Cell cell = map.cellAt(i);
+        if (!map.passable(cell, kWalk)) continue;
+        for (const NeighbourStep& step : layout.touching(cell)) {
+          const Cell wall{cell.x + step.dx, cell.y + step.dy};
+          if (!map.contains(wall) || map.passable(wall, kWalk)) continue;
+          const Vec2 from = layout.tileCenter(cell), toward = layout.tileCenter(wall);
+          auto at = [&](float t) { return Vec2(from + (toward - from) * t); };
+          auto keeps = [&](float t) { return probeSegment(map, kWalk, at(t), at(t), radius).clear; };
+          float low = 0.0f, high = 0.5f;
+          if (!keeps(low) || keeps(high)) break;
+          for (int k = 0; k < 30; ++k) (keeps(0.5f * (low + high)) ? low : high) = 0.5f * (low + high);
+          const Vec2 start = at(high + 4e-4f);
+          if (map.tileAt(start) != cell) break;
+          const Vec2 goal = randomFloor(random, map);
+          REQUIRE(scheduler.add(character(++id, start, Goal::at(goal), 2.0f, radius)) == Status::Ok);
+          break;
+        }
+      }
+      scheduler.update(0.0, ReplanBudget{});
+      for (const ReplanEvent& event : eventsOf(scheduler)) {
+        INFO(layoutName(layout.kind()) << " trial " << trial << " radius " << radius << ": " << describe(event));
+        // Never refused for where it stands (a goal across the map's walls may be out of reach).
+        CHECK(event.status != Status::StartBlocked);
+        if (event.kind == ReplanEventKind::GoalUnreachable) continue;
+        const PathResult* path = scheduler.path(event.character);
+        REQUIRE(path != nullptr);
+        const Vec2 start = scheduler.position(event.character);
+        REQUIRE(path->controlPoints.size() >= 2);
+        CHECK(path->controlPoints[0] == start);
+        CHECK(path->controlPoints[1] == layout.tileCenter(*map.tileAt(start)));
+        ++pressed;
+      }
+    }
+  }
+  CHECK(pressed > 100);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 2. Budgets
 
