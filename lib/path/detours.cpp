@@ -6,6 +6,7 @@
 
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -65,16 +66,30 @@ class DetourFinder {
     m_uniformCost = context.uniformCost();
   }
 
-  void run(std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome) {
+  // Routes the segments from where `progress` stands: true when the stage is done (`points` then
+  // holds the path), false when `deadline` passed after a segment (call again with the same
+  // points; the way so far waits in the scratch). At least one segment per call.
+  bool run(std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome, DetourProgress& progress,
+           std::chrono::steady_clock::time_point deadline) {
     m_start = points.front();
     // Built in the scratch and copied back (neither buffer changes hands): nothing is allocated
     // once warm.
     std::vector<Vec2>& out = m_buffers.out;
-    out.assign(1, points.front());
-    m_dips.clear();
+    if (!progress.begun) {
+      out.assign(1, points.front());
+      m_dips.clear();
+      progress = {true, 1, 0.0, 0};
+    }
     const double horizon = double(m_settings.horizon) * double(m_context.map.layout().tileSize());
-    double along = 0.0;  // of the input path, to the start of the segment
-    for (std::size_t i = 1; i < points.size(); ++i) {
+    double along = progress.along;  // of the input path, to the start of the segment
+    const std::size_t first = progress.next;
+    for (std::size_t i = first; i < points.size(); ++i) {
+      if (i > first && std::chrono::steady_clock::now() >= deadline) {
+        progress.next = i;
+        progress.along = along;
+        return false;
+      }
+      ++progress.routed;
       const Vec2 a = out.back(), b = points[i];
       if (horizon > 0.0 && along > horizon) {
         out.insert(out.end(), points.begin() + std::ptrdiff_t(i), points.end());
@@ -122,6 +137,7 @@ class DetourFinder {
     }
     cutLoops(detours);
     points.assign(out.begin(), out.end());
+    return true;
   }
 
  private:
@@ -678,14 +694,29 @@ bool EntityQuery::blocks(const Entity& entity, Vec2 start, float radius) const {
 void detourStage(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
                  std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
                  StageStats& stats) {
-  stats.ran = true;
-  stats.pointsIn = std::int32_t(points.size());
-  detours.clear();
-  outcome = {};
+  DetourProgress progress;
+  detourStageUntil(context, settings, entities, points, detours, outcome, stats, progress,
+                   std::chrono::steady_clock::time_point::max());
+}
+
+bool detourStageUntil(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
+                      std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
+                      StageStats& stats, DetourProgress& progress, std::chrono::steady_clock::time_point deadline) {
+  if (!progress.begun) {
+    stats.ran = true;
+    stats.pointsIn = std::int32_t(points.size());
+    detours.clear();
+    outcome = {};
+  }
+  // A piece at a time needs the context's scratch (the way so far waits there between calls).
   StageScratch fallback;
+  if (context.scratch == nullptr) deadline = std::chrono::steady_clock::time_point::max();
   Buffers& buffers = context.buffers<Buffers>(detail::ScratchUse::Detours, fallback);
-  if (!points.empty()) DetourFinder(context, settings, entities, stats, buffers).run(points, detours, outcome);
+  if (!points.empty() && !DetourFinder(context, settings, entities, stats, buffers).run(points, detours, outcome, progress, deadline)) {
+    return false;
+  }
   stats.pointsOut = std::int32_t(points.size());
+  return true;
 }
 
 }  // namespace rpgnav

@@ -91,6 +91,7 @@ class RPGNAV_HIDDEN Planner::Impl {
     bool straightCheaper = false;  // stage 1's clear segment costs no more than the comfortable run
     std::array<StageStats, kPathStageCount> counted{};  // the stages' records before the taut run
     DetourOutcome outcome;
+    DetourProgress detours;       // stage 7 goes on from here
     SmoothingProgress smoothing;  // stage 8 goes on from here
     std::uint64_t mapVersion = 0, doorLayoutVersion = 0;  // the world the stages work on
   };
@@ -112,7 +113,8 @@ class RPGNAV_HIDDEN Planner::Impl {
   // After stages 3-6: NoPath when nothing keeps the radius; the straight segment where it is
   // cheaper; then on to stage 7.
   std::optional<Status> afterRefine(double cost, PathResult& out);
-  void detoursStep(PathResult& out);
+  // Stage 7 up to the deadline (after a segment); true when it is done.
+  bool detoursStep(PathResult& out, std::chrono::steady_clock::time_point deadline);
   std::optional<Status> smoothingStep(PathResult& out, std::chrono::steady_clock::time_point deadline);
 
   std::unique_ptr<World> m_ownWorld;  // for the bare-map constructor
@@ -876,6 +878,7 @@ Status Planner::Impl::startTail(const StageContext& context, Vec2 goal, PathStag
   tail.after.reset();
   tail.goal = goal;
   tail.outcome = {};
+  tail.detours = {};
   tail.smoothing = {};
   tail.probeFrom = probeFrom;
   tail.mapVersion = m_world->mapVersion();
@@ -895,18 +898,24 @@ Status Planner::Impl::runTail(const PlanSlice& slice, bool worked, PathResult& o
                                              : (m_tail.run == Tail::Run::Taut && stage < PathStage::Detours ? m_tautPoints : out.controlPoints).size()));
     detail::RunningEstimate& estimate = m_stageMicros[std::size_t(stage)];
     // Stage 8 and the probes of a route along which the world changed stop by themselves at the
-    // deadline (between two spans, two segments): they start whenever time is left.
+    // deadline (between two spans, two segments): they start whenever time is left. Stage 7 stops
+    // between two segments, when the next one (at its learnt cost per segment, which entities
+    // met make dear) would not fit.
     const bool stopsItself = stage == PathStage::Smoothing || m_tail.probeFrom != 0;
-    const double guess = stopsItself ? 0.0 : estimate.high() * items;
+    const bool bySegment = stage == PathStage::Detours && m_tail.probeFrom == 0;
+    const double guess = stopsItself ? 0.0 : estimate.high() * (bySegment ? 1.0 : items);
+    const auto guessed = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(guess));
     const Clock::time_point begin = timed ? Clock::now() : Clock::time_point{};
-    if (timed && worked && begin + std::chrono::duration<double, std::micro>(guess) > slice.deadline) {
+    if (timed && worked && begin + guessed > slice.deadline) {
       out.status = Status::InProgress;
       out.reason = "the plan ran out of its time: continuePlan goes on";
       return Status::InProgress;
     }
-    const std::optional<Status> done = tailStep(out, slice.deadline);
+    const std::size_t routed = m_tail.detours.routed;
+    const std::optional<Status> done = tailStep(out, timed && bySegment ? slice.deadline - guessed : slice.deadline);
     worked = true;
-    if (timed && !stopsItself) estimate.add(std::chrono::duration<double, std::micro>(Clock::now() - begin).count() / items);
+    const double per = bySegment ? double(std::max<std::size_t>(1, m_tail.detours.routed - routed)) : items;
+    if (timed && !stopsItself) estimate.add(std::chrono::duration<double, std::micro>(Clock::now() - begin).count() / per);
     if (done) {
       m_tail.active = false;
       return *done;
@@ -932,8 +941,7 @@ std::optional<Status> Planner::Impl::tailStep(PathResult& out, std::chrono::stea
     return std::nullopt;
   }
   if (tail.stage == PathStage::Detours) {
-    detoursStep(out);
-    tail.stage = PathStage::Smoothing;
+    if (detoursStep(out, deadline)) tail.stage = PathStage::Smoothing;
     return std::nullopt;
   }
   if (tail.stage == PathStage::Smoothing) return smoothingStep(out, deadline);
@@ -1145,26 +1153,32 @@ bool Planner::Impl::refineStage(PathStage stage, const StageContext& context, co
   return true;
 }
 
-void Planner::Impl::detoursStep(PathResult& out) {
+bool Planner::Impl::detoursStep(PathResult& out, std::chrono::steady_clock::time_point deadline) {
   const PathRequest& request = m_pending.request;
   const StageContext& context = *m_tail.context;
   std::vector<Vec2>& points = out.controlPoints;
-  out.mapVersion = m_world->mapVersion();
-  out.doorLayoutVersion = m_world->doorLayoutVersion();
-  if (m_escapeFrom && (points.empty() || points.front() != *m_escapeFrom)) {
-    points.insert(points.begin(), *m_escapeFrom);
-    out.route.insert(out.route.begin(), *m_escapeFrom);
-  }
-  // Stages 7 and 8 leave the route: detours ask the doors about the ground they cover, and the
-  // curve and the final measure see every door near the final points.
-  StageContext& after = m_tail.after.emplace(context);
   const bool doors = !m_world->doors().empty();
-  if (doors) after.barrierSource = m_doors.get();
+  if (!m_tail.detours.begun) {
+    out.mapVersion = m_world->mapVersion();
+    out.doorLayoutVersion = m_world->doorLayoutVersion();
+    if (m_escapeFrom && (points.empty() || points.front() != *m_escapeFrom)) {
+      points.insert(points.begin(), *m_escapeFrom);
+      out.route.insert(out.route.begin(), *m_escapeFrom);
+    }
+    // Stages 7 and 8 leave the route: detours ask the doors about the ground they cover, and the
+    // curve and the final measure see every door near the final points.
+    StageContext& after = m_tail.after.emplace(context);
+    if (doors) after.barrierSource = m_doors.get();
+  }
+  StageContext& after = *m_tail.after;
   if (m_settings.enabledStage(PathStage::Detours)) {
     StageStats& stats = out.stats(PathStage::Detours);
     StageTimer timer(stats, m_lap);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
-    detourStage(after, m_settings.detours, entities, points, out.detours, m_tail.outcome, stats);
+    if (!detourStageUntil(after, m_settings.detours, entities, points, out.detours, m_tail.outcome, stats, m_tail.detours,
+                          deadline)) {
+      return false;
+    }
   }
   if (doors && !out.detours.empty()) {
     Vec2 low = points.front(), high = points.front();
@@ -1177,6 +1191,7 @@ void Planner::Impl::detoursStep(PathResult& out) {
     after.barriers = m_finalBarriers;
   }
   record(out, PathStage::Detours, after);
+  return true;
 }
 
 std::optional<Status> Planner::Impl::smoothingStep(PathResult& out, std::chrono::steady_clock::time_point deadline) {

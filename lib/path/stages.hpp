@@ -68,6 +68,22 @@ void detourStage(const StageContext& context, const DetourSettings& settings, co
                  std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
                  StageStats& stats);
 
+/// Stage 7 in pieces, for deadlines: where it stands between calls (the way so far waits in the
+/// context's scratch, which nothing else may use meanwhile).
+struct DetourProgress {
+  bool begun = false;
+  std::size_t next = 1;  ///< The input point whose segment (from the one before) comes next.
+  double along = 0.0;    ///< The input path's length before that segment (for the horizon).
+  std::size_t routed = 0;  ///< Segments routed so far (what a call did, for the cost per segment).
+};
+/// Stage 7 from where `progress` stands (begin with a default one, and the same context,
+/// settings, entities and points on every call); routes segments until the stage is done (true:
+/// `points`, `detours` and `outcome` hold its answer) or `deadline` has passed after a segment
+/// (false: call again). The answer is detourStage's, bit for bit, however it was cut.
+bool detourStageUntil(const StageContext& context, const DetourSettings& settings, const EntityQuery& entities,
+                      std::vector<Vec2>& points, std::vector<PathDetour>& detours, DetourOutcome& outcome,
+                      StageStats& stats, DetourProgress& progress, std::chrono::steady_clock::time_point deadline);
+
 /// Stage 8 (see SmoothingSettings).
 void smoothingStage(const StageContext& context, const SmoothingSettings& settings, const EntityQuery& entities,
                     const std::vector<Vec2>& points, SmoothPath& out, StageStats& stats);

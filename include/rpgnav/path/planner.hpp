@@ -22,11 +22,12 @@ struct PlanSlice {
   /// Node expansions the search (stage 2) may make in this call (0: no limit).
   std::int64_t maxExpansions = 0;
   /// When the call should return. The stages after the search run one at a time (stage 6 with
-  /// its corner rounds counts as one); before each, the planner compares the time left with what
-  /// it has measured that stage to cost on it (mean + 2 sigma of its recent runs) and returns
-  /// InProgress when it would not end in time, to go on in continuePlan. A call still runs one
-  /// stage when it has done nothing else yet, so that every call makes progress: a call
-  /// overshoots its deadline by at most one stage (or one search slice that took longer than
+  /// its corner rounds counts as one; stage 7 a segment of the path at a time, stage 8 a span of
+  /// its curve); before each, the planner compares the time left with what it has measured that
+  /// stage (or one segment of stage 7) to cost on it (mean + 2 sigma of its recent runs) and
+  /// returns InProgress when it would not end in time, to go on in continuePlan. A call still
+  /// runs one step when it has done nothing else yet, so that every call makes progress: a call
+  /// overshoots its deadline by at most one step (or one search slice that took longer than
   /// guessed). The default: no deadline.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
@@ -134,7 +135,7 @@ class RPGNAV_API Planner {
   Status plan(const PathRequest& request, PathResult& out);
 
   /// plan() in slices, for frame budgets: the search (stage 2) expands at most
-  /// `slice.maxExpansions` nodes in this call, and the stages after it stop between two stages
+  /// `slice.maxExpansions` nodes in this call, and the stages after it stop between two steps
   /// at `slice.deadline` (see PlanSlice). Returns InProgress when the plan is not done: call
   /// continuePlan with the same `out` (in later frames) until another status comes; the result
   /// is then the one plan() gives, bit for bit, when the world stayed as it was. Only one plan is

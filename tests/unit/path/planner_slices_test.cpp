@@ -223,10 +223,11 @@ TEST_CASE("slices: a deadline stops the stages between two, and the plan comes o
         rest.start = 0.5f * (expected.route[1] + expected.route[2]);
         PathResult wholeAlong, slicedAlong;
         const Status alongStatus = whole.replanAlong(rest, expected, wholeAlong);
-        // Stages 7 and 8, stage 8 a span at a time: a call per span at most.
+        // Stages 7 and 8, a segment and a span at a time: a call per segment of the rest of the
+        // route and per span at most.
         int alongCalls = 0;
-        const Status alongStep =
-            alongInSteps(sliced, rest, expected, slicedAlong, 3 + int(wholeAlong.controlPoints.size()), alongCalls);
+        const Status alongStep = alongInSteps(sliced, rest, expected, slicedAlong,
+                                              3 + int(expected.route.size() + wholeAlong.controlPoints.size()), alongCalls);
         CHECK(alongStep == alongStatus);
         if (alongStatus == Status::Ok) CHECK(alongCalls >= 2);
         checkIdentical(slicedAlong, wholeAlong, settings.recordStages);
@@ -266,7 +267,8 @@ TEST_CASE("slices: along a route the world changed under, the rest of it is prob
     PathResult expected, got;
     const Status status = whole.replanAlong(request, first, expected);
     int calls = 0;
-    const Status step = alongInSteps(sliced, request, first, got, 4 + int(first.route.size() + expected.controlPoints.size()), calls);
+    // (A call per probed segment, per segment of stage 7 and per span of stage 8 at most.)
+    const Status step = alongInSteps(sliced, request, first, got, 4 + int(2 * first.route.size() + expected.controlPoints.size()), calls);
     CHECK(step == status);
     checkIdentical(got, expected, false);
     if (status == Status::NoPath) ++blocked;
