@@ -1167,8 +1167,8 @@ bool Planner::Impl::detoursStep(PathResult& out, std::chrono::steady_clock::time
     }
     // Stages 7 and 8 leave the route: detours ask the doors about the ground they cover, and the
     // curve and the final measure see every door near the final points.
-    StageContext& after = m_tail.after.emplace(context);
-    if (doors) after.barrierSource = m_doors.get();
+    m_tail.after.emplace(context);
+    if (doors) m_tail.after->barrierSource = m_doors.get();
   }
   StageContext& after = *m_tail.after;
   if (m_settings.enabledStage(PathStage::Detours)) {

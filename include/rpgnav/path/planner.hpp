@@ -129,8 +129,8 @@ class RPGNAV_API Planner {
   /// OutOfBounds (a point off the map), StartBlocked / GoalBlocked (in a forbidden tile, a goal
   /// closer than the radius to a blocked one, or, for a wide body, no tile centre beside the point
   /// that fits it: "too wide"; a start closer than the radius to a wall steps out to such a
-  /// centre first, see the README's pipeline) or NoPath ("no route is wide enough for the character" when only the
-  /// body's width stands in the way).
+  /// centre first, see the README's pipeline) or NoPath ("no route is wide enough for the
+  /// character" when only the body's width stands in the way).
   /// Successes: Ok, StoppedAtDoor, BlockedByEntity (see PathResult).
   Status plan(const PathRequest& request, PathResult& out);
 
