@@ -131,7 +131,7 @@ Status CostField::set(Cell cell, std::uint8_t cost) {
 }
 
 CrowdField::CrowdField(const CostField& costs)
-    : m_costs(costs), m_stride(costs.width() + 2), m_dangerSum(std::size_t(costs.width()) * std::size_t(costs.height()), 0) {
+    : m_costs(costs), m_stride(costs.width() + 2), m_danger(costs.layout(), costs.width(), costs.height()) {
   const std::size_t size = std::size_t(m_stride) * std::size_t(costs.height() + 2);
   m_weight.assign(size, 0);
   m_distance.assign(size, kUnreachable);
@@ -199,10 +199,9 @@ void CrowdField::refreshOpen(std::size_t tile) noexcept {
 
 std::int32_t CrowdField::weightFor(Cell cell) const noexcept {
   const std::int64_t cost = m_costs.at(cell);
-  const std::size_t tile = std::size_t(cell.y) * std::size_t(m_costs.width()) + std::size_t(cell.x);
   return cost == CostField::kImpassable
              ? 0
-             : std::int32_t((256 - std::int64_t(m_factor)) * cost + std::int64_t(m_factor) * std::int64_t(m_dangerSum[tile]));
+             : std::int32_t((256 - std::int64_t(m_factor)) * cost + std::int64_t(m_factor) * std::int64_t(m_danger.danger(cell)));
 }
 
 void CrowdField::refreshWeight(Cell cell) { setWeight(padded(cell), weightFor(cell)); }
@@ -1203,81 +1202,27 @@ void CrowdField::applyDoors() {
 }
 
 Status CrowdField::setDanger(int layer, Cell cell, std::uint8_t danger) {
-  if (layer < 0 || layer >= kMaxDangerLayers || !m_costs.contains(cell)) return Status::InvalidArgument;
-  if (m_danger.size() <= std::size_t(layer)) m_danger.resize(std::size_t(layer) + 1);
-  std::vector<std::uint8_t>& values = m_danger[std::size_t(layer)];
-  if (values.empty()) values.assign(m_dangerSum.size(), 0);
-  const std::size_t tile = std::size_t(cell.y) * std::size_t(m_costs.width()) + std::size_t(cell.x);
-  values[tile] = danger;
-  recountDanger(tile);
-  const WeightChange change{std::uint32_t(padded(cell)), weightFor(cell)};
-  update(std::span(&change, 1), {}, {});
+  if (const Status status = m_danger.setDanger(layer, cell, danger); status != Status::Ok) return status;
+  applyDangerEdit();
   return Status::Ok;
 }
 
 Result<std::uint32_t> CrowdField::addDangerStamp(const DangerStamp& stamp) {
-  if (!stamp.centre.allFinite() || !std::isfinite(stamp.radius) || stamp.radius < 0.0f || !(stamp.falloff >= 0.0f) ||
-      !(stamp.falloff <= 1.0f)) {
-    return Error{Status::InvalidArgument, "a danger stamp needs a finite centre, a finite radius >= 0 and a falloff in [0, 1]"};
-  }
-  const std::uint32_t id = m_nextStampId++;
-  m_stamps.push_back({id, stamp});
-  applyStamp(stamp, 1);
+  auto id = m_danger.addStamp(stamp);
+  if (id) applyDangerEdit();
   return id;
 }
 
 Status CrowdField::removeDangerStamp(std::uint32_t id) {
-  const auto found = std::find_if(m_stamps.begin(), m_stamps.end(), [id](const auto& each) { return each.first == id; });
-  if (found == m_stamps.end()) return Status::InvalidArgument;
-  const DangerStamp stamp = found->second;
-  m_stamps.erase(found);
-  applyStamp(stamp, -1);
+  if (const Status status = m_danger.removeStamp(id); status != Status::Ok) return status;
+  applyDangerEdit();
   return Status::Ok;
 }
 
-void CrowdField::applyStamp(const DangerStamp& stamp, int sign) {
-  const Layout& layout = m_costs.layout();
-  if (m_stampDanger.empty()) m_stampDanger.assign(m_dangerSum.size(), 0);
-  // The tiles round the disc's bounding box (one more on every side: hex tiles reach past their
-  // centres' box), clamped to the map before any tile is looked at, so a huge radius costs the
-  // map and no more.
-  const double reach = std::min<double>(stamp.radius, 4.0 * (double(m_costs.width()) + m_costs.height()) * layout.tileSize());
-  std::int64_t low[2] = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max()};
-  std::int64_t high[2] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min()};
-  for (const Vec2& corner : {Vec2(-1.0f, -1.0f), Vec2(1.0f, -1.0f), Vec2(-1.0f, 1.0f), Vec2(1.0f, 1.0f)}) {
-    const Vec2 point = stamp.centre + float(reach) * corner;
-    const Vec2 local = (point - layout.origin()) / layout.tileSize();
-    // Far outside the map tileAt's integers could overflow: clamp in floating point first.
-    const Cell cell = layout.tileAt(layout.origin() + layout.tileSize() * Vec2(std::clamp(local.x(), -4.0f, float(m_costs.width()) * 2 + 4),
-                                                                               std::clamp(local.y(), -4.0f, float(m_costs.height()) * 2 + 4)));
-    low[0] = std::min<std::int64_t>(low[0], cell.x), low[1] = std::min<std::int64_t>(low[1], cell.y);
-    high[0] = std::max<std::int64_t>(high[0], cell.x), high[1] = std::max<std::int64_t>(high[1], cell.y);
-  }
-  const std::int32_t x0 = std::int32_t(std::max<std::int64_t>(low[0] - 1, 0)), y0 = std::int32_t(std::max<std::int64_t>(low[1] - 1, 0));
-  const std::int32_t x1 = std::int32_t(std::min<std::int64_t>(high[0] + 1, m_costs.width() - 1));
-  const std::int32_t y1 = std::int32_t(std::min<std::int64_t>(high[1] + 1, m_costs.height() - 1));
-  const Cell holder = layout.tileAt(stamp.centre);
+void CrowdField::applyDangerEdit() {
   m_weightChanges.clear();
-  for (std::int32_t y = y0; y <= y1; ++y) {
-    for (std::int32_t x = x0; x <= x1; ++x) {
-      const double d = double((layout.tileCenter({x, y}) - stamp.centre).norm());
-      if (d > double(stamp.radius) && !(Cell{x, y} == holder)) continue;
-      const double share = stamp.radius > 0.0f ? std::max(0.0, 1.0 - double(stamp.falloff) * std::min(d / double(stamp.radius), 1.0)) : 1.0;
-      const auto value = std::int32_t(std::lround(double(stamp.peak) * share));
-      if (value == 0) continue;
-      const std::size_t tile = std::size_t(y) * std::size_t(m_costs.width()) + std::size_t(x);
-      m_stampDanger[tile] += sign * value;
-      recountDanger(tile);
-      m_weightChanges.push_back({std::uint32_t(padded({x, y})), weightFor({x, y})});
-    }
-  }
+  for (const Cell cell : m_danger.lastTouched()) m_weightChanges.push_back({std::uint32_t(padded(cell)), weightFor(cell)});
   update(m_weightChanges, {}, {});
-}
-
-void CrowdField::recountDanger(std::size_t tile) noexcept {
-  int sum = m_stampDanger.empty() ? 0 : m_stampDanger[tile];
-  for (const auto& each : m_danger) sum += each.empty() ? 0 : each[tile];
-  m_dangerSum[tile] = std::uint8_t(std::min(sum, 255));
 }
 
 void CrowdField::setDangerFactor(std::uint8_t factor) {

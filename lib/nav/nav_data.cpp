@@ -22,7 +22,8 @@ NavData::NavData(const World& world, NavDataSettings settings)
     : m_world(&world),
       m_settings(settings),
       m_mapVersion(world.map().version()),
-      m_doorLayoutVersion(world.doorLayoutVersion()) {}
+      m_doorLayoutVersion(world.doorLayoutVersion()),
+      m_dangerVersion(world.danger().version()) {}
 NavData::~NavData() = default;
 
 std::vector<SearchGate> NavData::gates() const {
@@ -68,6 +69,9 @@ Status NavData::prepare(MobilityId mobility, float radius) {
 
 namespace {
 
+// pairTerrain's mark for a (terrain, danger) pair without a terrain of its own yet.
+constexpr std::uint8_t kNoPair = 0xFF;
+
 bool sameCosts(std::span<const TerrainCost> a, std::span<const TerrainCost> b) noexcept {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const TerrainCost& x, const TerrainCost& y) {
     return x.terrain == y.terrain && std::bit_cast<std::uint32_t>(x.cost) == std::bit_cast<std::uint32_t>(y.cost);
@@ -76,14 +80,16 @@ bool sameCosts(std::span<const TerrainCost> a, std::span<const TerrainCost> b) n
 
 }  // namespace
 
-const NavData::Filtered* NavData::filtered(MobilityId mobility, std::span<const TerrainCost> costs) const noexcept {
+const NavData::Filtered* NavData::filtered(MobilityId mobility, std::span<const TerrainCost> costs,
+                                           std::uint8_t dangerFactor) const noexcept {
   const auto found = std::find_if(m_filtered.begin(), m_filtered.end(), [&](const Filtered& entry) {
-    return entry.mobility == mobility && sameCosts(entry.costs, costs);
+    return entry.mobility == mobility && entry.dangerFactor == dangerFactor && sameCosts(entry.costs, costs);
   });
   return found != m_filtered.end() ? &*found : nullptr;
 }
 
-Result<std::unique_ptr<TileMap>> NavData::filteredMap(MobilityId mobility, std::span<const TerrainCost> costs) const {
+Result<std::unique_ptr<TileMap>> NavData::filteredMap(MobilityId mobility, std::span<const TerrainCost> costs,
+                                                      std::uint8_t dangerFactor, std::vector<std::uint8_t>& pairTerrain) const {
   auto map = std::make_unique<TileMap>(m_world->map());
   for (const TerrainCost& entry : costs) {
     // In the list's order: a terrain named twice takes its last cost.
@@ -93,22 +99,82 @@ Result<std::unique_ptr<TileMap>> NavData::filteredMap(MobilityId mobility, std::
       return Error{Status::InvalidArgument, "a terrain cost override names an unknown terrain or a cost out of range"};
     }
   }
-  return map;
+  pairTerrain.clear();
+  const DangerMap& danger = m_world->danger();
+  if (dangerFactor == 0 || danger.clear()) return map;
+  // Each (terrain, danger) pair on the map becomes a terrain of the copy's own, costing the
+  // weighted cost for every mobility; tiles without danger keep their terrain.
+  TerrainTable table = map->terrain();
+  pairTerrain.assign(std::size_t(256) * 256, kNoPair);
+  std::vector<TerrainId> tiles(map->tiles().begin(), map->tiles().end());
+  for (std::int32_t index = 0; index < map->tileCount(); ++index) {
+    const std::uint8_t value = danger.danger(map->cellAt(index));
+    if (value == 0) continue;
+    const TerrainId terrain = tiles[std::size_t(index)];
+    std::uint8_t& pair = pairTerrain[std::size_t(terrain.value) * 256 + value];
+    if (pair == kNoPair) {
+      auto added = table.addTerrain("danger." + std::to_string(terrain.value) + "." + std::to_string(value));
+      if (!added) {
+        return Error{Status::LimitExceeded, "the map's terrains and danger values make more than " +
+                                                std::to_string(TerrainTable::kMaxTerrains) +
+                                                " (terrain, danger) pairs, or a terrain is named danger.T.D"};
+      }
+      for (int m = 0; m < table.mobilityCount(); ++m) {
+        const MobilityId each{std::uint8_t(m)};
+        const float cost = table.cost(terrain, each);
+        if (cost != TerrainTable::kImpassable) (void)table.setCost(added.value(), each, DangerMap::weightedCost(cost, value, dangerFactor));
+      }
+      pair = added.value().value;
+    }
+    tiles[std::size_t(index)] = TerrainId{pair};
+  }
+  auto weighted = TileMap::create(map->layout(), map->width(), map->height(), std::move(table), std::move(tiles));
+  if (!weighted) return weighted.error();
+  return std::make_unique<TileMap>(std::move(weighted.value()));
 }
 
-Status NavData::prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs) {
-  if (costs.empty()) return prepare(mobility, radius);
+namespace {
+
+// A danger entry's copy brought up to the world's terrain and danger on the tiles of `rects`;
+// false when a (terrain, danger) pair is new to its table: the copy must then be built afresh.
+bool restamp(TileMap& copy, const std::vector<std::uint8_t>& pairTerrain, const TileMap& world, const DangerMap& danger,
+             std::span<const std::pair<Cell, Cell>> rects) {
+  for (const auto& [low, high] : rects) {
+    for (std::int32_t y = low.y; y <= high.y; ++y) {
+      for (std::int32_t x = low.x; x <= high.x; ++x) {
+        const TerrainId terrain = world.terrainAt({x, y});
+        const std::uint8_t value = danger.danger({x, y});
+        TerrainId wanted = terrain;
+        if (value != 0) {
+          if (pairTerrain.empty()) return false;
+          const std::uint8_t pair = pairTerrain[std::size_t(terrain.value) * 256 + value];
+          if (pair == kNoPair) return false;
+          wanted = TerrainId{pair};
+        }
+        if (copy.terrainAt({x, y}) != wanted) (void)copy.setTerrain(Cell{x, y}, wanted);
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Status NavData::prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs, std::uint8_t dangerFactor) {
+  if (costs.empty() && dangerFactor == 0) return prepare(mobility, radius);
   const TileMap& map = m_world->map();
   if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
   if (m_settings.landmarks < 0 || m_settings.landmarks > 16) return Status::InvalidArgument;
   if (!current()) update();
-  const Filtered* known = filtered(mobility, costs);
+  const Filtered* known = filtered(mobility, costs, dangerFactor);
   Filtered* entry = known != nullptr ? &m_filtered[std::size_t(known - m_filtered.data())] : nullptr;
   if (entry == nullptr) {
-    auto copy = filteredMap(mobility, costs);
+    std::vector<std::uint8_t> pairTerrain;
+    auto copy = filteredMap(mobility, costs, dangerFactor, pairTerrain);
     if (!copy) return copy.status();
-    m_filtered.push_back({mobility, {costs.begin(), costs.end()}, std::move(copy.value()), {}, nullptr});
+    m_filtered.push_back({mobility, {costs.begin(), costs.end()}, dangerFactor, std::move(copy.value()), {}, nullptr,
+                          std::move(pairTerrain)});
     entry = &m_filtered.back();
   }
   if (widerThanHalfTile(map.layout(), radius) && !entry->clearance) {
@@ -123,40 +189,46 @@ Status NavData::prepare(MobilityId mobility, float radius, std::span<const Terra
   return Status::Ok;
 }
 
-void NavData::rebuildFiltered(NavUpdate& result) {
-  for (Filtered& entry : m_filtered) {
-    auto copy = filteredMap(entry.mobility, entry.costs);
-    if (!copy) {  // a cost edit of the world's table left an override out of range
-      result.status = copy.status();
-      result.reason = copy.error().message;
-      entry.layers = {};
-      entry.clearance.reset();
+bool NavData::rebuild(Filtered& entry, NavUpdate& result) {
+  auto copy = filteredMap(entry.mobility, entry.costs, entry.dangerFactor, entry.pairTerrain);
+  if (!copy) {  // a cost edit of the world's table left an override out of range, or too many pairs
+    result.status = copy.status();
+    result.reason = copy.error().message;
+    entry.layers = {};
+    entry.clearance.reset();
+    return false;
+  }
+  // The layers keep pointing at the map: it is edited in place, then they are rebuilt on it.
+  *entry.map = std::move(*copy.value());
+  bool built = true;
+  for (std::size_t size = 0; size < entry.layers.size(); ++size) {
+    if (!entry.layers[size]) continue;
+    auto layer = build(*entry.map, entry.mobility, SizeClass(size));
+    if (!layer) {
+      result.status = layer.status();
+      result.reason = layer.error().message;
+      entry.layers[size].reset();
+      built = false;
       continue;
     }
-    // The layers keep pointing at the map: it is edited in place, then they are rebuilt on it.
-    *entry.map = std::move(*copy.value());
-    for (std::size_t size = 0; size < entry.layers.size(); ++size) {
-      if (!entry.layers[size]) continue;
-      auto built = build(*entry.map, entry.mobility, SizeClass(size));
-      if (!built) {
-        result.status = built.status();
-        result.reason = built.error().message;
-        entry.layers[size].reset();
-        continue;
-      }
-      entry.layers[size] = std::move(built.value());
-    }
-    if (entry.clearance) *entry.clearance = Clearance::build(*entry.map, entry.mobility);
+    entry.layers[size] = std::move(layer.value());
   }
+  if (entry.clearance) *entry.clearance = Clearance::build(*entry.map, entry.mobility);
+  return built;
 }
 
-const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs) const noexcept {
+void NavData::rebuildFiltered(NavUpdate& result) {
+  for (Filtered& entry : m_filtered) rebuild(entry, result);
+}
+
+const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+                               std::uint8_t dangerFactor) const noexcept {
   const Layout& layout = m_world->map().layout();
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * layout.tileSize()) return nullptr;
   const SizeClass size = sizeClassOf(layout, radius);
   const NavLayer* found = nullptr;
-  if (!costs.empty()) {
-    const Filtered* entry = filtered(mobility, costs);
+  if (!costs.empty() || dangerFactor != 0) {
+    const Filtered* entry = filtered(mobility, costs, dangerFactor);
     found = entry != nullptr ? entry->layers[std::size_t(size)].get() : nullptr;
   } else {
     const std::size_t index = slot(mobility, size);
@@ -164,24 +236,27 @@ const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<cons
   }
   // A wide body reads the clearance too, which its size class's layer does not hold: the layer
   // of a narrow character prepared earlier is no answer for it.
-  if (found != nullptr && widerThanHalfTile(layout, radius) && clearance(mobility, costs) == nullptr) return nullptr;
+  if (found != nullptr && widerThanHalfTile(layout, radius) && clearance(mobility, costs, dangerFactor) == nullptr) return nullptr;
   return found;
 }
 
-bool NavData::ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs) const noexcept {
-  return current() && layer(mobility, radius, costs) != nullptr;
+bool NavData::ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+                    std::uint8_t dangerFactor) const noexcept {
+  return current() && layer(mobility, radius, costs, dangerFactor) != nullptr;
 }
 
-const Clearance* NavData::clearance(MobilityId mobility, std::span<const TerrainCost> costs) const noexcept {
-  if (!costs.empty()) {
-    const Filtered* entry = filtered(mobility, costs);
+const Clearance* NavData::clearance(MobilityId mobility, std::span<const TerrainCost> costs,
+                                    std::uint8_t dangerFactor) const noexcept {
+  if (!costs.empty() || dangerFactor != 0) {
+    const Filtered* entry = filtered(mobility, costs, dangerFactor);
     return entry != nullptr ? entry->clearance.get() : nullptr;
   }
   return mobility.value < m_clearances.size() ? m_clearances[mobility.value].get() : nullptr;
 }
 
 bool NavData::current() const noexcept {
-  return m_mapVersion == m_world->map().version() && m_doorLayoutVersion == m_world->doorLayoutVersion();
+  return m_mapVersion == m_world->map().version() && m_doorLayoutVersion == m_world->doorLayoutVersion() &&
+         m_dangerVersion == m_world->danger().version();
 }
 
 // What one update() brings to every layer.
@@ -219,17 +294,41 @@ bool NavData::patchLayer(NavLayer& layer, const TileMap& map, const Patch& patch
 }
 
 void NavData::patchFiltered(const Patch& patch, NavUpdate& result) {
+  // The tiles whose danger changed since the last update (all of them when the journal no
+  // longer reaches back), for the entries that weigh danger.
+  const DangerMap& danger = m_world->danger();
+  std::vector<DangerMap::Change> changes;
+  const bool dangerJournalled = danger.changesSince(m_dangerVersion, changes);
   for (Filtered& entry : m_filtered) {
-    // The copy replays the world's tile edits, in order (the journal keeps each one's terrain);
-    // its terrain table keeps the overrides. Then its layers are patched like the plain ones.
-    for (const TileEdit& edit : m_edits) {
-      if (!edit.costEdit) (void)entry.map->setTerrain(edit.low, edit.high, edit.terrain);
+    if (entry.dangerFactor == 0) {
+      // The copy replays the world's tile edits, in order (the journal keeps each one's terrain);
+      // its terrain table keeps the overrides. Then its layers are patched like the plain ones.
+      for (const TileEdit& edit : m_edits) {
+        if (!edit.costEdit) (void)entry.map->setTerrain(edit.low, edit.high, edit.terrain);
+      }
+    }
+    const Patch* patched = &patch;
+    Patch weighted;
+    if (entry.dangerFactor != 0) {
+      // The copy's tiles follow the world's terrain and danger wherever either changed.
+      std::vector<std::pair<Cell, Cell>> pairs(patch.pairs.begin(), patch.pairs.end());
+      for (const DangerMap::Change& change : changes) pairs.push_back({change.low, change.high});
+      if (!dangerJournalled || !restamp(*entry.map, entry.pairTerrain, m_world->map(), danger, pairs)) {
+        result.rebuilt = true;
+        rebuild(entry, result);
+        continue;
+      }
+      weighted = {!pairs.empty(), false, {}, {}, patch.doorsChanged, patch.doors};
+      for (const auto& [low, high] : pairs) weighted.rects.push_back({low, high});
+      m_dangerPairs = std::move(pairs);
+      weighted.pairs = m_dangerPairs;
+      patched = &weighted;
     }
     for (std::unique_ptr<NavLayer>& layer : entry.layers) {
-      if (layer && !patchLayer(*layer, *entry.map, patch, result)) layer.reset();
+      if (layer && !patchLayer(*layer, *entry.map, *patched, result)) layer.reset();
     }
     if (entry.clearance) {
-      for (const TileRect& rect : patch.rects) entry.clearance->update(*entry.map, rect.low, rect.high);
+      for (const TileRect& rect : patched->rects) entry.clearance->update(*entry.map, rect.low, rect.high);
     }
   }
 }
@@ -241,6 +340,7 @@ NavUpdate NavData::update() {
   m_edits.clear();
   const bool journalled = map.editsSince(m_mapVersion, m_edits);
   const bool doorsChanged = m_doorLayoutVersion != m_world->doorLayoutVersion();
+  const bool dangerChanged = m_dangerVersion != m_world->danger().version();
   result.doorsChanged = doorsChanged;
   result.tileEdits = m_edits.size();
   bool costsChanged = false;
@@ -289,10 +389,11 @@ NavUpdate NavData::update() {
   }
   if (!journalled || costsChanged) {
     rebuildFiltered(result);
-  } else if (!m_edits.empty() || doorsChanged) {
+  } else if (!m_edits.empty() || doorsChanged || dangerChanged) {
     patchFiltered(patch, result);
   }
   m_mapVersion = map.version();
+  m_dangerVersion = m_world->danger().version();
   m_doorLayoutVersion = m_world->doorLayoutVersion();
   result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count();
   return result;
@@ -314,7 +415,7 @@ std::size_t NavData::memoryBytes() const noexcept {
   for (const std::unique_ptr<Clearance>& clearance : m_clearances) total += clearance ? clearance->memoryBytes() : 0;
   for (const Filtered& entry : m_filtered) {
     total += sizeof(entry) + entry.costs.capacity() * sizeof(TerrainCost) + sizeof(TileMap) +
-             std::size_t(entry.map->tileCount()) * sizeof(TerrainId);
+             std::size_t(entry.map->tileCount()) * sizeof(TerrainId) + entry.pairTerrain.capacity();
     for (const std::unique_ptr<NavLayer>& layer : entry.layers) total += layer ? layer->memoryBytes() : 0;
     total += entry.clearance ? entry.clearance->memoryBytes() : 0;
   }

@@ -44,7 +44,8 @@ class RPGNAV_HIDDEN Planner::Impl {
  private:
   // The layer for a request (preparing and updating the planner's own data); nullptr with the
   // failure in `out`.
-  const NavLayer* layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs, PathResult& out);
+  const NavLayer* layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs, std::uint8_t dangerFactor,
+                           PathResult& out);
   // The entities the request ignores: its own list and its filter's (merged into m_ignored when
   // both have some).
   std::span<const EntityId> ignored(const PathRequest& request);
@@ -438,29 +439,32 @@ Vec2 Planner::Impl::wideDoorStop(const Door& door, float keep, Vec2 start, std::
 
 
 const NavLayer* Planner::Impl::layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
-                                  PathResult& out) {
+                                        std::uint8_t dangerFactor, PathResult& out) {
   if (m_ownData) {
     // Its own data: prepare() brings it up to date after edits and builds the layer on first use.
-    if (m_ownData->prepare(mobility, radius, costs) != Status::Ok) {
-      fail(out, Status::InvalidArgument,
-           costs.empty() ? "cannot build the navigation data for this mobility (a terrain cost outside the search's range?)"
-                         : "cannot build the navigation data for this mobility and the filter's terrain costs (an "
-                           "unknown terrain, or a cost outside the search's range?)");
+    if (const Status status = m_ownData->prepare(mobility, radius, costs, dangerFactor); status != Status::Ok) {
+      fail(out, status,
+           status == Status::LimitExceeded
+               ? "cannot weigh the danger in: the map has more (terrain, danger) pairs than a terrain table holds"
+           : costs.empty() ? "cannot build the navigation data for this mobility (a terrain cost outside the search's range?)"
+                           : "cannot build the navigation data for this mobility and the filter's terrain costs (an "
+                             "unknown terrain, or a cost outside the search's range?)");
       return nullptr;
     }
-    return m_ownData->layer(mobility, radius, costs);
+    return m_ownData->layer(mobility, radius, costs, dangerFactor);
   }
   if (!m_data->current()) {
     fail(out, Status::InvalidArgument,
          "the navigation data is older than the map or its doors: call NavData::update() between frames");
     return nullptr;
   }
-  const NavLayer* layer = m_data->layer(mobility, radius, costs);  // null unless ready() for this radius
+  const NavLayer* layer = m_data->layer(mobility, radius, costs, dangerFactor);  // null unless ready() for this radius
   if (layer == nullptr) {
     fail(out, Status::InvalidArgument,
-         costs.empty() ? "no navigation data for this mobility and size: NavData::prepare() it first"
-                       : "no navigation data for this mobility, size and the filter's terrain costs: NavData::prepare() "
-                         "them first");
+         costs.empty() && dangerFactor == 0
+             ? "no navigation data for this mobility and size: NavData::prepare() it first"
+             : "no navigation data for this mobility, size, the filter's terrain costs and the danger factor: "
+               "NavData::prepare() them first");
     return nullptr;
   }
   return layer;
@@ -504,9 +508,10 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
   // that layer's map (so the layer comes first; without them, narrow characters are checked
   // before the data is looked at, as always).
   const std::span<const TerrainCost> costs = request.filter != nullptr ? request.filter->costs : std::span<const TerrainCost>();
+  const std::uint8_t dangerFactor = request.dangerFactor;
   const NavLayer* data = nullptr;
-  if (!costs.empty()) {
-    data = layerFor(request.mobility, request.radius, costs, out);
+  if (!costs.empty() || dangerFactor != 0) {
+    data = layerFor(request.mobility, request.radius, costs, dangerFactor, out);
     if (data == nullptr) return nullptr;
     m_map = &data->map();
   }
@@ -539,9 +544,9 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
     return false;
   };
   if (!wide && endsRefused()) return nullptr;
-  if (data == nullptr) data = layerFor(request.mobility, request.radius, costs, out);
+  if (data == nullptr) data = layerFor(request.mobility, request.radius, costs, dangerFactor, out);
   if (data == nullptr) return nullptr;
-  m_clearance = wide ? navData().clearance(request.mobility, costs) : nullptr;
+  m_clearance = wide ? navData().clearance(request.mobility, costs, dangerFactor) : nullptr;
   if (wide && endsRefused()) return nullptr;
   m_doors->begin(*m_world, Traveller{request.character, request.mobility, request.radius},
                  request.filter != nullptr ? request.filter->doorPolicy : nullptr);

@@ -171,7 +171,9 @@ Status ReplanScheduler::add(const CharacterSpec& spec) {
   if (m_characters.size() >= kMaxCharacters) return Status::LimitExceeded;
   // Its navigation data, built now (between frames) rather than by a plan or a worker's job.
   const std::span<const TerrainCost> costs = spec.filter != nullptr ? spec.filter->costs : std::span<const TerrainCost>();
-  if (const Status prepared = m_data->prepare(spec.mobility, spec.radius, costs); prepared != Status::Ok) return prepared;
+  if (const Status prepared = m_data->prepare(spec.mobility, spec.radius, costs, spec.dangerFactor); prepared != Status::Ok) {
+    return prepared;
+  }
   auto character = std::make_unique<Character>();
   character->spec = spec;
   character->position = spec.position;
@@ -512,6 +514,7 @@ PathRequest ReplanScheduler::requestFor(const Character& character, Vec2 goal) c
   request.radius = character.spec.radius;
   request.character = character.spec.id;
   request.filter = character.spec.filter;
+  request.dangerFactor = character.spec.dangerFactor;
   // The scheduler tells the door listener itself, once per change (see report()).
   request.tellDoorListener = false;
   // A followed entity stands at the goal: it is no obstacle on the way there.
@@ -532,8 +535,10 @@ bool ReplanScheduler::planAlongAllowed(const Character& character, ReplanReason 
 const TileMap& ReplanScheduler::mapOf(const Character& character) const {
   // A filter's terrain costs live in its layer's map; the layer is gone only after a failed
   // update (then the world's map, until add() prepares it again).
-  if (character.spec.filter == nullptr || character.spec.filter->costs.empty()) return m_world->map();
-  const NavLayer* layer = m_data->layer(character.spec.mobility, character.spec.radius, character.spec.filter->costs);
+  const CharacterSpec& spec = character.spec;
+  const std::span<const TerrainCost> costs = spec.filter != nullptr ? spec.filter->costs : std::span<const TerrainCost>();
+  if (costs.empty() && spec.dangerFactor == 0) return m_world->map();
+  const NavLayer* layer = m_data->layer(spec.mobility, spec.radius, costs, spec.dangerFactor);
   return layer != nullptr ? layer->map() : m_world->map();
 }
 
@@ -836,7 +841,9 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     for (const std::unique_ptr<Character>& character : m_characters) {
       const CharacterSpec& spec = character->spec;
       const std::span<const TerrainCost> costs = spec.filter != nullptr ? spec.filter->costs : std::span<const TerrainCost>();
-      if (!m_data->ready(spec.mobility, spec.radius, costs)) static_cast<void>(m_data->prepare(spec.mobility, spec.radius, costs));
+      if (!m_data->ready(spec.mobility, spec.radius, costs, spec.dangerFactor)) {
+        static_cast<void>(m_data->prepare(spec.mobility, spec.radius, costs, spec.dangerFactor));
+      }
     }
   }
   notice(now);

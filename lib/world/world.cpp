@@ -15,7 +15,7 @@ DoorDecision DefaultDoorPolicy::decide(const Door& door, const Traveller&) const
   return {DoorAction::Avoid, 0.0f};
 }
 
-World::World(const TileMap& map) : m_map(&map) {
+World::World(const TileMap& map) : m_map(&map), m_danger(map) {
   // Buckets cover the map's world extent (hex maps reach half a tile further) plus one spare.
   m_bucketsX = (map.width() + 1) / kBucket + 2;
   m_bucketsY = (map.height() + 1) / kBucket + 2;
@@ -133,6 +133,17 @@ void World::doorsNear(Vec2 low, Vec2 high, float reach, std::vector<DoorId>& out
       for (std::uint32_t id : m_buckets[std::size_t(bucketOf(bx, by))]) out.push_back(DoorId{id});
     }
   }
+}
+
+Status World::setDangerLayers(std::span<const DangerLayerSpec> layers) {
+  if (layers.size() > std::size_t(DangerMap::kMaxLayers)) return Status::InvalidArgument;
+  for (const DangerLayerSpec& layer : layers) {
+    if (layer.values.size() != std::size_t(m_map->tileCount())) return Status::InvalidArgument;
+  }
+  for (std::size_t index = 0; index < layers.size(); ++index) {
+    if (const Status status = m_danger.setLayer(int(index), layers[index].values); status != Status::Ok) return status;
+  }
+  return Status::Ok;
 }
 
 Status World::addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities) {

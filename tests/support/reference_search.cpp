@@ -10,15 +10,17 @@
 
 namespace rpgnav::test {
 
-std::int64_t referenceStepCost(const TileMap& map, Cell from, Cell to, MobilityId mobility, bool diagonal) {
+std::int64_t referenceStepCost(const TileMap& map, Cell from, Cell to, MobilityId mobility, bool diagonal,
+                               const TileCost& tileCost) {
   auto half = [&](Cell cell) {
-    const double cost = map.cost(cell, mobility);
+    const double cost = tileCost ? tileCost(cell) : map.cost(cell, mobility);
     return std::llround(0.5 * cost * (diagonal ? std::sqrt(2.0) : 1.0) * double(kCostScale));
   };
   return half(from) + half(to);
 }
 
-std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility, Cell start, const StepRule& rule) {
+std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility, Cell start, const StepRule& rule,
+                                        const TileCost& tileCost) {
   std::vector<std::int64_t> best(std::size_t(map.tileCount()), -1);
   using Item = std::pair<std::int64_t, std::int32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
@@ -39,7 +41,7 @@ std::vector<std::int64_t> dijkstraCosts(const TileMap& map, MobilityId mobility,
         if (!allowed) continue;
         extra = *allowed;
       }
-      const std::int64_t cost = g + referenceStepCost(map, cell, next, mobility, !step.sharesEdge) + extra;
+      const std::int64_t cost = g + referenceStepCost(map, cell, next, mobility, !step.sharesEdge, tileCost) + extra;
       std::int64_t& slot = best[std::size_t(map.index(next))];
       if (slot < 0 || cost < slot) {
         slot = cost;

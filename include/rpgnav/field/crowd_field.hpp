@@ -17,6 +17,7 @@
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
+#include "rpgnav/grid/danger_map.hpp"
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
@@ -152,19 +153,11 @@ class RPGNAV_API CrowdField {
   Status syncWithMap(const TileMap& map, const Clearance& clearance);
   /// Danger: a per-tile cost for being there, 0-255 (0 outside the map). Several layers add up
   /// (clamped to 255); `layer` counts from 0, at most kMaxDangerLayers. Incremental.
-  static constexpr int kMaxDangerLayers = 8;
+  static constexpr int kMaxDangerLayers = DangerMap::kMaxLayers;
   Status setDanger(int layer, Cell cell, std::uint8_t danger);
   /// A danger stamp: a disc of danger round a point (a turret's range, a fire, a guard's
-  /// sight), added to the layers. Every tile whose centre lies within `radius` (world units) of
-  /// `centre`, and the tile holding the centre, gets peak × (1 − falloff × d / radius) rounded
-  /// (d: the tile centre's distance to `centre`), so falloff 0 is a flat disc and 1 falls to 0 at
-  /// the rim. Stamps add up with each other and the layers (clamped to 255 per tile).
-  struct DangerStamp {
-    Vec2 centre = Vec2::Zero();
-    float radius = 0.0f;
-    std::uint8_t peak = 0;
-    float falloff = 1.0f;
-  };
+  /// sight), added to the layers; see DangerMap::Stamp for which tiles get how much.
+  using DangerStamp = DangerMap::Stamp;
   /// Adds a stamp in one update (work proportional to the disc): its id, for removeDangerStamp.
   /// InvalidArgument for a NaN or infinite centre or radius, a negative radius or a falloff
   /// outside [0, 1]. A stamp wholly off the map changes nothing but still gets an id.
@@ -197,7 +190,7 @@ class RPGNAV_API CrowdField {
   std::uint8_t dangerFactor() const noexcept { return m_factor; }
   /// A tile's danger: every layer's value added up, clamped to 255 (0 off the map).
   std::uint8_t danger(Cell cell) const noexcept {
-    return m_costs.contains(cell) ? m_dangerSum[std::size_t(cell.y) * std::size_t(m_costs.width()) + std::size_t(cell.x)] : 0;
+    return m_danger.danger(cell);
   }
 
   /// Recomputes everything from the goals (what the incremental edits are checked against).
@@ -353,10 +346,8 @@ class RPGNAV_API CrowdField {
   // count of circular buckets a step cannot outrun.
   std::pair<int, std::size_t> bucketShape() const noexcept;
   void refreshWeight(Cell cell);
-  // m_dangerSum for one (unpadded) tile from the layers and the stamps.
-  void recountDanger(std::size_t tile) noexcept;
-  // Adds (sign 1) or takes away (-1) a stamp's danger and updates the field.
-  void applyStamp(const DangerStamp& stamp, int sign);
+  // Brings the weights of the tiles the danger's last edit touched up to date.
+  void applyDangerEdit();
   // Marks or unmarks a (padded) tile as a goal, keeping m_goals in step.
   void markGoal(std::size_t tile, bool goal);
   // The incremental core, one update for everything at once: tiles' new weights (0:
@@ -497,8 +488,7 @@ class RPGNAV_API CrowdField {
   std::array<std::vector<Move>, 4> m_moves;  // by parity: [x % 2 + 2 × (y % 2)]
   bool m_parityMatters = false;
   std::vector<Cell> m_goals;
-  std::vector<std::vector<std::uint8_t>> m_danger;  // per layer (empty until used), unpadded
-  std::vector<std::uint8_t> m_dangerSum;            // clamped sum of the layers, unpadded
+  DangerMap m_danger;  // layers and stamps
   std::uint8_t m_factor = 0;
   std::vector<std::int32_t> m_weight;    // padded; 0: impassable
   // Padded, per tile: bit k set when move k of movesOf(tile) is open (see openMoves); on hex maps
@@ -531,11 +521,6 @@ class RPGNAV_API CrowdField {
   std::vector<TileCost> m_costChanges;
   std::vector<WeightChange> m_weightChanges;
   std::vector<std::uint32_t> m_rises, m_falls, m_lostGoals, m_newGoals;  // update()'s inputs, by kind
-  // Danger stamps: each one's id and shape, and their sum per (unpadded) tile (empty until the
-  // first stamp).
-  std::vector<std::pair<std::uint32_t, DangerStamp>> m_stamps;
-  std::uint32_t m_nextStampId = 1;
-  std::vector<std::int32_t> m_stampDanger;
   Work m_work;
   // Doors (see setDoor): each one's two tiles (padded) and state.
   struct FieldDoor {

@@ -6,6 +6,7 @@
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
+#include "rpgnav/grid/danger_map.hpp"
 
 #include <cstdint>
 #include <string>
@@ -42,11 +43,10 @@ struct EntitySpec {
 };
 
 /// A named danger layer as authored in a map file: one value 0-255 per tile, row-major
-/// (width × height), for a CrowdField's danger layer of the same position (CrowdField::setDanger).
+/// (width × height), for the danger layer of the same position (DangerMap::setLayer, CrowdField::setDanger).
 struct DangerLayerSpec {
-  /// At most this many layers per map: CrowdField::kMaxDangerLayers (the field module is above
-  /// this one, so the number is repeated here and the two are checked equal where both are seen).
-  static constexpr int kMaxLayers = 8;
+  /// At most this many layers per map.
+  static constexpr int kMaxLayers = DangerMap::kMaxLayers;
   std::string name;
   std::vector<std::uint8_t> values;
   friend bool operator==(const DangerLayerSpec&, const DangerLayerSpec&) = default;

@@ -91,7 +91,16 @@ class RPGNAV_API NavData {
   /// and size class, built once; update() patches these layers after tile and door edits as it
   /// patches the plain ones (a change of a terrain's cost in the table builds them afresh).
   /// InvalidArgument also for an unknown terrain or a NaN cost.
-  Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs);
+  ///
+  /// A danger factor above 0 (PathRequest::dangerFactor) weighs the world's danger in the same
+  /// way: the copy's terrain table gets a terrain of its own for each (terrain, danger) pair on
+  /// the map, costing DangerMap::weightedCost of the terrain's cost, so every stage reads the
+  /// danger through the tile costs. Layers are keyed by the factor too; factor 0 is the plain
+  /// layer (or the cost list's), bit for bit. update() patches them after danger edits in place,
+  /// as after tile edits (a pair the table has not seen yet builds the copy afresh).
+  /// LimitExceeded when the map holds more (terrain, danger) pairs than the terrain table has
+  /// room for (TerrainTable::kMaxTerrains in all); the names "danger.T.D" are taken for them.
+  Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs, std::uint8_t dangerFactor = 0);
   /// True when everything a plan for `mobility`, a character of `radius` (world units) and the
   /// cost overrides `costs` reads is built and up to date: the layer of the radius's size class
   /// for that list and, for a radius of half a tile or more (widerThanHalfTile), the mobility's
@@ -103,19 +112,23 @@ class RPGNAV_API NavData {
   /// on data that is not ready is refused with InvalidArgument and a reason naming prepare() (or
   /// update(), for data older than the map), unless the checks of its ends, made first, refuse it
   /// (a start or goal the mobility cannot enter); it never plans on other data.
-  bool ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {}) const noexcept;
+  bool ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {},
+             std::uint8_t dangerFactor = 0) const noexcept;
   /// The layer a plan for this mobility, radius and cost overrides reads, or nullptr exactly when
   /// ready() is false but for current() (a query on data older than the map is refused on its
   /// own). The library's modules read it; a game asks ready().
-  const NavLayer* layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {}) const noexcept;
+  const NavLayer* layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {},
+                        std::uint8_t dangerFactor = 0) const noexcept;
   /// The mobility's clearance (how wide a body fits on each tile; what CostField::build takes for
   /// a wide body's field), or nullptr when no radius of half a tile or more was prepared for it
   /// (for those cost overrides). Kept up to date by update() like the layers.
-  const Clearance* clearance(MobilityId mobility, std::span<const TerrainCost> costs = {}) const noexcept;
+  const Clearance* clearance(MobilityId mobility, std::span<const TerrainCost> costs = {},
+                             std::uint8_t dangerFactor = 0) const noexcept;
 
   /// Applies the map's and the world's edits since the last update to every layer, in place.
   NavUpdate update();
-  /// True when the data reflects the map's tiles and costs and the world's doors as they are.
+  /// True when the data reflects the map's tiles and costs, the world's doors and its danger as
+  /// they are.
   bool current() const noexcept;
   /// The map version (TileMap::version) and door layout version the data reflects.
   std::uint64_t mapVersion() const noexcept { return m_mapVersion; }
@@ -144,13 +157,20 @@ class RPGNAV_API NavData {
   struct Filtered {
     MobilityId mobility;
     std::vector<TerrainCost> costs;
+    std::uint8_t dangerFactor = 0;
     std::unique_ptr<TileMap> map;  // the world's map with those costs (kept at a stable address)
     std::array<std::unique_ptr<NavLayer>, 2> layers;  // by SizeClass
     std::unique_ptr<Clearance> clearance;
+    // For a danger factor: the copy's terrain of each (world terrain, danger) pair, at
+    // terrain × 256 + danger (0xFF where the map has none yet; empty while the map has no danger).
+    std::vector<std::uint8_t> pairTerrain;
   };
-  const Filtered* filtered(MobilityId mobility, std::span<const TerrainCost> costs) const noexcept;
+  const Filtered* filtered(MobilityId mobility, std::span<const TerrainCost> costs, std::uint8_t dangerFactor) const noexcept;
   // The world's map with the overrides applied, or the failure.
-  Result<std::unique_ptr<TileMap>> filteredMap(MobilityId mobility, std::span<const TerrainCost> costs) const;
+  Result<std::unique_ptr<TileMap>> filteredMap(MobilityId mobility, std::span<const TerrainCost> costs,
+                                               std::uint8_t dangerFactor, std::vector<std::uint8_t>& pairTerrain) const;
+  // Builds an entry's map and its layers afresh; false, with the failure in `result`, when it failed.
+  bool rebuild(Filtered& entry, NavUpdate& result);
   // update() for the filtered layers when a terrain's cost changed or the journal no longer
   // reaches back: rebuilt on a fresh copy of the map.
   void rebuildFiltered(NavUpdate& result);
@@ -170,7 +190,9 @@ class RPGNAV_API NavData {
   std::vector<Filtered> m_filtered;  // in the order first prepared
   std::uint64_t m_mapVersion;
   std::uint64_t m_doorLayoutVersion;
+  std::uint64_t m_dangerVersion;
   std::vector<TileEdit> m_edits;  // update()'s scratch
+  std::vector<std::pair<Cell, Cell>> m_dangerPairs;  // patchFiltered()'s scratch
 };
 
 }  // namespace rpgnav

@@ -69,6 +69,8 @@ struct CharacterSpec {
   /// registered (jobs handed out read it on worker threads). add() prepares the navigation data
   /// for its terrain costs. A followed entity is ignored besides the filter's.
   const QueryFilter* filter = nullptr;
+  /// Its plans' PathRequest::dangerFactor (0: danger ignored). add() prepares its data.
+  std::uint8_t dangerFactor = 0;
 };
 
 /// What move() did with one character.

@@ -6,6 +6,7 @@
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
+#include "rpgnav/grid/danger_map.hpp"
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 #include "rpgnav/world/doors.hpp"
@@ -72,6 +73,16 @@ class RPGNAV_API World {
   void setEntitySource(const EntitySource* source) noexcept { m_source = source; }
   const EntitySource& entitySource() const noexcept { return m_source ? *m_source : m_entities; }
 
+  // --- Danger ---
+  /// How dangerous each tile is, for characters that plan with a danger factor
+  /// (PathRequest::dangerFactor): layers and stamps the game edits between queries; then
+  /// NavData::update() brings the navigation data of every factor up to date.
+  DangerMap& danger() noexcept { return m_danger; }
+  const DangerMap& danger() const noexcept { return m_danger; }
+  /// Sets the authored danger layers (from a map file) as layers 0, 1, ... InvalidArgument (and
+  /// nothing set) for more than DangerMap::kMaxLayers or a layer without one value per tile.
+  Status setDangerLayers(std::span<const DangerLayerSpec> layers);
+
   // --- Hooks ---
   /// The door policy (nullptr: back to DefaultDoorPolicy with its default costs).
   void setDoorPolicy(const DoorPolicy* policy) noexcept { m_policy = policy; }
@@ -98,6 +109,7 @@ class RPGNAV_API World {
   std::uint64_t m_doorLayoutVersion = 0;
   std::uint64_t m_doorChanges = 0;
   EntityRegistry m_entities;
+  DangerMap m_danger;
   const EntitySource* m_source = nullptr;
   DefaultDoorPolicy m_defaultPolicy;
   const DoorPolicy* m_policy = nullptr;

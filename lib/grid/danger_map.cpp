@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "rpgnav/grid/danger_map.hpp"
+
+#include "rpgnav/grid/terrain_table.hpp"
+#include "rpgnav/grid/tile_map.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rpgnav {
+
+DangerMap::DangerMap(const Layout& layout, std::int32_t width, std::int32_t height)
+    : m_layout(layout),
+      m_width(std::max(width, 0)),
+      m_height(std::max(height, 0)),
+      m_sum(std::size_t(m_width) * std::size_t(m_height), 0) {}
+
+DangerMap::DangerMap(const TileMap& map) : DangerMap(map.layout(), map.width(), map.height()) {}
+
+float DangerMap::weightedCost(float cost, std::uint8_t danger, std::uint8_t factor) noexcept {
+  if (factor == 0 || danger == 0 || cost == TerrainTable::kImpassable) return cost;
+  return std::min(cost + float(factor) * float(danger) / float(256 - int(factor)), kMaxSearchCost);
+}
+
+void DangerMap::recount(std::size_t tile) noexcept {
+  int sum = m_stamped.empty() ? 0 : m_stamped[tile];
+  for (const std::vector<std::uint8_t>& layer : m_layers) sum += layer.empty() ? 0 : layer[tile];
+  const auto value = std::uint8_t(std::clamp(sum, 0, 255));
+  m_dangerousTiles += std::size_t(value != 0) - std::size_t(m_sum[tile] != 0);
+  m_sum[tile] = value;
+}
+
+void DangerMap::journalTouched() {
+  ++m_version;
+  if (m_touched.empty()) return;
+  Change change{m_version, m_touched.front(), m_touched.front()};
+  for (const Cell cell : m_touched) {
+    change.low = {std::min(change.low.x, cell.x), std::min(change.low.y, cell.y)};
+    change.high = {std::max(change.high.x, cell.x), std::max(change.high.y, cell.y)};
+  }
+  if (m_journal.size() == kJournalLimit) {
+    // Drop the older half at once, so journalling stays amortised constant.
+    const std::size_t drop = kJournalLimit / 2;
+    m_forgotten = m_journal[drop - 1].version;
+    m_journal.erase(m_journal.begin(), m_journal.begin() + std::ptrdiff_t(drop));
+  }
+  m_journal.push_back(change);
+}
+
+bool DangerMap::changesSince(std::uint64_t version, std::vector<Change>& out) const {
+  if (version < m_forgotten) return false;
+  for (const Change& change : m_journal) {
+    if (change.version > version) out.push_back(change);
+  }
+  return true;
+}
+
+Status DangerMap::setDanger(int layer, Cell cell, std::uint8_t danger) {
+  if (layer < 0 || layer >= kMaxLayers || cell.x < 0 || cell.y < 0 || cell.x >= m_width || cell.y >= m_height) {
+    return Status::InvalidArgument;
+  }
+  if (m_layers.size() <= std::size_t(layer)) m_layers.resize(std::size_t(layer) + 1);
+  std::vector<std::uint8_t>& values = m_layers[std::size_t(layer)];
+  if (values.empty()) values.assign(m_sum.size(), 0);
+  const std::size_t tile = std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x);
+  values[tile] = danger;
+  recount(tile);
+  m_touched.assign(1, cell);
+  journalTouched();
+  return Status::Ok;
+}
+
+Status DangerMap::setLayer(int layer, std::span<const std::uint8_t> values) {
+  if (layer < 0 || layer >= kMaxLayers || values.size() != m_sum.size()) return Status::InvalidArgument;
+  if (m_layers.size() <= std::size_t(layer)) m_layers.resize(std::size_t(layer) + 1);
+  std::vector<std::uint8_t>& mine = m_layers[std::size_t(layer)];
+  if (mine.empty()) mine.assign(m_sum.size(), 0);
+  m_touched.clear();
+  for (std::size_t tile = 0; tile < values.size(); ++tile) {
+    if (mine[tile] == values[tile]) continue;
+    mine[tile] = values[tile];
+    recount(tile);
+    m_touched.push_back({std::int32_t(tile % std::size_t(m_width)), std::int32_t(tile / std::size_t(m_width))});
+  }
+  journalTouched();
+  return Status::Ok;
+}
+
+Result<std::uint32_t> DangerMap::addStamp(const Stamp& stamp) {
+  if (!stamp.centre.allFinite() || !std::isfinite(stamp.radius) || stamp.radius < 0.0f || !(stamp.falloff >= 0.0f) ||
+      !(stamp.falloff <= 1.0f)) {
+    return Error{Status::InvalidArgument, "a danger stamp needs a finite centre, a finite radius >= 0 and a falloff in [0, 1]"};
+  }
+  const std::uint32_t id = m_nextStampId++;
+  m_stamps.push_back({id, stamp});
+  applyStamp(stamp, 1);
+  return id;
+}
+
+Status DangerMap::removeStamp(std::uint32_t id) {
+  const auto found = std::find_if(m_stamps.begin(), m_stamps.end(), [id](const auto& each) { return each.first == id; });
+  if (found == m_stamps.end()) return Status::InvalidArgument;
+  const Stamp stamp = found->second;
+  m_stamps.erase(found);
+  applyStamp(stamp, -1);
+  return Status::Ok;
+}
+
+void DangerMap::applyStamp(const Stamp& stamp, int sign) {
+  m_touched.clear();
+  if (m_width == 0 || m_height == 0) {
+    journalTouched();
+    return;
+  }
+  if (m_stamped.empty()) m_stamped.assign(m_sum.size(), 0);
+  // The tiles round the disc's bounding box (one more on every side: hex tiles reach past their
+  // centres' box), clamped to the map before any tile is looked at, so a huge radius costs the
+  // map and no more.
+  const Layout& layout = m_layout;
+  const double reach = std::min<double>(stamp.radius, 4.0 * (double(m_width) + m_height) * layout.tileSize());
+  std::int64_t low[2] = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max()};
+  std::int64_t high[2] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min()};
+  for (const Vec2& corner : {Vec2(-1.0f, -1.0f), Vec2(1.0f, -1.0f), Vec2(-1.0f, 1.0f), Vec2(1.0f, 1.0f)}) {
+    const Vec2 point = stamp.centre + float(reach) * corner;
+    const Vec2 local = (point - layout.origin()) / layout.tileSize();
+    // Far outside the map tileAt's integers could overflow: clamp in floating point first.
+    const Cell cell = layout.tileAt(layout.origin() + layout.tileSize() * Vec2(std::clamp(local.x(), -4.0f, float(m_width) * 2 + 4),
+                                                                               std::clamp(local.y(), -4.0f, float(m_height) * 2 + 4)));
+    low[0] = std::min<std::int64_t>(low[0], cell.x), low[1] = std::min<std::int64_t>(low[1], cell.y);
+    high[0] = std::max<std::int64_t>(high[0], cell.x), high[1] = std::max<std::int64_t>(high[1], cell.y);
+  }
+  const std::int32_t x0 = std::int32_t(std::max<std::int64_t>(low[0] - 1, 0)), y0 = std::int32_t(std::max<std::int64_t>(low[1] - 1, 0));
+  const std::int32_t x1 = std::int32_t(std::min<std::int64_t>(high[0] + 1, m_width - 1));
+  const std::int32_t y1 = std::int32_t(std::min<std::int64_t>(high[1] + 1, m_height - 1));
+  const Cell holder = layout.tileAt(stamp.centre);
+  for (std::int32_t y = y0; y <= y1; ++y) {
+    for (std::int32_t x = x0; x <= x1; ++x) {
+      const double d = double((layout.tileCenter({x, y}) - stamp.centre).norm());
+      if (d > double(stamp.radius) && !(Cell{x, y} == holder)) continue;
+      const double share = stamp.radius > 0.0f ? std::max(0.0, 1.0 - double(stamp.falloff) * std::min(d / double(stamp.radius), 1.0)) : 1.0;
+      const auto value = std::int32_t(std::lround(double(stamp.peak) * share));
+      if (value == 0) continue;
+      const std::size_t tile = std::size_t(y) * std::size_t(m_width) + std::size_t(x);
+      m_stamped[tile] += sign * value;
+      recount(tile);
+      m_touched.push_back({x, y});
+    }
+  }
+  journalTouched();
+}
+
+}  // namespace rpgnav
