@@ -521,15 +521,12 @@ void SvgPicture::field(const CrowdField& field, int arrowEvery) {
   const float tile = layout.tileSize();
   // The distances present, for the colour scale and its legend: reachable tiles only.
   std::int64_t nearest = CrowdField::kUnreachable, farthest = 0;
-  int dangerLow = 256, dangerHigh = 0;
   for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
-    const Cell cell = m_map.cellAt(i);
-    const std::int64_t d = field.distance(cell);
+    const std::int64_t d = field.distance(m_map.cellAt(i));
     if (d != CrowdField::kUnreachable) nearest = std::min(nearest, d), farthest = std::max(farthest, d);
-    if (const int danger = field.danger(cell); danger > 0) dangerLow = std::min(dangerLow, danger), dangerHigh = std::max(dangerHigh, danger);
   }
   if (nearest == CrowdField::kUnreachable) nearest = 0;
-  const bool hasDanger = dangerHigh > 0;
+  const bool hasDanger = !field.dangerMap().clear();
   // A step onto a tile of cost 1 without danger weighs (256 - factor) × kStep: distances are
   // told in such steps, so a field without danger or dear terrain reads in tiles.
   const double plainStep = double(CrowdField::kStep) * double(256 - field.dangerFactor());
@@ -544,11 +541,7 @@ void SvgPicture::field(const CrowdField& field, int arrowEvery) {
                                      " tiles (far), weighted by terrain cost" +
                                      (hasDanger && field.dangerFactor() > 0 ? " and danger" : ""),
                                  false, false, std::string(kFar)});
-  const std::string danger =
-      hasDanger ? mark({Kind::Ramp, std::string(kDangerColour),
-                        "danger 0 (none) to 255; here " + std::to_string(dangerLow) + " to " + std::to_string(dangerHigh) +
-                            " (layers summed, factor " + std::to_string(field.dangerFactor()) + ")"})
-                : std::string();
+  const std::string danger = dangerMark(field.dangerMap(), field.dangerFactor());
   const std::string arrows =
       arrowEvery > 0 ? mark({Kind::Arrow, "#000080", "flow direction (every " + std::to_string(arrowEvery) + " tiles)"})
                      : std::string();
@@ -571,14 +564,7 @@ void SvgPicture::field(const CrowdField& field, int arrowEvery) {
     m_body += "<polygon points=\"" + polygonOf(layout.tilePolygon(cell)) + "\" fill=\"" + colour +
               "\" fill-opacity=\"0.55\" stroke=\"none\"/>\n";
   }
-  for (std::int32_t i = 0; hasDanger && i < m_map.tileCount(); ++i) {
-    const Cell cell = m_map.cellAt(i);
-    const int value = field.danger(cell);
-    if (value == 0) continue;
-    m_body += "<polygon class=\"danger\" data-danger=\"" + std::to_string(value) + "\" points=\"" +
-              polygonOf(layout.tilePolygon(cell)) + "\" fill=\"" + danger + "\" fill-opacity=\"" +
-              number(kDangerOpacity * double(value) / 255.0) + "\" stroke=\"none\"/>\n";
-  }
+  dangerTiles(field.dangerMap(), danger);
   for (std::int32_t i = 0; arrowEvery > 0 && i < m_map.tileCount(); ++i) {
     const Cell cell = m_map.cellAt(i);
     if ((cell.x % arrowEvery) != 0 || (cell.y % arrowEvery) != 0) continue;
@@ -592,6 +578,31 @@ void SvgPicture::field(const CrowdField& field, int arrowEvery) {
     m_body += goalGlyph(layout.tileCenter(goalTile), std::max(0.4 * tile, 4.0 / m_scale), 0.08 * tile, goals);
   }
 }
+
+std::string SvgPicture::dangerMark(const DangerMap& danger, std::uint8_t factor) {
+  int low = 256, high = 0;
+  for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
+    if (const int value = danger.danger(m_map.cellAt(i)); value > 0) low = std::min(low, value), high = std::max(high, value);
+  }
+  if (high == 0) return {};
+  return mark({Kind::Ramp, std::string(kDangerColour),
+               "danger 0 (none) to 255; here " + std::to_string(low) + " to " + std::to_string(high) +
+                   " (layers summed, factor " + std::to_string(factor) + ")"});
+}
+
+void SvgPicture::dangerTiles(const DangerMap& danger, const std::string& colour) {
+  const Layout& layout = m_map.layout();
+  for (std::int32_t i = 0; !colour.empty() && i < m_map.tileCount(); ++i) {
+    const Cell cell = m_map.cellAt(i);
+    const int value = danger.danger(cell);
+    if (value == 0) continue;
+    m_body += "<polygon class=\"danger\" data-danger=\"" + std::to_string(value) + "\" points=\"" +
+              polygonOf(layout.tilePolygon(cell)) + "\" fill=\"" + colour + "\" fill-opacity=\"" +
+              number(kDangerOpacity * double(value) / 255.0) + "\" stroke=\"none\"/>\n";
+  }
+}
+
+void SvgPicture::danger(const DangerMap& danger, std::uint8_t factor) { dangerTiles(danger, dangerMark(danger, factor)); }
 
 void SvgPicture::marker(Vec2 point, std::string_view colour, std::string_view label) {
   const float tile = m_map.layout().tileSize();

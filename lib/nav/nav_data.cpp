@@ -47,7 +47,9 @@ Result<std::unique_ptr<NavLayer>> NavData::build(const TileMap& map, MobilityId 
                                                 ConvexCorners(map, mobility), std::move(costs.value()), size));
 }
 
-Status NavData::prepare(MobilityId mobility, float radius) {
+Status NavData::prepare(MobilityId mobility, float radius) { return prepare(mobility, radius, {}); }
+
+Status NavData::preparePlain(MobilityId mobility, float radius) {
   const TileMap& map = m_world->map();
   if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
@@ -160,8 +162,10 @@ bool restamp(TileMap& copy, const std::vector<std::uint8_t>& pairTerrain, const 
 
 }  // namespace
 
-Status NavData::prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs, std::uint8_t dangerFactor) {
-  if (costs.empty() && dangerFactor == 0) return prepare(mobility, radius);
+Status NavData::prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+                        std::optional<std::uint8_t> factor) {
+  const std::uint8_t dangerFactor = factorOf(factor);
+  if (costs.empty() && dangerFactor == 0) return preparePlain(mobility, radius);
   const TileMap& map = m_world->map();
   if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
@@ -222,7 +226,8 @@ void NavData::rebuildFiltered(NavUpdate& result) {
 }
 
 const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
-                               std::uint8_t dangerFactor) const noexcept {
+                               std::optional<std::uint8_t> factor) const noexcept {
+  const std::uint8_t dangerFactor = factorOf(factor);
   const Layout& layout = m_world->map().layout();
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * layout.tileSize()) return nullptr;
   const SizeClass size = sizeClassOf(layout, radius);
@@ -241,12 +246,13 @@ const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<cons
 }
 
 bool NavData::ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
-                    std::uint8_t dangerFactor) const noexcept {
+                    std::optional<std::uint8_t> dangerFactor) const noexcept {
   return current() && layer(mobility, radius, costs, dangerFactor) != nullptr;
 }
 
 const Clearance* NavData::clearance(MobilityId mobility, std::span<const TerrainCost> costs,
-                                    std::uint8_t dangerFactor) const noexcept {
+                                    std::optional<std::uint8_t> factor) const noexcept {
+  const std::uint8_t dangerFactor = factorOf(factor);
   if (!costs.empty() || dangerFactor != 0) {
     const Filtered* entry = filtered(mobility, costs, dangerFactor);
     return entry != nullptr ? entry->clearance.get() : nullptr;

@@ -508,7 +508,7 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
   // that layer's map (so the layer comes first; without them, narrow characters are checked
   // before the data is looked at, as always).
   const std::span<const TerrainCost> costs = request.filter != nullptr ? request.filter->costs : std::span<const TerrainCost>();
-  const std::uint8_t dangerFactor = request.dangerFactor;
+  const std::uint8_t dangerFactor = request.dangerFactor.value_or(m_world->dangerFactor());
   const NavLayer* data = nullptr;
   if (!costs.empty() || dangerFactor != 0) {
     data = layerFor(request.mobility, request.radius, costs, dangerFactor, out);

@@ -537,7 +537,7 @@ const TileMap& ReplanScheduler::mapOf(const Character& character) const {
   // update (then the world's map, until add() prepares it again).
   const CharacterSpec& spec = character.spec;
   const std::span<const TerrainCost> costs = spec.filter != nullptr ? spec.filter->costs : std::span<const TerrainCost>();
-  if (costs.empty() && spec.dangerFactor == 0) return m_world->map();
+  if (costs.empty() && spec.dangerFactor.value_or(m_world->dangerFactor()) == 0) return m_world->map();
   const NavLayer* layer = m_data->layer(spec.mobility, spec.radius, costs, spec.dangerFactor);
   return layer != nullptr ? layer->map() : m_world->map();
 }

@@ -146,6 +146,13 @@ Status World::setDangerLayers(std::span<const DangerLayerSpec> layers) {
   return Status::Ok;
 }
 
+Status World::addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities,
+                          std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor) {
+  if (const Status status = setDangerLayers(dangerLayers); status != Status::Ok) return status;
+  setDangerFactor(dangerFactor);
+  return addFeatures(doors, entities);
+}
+
 Status World::addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities) {
   for (const DoorSpec& spec : doors) {
     if (auto added = addDoor(spec); !added) return added.status();

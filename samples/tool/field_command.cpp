@@ -60,7 +60,7 @@ bool readDangerFile(const std::string& path, int layer, CrowdField& field, std::
 int fieldCommand(Arguments args) {
   std::string mapPath, dangerPath, svgPath, mobilityName = "walk";
   std::vector<Vec2> goalPoints;
-  std::optional<int> factorOption;  // unset: the map's own factor
+  std::optional<std::uint8_t> factorOption;  // unset: the map's own factor
   CommandLine commandLine("rpgnav field", kUsage);
   commandLine.positional("MAP", mapPath);
   commandLine.option("--goal", "X,Y in world units", [&](std::string_view value) {
@@ -70,12 +70,8 @@ int fieldCommand(Arguments args) {
     return true;
   });
   commandLine.option("--danger", dangerPath);
-  commandLine.option("--factor", "a whole number from 0 to 255", [&](std::string_view value) {
-    int factor = 0;
-    if (!readNumber(value, factor) || factor < 0 || factor > 255) return false;
-    factorOption = factor;
-    return true;
-  });
+  commandLine.option("--factor", "a whole number from 0 to 255",
+                     [&](std::string_view value) { return readDangerFactor(value, factorOption); });
   std::optional<float> bashCost;  // unset: closed and locked doors block
   commandLine.option("--bash-doors", "a number of tile steps from 0 to 1000", [&](std::string_view value) {
     float cost = 0.0f;
@@ -131,8 +127,8 @@ int fieldCommand(Arguments args) {
     if (!readDangerFile(dangerPath, int(layers.size()), field, tiles)) return 1;
     layerList += (layers.empty() ? "" : ", ") + dangerPath + " (" + countOf(std::uint64_t(tiles), "tile") + ")";
   }
-  const int factor = factorOption.value_or(document->dangerFactor);
-  field.setDangerFactor(std::uint8_t(factor));
+  const std::uint8_t factor = factorOption.value_or(document->dangerFactor);
+  field.setDangerFactor(factor);
   if (bashCost) field.setDoorPolicy({*bashCost, *bashCost});
   std::size_t shut = 0;
   for (const DoorSpec& door : document->doors) {

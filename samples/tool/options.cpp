@@ -68,6 +68,13 @@ bool readPoint(std::string_view text, Vec2& out) {
   return true;
 }
 
+bool readDangerFactor(std::string_view text, std::optional<std::uint8_t>& out) {
+  int factor = 0;
+  if (!readNumber(text, factor) || factor < 0 || factor > 255) return false;
+  out = std::uint8_t(factor);
+  return true;
+}
+
 bool readCell(std::string_view text, Cell& out) {
   const std::size_t comma = text.find(',');
   return comma != std::string_view::npos && readNumber(text.substr(0, comma), out.x) &&

@@ -10,6 +10,7 @@
 
 #include <charconv>
 #include <functional>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -87,5 +88,7 @@ bool readNumber(std::string_view text, T& out) {
 bool readPoint(std::string_view text, Vec2& out);
 // "X,Y" as two whole numbers.
 bool readCell(std::string_view text, Cell& out);
+// A danger factor: a whole number from 0 to 255.
+bool readDangerFactor(std::string_view text, std::optional<std::uint8_t>& out);
 
 }  // namespace rpgnav::tool

@@ -22,10 +22,13 @@ namespace {
 constexpr const char* kUsage =
     "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
     "                       [--comfort C] [--svg FILE] [--any-angle | --8-way] [--entities FILE]\n"
+    "                       [--danger-factor F]\n"
     "  --any-angle: Theta* as the search; --8-way: the 8-way tile search instead of the exact\n"
     "  any-angle search (the default where it applies: 8-way square maps of one cost, no doors)\n"
     "  --comfort C: keep C world units more than the radius from walls where there is room (default a\n"
     "    quarter tile; 0: pulled taut at the radius)\n"
+    "  --danger-factor F: how much the map's danger layers weigh against distance, 0 (ignored) to 255\n"
+    "    (the safest way); default: the map's danger-factor\n"
     "  --entities FILE: one entity per line, 'x y radius [flat|static|moving ...]' (# starts a comment)\n";
 
 void text(const PathResult& result, const World& world, const EntityNames& names) {
@@ -106,6 +109,7 @@ int pathCommand(Arguments args) {
   bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false, eightWay = false;
   float radius = 0.0f;
   std::optional<float> comfort;  // unset: the planner's default
+  std::optional<std::uint8_t> dangerFactor;  // unset: the map's
   CommandLine commandLine("rpgnav path", kUsage);
   commandLine.positional("MAP", mapPath);
   commandLine.option("--from", "X,Y in world units",
@@ -118,6 +122,8 @@ int pathCommand(Arguments args) {
                      [&](std::string_view value) { return readNumber(value, radius); });
   commandLine.option("--comfort", "a number of world units",
                      [&](std::string_view value) { return readNumber(value, comfort.emplace()); });
+  commandLine.option("--danger-factor", "a whole number from 0 to 255",
+                     [&](std::string_view value) { return readDangerFactor(value, dangerFactor); });
   commandLine.option("--entities", entitiesPath);
   commandLine.option("--svg", svgPath);
   commandLine.flag("--json", asJson);
@@ -141,9 +147,10 @@ int pathCommand(Arguments args) {
     return 1;
   }
   World world(document->map);
-  if (world.addFeatures(document->doors, document->entities) != Status::Ok) {
+  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor) != Status::Ok) {
     return std::fprintf(stderr, "rpgnav path: the map's doors or entities are invalid\n"), 1;
   }
+  if (dangerFactor) world.setDangerFactor(*dangerFactor);
   EntityNames names;
   for (const EntitySpec& entity : document->entities) names.push_back(entity.name);
   if (!entitiesPath.empty() && !readEntities(entitiesPath, world, names)) return 1;
@@ -173,6 +180,7 @@ int pathCommand(Arguments args) {
     }
     if (!svgPath.empty()) {
       SvgPicture picture(document->map, *mobility);
+      if (world.dangerFactor() > 0) picture.danger(world.danger(), world.dangerFactor());
       picture.world(world);
       picture.tiles(result.tilePath, "#00ffff", "A* tiles");
       picture.polyline(result.stagePoints[std::size_t(PathStage::ControlPoints)], "#7f7f7f", 0.05f, true,

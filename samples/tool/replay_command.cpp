@@ -52,12 +52,15 @@ double microsSince(Clock::time_point start) {
 class Replay {
  public:
   Replay(MapDocument& document, bool asJson, bool verify)
-      : m_map(document.map), m_entities(document.entities), m_world(document.map), m_data(m_world),
+      : m_map(document.map), m_entities(document.entities), m_dangerLayers(document.dangerLayers),
+        m_dangerFactor(document.dangerFactor), m_world(document.map), m_data(m_world),
         m_asJson(asJson), m_verify(verify) {
     for (const EntitySpec& entity : document.entities) m_names.push_back(entity.name);
   }
 
-  Status addFeatures(const MapDocument& document) { return m_world.addFeatures(document.doors, document.entities); }
+  Status addFeatures(const MapDocument& document) {
+    return m_world.addFeatures(document.doors, document.entities, m_dangerLayers, m_dangerFactor);
+  }
 
   // Runs one line; false with `error` set when it is malformed or the library refuses it.
   bool run(const std::string& line, std::string& error) {
@@ -282,7 +285,9 @@ class Replay {
         return error = "--verify: cannot rebuild door '" + door.name + "'", false;
       }
     }
-    if (fresh.addFeatures({}, m_entities) != Status::Ok) return error = "--verify: cannot rebuild the entities", false;
+    if (fresh.addFeatures({}, m_entities, m_dangerLayers, m_dangerFactor) != Status::Ok) {
+      return error = "--verify: cannot rebuild the entities and the danger", false;
+    }
     Planner planner(fresh, plannerSettings());
     PathResult expected;
     planner.plan(request, expected);
@@ -305,6 +310,8 @@ class Replay {
 
   TileMap& m_map;
   const std::vector<EntitySpec>& m_entities;
+  const std::vector<DangerLayerSpec>& m_dangerLayers;
+  std::uint8_t m_dangerFactor;
   World m_world;
   NavData m_data;
   Planner m_planner{m_data, plannerSettings()};

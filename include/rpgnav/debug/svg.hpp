@@ -109,6 +109,10 @@ class RPGNAV_API SvgPicture {
   /// none when the field has no danger), a flow arrow on every `arrowEvery`-th tile (0: none) over
   /// both, and each goal tile marked (class "goal", a "goal tile" entry).
   void field(const CrowdField& field, int arrowEvery);
+  /// Danger (a world's, for a character planned with `factor`): each tile with danger shaded as
+  /// in field() (class "danger", a Ramp entry with the values present and the factor; nothing
+  /// when no tile has danger).
+  void danger(const DangerMap& danger, std::uint8_t factor);
   /// A marker (a ring) at a point, e.g. where a path stops.
   void marker(Vec2 point, std::string_view colour, std::string_view label);
 
@@ -127,6 +131,10 @@ class RPGNAV_API SvgPicture {
   // The colour to draw a mark with: a labelled one's legend entry's (added the first time, its
   // colour apart from the others'), else the colour asked for or what that was replaced by.
   std::string mark(SvgLegendEntry wanted);
+  // danger()'s two halves: the legend entry (its colour; empty when no tile has danger), then
+  // the tiles in that colour.
+  std::string dangerMark(const DangerMap& danger, std::uint8_t factor);
+  void dangerTiles(const DangerMap& danger, const std::string& colour);
   // A colour near `wanted` that stands apart from every legend entry (see the class comment).
   std::string distinctColour(std::string_view wanted, SvgLegendEntry::Kind kind) const;
   // The size of a marker for a body of `radius`.

@@ -189,9 +189,8 @@ class RPGNAV_API CrowdField {
   void setDangerFactor(std::uint8_t factor);
   std::uint8_t dangerFactor() const noexcept { return m_factor; }
   /// A tile's danger: every layer's value added up, clamped to 255 (0 off the map).
-  std::uint8_t danger(Cell cell) const noexcept {
-    return m_danger.danger(cell);
-  }
+  std::uint8_t danger(Cell cell) const noexcept { return m_danger.danger(cell); }
+  const DangerMap& dangerMap() const noexcept { return m_danger; }
 
   /// Recomputes everything from the goals (what the incremental edits are checked against).
   void rebuild();

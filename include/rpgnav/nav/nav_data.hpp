@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -81,6 +82,8 @@ class RPGNAV_API NavData {
   /// mobility's clearance (one byte per tile, shared by every radius). InvalidArgument for an
   /// unknown mobility, a radius out of [0, kMaxRadiusTiles tiles], a terrain cost the search
   /// cannot take, or bad settings.
+  /// With the world's danger factor above 0 (World::dangerFactor), the layer of that factor
+  /// (the prepare() below with no cost overrides).
   Status prepare(MobilityId mobility, float radius = 0.0f);
   /// prepare() for queries whose filter overrides terrain costs (QueryFilter::costs): a layer of
   /// its own, built on a copy of the map whose terrain table has those costs for `mobility`, so
@@ -100,7 +103,9 @@ class RPGNAV_API NavData {
   /// as after tile edits (a pair the table has not seen yet builds the copy afresh).
   /// LimitExceeded when the map holds more (terrain, danger) pairs than the terrain table has
   /// room for (TerrainTable::kMaxTerrains in all); the names "danger.T.D" are taken for them.
-  Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs, std::uint8_t dangerFactor = 0);
+  /// The danger factor unset is the world's (World::dangerFactor), here and below.
+  Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+                 std::optional<std::uint8_t> dangerFactor = std::nullopt);
   /// True when everything a plan for `mobility`, a character of `radius` (world units) and the
   /// cost overrides `costs` reads is built and up to date: the layer of the radius's size class
   /// for that list and, for a radius of half a tile or more (widerThanHalfTile), the mobility's
@@ -113,17 +118,17 @@ class RPGNAV_API NavData {
   /// update(), for data older than the map), unless the checks of its ends, made first, refuse it
   /// (a start or goal the mobility cannot enter); it never plans on other data.
   bool ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {},
-             std::uint8_t dangerFactor = 0) const noexcept;
+             std::optional<std::uint8_t> dangerFactor = std::nullopt) const noexcept;
   /// The layer a plan for this mobility, radius and cost overrides reads, or nullptr exactly when
   /// ready() is false but for current() (a query on data older than the map is refused on its
   /// own). The library's modules read it; a game asks ready().
   const NavLayer* layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs = {},
-                        std::uint8_t dangerFactor = 0) const noexcept;
+                        std::optional<std::uint8_t> dangerFactor = std::nullopt) const noexcept;
   /// The mobility's clearance (how wide a body fits on each tile; what CostField::build takes for
   /// a wide body's field), or nullptr when no radius of half a tile or more was prepared for it
   /// (for those cost overrides). Kept up to date by update() like the layers.
   const Clearance* clearance(MobilityId mobility, std::span<const TerrainCost> costs = {},
-                             std::uint8_t dangerFactor = 0) const noexcept;
+                             std::optional<std::uint8_t> dangerFactor = std::nullopt) const noexcept;
 
   /// Applies the map's and the world's edits since the last update to every layer, in place.
   NavUpdate update();
@@ -152,6 +157,11 @@ class RPGNAV_API NavData {
     return std::size_t(mobility.value) * 2 + std::size_t(size);
   }
   std::vector<SearchGate> gates() const;
+  std::uint8_t factorOf(std::optional<std::uint8_t> dangerFactor) const noexcept {
+    return dangerFactor.value_or(m_world->dangerFactor());
+  }
+  // prepare() for no cost overrides and danger factor 0: the plain layers.
+  Status preparePlain(MobilityId mobility, float radius);
   Result<std::unique_ptr<NavLayer>> build(const TileMap& map, MobilityId mobility, SizeClass size) const;
   // The layers of one list of terrain cost overrides for one mobility, on their own map.
   struct Filtered {

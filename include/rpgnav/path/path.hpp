@@ -80,13 +80,14 @@ struct PathRequest {
   /// The query's own door policy, terrain costs and ignored entities (nullptr: the world's
   /// policy, the table's costs, `ignore` alone). See QueryFilter for how long it must live.
   const QueryFilter* filter = nullptr;
-  /// How much the world's danger (World::danger) weighs against distance: 0 ignores it (the
+  /// How much the world's danger (World::danger) weighs against distance (unset: the world's
+  /// designer factor, World::dangerFactor, the map file's `danger-factor`): 0 ignores it (the
   /// shortest path), 255 takes the safest way almost whatever the distance. Every stage reads a
   /// tile of cost c and danger d as costing DangerMap::weightedCost(c, d, factor) = c + factor·d /
   /// (256 − factor), at most kMaxSearchCost: the crowd fields' formula, so a character and a
   /// field of the same factor agree about the cheapest route. A factor above 0 reads a layer of
   /// its own (NavData::prepare with the factor); 0 reads the plain one, bit for bit.
-  std::uint8_t dangerFactor = 0;
+  std::optional<std::uint8_t> dangerFactor;
 };
 
 /// The pipeline's stages, in order.

@@ -69,8 +69,9 @@ struct CharacterSpec {
   /// registered (jobs handed out read it on worker threads). add() prepares the navigation data
   /// for its terrain costs. A followed entity is ignored besides the filter's.
   const QueryFilter* filter = nullptr;
-  /// Its plans' PathRequest::dangerFactor (0: danger ignored). add() prepares its data.
-  std::uint8_t dangerFactor = 0;
+  /// Its plans' PathRequest::dangerFactor (unset: the world's, World::dangerFactor, read at each
+  /// plan; 0: danger ignored). add() prepares its data.
+  std::optional<std::uint8_t> dangerFactor;
 };
 
 /// What move() did with one character.

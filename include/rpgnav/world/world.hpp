@@ -82,6 +82,11 @@ class RPGNAV_API World {
   /// Sets the authored danger layers (from a map file) as layers 0, 1, ... InvalidArgument (and
   /// nothing set) for more than DangerMap::kMaxLayers or a layer without one value per tile.
   Status setDangerLayers(std::span<const DangerLayerSpec> layers);
+  /// The designer's danger factor (a map file's `danger-factor`): what plans weigh danger with
+  /// when their request names no factor (PathRequest::dangerFactor, CharacterSpec::dangerFactor
+  /// unset), and what NavData::prepare() prepares when it is given none. 0 by default.
+  void setDangerFactor(std::uint8_t factor) noexcept { m_dangerFactor = factor; }
+  std::uint8_t dangerFactor() const noexcept { return m_dangerFactor; }
 
   // --- Hooks ---
   /// The door policy (nullptr: back to DefaultDoorPolicy with its default costs).
@@ -93,6 +98,9 @@ class RPGNAV_API World {
   /// Adds authored doors and entities (from a map file): entities get ids 1, 2, ... in order,
   /// flagged flat, or static otherwise. Stops at the first invalid one (InvalidArgument).
   Status addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities);
+  /// The same plus the map file's danger: its layers (setDangerLayers) and factor (setDangerFactor).
+  Status addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities,
+                     std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor);
 
  private:
   static std::uint64_t edgeKey(Cell a, Cell b) noexcept;
@@ -110,6 +118,7 @@ class RPGNAV_API World {
   std::uint64_t m_doorChanges = 0;
   EntityRegistry m_entities;
   DangerMap m_danger;
+  std::uint8_t m_dangerFactor = 0;
   const EntitySource* m_source = nullptr;
   DefaultDoorPolicy m_defaultPolicy;
   const DoorPolicy* m_policy = nullptr;

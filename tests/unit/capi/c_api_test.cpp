@@ -72,7 +72,7 @@ TEST_CASE("c_api: plans equal the C++ planner's, bit for bit, on generated maps"
       const std::string text = generatedMap(random, layout);
       MapDocument document = parseRpgMap(text).value();
       World world(document.map);
-      REQUIRE(world.addFeatures(document.doors, document.entities) == Status::Ok);
+      REQUIRE(world.addFeatures(document.doors, document.entities, document.dangerLayers, document.dangerFactor) == Status::Ok);
       CWorld cworld = loadC(text);
       // The same entities on both sides.
       for (std::uint32_t id = 1; id <= 6; ++id) {
@@ -188,7 +188,7 @@ TEST_CASE("c_api: the scheduler's events and paths equal the C++ scheduler's", "
   const std::string file = (test::sampleMapsDir() / "dungeon.rpgmap").string();
   MapDocument document = readMapFile(file).value();
   World world(document.map);
-  REQUIRE(world.addFeatures(document.doors, document.entities) == Status::Ok);
+  REQUIRE(world.addFeatures(document.doors, document.entities, document.dangerLayers, document.dangerFactor) == Status::Ok);
   rpgnav_world* loaded = nullptr;
   REQUIRE(rpgnav_world_load(file.c_str(), &loaded) == RPGNAV_OK);
   CWorld cworld(loaded);
@@ -262,7 +262,7 @@ TEST_CASE("c_api: crowd field flows equal the C++ field's, through goal moves, e
     const std::string text = generatedMap(random, layout);
     MapDocument document = parseRpgMap(text).value();
     World world(document.map);
-    REQUIRE(world.addFeatures(document.doors, document.entities) == Status::Ok);
+    REQUIRE(world.addFeatures(document.doors, document.entities, document.dangerLayers, document.dangerFactor) == Status::Ok);
     CWorld cworld = loadC(text);
     const TileMap& map = document.map;
     std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1);

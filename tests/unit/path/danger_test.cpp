@@ -6,7 +6,9 @@
 #include "nav/nav_layer.hpp"
 #include "rpgnav/nav/nav_data.hpp"
 #include "rpgnav/path/planner.hpp"
+#include "rpgnav/schedule/replan_scheduler.hpp"
 #include "search/search_context.hpp"
+#include "support/crowd_run.hpp"
 #include "support/reference_search.hpp"
 #include "support/result_hash.hpp"
 #include "support/test_maps.hpp"
@@ -57,6 +59,31 @@ void addRandomDanger(std::mt19937& random, World& world) {
   stamp.peak = 60;
   stamp.falloff = 0.0f;  // a flat disc: one more value
   REQUIRE(world.danger().addStamp(stamp).ok());
+}
+
+// The points of a path's control polyline, every 1/200 of each segment.
+std::vector<Vec2> samples(const PathResult& path) {
+  std::vector<Vec2> points;
+  for (std::size_t i = 1; i < path.controlPoints.size(); ++i) {
+    const Vec2 a = path.controlPoints[i - 1], b = path.controlPoints[i];
+    for (int k = 0; k <= 200; ++k) points.push_back(a + (b - a) * (float(k) / 200.0f));
+  }
+  return points;
+}
+
+// A meadow of 10 × 5 tiles, with a wolves' den in the middle: rows 1-3 of columns 3-6.
+TileMap meadow() { return test::mapFromAscii(Layout::square(), {"..........", "..........", "..........", "..........", ".........."}); }
+void setDen(World& world, std::uint8_t danger) {
+  for (int y = 1; y <= 3; ++y) {
+    for (int x = 3; x <= 6; ++x) REQUIRE(world.danger().setDanger(0, {x, y}, danger) == Status::Ok);
+  }
+}
+
+// True when the control polyline enters the wolves' den of the tests below (x 3-7, y 1-4).
+bool crossesDen(const PathResult& path) {
+  const std::vector<Vec2> points = samples(path);
+  return std::any_of(points.begin(), points.end(),
+                     [](const Vec2& p) { return p.x() > 3.0f && p.x() < 7.0f && p.y() > 1.0f && p.y() < 4.0f; });
 }
 
 SearchResult searchOn(const NavLayer& layer, Cell start, Cell goal) {
@@ -266,18 +293,9 @@ TEST_CASE("danger: factor 0 plans bit for bit as a world without danger; a facto
 
 TEST_CASE("danger: a character with a danger factor goes round the wolves; without one it does not",
           "[path][danger]") {
-  // A meadow with a wolves' den in the middle (danger 120 on the rows 1-3 of columns 3-6).
-  const TileMap map = test::mapFromAscii(Layout::square(), {
-                                                               "..........",
-                                                               "..........",
-                                                               "..........",
-                                                               "..........",
-                                                               "..........",
-                                                           });
+  const TileMap map = meadow();
   World world(map);
-  for (int y = 1; y <= 3; ++y) {
-    for (int x = 3; x <= 6; ++x) REQUIRE(world.danger().setDanger(0, {x, y}, 120) == Status::Ok);
-  }
+  setDen(world, 120);
   Planner planner(world);
   PathRequest request{Vec2(0.5f, 2.5f), Vec2(9.5f, 2.5f), kWalk, 0.2f};
   PathResult brave, careful;
@@ -285,25 +303,30 @@ TEST_CASE("danger: a character with a danger factor goes round the wolves; witho
   CHECK(brave.cost == Approx(9.0));  // straight through: danger ignored
   request.dangerFactor = 128;       // a den tile costs 1 + 120
   REQUIRE(planner.plan(request, careful) == Status::Ok);
-  // Round the den: no point of the curve inside it, and dearer in length than straight through.
-  for (const Vec2& point : careful.route) {
-    const bool inDen = point.x() > 3.0f && point.x() < 7.0f && point.y() > 1.0f && point.y() < 4.0f;
-    CHECK_FALSE(inDen);
-  }
+  // Round the den: no point of the path inside it, and dearer in length than straight through.
+  CHECK(crossesDen(brave));
+  CHECK_FALSE(crossesDen(careful));
   CHECK(careful.length > brave.length + 1.0);
   // Its cost reads the danger: far below crossing the den (4 tiles × 121), above the bare length.
   CHECK(careful.cost < 4 * 121.0);
   CHECK(careful.cost >= careful.length - 1e-6);
-  // A stamp on the southern way round too: the data follows (the planner's own, after the edit).
+  // A fire on the way round it took: the planner's own data follows the edit, and the path
+  // takes the other way round, no cheaper.
   DangerMap::Stamp fire;
-  fire.centre = Vec2(5.0f, 4.5f);
+  const std::vector<Vec2> way = samples(careful);
+  const bool north = std::any_of(way.begin(), way.end(), [](const Vec2& p) { return p.y() < 1.0f; });
+  fire.centre = Vec2(5.0f, north ? 0.5f : 4.5f);  // on the way it took
   fire.radius = 1.6f;
   fire.peak = 250;
   fire.falloff = 0.0f;
   REQUIRE(world.danger().addStamp(fire).ok());
   PathResult afterFire;
   REQUIRE(planner.plan(request, afterFire) == Status::Ok);
-  for (const Vec2& point : afterFire.route) CHECK((point - fire.centre).norm() > 1.0f);
+  CHECK_FALSE(crossesDen(afterFire));
+  for (const Vec2& point : samples(afterFire)) CHECK((point - fire.centre).norm() > 1.0f);
+  CHECK(afterFire.cost >= careful.cost);
+  const std::vector<Vec2> after = samples(afterFire);
+  CHECK(std::any_of(after.begin(), after.end(), [&](const Vec2& p) { return north ? p.y() > 4.0f : p.y() < 1.0f; }));
 }
 
 TEST_CASE("danger: edits to danger and tiles, then update(), plan as data built afresh", "[path][danger][property]") {
@@ -415,4 +438,38 @@ TEST_CASE("danger: a factor needs its data prepared; too many (terrain, danger) 
   CHECK(result.reason.find("danger") != std::string::npos);
   request.dangerFactor = 0;
   CHECK(own.plan(request, result) == Status::Ok);
+}
+
+TEST_CASE("danger: the scheduler's characters plan at their own factor or the world's, and follow danger edits",
+          "[path][danger][schedule]") {
+  const TileMap map = meadow();
+  World world(map);
+  setDen(world, 120);
+  world.setDangerFactor(128);  // the designer's: what characters without a factor of their own use
+  NavData data(world);
+  ReplanScheduler scheduler(data, {}, SchedulerSettings{});
+  // (Apart, so that neither is in the other's way.)
+  CharacterSpec careful = test::characterSpec(1, Vec2(0.5f, 1.5f), Goal::at(Vec2(9.5f, 1.5f)), 2.0f, 0.2f);
+  CharacterSpec brave = test::characterSpec(2, Vec2(0.5f, 3.5f), Goal::at(Vec2(9.5f, 3.5f)), 2.0f, 0.2f);
+  brave.dangerFactor = 0;
+  REQUIRE(scheduler.add(careful) == Status::Ok);
+  REQUIRE(scheduler.add(brave) == Status::Ok);
+  CHECK(data.ready(kWalk, 0.2f));          // the world's factor, prepared by add()
+  CHECK(data.ready(kWalk, 0.2f, {}, 0));   // and factor 0
+  scheduler.update(0.0, ReplanBudget{});
+  const PathResult* round = scheduler.path(EntityId{1});
+  const PathResult* through = scheduler.path(EntityId{2});
+  REQUIRE(round != nullptr);
+  REQUIRE(through != nullptr);
+  REQUIRE(round->status == Status::Ok);
+  REQUIRE(through->status == Status::Ok);
+  CHECK_FALSE(crossesDen(*round));
+  CHECK(crossesDen(*through));
+  // The den is cleared: after the update, the next plans of the careful one go straight.
+  setDen(world, 0);
+  scheduler.update(5.0, ReplanBudget{});  // (brings the data up to date and replans both)
+  CHECK(data.current());
+  round = scheduler.path(EntityId{1});
+  REQUIRE(round != nullptr);
+  CHECK(round->cost == Approx(9.0));
 }
