@@ -25,7 +25,7 @@ constexpr const char* kUsage =
     "                    (--radius: a body R world units wide, checked against A* without jump points;\n"
     "                    --jump-points-only: the timed search returns its jump points, not every tile)\n"
     "  sim MAP [--characters N] [--seconds S] [--fps F] [--seed K] [--budget-us U | --budget-expansions E]\n"
-    "          [--radius R] [--speed V] [--no-avoidance] [--horde] [--svg FILE]\n"
+    "          [--radius R] [--speed V] [--no-avoidance] [--horde] [--svg FILE] [--danger-factor F]\n"
     "                    characters wander under the replan scheduler, passing each other by local\n"
     "                    avoidance (--no-avoidance: each on its curve; --horde: chase one target along a\n"
     "                    shared crowd field); cost per frame, events, stuck time, overlaps, digest, trails\n"

@@ -9,6 +9,7 @@
 #include "rpgnav/io/rpgmap.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace rpgnav::tool {
@@ -16,11 +17,12 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav sim MAP [--characters N] [--seconds S] [--fps F] [--seed K] [--budget-us U | --budget-expansions E]\n"
-    "                      [--radius R] [--speed V] [--no-avoidance] [--horde] [--svg FILE]\n"
+    "                      [--radius R] [--speed V] [--no-avoidance] [--horde] [--svg FILE] [--danger-factor F]\n"
     "  characters wander between random goals (8-60 tiles away) on MAP's doors and entities; doors change\n"
     "  state now and then; the scheduler replans each character about once a second within the budget\n"
     "  (default 400 us of wall time per frame); radius (default 0.25) in tiles, speed (default 3) in tiles per second;\n"
-    "  characters pass and make way for each other (local avoidance) unless --no-avoidance\n"
+    "  characters pass and make way for each other (local avoidance) unless --no-avoidance; they weigh the\n"
+    "  map's danger layers at its danger-factor, or F (0-255)\n"
     "  --horde: instead, N monsters chase one wandering target along a shared crowd field while walls come and go\n";
 
 // The horde mode: a crowd field shared by every monster.
@@ -102,6 +104,9 @@ int simCommand(Arguments args) {
   bool noAvoidance = false;
   commandLine.flag("--no-avoidance", noAvoidance);
   commandLine.option("--svg", svgPath);
+  std::optional<std::uint8_t> dangerFactor;  // unset: the map's
+  commandLine.option("--danger-factor", "a whole number from 0 to 255",
+                     [&](std::string_view value) { return readDangerFactor(value, dangerFactor); });
   if (const auto exit = commandLine.parse(args)) return *exit;
   auto document = readMapFile(mapPath);
   if (!document) {
@@ -113,6 +118,7 @@ int simCommand(Arguments args) {
     std::fprintf(stderr, "rpgnav sim: the map's doors or entities are invalid\n");
     return 1;
   }
+  if (dangerFactor) world.setDangerFactor(*dangerFactor);
   // Trail points close enough that no chord between them cuts a wall's corner (0.15 tiles at
   // the default speed); the picture drops those on straight runs.
   if (!svgPath.empty()) options.trailEvery = 0.05;
