@@ -19,7 +19,8 @@ DangerMap::DangerMap(const Layout& layout, std::int32_t width, std::int32_t heig
 DangerMap::DangerMap(const TileMap& map) : DangerMap(map.layout(), map.width(), map.height()) {}
 
 float DangerMap::weightedCost(float cost, std::uint8_t danger, std::uint8_t factor) noexcept {
-  if (factor == 0 || danger == 0 || cost == TerrainTable::kImpassable) return cost;
+  // (A cost beyond the search's range stays as it is, for the search to refuse, not capped.)
+  if (factor == 0 || danger == 0 || !(cost < kMaxSearchCost)) return cost;
   return std::min(cost + float(factor) * float(danger) / float(256 - int(factor)), kMaxSearchCost);
 }
 

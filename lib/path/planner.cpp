@@ -156,6 +156,9 @@ class RPGNAV_HIDDEN Planner::Impl {
     PathRequest request;           // as planned (from the tile centre when escaping a door)
     Vec2 askedStart = Vec2::Zero();  // as asked
     Cell startTile, goalTile;      // where the search begins and ends (see entryTile)
+    // PathRequest::goalFallback and the asked goal is no place to stand (refused by the checks
+    // that would otherwise fail the plan): the path ends at a tile centre the search chooses.
+    bool goalRefused = false;
     std::vector<EntityId> ignore;  // request.ignore points here
     const NavLayer* data = nullptr;
     std::uint64_t mapVersion = 0;  // the tiles' (TileMap::version)
@@ -180,6 +183,7 @@ class RPGNAV_HIDDEN Planner::Impl {
   EntryTile stepOutTile(Vec2 point, Cell own, const PathRequest& request) const;
   EntryTile m_entry, m_exit;  // of the plan being prepared
   bool m_searchExact = false;  // the last search was the exact any-angle one
+  bool m_goalRefused = false;  // see Pending::goalRefused (for the plan being begun)
   bool exactRouteOffCorners(const StageContext& context, Vec2 start, Vec2 goal, std::vector<Vec2>& points,
                             StageStats& stats, std::size_t tiles);
   // Where a wide body stops in front of a door that stops it: the last point of the search's
@@ -470,6 +474,39 @@ const NavLayer* Planner::Impl::layerFor(MobilityId mobility, float radius, std::
   return layer;
 }
 
+namespace {
+
+// The map's tile whose centre is nearest to a point off the map (ties: the first in row-major
+// order). It lies in the map's outer two rows or columns on the point's side (a row's or column's
+// centres come nearer the further out they are, give or take a hex's half-tile shift), so only
+// those are measured: O(width + height).
+Cell nearestMapTile(const TileMap& map, Vec2 point) {
+  const Layout& layout = map.layout();
+  const Eigen::Vector2d target = layout.toLocal(point);
+  Cell best{0, 0};
+  double bestDistance = std::numeric_limits<double>::infinity();
+  auto consider = [&](std::int32_t x, std::int32_t y) {
+    const double d = (layout.localCenter({x, y}) - target).squaredNorm();
+    if (d < bestDistance) {
+      best = {x, y};
+      bestDistance = d;
+    }
+  };
+  const std::int32_t w = map.width(), h = map.height();
+  for (std::int32_t y = 0; y < h; ++y) {
+    if (y < 2 || y >= h - 2) {
+      for (std::int32_t x = 0; x < w; ++x) consider(x, y);
+    } else {
+      for (const std::int32_t x : {0, 1, w - 2, w - 1}) {
+        if (x >= 0 && x < w) consider(x, y);  // (narrow maps measure a tile twice: harmless)
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 Status Planner::Impl::plan(const PathRequest& request, PathResult& out) { return beginPlan(request, out, PlanSlice{}); }
 
 const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& out) {
@@ -488,6 +525,8 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
   out.door = DoorId{0};
   out.blocker = EntityId{0};
   out.stopPoint = Vec2::Zero();
+  out.fallbackGoal.reset();
+  m_goalRefused = false;
   m_map = &m_world->map();
   const Layout& layout = m_map->layout();
   auto failed = [&](Status status, const char* reason) {
@@ -516,11 +555,21 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
     m_map = &data->map();
   }
   const TileMap& map = *m_map;
-  const auto startTile = map.tileAt(request.start), goalTile = map.tileAt(request.goal);
+  const auto startTile = map.tileAt(request.start);
+  auto goalTile = map.tileAt(request.goal);
   if (!startTile) return failed(Status::OutOfBounds, "start lies outside the map");
-  if (!goalTile) return failed(Status::OutOfBounds, "goal lies outside the map");
+  // With goalFallback a goal that is no place to stand is not refused: the search looks for the
+  // nearest reachable tile round the map tile nearest to it (see PathRequest::goalFallback).
+  if (!goalTile) {
+    if (!request.goalFallback) return failed(Status::OutOfBounds, "goal lies outside the map");
+    goalTile = nearestMapTile(map, request.goal);
+    m_goalRefused = true;
+  }
   if (!map.passable(*startTile, request.mobility)) return failed(Status::StartBlocked, "start tile cannot be entered by this mobility");
-  if (!map.passable(*goalTile, request.mobility)) return failed(Status::GoalBlocked, "goal tile cannot be entered by this mobility");
+  if (!map.passable(*goalTile, request.mobility)) {
+    if (!request.goalFallback) return failed(Status::GoalBlocked, "goal tile cannot be entered by this mobility");
+    m_goalRefused = true;
+  }
   // A character must have room where it stands and be able to step to the centre of the tile its
   // path begins on (on hexes a blocked neighbour's corner can come within the radius of that
   // short segment even when both ends have room); the same for the goal. Stage 3 relies on both
@@ -535,8 +584,17 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
       fail(out, Status::StartBlocked, "the character is too wide for the tiles round the start: none beside it fits its body");
       return true;
     }
+    if (m_goalRefused) {
+      m_exit = EntryTile{*goalTile};
+      return false;
+    }
     m_exit = entryTile(request.goal, *goalTile, request);
     if (!m_exit.clear) {
+      if (request.goalFallback) {
+        m_exit = EntryTile{*goalTile};
+        m_goalRefused = true;
+        return false;
+      }
       fail(out, Status::GoalBlocked, m_exit.roomy ? "the character is too wide for the tiles round the goal: none beside it fits its body"
                                                   : "goal is closer than the radius to a blocked tile");
       return true;
@@ -590,8 +648,9 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const
       return std::any_of(m_barriers.begin(), m_barriers.end(),
                          [&](const Barrier& barrier) { return meetsBarrier(barrier, point, centre, asked.radius, barrierSlack(layout, asked.radius, point, centre)); });
     };
-    if (meetsAny(asked.goal, m_exit.tile)) {
-      return fail(out, Status::GoalBlocked, "goal is closer than the radius to a closed door, or touches one");
+    if (!m_goalRefused && meetsAny(asked.goal, m_exit.tile)) {
+      if (!asked.goalFallback) return fail(out, Status::GoalBlocked, "goal is closer than the radius to a closed door, or touches one");
+      m_goalRefused = true;
     }
     if (meetsAny(asked.start, m_entry.tile)) {
       m_escapeFrom = asked.start;
@@ -608,7 +667,7 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const
   StageContext context = stageContext(request, *data);
   m_lap = std::chrono::steady_clock::now();
   m_straight = SegmentProbe{};
-  if (m_settings.enabledStage(PathStage::StraightLine)) {
+  if (m_settings.enabledStage(PathStage::StraightLine) && !m_goalRefused) {
     bool straight = false;
     {
       StageStats& stats = out.stats(PathStage::StraightLine);
@@ -636,6 +695,7 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const
   m_pending.active = true;
   m_pending.startTile = m_entry.tile;
   m_pending.goalTile = m_exit.tile;
+  m_pending.goalRefused = m_goalRefused;
   m_pending.data = data;
   m_pending.mapVersion = m_world->map().version();
   m_pending.doorLayoutVersion = m_world->doorLayoutVersion();
@@ -697,6 +757,8 @@ Status Planner::Impl::searchAndFinish(const PlanSlice& slice, bool resume, PathR
       search.maxExpansions = slice.maxExpansions;
       search.deadline = slice.deadline;
       if (doors) search.gates = m_doors.get();
+      search.nearestIfUnreachable = request.goalFallback;
+      search.nearestTo = request.goal;
       if (widerThanHalfTile(layout, request.radius)) {
         // A wide body: only tiles where it fits, steps its swept body fits (no any-angle search).
         search.clearance = m_clearance;
@@ -705,7 +767,8 @@ Status Planner::Impl::searchAndFinish(const PlanSlice& slice, bool resume, PathR
         search.sightLines = &data->lines();
         search.radius = request.radius;
         search.startPoint = request.start;
-        search.goalPoint = request.goal;
+        // (A refused goal point is no end for a route: the search ends at a tile's centre.)
+        if (!m_pending.goalRefused) search.goalPoint = request.goal;
         search.exactAnyAngle = !m_settings.anyAngleSearch;
       }
       m_searchExact = search.exactAnyAngle;
@@ -718,14 +781,17 @@ Status Planner::Impl::searchAndFinish(const PlanSlice& slice, bool resume, PathR
       return Status::InProgress;
     }
     m_pending.active = false;
-    if (status != Status::Ok) return fail(out, status, m_searchResult.reason);
+    if (status != Status::Ok && status != Status::PartialPath) return fail(out, status, m_searchResult.reason);
+    // The nearest reachable tile and the flood run as the tile search (no route of vertices).
+    m_searchExact = m_searchExact && !m_searchResult.vertices.empty();
+    if (status == Status::PartialPath || m_pending.goalRefused) out.fallbackGoal = layout.tileCenter(m_searchResult.reached);
     out.tilePath = m_searchResult.path;
     out.searchLength = m_searchResult.length * double(layout.tileSize());
     stats.pointsOut = std::int32_t(out.tilePath.size());
   }
 
   // A door that stops the character: the path ends in front of it, on the near side.
-  Vec2 goal = request.goal;
+  Vec2 goal = out.fallbackGoal.value_or(request.goal);
   const auto stop = doors ? m_doors->firstStop(out.tilePath) : std::nullopt;
   if (stop) out.tilePath.resize(stop->lastTile + 1);
   if (doors) {
@@ -808,9 +874,10 @@ Status Planner::Impl::replanAlong(const PathRequest& asked, const PathResult& pr
     out.door = previous.door;
     out.stopPoint = previous.stopPoint;
   }
+  out.fallbackGoal = previous.fallbackGoal;  // (the route leads there)
   m_lap = std::chrono::steady_clock::now();
   keepRequest(request, asked.start);
-  return startTail(context, request.goal, PathStage::Detours, true, slice, out, unchanged ? 0 : 1);
+  return startTail(context, out.fallbackGoal.value_or(request.goal), PathStage::Detours, true, slice, out, unchanged ? 0 : 1);
 }
 
 std::span<const EntityId> Planner::Impl::ignored(const PathRequest& request) {
@@ -1226,7 +1293,7 @@ std::optional<Status> Planner::Impl::smoothingStep(PathResult& out, std::chrono:
   m_escapeFrom.reset();
   out.length = 0.0;
   for (std::size_t i = 1; i < points.size(); ++i) out.length += double((points[i] - points[i - 1]).norm());
-  out.status = out.door.value != 0 ? Status::StoppedAtDoor : Status::Ok;
+  out.status = out.door.value != 0 ? Status::StoppedAtDoor : out.fallbackGoal ? Status::PartialPath : Status::Ok;
   if (outcome.blocked) {
     out.status = Status::BlockedByEntity;
     out.blocker = outcome.blocker;

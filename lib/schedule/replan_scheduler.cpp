@@ -515,6 +515,7 @@ PathRequest ReplanScheduler::requestFor(const Character& character, Vec2 goal) c
   request.character = character.spec.id;
   request.filter = character.spec.filter;
   request.dangerFactor = character.spec.dangerFactor;
+  request.goalFallback = character.spec.goalFallback;
   // The scheduler tells the door listener itself, once per change (see report()).
   request.tellDoorListener = false;
   // A followed entity stands at the goal: it is no obstacle on the way there.

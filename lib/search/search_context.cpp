@@ -40,43 +40,48 @@ bool heapLess(std::int64_t af, std::int64_t ag, std::int32_t an, std::int64_t bf
   return an < bn;
 }
 
-// The reachable tile (same region as `from`) whose centre is nearest to `goal`'s; ties go to the
-// earlier tile in row-major order. Scans rings of growing offset distance and stops once no
-// further ring can hold a nearer centre.
-Cell nearestReachable(const SearchGrid& grid, std::uint32_t region, Cell goal) {
+// The tiles `usable` accepts whose centres are nearest to `target` (layout space), equally near
+// ones all (within a relative 1e-9, so that mirror images tie despite rounding), in row-major
+// order, into `nearest` (empty when there is none). Scans rings of growing offset distance round
+// `from` (a tile near the target) and stops once no further ring can hold a nearer centre.
+template <class Usable>
+void nearestUsable(const SearchGrid& grid, Cell from, const Eigen::Vector2d& target, Usable usable, std::vector<Cell>& nearest) {
   const Layout& layout = grid.layout();
-  const Eigen::Vector2d target = layout.localCenter(goal);
-  // A tile r rings away (Chebyshev in offset coordinates) has its centre at least this far away
-  // per ring: squares exactly 1; hexes at least 1/2 (rows are √3/2 apart, odd rows shifted 1/2).
+  // A tile r rings away (Chebyshev in offset coordinates) has its centre at least this far from
+  // `from`'s per ring: squares exactly 1; hexes at least 1/2 (rows are √3/2 apart, odd rows
+  // shifted 1/2); so at least that less the target's distance from `from`'s centre from the target.
   const double perRing = layout.isHex() ? 0.5 : 1.0;
-  Cell best{-1, -1};
+  const double offset = (layout.localCenter(from) - target).norm();
+  constexpr double kTie = 1.0 + 1e-9;
+  nearest.clear();
   double bestDistance = std::numeric_limits<double>::infinity();
   // Rings beyond the farthest map border hold no tiles; each ring is clipped to the map, so the
   // scan costs at most the area up to the answer.
-  const std::int32_t maxRing = std::max({goal.x, grid.width() - 1 - goal.x, goal.y, grid.height() - 1 - goal.y});
+  const std::int32_t maxRing = std::max({from.x, grid.width() - 1 - from.x, from.y, grid.height() - 1 - from.y});
   auto consider = [&](Cell c) {
-    if (grid.regions().regionOf(c) != region) return;
     const double d = (layout.localCenter(c) - target).squaredNorm();
-    if (d < bestDistance || (d == bestDistance && c < best)) {
-      best = c;
-      bestDistance = d;
-    }
+    if (d > bestDistance * kTie || !usable(c)) return;
+    if (d * kTie < bestDistance) nearest.clear();
+    if (nearest.empty() || d < bestDistance) bestDistance = d;
+    nearest.push_back(c);
   };
   for (std::int32_t r = 0; r <= maxRing; ++r) {
-    const double lower = perRing * r;
-    if (lower * lower > bestDistance) break;
-    const std::int32_t y0 = std::max(goal.y - r, 0), y1 = std::min(goal.y + r, grid.height() - 1);
+    const double lower = perRing * r - offset;
+    if (lower > 0.0 && lower * lower > bestDistance * kTie) break;
+    const std::int32_t y0 = std::max(from.y - r, 0), y1 = std::min(from.y + r, grid.height() - 1);
     for (std::int32_t y = y0; y <= y1; ++y) {
-      if (y == goal.y - r || y == goal.y + r) {
-        const std::int32_t x0 = std::max(goal.x - r, 0), x1 = std::min(goal.x + r, grid.width() - 1);
+      if (y == from.y - r || y == from.y + r) {
+        const std::int32_t x0 = std::max(from.x - r, 0), x1 = std::min(from.x + r, grid.width() - 1);
         for (std::int32_t x = x0; x <= x1; ++x) consider({x, y});
       } else {
-        if (goal.x - r >= 0) consider({goal.x - r, y});
-        if (goal.x + r < grid.width()) consider({goal.x + r, y});
+        if (from.x - r >= 0) consider({from.x - r, y});
+        if (from.x + r < grid.width()) consider({from.x + r, y});
       }
     }
   }
-  return best;
+  // A nearer tile found later drops only the ones beyond the tolerance of it: drop the rest.
+  std::erase_if(nearest, [&](Cell c) { return (layout.localCenter(c) - target).squaredNorm() > bestDistance * kTie; });
+  std::sort(nearest.begin(), nearest.end(), [](Cell a, Cell b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
 }
 
 // Writes the `count` tiles after `from` along (dx, dy); returns the end. A short search with a
@@ -204,8 +209,8 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
       finish(Status::InvalidArgument, "body radius must lie in [0, 3] tiles", out);
       return out.status;
     }
-    if (m_sight != nullptr || request.nearestIfUnreachable) {
-      finish(Status::InvalidArgument, "a clearance search takes neither sight lines nor nearestIfUnreachable", out);
+    if (m_sight != nullptr) {
+      finish(Status::InvalidArgument, "a clearance search takes no sight lines", out);
       return out.status;
     }
     if (request.bodyTiles > 0.0) {
@@ -217,7 +222,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
         finish(Status::StartBlocked, "the character is too wide for its start tile", out);
         return out.status;
       }
-      if (grid.passable(request.goal) && !fits(request.goal)) {
+      if (grid.passable(request.goal) && !fits(request.goal) && !request.nearestIfUnreachable) {
         finish(Status::GoalBlocked, "the character is too wide for the goal tile", out);
         return out.status;
       }
@@ -271,10 +276,24 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   }
   Cell goal = request.goal;
   m_partial = false;
+  m_nearest = request.nearestIfUnreachable;
+  m_flooding = false;
+  m_goalSet.clear();
   m_tilePath = request.tilePath;
+  m_jumpRequest = request.jumpPoints;
   const std::uint32_t region = grid.regions().regionOf(request.start);
-  if (!grid.passable(goal) || grid.regions().regionOf(goal) != region) {
-    if (!request.nearestIfUnreachable) {
+  auto usable = [&](Cell c) {
+    return grid.passable(c) && grid.regions().regionOf(c) == region && (m_fit == nullptr || fits(c));
+  };
+  if (m_nearest) {
+    m_nearestTarget = request.nearestTo ? grid.layout().toLocal(*request.nearestTo) : grid.layout().localCenter(goal);
+    if (!std::isfinite(m_nearestTarget.x()) || !std::isfinite(m_nearestTarget.y())) {
+      finish(Status::InvalidArgument, "the point to find the nearest reachable tile to is not finite", out);
+      return out.status;
+    }
+  }
+  if (!usable(goal)) {
+    if (!m_nearest) {
       if (!grid.passable(goal)) {
         finish(Status::GoalBlocked, "goal tile cannot be entered by this mobility", out);
       } else {
@@ -282,8 +301,21 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
       }
       return out.status;
     }
-    goal = nearestReachable(grid, region, goal);
     m_partial = true;
+    std::vector<Cell>& nearest = m_chain;  // (scratch until buildPath)
+    nearestUsable(grid, goal, m_nearestTarget, usable, nearest);
+    if (nearest.empty()) {  // (the start itself is usable unless the body does not fit there: refused above)
+      finish(Status::NoPath, "no tile the character can reach", out);
+      return out.status;
+    }
+    goal = nearest.front();
+    if (nearest.size() > 1) {
+      // Several equally near: a tile search to all of them at once.
+      for (const Cell c : nearest) m_goalSet.push_back(grid.padded(c));
+      std::sort(m_goalSet.begin(), m_goalSet.end());
+      m_sight = nullptr;
+      m_startPieceUnits = 0;
+    }
   }
 
   if (m_partial && m_sight != nullptr) {
@@ -291,7 +323,7 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_goalPoint = grid.layout().tileCenter(goal);
     m_goalPieceUnits = 0;
   }
-  if (request.exactAnyAngle) {
+  if (request.exactAnyAngle && m_goalSet.empty()) {
     const Layout& layout = grid.layout();
     if (m_sight == nullptr || layout.kind() != LayoutKind::Square || layout.connectivity() != 8 ||
         !grid.uniformCost() || grid.gateCount() > 0 || m_fit != nullptr) {
@@ -305,11 +337,18 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
     m_goalCell = goal;
     m_exactSearch = true;
     m_exactRequest = request;
+    const SearchLimit limit{request.maxExpansions, request.deadline};
     return finishExact(m_exact.findPath(grid, m_sight->cheapLines(false), layout.toLocal(m_startPoint),
-                                        layout.toLocal(m_goalPoint), SearchLimit{request.maxExpansions, request.deadline},
-                                        request.start, goal),
-                       out);
+                                        layout.toLocal(m_goalPoint), limit, request.start, goal),
+                       limit, out);
   }
+  m_goal = m_goalSet.empty() ? grid.padded(goal) : -1;
+  m_goalCell = goal;
+  startTileSearch(grid, request.start);
+  return run(SearchLimit{request.maxExpansions, request.deadline}, out);
+}
+
+void SearchContext::startTileSearch(const SearchGrid& grid, Cell start) {
   m_grid = &grid;
   reserveTiles();  // (a context made without it, or moved from)
   // The compact table is emptied of the last search's slots; a new generation makes every node
@@ -323,22 +362,23 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   }
   ++m_generation;
   clearOpen();
-  m_start = grid.padded(request.start);
-  m_goal = grid.padded(goal);
-  m_goalCell = goal;
+  m_start = grid.padded(start);
+  const Cell goal = m_goalCell;
   m_goalX = goal.x + 1;
   m_goalY = goal.y + 1;
   // Jump points prune by the 8-way metric's symmetries, which any-angle costs do not have: with
   // them the route could only turn at jump points and often keeps the octile's wrong side.
   // A wide body keeps its radius from walls among the gates too, which the fitted jumps do not
-  // look at: on a grid with gates it is searched tile by tile.
-  m_jumpPoints = request.jumpPoints && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square &&
+  // look at: on a grid with gates it is searched tile by tile. A goal set and the flood are
+  // searched tile by tile too: jumps stop only at the one goal.
+  const bool oneGoal = m_goal >= 0;
+  m_jumpPoints = oneGoal && m_jumpRequest && m_sight == nullptr && grid.layout().kind() == LayoutKind::Square &&
                  grid.layout().connectivity() == 8 && !(m_fit != nullptr && m_gates != nullptr);
   m_plainJumps = m_jumpPoints && m_fit == nullptr && grid.uniformCost() && grid.gateCount() == 0;
   // Hex jump points: for bodies that need no fitting nor gap rule (elsewhere on hexes every tile
   // is expanded). Runs cross uniform tiles only; tiles where costs change and tiles at gates are
   // expanded in full (all six runs, or step by step at gates).
-  m_hexJumps = request.jumpPoints && m_sight == nullptr && grid.layout().isHex() && m_fit == nullptr &&
+  m_hexJumps = oneGoal && m_jumpRequest && m_sight == nullptr && grid.layout().isHex() && m_fit == nullptr &&
                !grid.closesNarrowGaps();
   if (grid.layout().isHex()) m_goalAxial = grid.layout().toAxial(goal);
   m_octile = m_sight == nullptr && grid.layout().kind() == LayoutKind::Square && grid.layout().connectivity() == 8;
@@ -353,18 +393,56 @@ Status SearchContext::findPath(const SearchGrid& grid, const SearchRequest& requ
   // Jump points on a map of one cost touch a few scattered tiles; other searches touch whole
   // areas, which the array holds better than the table from the start.
   if (!(m_jumpPoints && grid.uniformCost())) moveToArray();
-  Node& start = node(m_start);
-  start = Node{m_startPieceUnits, -1, m_generation << 4};
-  m_landmarkCount = grid.landmarksUsable() ? grid.landmarkCount() : 0;
+  Node& startNode = node(m_start);
+  startNode = Node{m_startPieceUnits, -1, m_generation << 4};
+  m_landmarkCount = oneGoal && grid.landmarksUsable() ? grid.landmarkCount() : 0;
   if (m_landmarkCount > 0) {
     const std::uint32_t* goalDistances = grid.landmarkDistances(m_goal);
     std::copy(goalDistances, goalDistances + m_landmarkCount, m_goalLandmarks.begin());
   }
-  const std::int64_t startF = m_startPieceUnits + heuristic(request.start, m_start);
+  const std::int64_t startF = m_startPieceUnits + heuristic(start, m_start);
   m_bucketed = !m_plainJumps && !(m_hexJumps && grid.uniformCost());  // (jumps on maps of one cost push few entries)
   m_firstBucketKey = startF >> kBucketShift;
-  heapPush({startF, m_startPieceUnits, m_start, slotOf(start)});
-  return run(SearchLimit{request.maxExpansions, request.deadline}, out);
+  heapPush({startF, m_startPieceUnits, m_start, slotOf(startNode)});
+}
+
+bool SearchContext::startFlood() {
+  if (!m_nearest || m_flooding) return false;
+  m_flooding = true;
+  m_partial = true;
+  m_goalSet.clear();
+  m_goal = -1;
+  m_floodBest = -1;
+  m_floodBestDistance = std::numeric_limits<double>::infinity();
+  // The flood is the tile search: its closed tiles are every tile it reaches, at their costs.
+  m_exactSearch = false;
+  m_sight = nullptr;
+  m_startPieceUnits = 0;
+  startTileSearch(*m_grid, m_grid->cellOf(m_start));
+  return true;
+}
+
+bool SearchContext::closesNearest(std::int32_t node) {
+  if (!m_flooding) {
+    if (!std::binary_search(m_goalSet.begin(), m_goalSet.end(), node)) return false;
+    m_goal = node;
+    m_goalCell = m_grid->cellOf(node);
+    return true;
+  }
+  // Closed in order of cost: a tile no nearer than the best so far never replaces it, so ties
+  // go to the cheaper.
+  const double d = (m_grid->layout().localCenter(m_grid->cellOf(node)) - m_nearestTarget).squaredNorm();
+  if (d * (1.0 + 1e-9) < m_floodBestDistance) {
+    m_floodBest = node;
+    m_floodBestDistance = d;
+  }
+  return false;
+}
+
+Status SearchContext::reachedGoal(SearchResult& out) {
+  buildPath(out);
+  finish(m_partial ? Status::PartialPath : Status::Ok, m_partial ? "goal unreachable; path to the nearest reachable tile" : "", out);
+  return out.status;
 }
 
 Status SearchContext::resume(SearchLimit limit, SearchResult& out) {
@@ -373,16 +451,18 @@ Status SearchContext::resume(SearchLimit limit, SearchResult& out) {
     out.reason = "no suspended search to resume";
     return out.status;
   }
-  if (m_exactSearch) return finishExact(m_exact.resume(limit), out);
+  if (m_exactSearch) return finishExact(m_exact.resume(limit), limit, out);
   return run(limit, out);
 }
 
 // The exact any-angle search's answer as a search result: the route in world units (the start
 // and goal points exactly as asked) and its tiles; its cost is its length × the map's one cost.
-Status SearchContext::finishExact(Status status, SearchResult& out) {
+Status SearchContext::finishExact(Status status, SearchLimit limit, SearchResult& out) {
   m_expanded = m_exact.expanded();
   m_generated = m_exact.generated();
   if (status == Status::InProgress) return suspend(out);
+  // (The flood starts afresh with this call's limit: the slice may do up to twice its expansions.)
+  if (status == Status::NoPath && startFlood()) return run(limit, out);
   if (status != Status::Ok) {
     finish(status == Status::NoPath ? Status::NoPath : status,
            status == Status::NoPath ? "no route that does not squeeze between blocked tiles" : "bad point for the exact any-angle search",
@@ -437,10 +517,9 @@ Status SearchContext::run(SearchLimit limit, SearchResult& out) {
     if ((popped.stamp & kClosedBit) != 0 || top.g != popped.g) continue;
     popped.stamp |= kClosedBit;
     const Node expanded = popped;  // (a copy: expanding adds nodes, which may move the table)
-    if (top.node == m_goal) {
-      buildPath(out);
-      finish(m_partial ? Status::PartialPath : Status::Ok, m_partial ? "goal unreachable; path to the nearest reachable tile" : "", out);
-      return out.status;
+    if (top.node == m_goal) [[unlikely]] return reachedGoal(out);
+    if (m_goal < 0) [[unlikely]] {
+      if (closesNearest(top.node)) return reachedGoal(out);
     }
     ++m_expanded;
     ++expandedHere;
@@ -456,12 +535,25 @@ Status SearchContext::run(SearchLimit limit, SearchResult& out) {
       expandAll(top.node, expanded.g);
     }
   }
+  if (m_flooding && m_floodBest >= 0) {
+    m_goal = m_floodBest;
+    m_goalCell = m_grid->cellOf(m_floodBest);
+    return reachedGoal(out);
+  }
+  if (startFlood()) return run(limit, out);  // (nearestIfUnreachable: the nearest of what it can reach)
   finish(Status::NoPath, m_fit != nullptr ? "no route is wide enough for the character" : "no path", out);
   return out.status;
 }
 
 std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept {
   const SearchGrid& grid = *m_grid;
+  if (m_goal < 0) [[unlikely]] {
+    // A goal set: the least bound over its tiles (the least of consistent bounds is one); the
+    // flood: none (Dijkstra).
+    std::int64_t least = m_goalSet.empty() ? 0 : std::numeric_limits<std::int64_t>::max();
+    for (const std::int32_t goal : m_goalSet) least = std::min(least, boundTowards(c, grid.cellOf(goal)));
+    return least;
+  }
   std::int64_t h;
   if (m_octile) {
     h = octileHeuristic(c);
@@ -487,6 +579,13 @@ std::int64_t SearchContext::heuristic(Cell c, std::int32_t index) const noexcept
     bound = std::int64_t(double(bound) / ratio);
   }
   return std::max(h, bound);
+}
+
+std::int64_t SearchContext::boundTowards(Cell c, Cell goal) const noexcept {
+  const Layout& layout = m_grid->layout();
+  if (m_octile) return octileHeuristic(c, goal);
+  if (layout.isHex()) return hexHeuristic(layout.toAxial(c), layout.toAxial(goal));
+  return (std::abs(c.x - goal.x) + std::abs(c.y - goal.y)) * m_minStraightCost;  // 4-way squares
 }
 
 std::int64_t SearchContext::landmarkBound(std::int32_t index) const noexcept {

@@ -48,9 +48,24 @@ class GateRule {
 struct SearchRequest {
   Cell start;
   Cell goal;
-  /// When the goal tile cannot be entered or reached, plan to the reachable tile whose centre is
-  /// nearest to the goal's instead; the result is then PartialPath.
+  /// When the goal tile cannot be entered, does not fit the body, or cannot be reached, plan to
+  /// the reachable tile whose centre is nearest to `nearestTo` instead (of several equally near,
+  /// the cheapest to reach); the result is then PartialPath, `reached` the tile chosen. Reachable
+  /// means by this search's own rules: its mobility, gates (closed doors) and body width. How:
+  /// the tiles of the start's region the body fits on are scanned in rings round the target for
+  /// the nearest ones (region connectivity ignores gates and widths, so it may promise more than
+  /// the search can reach); one such tile is searched for as a goal (jump points and all), several
+  /// equally near are searched for at once (the first closed is the cheapest: tile by tile, the
+  /// heuristic the least over them); and when the search runs dry without reaching one (a door
+  /// the query may not pass, a gap too narrow for the body), it floods every tile it can reach
+  /// (Dijkstra, tile by tile) and takes the nearest of those, ties by cost. The flood costs the
+  /// reachable area; like any search it stops at the request's limits and resumes.
+  /// Several equally near tiles and the flood run as the 8-way/hex tile search even when sight
+  /// lines are asked for (their result has no `vertices`).
   bool nearestIfUnreachable = false;
+  /// The point (world units) the nearest reachable tile is measured from; default the goal
+  /// tile's centre. It may lie off the map.
+  std::optional<Vec2> nearestTo;
   /// Node expansions allowed in this call (0 means no limit), and a wall-clock deadline (see
   /// SearchLimit). When either runs out the result is InProgress and SearchContext::resume
   /// continues where the search stopped.
@@ -307,6 +322,17 @@ class SearchContext {
   }
 
   Status run(SearchLimit limit, SearchResult& out);
+  // Sets up the tile search from m_start to m_goal (or, m_goal < 0, to m_goalSet or the flood)
+  // and pushes the start; `start` is its cell.
+  void startTileSearch(const SearchGrid& grid, Cell start);
+  // nearestIfUnreachable: the search ran dry; starts the flood of every reachable tile (false
+  // when this search was the flood, or the request did not ask).
+  bool startFlood();
+  // The first tile of m_goalSet closed, or the flood's nearest so far: true when `node`, just
+  // closed, ends the search (it is then m_goal).
+  bool closesNearest(std::int32_t node);
+  // The search's end at goal m_goal (a tile set's member or the flood's choice): the path and status.
+  Status reachedGoal(SearchResult& out);
   void expandAll(std::int32_t node, std::int64_t g);
   // For a step from padded tile `from` to its neighbour `to` (a square diagonal when `a` and `b`,
   // the two orthogonal neighbours it passes, are >= 0): false when a gate forbids it, else adds
@@ -364,15 +390,19 @@ class SearchContext {
   void relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
   // Hex maps: the hex steps from `axial` to the goal × the cheapest step cost.
-  std::int64_t hexHeuristic(Axial axial) const noexcept {
-    const std::int64_t dq = axial.q - m_goalAxial.q, dr = axial.r - m_goalAxial.r;
+  std::int64_t hexHeuristic(Axial axial) const noexcept { return hexHeuristic(axial, m_goalAxial); }
+  std::int64_t hexHeuristic(Axial axial, Axial goal) const noexcept {
+    const std::int64_t dq = axial.q - goal.q, dr = axial.r - goal.r;
     return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2 * m_minStraightCost;
   }
-  std::int64_t octileHeuristic(Cell cell) const noexcept {
-    const std::int64_t dx = std::abs(cell.x - m_goalCell.x), dy = std::abs(cell.y - m_goalCell.y);
+  std::int64_t octileHeuristic(Cell cell) const noexcept { return octileHeuristic(cell, m_goalCell); }
+  std::int64_t octileHeuristic(Cell cell, Cell goal) const noexcept {
+    const std::int64_t dx = std::abs(cell.x - goal.x), dy = std::abs(cell.y - goal.y);
     const std::int64_t diagonal = std::min(dx, dy);
     return (std::max(dx, dy) - diagonal) * m_minStraightCost + diagonal * m_minDiagonalCost;
   }
+  // The tile search's geometric lower bound from `cell` to `goal` (no landmarks), for a goal set.
+  std::int64_t boundTowards(Cell cell, Cell goal) const noexcept;
   // The landmarks' lower bound on the cost from padded tile `paddedIndex` to the goal (ALT).
   std::int64_t landmarkBound(std::int32_t paddedIndex) const noexcept;
   // A straight jump from padded coordinates (x, y) in direction (dx, dy): the padded index of
@@ -409,7 +439,7 @@ class SearchContext {
   void buildPath(SearchResult& out);
   void buildAnyAnglePath(SearchResult& out);
   bool traceRoute(SearchResult& out, bool alongEdges);
-  Status finishExact(Status status, SearchResult& out);
+  Status finishExact(Status status, SearchLimit limit, SearchResult& out);
   // A node's tile centre, world units.
   Vec2 pointOf(std::int32_t paddedIndex) const noexcept;
   // Any-angle mode: the parent of a tile linked by a straight line from the start point itself
@@ -462,6 +492,16 @@ class SearchContext {
   int m_landmarkCount = 0;
   std::array<std::uint32_t, 16> m_goalLandmarks{};  // the goal's landmark distances
   bool m_partial = false;
+  // nearestIfUnreachable (see SearchRequest). With m_goal < 0 the search has no single goal:
+  // several equally near tiles (m_goalSet, sorted padded indices; the first closed ends it) or,
+  // when flooding, none (every reachable tile is closed; the nearest to the target is kept).
+  bool m_nearest = false;
+  bool m_flooding = false;
+  Eigen::Vector2d m_nearestTarget{0.0, 0.0};  // layout space
+  std::vector<std::int32_t> m_goalSet;
+  std::int32_t m_floodBest = -1;
+  double m_floodBestDistance = 0.0;  // squared, layout space
+  bool m_jumpRequest = true;  // the request's jumpPoints
   bool m_tilePath = true;  // the request's tilePath
   bool m_jumpPoints = false;
   bool m_plainJumps = false;  // jump points with JumpTiles::kPlain

@@ -22,18 +22,24 @@ namespace {
 constexpr const char* kUsage =
     "usage: rpgnav path MAP (--from X,Y --to X,Y | --queries FILE|-) [--mobility NAME] [--radius R] [--json]\n"
     "                       [--comfort C] [--svg FILE] [--any-angle | --8-way] [--entities FILE]\n"
-    "                       [--danger-factor F]\n"
+    "                       [--danger-factor F] [--nearest]\n"
     "  --any-angle: Theta* as the search; --8-way: the 8-way tile search instead of the exact\n"
     "  any-angle search (the default where it applies: 8-way square maps of one cost, no doors)\n"
     "  --comfort C: keep C world units more than the radius from walls where there is room (default a\n"
     "    quarter tile; 0: pulled taut at the radius)\n"
     "  --danger-factor F: how much the map's danger layers weigh against distance, 0 (ignored) to 255\n"
     "    (the safest way); default: the map's danger-factor\n"
+    "  --nearest: a goal the character cannot stand on or reach (water, a wall, an island, off the map)\n"
+    "    leads to the centre of the reachable tile nearest to it (status PartialPath)\n"
     "  --entities FILE: one entity per line, 'x y radius [flat|static|moving ...]' (# starts a comment)\n";
 
 void text(const PathResult& result, const World& world, const EntityNames& names) {
   std::printf("status %s%s%s\n", std::string(toString(result.status)).c_str(), result.reason.empty() ? "" : ": ", result.reason.c_str());
   if (!isSuccess(result.status)) return;
+  if (result.fallbackGoal) {
+    std::printf("the goal cannot be reached: the path leads to the nearest reachable tile's centre %.4f,%.4f\n",
+                double(result.fallbackGoal->x()), double(result.fallbackGoal->y()));
+  }
   if (result.status == Status::StoppedAtDoor) {
     std::printf("stops at door '%s' at %.4f,%.4f\n", world.door(result.door)->name.c_str(), double(result.stopPoint.x()),
                 double(result.stopPoint.y()));
@@ -106,7 +112,7 @@ bool readEntities(const std::string& path, World& world, EntityNames& names) {
 int pathCommand(Arguments args) {
   std::string mapPath, queries, mobilityName = "walk", svgPath, entitiesPath;
   Vec2 from(0.0f, 0.0f), to(0.0f, 0.0f);
-  bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false, eightWay = false;
+  bool haveFrom = false, haveTo = false, asJson = false, anyAngle = false, eightWay = false, nearest = false;
   float radius = 0.0f;
   std::optional<float> comfort;  // unset: the planner's default
   std::optional<std::uint8_t> dangerFactor;  // unset: the map's
@@ -129,6 +135,7 @@ int pathCommand(Arguments args) {
   commandLine.flag("--json", asJson);
   commandLine.flag("--any-angle", anyAngle);
   commandLine.flag("--8-way", eightWay);
+  commandLine.flag("--nearest", nearest);
   if (const auto exit = commandLine.parse(args)) return *exit;
   if (!queries.empty() && (haveFrom || haveTo)) {
     return commandLine.usageError("--queries takes its points from the file: leave out --from and --to");
@@ -160,7 +167,8 @@ int pathCommand(Arguments args) {
   settings.exactAnyAngle = !eightWay;
   Planner planner(world, settings);
   PathResult result;
-  auto run = [&](const PathRequest& request) {
+  auto run = [&](PathRequest request) {
+    request.goalFallback = nearest;
     planner.plan(request, result);
     if (asJson || !queries.empty()) {
       std::puts(pathJson(result, world, names).c_str());
@@ -195,6 +203,7 @@ int pathCommand(Arguments args) {
       picture.route(result.smoothed, radius, "#9400d3", "smoothed path (8)");
       if (result.status == Status::StoppedAtDoor) picture.marker(result.stopPoint, "#e0a010", "stops at a door");
       if (result.status == Status::BlockedByEntity) picture.marker(result.stopPoint, "#e377c2", "blocked by an entity");
+      if (result.fallbackGoal) picture.marker(*result.fallbackGoal, "#1f77b4", "nearest reachable tile");
       picture.start(from, radius);
       picture.goal(to, radius);
       if (picture.save(svgPath) != Status::Ok) return std::fprintf(stderr, "rpgnav path: cannot write %s\n", svgPath.c_str()), 1;

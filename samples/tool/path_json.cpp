@@ -46,6 +46,7 @@ std::string pathJsonFields(const PathResult& result, const World& world, const E
   if (result.status == Status::StoppedAtDoor) {
     out += ",\"door\":" + jsonString(world.door(result.door)->name) + ",\"stop_point\":" + jsonPoint(result.stopPoint);
   }
+  if (result.fallbackGoal) out += ",\"fallback_goal\":" + jsonPoint(*result.fallbackGoal);
   if (result.status == Status::BlockedByEntity) {
     const std::uint32_t id = result.blocker.value;
     out += ",\"blocker\":{\"id\":" + std::to_string(id) +

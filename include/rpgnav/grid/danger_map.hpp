@@ -93,7 +93,7 @@ class RPGNAV_API DangerMap {
   bool changesSince(std::uint64_t version, std::vector<Change>& out) const;
 
   /// The cost of a tile of travel cost `cost` and danger `danger` for danger factor `factor` (see
-  /// the class comment). kImpassable stays kImpassable.
+  /// the class comment). kImpassable, and any cost of kMaxSearchCost or more, stays as it is.
   static float weightedCost(float cost, std::uint8_t danger, std::uint8_t factor) noexcept;
 
  private:

@@ -88,6 +88,21 @@ struct PathRequest {
   /// field of the same factor agree about the cheapest route. A factor above 0 reads a layer of
   /// its own (NavData::prepare with the factor); 0 reads the plain one, bit for bit.
   std::optional<std::uint8_t> dangerFactor;
+  /// A reachable goal when the asked one is not: for a goal the character cannot stand on (a
+  /// tile its mobility cannot enter — a click on water, a wall, a table —, closer than its radius
+  /// to a blocked tile or closed door, no room for a wide body, off the map) or cannot reach (an
+  /// island, a door its policy avoids, a gap too narrow for its body), plan to the centre of the
+  /// reachable tile nearest to the asked goal instead (nearest by straight distance from the
+  /// asked point to tile centres; of several equally near, the cheapest to reach). Reachable by
+  /// the search's own rules: mobility, doors as the policy says, body width. The result is then
+  /// PartialPath (StoppedAtDoor or BlockedByEntity when the path to it stops at a door or an
+  /// entity), with PathResult::fallbackGoal the point chosen. A goal that can be reached is
+  /// planned as without the option. NaN or infinite goals are still InvalidArgument. Cost: the
+  /// ring of tiles round the goal up to the nearest reachable one; equally near tiles are
+  /// searched for tile by tile (no jump points); a goal in the start's region that the search
+  /// cannot reach (doors, width) costs a flood of every tile the character can reach. All of it
+  /// runs in the plan's slices like any search (see Planner::beginPlan).
+  bool goalFallback = false;
 };
 
 /// The pipeline's stages, in order.
@@ -128,9 +143,13 @@ struct PathDetour {
 
 /// The answer to a PathRequest. Reuse one object per thread: its vectors keep their capacity.
 struct PathResult {
-  /// Ok; StoppedAtDoor (the path ends in front of `door`, at `stopPoint`); BlockedByEntity (no
-  /// way round `blocker`: the path ends in front of it, at `stopPoint`); or a failure.
+  /// Ok; PartialPath (PathRequest::goalFallback: the path leads to `fallbackGoal` instead of the
+  /// goal asked); StoppedAtDoor (the path ends in front of `door`, at `stopPoint`); BlockedByEntity
+  /// (no way round `blocker`: the path ends in front of it, at `stopPoint`); or a failure.
   Status status = Status::InvalidArgument;
+  /// With PathRequest::goalFallback, when the asked goal could not be reached: the point the path
+  /// leads to instead (the nearest reachable tile's centre). Empty otherwise.
+  std::optional<Vec2> fallbackGoal;
   /// Why the plan failed or is in progress, for a human; empty on success. The result owns the
   /// text: it stays as it is until this result is planned into again, whatever the planner does
   /// meanwhile (a reused result keeps the string's capacity, so a warm plan allocates nothing).

@@ -72,6 +72,10 @@ struct CharacterSpec {
   /// Its plans' PathRequest::dangerFactor (unset: the world's, World::dangerFactor, read at each
   /// plan; 0: danger ignored). add() prepares its data.
   std::optional<std::uint8_t> dangerFactor;
+  /// Its plans' PathRequest::goalFallback: a goal it cannot stand on or reach (a click on water)
+  /// leads to the nearest reachable tile's centre (event NewPath, status PartialPath) instead of
+  /// GoalUnreachable.
+  bool goalFallback = false;
 };
 
 /// What move() did with one character.
@@ -100,7 +104,7 @@ enum class ReplanReason : std::uint8_t {
 RPGNAV_API std::string_view toString(ReplanReason reason) noexcept;
 
 enum class ReplanEventKind : std::uint8_t {
-  NewPath,          ///< A new path was accepted (status Ok).
+  NewPath,          ///< A new path was accepted (status Ok, or PartialPath: see CharacterSpec::goalFallback).
   StoppedAtDoor,    ///< A new path was accepted that ends in front of a door (see `door`).
   BlockedByEntity,  ///< A new path was accepted that ends in front of an entity (see `blocker`).
   GoalUnreachable,  ///< Planning failed (see `status`): the character has no path now.

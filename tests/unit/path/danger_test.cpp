@@ -105,6 +105,7 @@ TEST_CASE("danger: the cost model", "[path][danger]") {
   CHECK(DangerMap::weightedCost(2.0f, 3, 192) == 11.0f);     // 2 + 192·3/64
   CHECK(DangerMap::weightedCost(1.0f, 255, 255) == kMaxSearchCost);  // capped
   CHECK(DangerMap::weightedCost(TerrainTable::kImpassable, 255, 100) == TerrainTable::kImpassable);
+  CHECK(DangerMap::weightedCost(2000.0f, 10, 100) == 2000.0f);  // out of the search's range: left to it
   // Proportional to a crowd field's weight (256 − f)·c + f·d for cost bytes c.
   for (int f : {1, 77, 128, 254}) {
     for (int d : {1, 17, 255}) {

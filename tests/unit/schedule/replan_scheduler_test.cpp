@@ -1008,6 +1008,35 @@ TEST_CASE("scheduler triggers: stuck", "[schedule][triggers]") {
 // ---------------------------------------------------------------------------------------------
 // 6. Events
 
+TEST_CASE("scheduler: a character with goalFallback heads for the nearest reachable tile of a goal it cannot reach",
+          "[schedule][fallback]") {
+  const TileMap map = test::mapFromAscii(Layout::square(), {
+                                                               "###########",
+                                                               "#....#....#",
+                                                               "#....#....#",
+                                                               "#....#....#",
+                                                               "###########",
+                                                           });
+  World world(map);
+  ReplanScheduler scheduler(world, {}, quiet());
+  CharacterSpec hopeful = character(1, centre(1, 2), Goal::at(centre(8, 2)));  // the sealed room
+  hopeful.goalFallback = true;
+  REQUIRE(scheduler.add(hopeful) == Status::Ok);
+  REQUIRE(scheduler.add(character(2, centre(1, 2), Goal::at(centre(8, 2)))) == Status::Ok);
+  scheduler.update(0.0, {});
+  std::map<std::uint32_t, ReplanEvent> by;
+  for (const ReplanEvent& event : eventsOf(scheduler)) by[event.character.value] = event;
+  REQUIRE(by.size() == 2);
+  CHECK(by[1].kind == ReplanEventKind::NewPath);
+  CHECK(by[1].status == Status::PartialPath);
+  REQUIRE(scheduler.path(EntityId{1}) != nullptr);
+  REQUIRE(scheduler.path(EntityId{1})->fallbackGoal);
+  CHECK(*scheduler.path(EntityId{1})->fallbackGoal == centre(4, 2));  // beside the wall, nearest the goal
+  CHECK(scheduler.path(EntityId{1})->controlPoints.back() == centre(4, 2));
+  CHECK(by[2].kind == ReplanEventKind::GoalUnreachable);
+  CHECK(by[2].status == Status::NoPath);
+}
+
 TEST_CASE("scheduler events: kinds, statuses, and the listener hears them all in order", "[schedule]") {
   const TileMap map = test::mapFromAscii(Layout::square(), {
                                                                "###########",

@@ -201,6 +201,7 @@ TEST_CASE("a character too wide for every route gets NoPath naming that; bad cle
   request.goal = {9, 4};
   request.clearance = &clearance;
   request.bodyTiles = 1.0;
-  request.nearestIfUnreachable = true;
+  const SegmentTester lines(map, TerrainTable::kWalk);
+  request.sightLines = &lines;  // (a wide body gets the tile search)
   CHECK(context.findPath(grid.value(), request, result) == Status::InvalidArgument);
 }
