@@ -81,7 +81,7 @@ void nearestUsable(const SearchGrid& grid, Cell from, const Eigen::Vector2d& tar
   }
   // A nearer tile found later drops only the ones beyond the tolerance of it: drop the rest.
   std::erase_if(nearest, [&](Cell c) { return (layout.localCenter(c) - target).squaredNorm() > bestDistance * kTie; });
-  std::sort(nearest.begin(), nearest.end(), [](Cell a, Cell b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+  std::sort(nearest.begin(), nearest.end());  // (Cell orders row-major)
 }
 
 // Writes the `count` tiles after `from` along (dx, dy); returns the end. A short search with a

@@ -8,40 +8,16 @@
 #include "grid/clearance.hpp"
 #include "search/search_context.hpp"
 #include "search/search_grid.hpp"
+#include "support/gate_rules.hpp"
 #include "support/path_checks.hpp"
 #include "support/reference_search.hpp"
 #include "support/test_maps.hpp"
 
-#include <map>
 #include <random>
 
 using namespace rpgnav;
 
 namespace {
-
-class TableRule final : public GateRule {
- public:
-  std::vector<GateCrossing> crossings;
-  GateCrossing crossing(std::uint32_t gate) const override { return crossings.at(gate); }
-  bool segmentMeetsGate(Vec2, Vec2, float) const override { return false; }
-};
-
-// Gate steps as documented (an edge through a gate needs it open; a square diagonal may not pass
-// a corner where a closed gate ends); the gates here are open and free or closed.
-test::StepRule gateSteps(const TileMap& map, const std::vector<SearchGate>& gates, const TableRule& rule) {
-  return [&map, &gates, &rule](Cell from, Cell to) -> std::optional<std::int64_t> {
-    auto closedOn = [&](Cell a, Cell b) {
-      for (std::size_t i = 0; i < gates.size(); ++i) {
-        if (((gates[i].a == a && gates[i].b == b) || (gates[i].a == b && gates[i].b == a)) && !rule.crossings[i].open) return true;
-      }
-      return false;
-    };
-    if (map.layout().sharedEdge(from, to)) return closedOn(from, to) ? std::nullopt : std::optional<std::int64_t>(0);
-    const Cell a{to.x, from.y}, b{from.x, to.y};
-    if (closedOn(from, a) || closedOn(from, b) || closedOn(a, to) || closedOn(b, to)) return std::nullopt;
-    return 0;
-  };
-}
 
 // What the answer must be, from the definition: among tiles with a cost (reachable) that `fits`,
 // those whose centre is nearest to `target` (layout space; equal within 1e-9 relative), and the
@@ -110,6 +86,27 @@ Cell goalFor(const TileMap& map, const Eigen::Vector2d& target) {
   return {std::clamp(c.x, 0, map.width() - 1), std::clamp(c.y, 0, map.height() - 1)};
 }
 
+// A goal as a test asks it: the tile for the target, the point in world units, and the point as
+// the search sees it (after the float rounding of world units).
+struct Asked {
+  Cell goal;
+  Vec2 world;
+  Eigen::Vector2d local;
+};
+Asked askAt(const TileMap& map, const Eigen::Vector2d& target) {
+  const Vec2 world = map.layout().toWorld(target);
+  return {goalFor(map, target), world, map.layout().toLocal(world)};
+}
+
+SearchRequest nearestRequest(Cell start, const Asked& asked) {
+  SearchRequest request;
+  request.start = start;
+  request.goal = asked.goal;
+  request.nearestIfUnreachable = true;
+  request.nearestTo = asked.world;
+  return request;
+}
+
 }  // namespace
 
 TEST_CASE("the nearest reachable tile: islands, walls and water on random square and hex maps, ties by cost",
@@ -136,26 +133,21 @@ TEST_CASE("the nearest reachable tile: islands, walls and water on random square
         // A target at a random point, or on a tile centre (whose neighbours' centres tie).
         Eigen::Vector2d target = randomTarget(random, map);
         if (q % 3 == 0) target = layout.localCenter(goalFor(map, target));
-        const Cell goal = goalFor(map, target);
-        const Vec2 world = layout.toWorld(target);
-        const Eigen::Vector2d asked = layout.toLocal(world);  // (what the search sees, after float rounding)
+        const Asked asked = askAt(map, target);
+        const Cell goal = asked.goal;
         for (bool jumps : {true, false}) {
-          SearchRequest request;
-          request.start = start;
-          request.goal = goal;
-          request.nearestIfUnreachable = true;
-          request.nearestTo = world;
+          SearchRequest request = nearestRequest(start, asked);
           request.jumpPoints = jumps;
           context.findPath(*grid, request, result);
-          checkAnswer(map, mobility, result, start, goal, asked, costs, [](Cell) { return true; }, {});
+          checkAnswer(map, mobility, result, start, goal, asked.local, costs, [](Cell) { return true; }, {});
           partial += result.status == Status::PartialPath ? 1 : 0;
         }
         // How often the answer had to choose among equally near tiles.
         int nearest = 0;
-        const Expected expected = bruteNearest(map, costs, asked, [](Cell) { return true; });
+        const Expected expected = bruteNearest(map, costs, asked.local, [](Cell) { return true; });
         for (std::int32_t i = 0; i < map.tileCount(); ++i) {
           if (costs[std::size_t(i)] >= 0 &&
-              (layout.localCenter(map.cellAt(i)) - asked).squaredNorm() <= expected.distance * (1.0 + 1e-9)) {
+              (layout.localCenter(map.cellAt(i)) - asked.local).squaredNorm() <= expected.distance * (1.0 + 1e-9)) {
             ++nearest;
           }
         }
@@ -176,24 +168,14 @@ TEST_CASE("the nearest reachable tile behind closed gates: the search floods wha
     for (int trial = 0; trial < 30; ++trial) {
       const int w = std::uniform_int_distribution<int>(3, 22)(random), h = std::uniform_int_distribution<int>(3, 22)(random);
       const TileMap map = test::randomMap(random, layout, w, h, 0.2);
-      std::vector<SearchGate> gates;
-      std::map<std::pair<Cell, Cell>, bool> used;
-      for (int i = 0; i < w * h / 3; ++i) {
-        const Cell a{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
-        const auto touching = layout.touching(a);
-        const NeighbourStep& step = touching[std::uniform_int_distribution<std::size_t>(0, touching.size() - 1)(random)];
-        const Cell b{a.x + step.dx, a.y + step.dy};
-        if (!step.sharesEdge || !map.contains(b) || used[{std::min(a, b), std::max(a, b)}]) continue;
-        used[{std::min(a, b), std::max(a, b)}] = true;
-        gates.push_back({a, b});
-      }
+      const std::vector<SearchGate> gates = test::randomGates(random, map, w * h / 3);
       auto grid = SearchGrid::build(map, TerrainTable::kWalk, {}, gates);
       REQUIRE(grid.ok());
-      TableRule rule;
+      test::TableRule rule;
       for (std::size_t i = 0; i < gates.size(); ++i) {
         rule.crossings.push_back(std::uniform_int_distribution<int>(0, 1)(random) == 0 ? GateCrossing{false, true, 0} : GateCrossing{});
       }
-      const test::StepRule steps = gateSteps(map, gates, rule);
+      const test::StepRule steps = test::referenceRule(map, gates, rule);
       SearchContext context;
       SearchResult result;
       INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial);
@@ -201,21 +183,15 @@ TEST_CASE("the nearest reachable tile behind closed gates: the search floods wha
         const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         if (!map.passable(start, TerrainTable::kWalk)) continue;
         const std::vector<std::int64_t> costs = test::dijkstraCosts(map, TerrainTable::kWalk, start, steps);
-        const Eigen::Vector2d target = randomTarget(random, map);
-        const Cell goal = goalFor(map, target);
-        const Vec2 world = layout.toWorld(target);
-        SearchRequest request;
-        request.start = start;
-        request.goal = goal;
-        request.nearestIfUnreachable = true;
-        request.nearestTo = world;
+        const Asked asked = askAt(map, randomTarget(random, map));
+        const Cell goal = asked.goal;
+        SearchRequest request = nearestRequest(start, asked);
         request.gates = &rule;
         // In slices of a few expansions: the flood suspends and resumes like any search.
         request.maxExpansions = q % 2 == 0 ? 3 : 0;
         Status status = context.findPath(*grid, request, result);
         while (status == Status::InProgress) status = context.resume(3, result);
-        checkAnswer(map, TerrainTable::kWalk, result, start, goal, layout.toLocal(world), costs, [](Cell) { return true; },
-                    steps);
+        checkAnswer(map, TerrainTable::kWalk, result, start, goal, asked.local, costs, [](Cell) { return true; }, steps);
         const bool regionReaches = map.passable(goal, TerrainTable::kWalk) && grid->regions().connected(start, goal);
         flooded += regionReaches && costs[std::size_t(map.index(goal))] < 0 ? 1 : 0;
       }
@@ -246,20 +222,14 @@ TEST_CASE("the nearest reachable tile a wide body fits on", "[search][nearest][c
         const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         if (!fit.fits(start)) continue;
         const std::vector<std::int64_t> costs = test::dijkstraCosts(map, TerrainTable::kWalk, start, steps);
-        const Eigen::Vector2d target = randomTarget(random, map);
-        const Cell goal = goalFor(map, target);
-        const Vec2 world = layout.toWorld(target);
+        const Asked asked = askAt(map, randomTarget(random, map));
         for (bool jumps : {true, false}) {
-          SearchRequest request;
-          request.start = start;
-          request.goal = goal;
-          request.nearestIfUnreachable = true;
-          request.nearestTo = world;
+          SearchRequest request = nearestRequest(start, asked);
           request.clearance = &clearance;
           request.bodyTiles = radius;
           request.jumpPoints = jumps;
           context.findPath(*grid, request, result);
-          checkAnswer(map, TerrainTable::kWalk, result, start, goal, layout.toLocal(world), costs, fits, steps);
+          checkAnswer(map, TerrainTable::kWalk, result, start, asked.goal, asked.local, costs, fits, steps);
           partial += result.status == Status::PartialPath ? 1 : 0;
         }
       }
