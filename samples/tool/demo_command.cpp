@@ -203,15 +203,20 @@ int demoCommand(Arguments args) {
       auto report = sample::runSimulation(townWorld, options);
       if (report) {
         const sample::Spread cost = sample::spreadOf(report->frameMicros);
+        // The cadence depends on the machine (the budget is time): a sanitizer build, several
+        // times slower, may not plan every character twice in ten seconds. The tool.demo test
+        // judges it on release builds; the demo itself only needs the crowd to have planned.
+        char cadence[64] = "no character planned twice";
+        if (report->meanInterval > 0.0) std::snprintf(cadence, sizeof cadence, "a plan every %.2f s", report->meanInterval);
         std::printf("\nthe town at market time (rpgnav sim %s/town.rpgmap --characters 60 --seconds 10):\n"
                     "  %d characters wander between random goals, replanned about once a second by the scheduler\n"
-                    "  within 400 us per frame: %lld replans (%lld full, %lld along the route), a plan every %.2f s per\n"
+                    "  within 400 us per frame: %lld replans (%lld full, %lld along the route), %s per\n"
                     "  character; %lld door stops, %lld times blocked by others; scheduler per frame: median %.1f us,\n"
                     "  p99 %.1f us\n",
                     mapsDir.c_str(), options.characters, (long long)report->plans, (long long)report->fullPlans,
-                    (long long)(report->plans - report->fullPlans), report->meanInterval, (long long)report->doorStops,
+                    (long long)(report->plans - report->fullPlans), cadence, (long long)report->doorStops,
                     (long long)report->blocked, cost.median, cost.p99);
-        crowd = report->plans > options.characters;
+        crowd = report->plans > 0;
       }
     }
   }
