@@ -55,8 +55,9 @@ int main(int argc, char** argv) {
   rpgnav::World world(document->map);
   // The file's entities get ids 1, 2, ...; ours start at 500. A guard stands in the great hall:
   // paths keep out of its personal space (0.4 tiles).
-  // The file's danger layers and danger-factor weigh in every plan (none in the dungeon).
-  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor) !=
+  // The file's danger layers and danger-factor weigh in every plan (none in the dungeon), and its
+  // designer settings (comfort, door costs...) are every plan's defaults.
+  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor, document->settings) !=
           rpgnav::Status::Ok ||
       world.entities().add({rpgnav::EntityId{500}, rpgnav::Vec2(33.5f, 5.5f), 0.4f, rpgnav::kEntityStatic}) !=
           rpgnav::Status::Ok) {

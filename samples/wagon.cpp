@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   rpgnav::World world(document->map);
-  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor) != rpgnav::Status::Ok) {
+  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor, document->settings) != rpgnav::Status::Ok) {
     std::fprintf(stderr, "%s: unexpected doors or entities\n", argv[1]);
     return 1;
   }

@@ -193,7 +193,7 @@ rpgnav_status adopt(Result<MapDocument> document, rpgnav_world** out) {
   if (!document) return report(document.status(), document.message());
   auto handle = std::unique_ptr<rpgnav_world>(new rpgnav_world{std::move(document).value(), nullptr, {}, {}});
   handle->world = std::make_unique<World>(handle->document.map);
-  if (const Status added = handle->world->addFeatures(handle->document.doors, handle->document.entities, handle->document.dangerLayers, handle->document.dangerFactor);
+  if (const Status added = handle->world->addFeatures(handle->document.doors, handle->document.entities, handle->document.dangerLayers, handle->document.dangerFactor, handle->document.settings);
       added != Status::Ok) {
     return report(added, "the map's doors or entities are invalid");
   }

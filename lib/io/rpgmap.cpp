@@ -49,7 +49,7 @@ class Parser {
     if (auto error = parseTiles()) return *error;
     if (auto error = parseSections()) return *error;
     return MapDocument{std::move(*m_map), std::move(m_doors), std::move(m_entities), m_dangerFactor,
-                       std::move(m_dangerLayers)};
+                       std::move(m_dangerLayers), m_settings};
   }
 
  private:
@@ -101,8 +101,8 @@ class Parser {
     HexStagger stagger = HexStagger::Odd;
     std::int64_t connectivity = 8, width = 0, height = 0;
     int connectivityLine = 0, connectivityColumn = 1;
-    bool haveConnectivity = false, haveSize = false, haveTileSize = false, haveOrigin = false, haveMobilities = false,
-         haveDangerFactor = false;
+    bool haveConnectivity = false, haveSize = false, haveTileSize = false, haveOrigin = false, haveMobilities = false;
+    bool& haveDangerFactor = m_haveDangerFactor;
     float tileSize = 1.0f;
     Vec2 origin(0.0f, 0.0f);
     while (true) {
@@ -168,12 +168,9 @@ class Parser {
           auto added = m_terrain.addMobility(tokens[i].text);
           if (!added) return errorHere(tokens[i], added.message());
         }
-      } else if (key.text == "danger-factor") {
+      } else if (key.text == "danger-factor") {  // the older place of [settings]' danger-factor
         if (auto error = duplicate(haveDangerFactor)) return error;
-        if (auto error = expectCount(tokens, 2, "danger-factor 0-255")) return error;
-        std::int64_t factor = 0;
-        if (auto error = parseInt(tokens[1], 0, 255, "danger factor", factor)) return error;
-        m_dangerFactor = std::uint8_t(factor);
+        if (auto error = parseDangerFactor(tokens)) return error;
       } else {
         return errorHere(key, "expected one of layout, connectivity, size, tile-size, origin, mobilities, "
                               "danger-factor or [legend], found " + quote(key.text));
@@ -268,19 +265,20 @@ class Parser {
 
   MaybeError parseSections() {
     std::vector<Token> tokens;
-    enum class Section { None, Doors, Entities, Danger } section = Section::None;
-    bool seenDoors = false, seenEntities = false;
+    // The fixed order, each once but for the danger layers.
+    enum class Section { None, Settings, Doors, Entities, Danger } section = Section::None;
     while (nextContentLine(tokens)) {
       const Token& first = tokens[0];
-      if (first.text == "[doors]" || first.text == "[entities]") {
+      if (first.text == "[settings]" || first.text == "[doors]" || first.text == "[entities]") {
         if (auto error = expectCount(tokens, 1, std::string(first.text))) return error;
-        const bool doors = first.text == "[doors]";
-        if ((doors && (seenDoors || seenEntities)) || (!doors && seenEntities) || section == Section::Danger) {
-          return errorHere(first, "expected sections in the order [doors], [entities], [danger NAME]..., doors "
-                                  "and entities each once");
+        const Section next = first.text == "[settings]" ? Section::Settings
+                             : first.text == "[doors]"  ? Section::Doors
+                                                        : Section::Entities;
+        if (next <= section) {
+          return errorHere(first, "expected sections in the order [settings], [doors], [entities], [danger NAME]..., "
+                                  "the first three each once");
         }
-        (doors ? seenDoors : seenEntities) = true;
-        section = doors ? Section::Doors : Section::Entities;
+        section = next;
         continue;
       }
       if (first.text.substr(0, 7) == "[danger") {
@@ -289,17 +287,54 @@ class Parser {
         continue;
       }
       if (section == Section::None) {
-        return errorHere(first, "expected '[doors]', '[entities]', '[danger NAME]' or end of file after the tile "
-                                "rows, found " + quote(first.text));
+        return errorHere(first, "expected '[settings]', '[doors]', '[entities]', '[danger NAME]' or end of file "
+                                "after the tile rows, found " + quote(first.text));
       }
       MaybeError error;
       switch (section) {
+        case Section::Settings: error = parseSetting(tokens); break;
         case Section::Doors: error = parseDoor(tokens); break;
         case Section::Entities: error = parseEntity(tokens); break;
         default: error = parseDanger(tokens); break;
       }
       if (error) return error;
     }
+    return std::nullopt;
+  }
+
+  // "danger-factor 0-255", in [settings] or (older files) the header.
+  MaybeError parseDangerFactor(const std::vector<Token>& tokens) {
+    if (auto error = expectCount(tokens, 2, "danger-factor 0-255")) return error;
+    std::int64_t factor = 0;
+    if (auto error = parseInt(tokens[1], 0, 255, "danger factor", factor)) return error;
+    m_dangerFactor = std::uint8_t(factor);
+    return std::nullopt;
+  }
+
+  // "KEY VALUE": a designer setting (designSettingKeys) or the danger factor, each once.
+  MaybeError parseSetting(const std::vector<Token>& tokens) {
+    const Token& key = tokens[0];
+    if (key.text == "danger-factor") {
+      if (m_haveDangerFactor) return errorHere(key, "duplicate 'danger-factor' line");
+      m_haveDangerFactor = true;
+      return parseDangerFactor(tokens);
+    }
+    const auto keys = designSettingKeys();
+    const auto setting = std::find_if(keys.begin(), keys.end(), [&](const DesignSettingKey& k) { return k.key == key.text; });
+    if (setting == keys.end()) {
+      std::string names;
+      for (const DesignSettingKey& k : keys) names += std::string(k.key) + ", ";
+      return errorHere(key, "expected one of " + names + "danger-factor or a section, found " + quote(key.text));
+    }
+    std::optional<float>& value = m_settings.*setting->member;
+    if (value) return errorHere(key, "duplicate '" + std::string(key.text) + "' line");
+    if (auto error = expectCount(tokens, 2, std::string(key.text) + " VALUE")) return error;
+    float number = 0.0f;
+    if (!detail::parseFloat(tokens[1].text, number) || !allows(*setting, number)) {
+      return errorHere(tokens[1], "expected " + std::string(key.text) + " as " + designSettingLimits(*setting) +
+                                      ", found " + quote(tokens[1].text));
+    }
+    value = number;
     return std::nullopt;
   }
 
@@ -423,8 +458,10 @@ class Parser {
   std::set<std::string, std::less<>> m_doorNames;
   std::set<std::string, std::less<>> m_entityNames;
   std::uint8_t m_dangerFactor = 0;
+  bool m_haveDangerFactor = false;
   std::vector<DangerLayerSpec> m_dangerLayers;
   std::set<std::string, std::less<>> m_dangerNames;
+  DesignSettings m_settings;
 };
 
 }  // namespace
@@ -473,6 +510,9 @@ std::optional<Error> invalidFeature(const MapDocument& document) {
     if (!std::isfinite(entity.radius) || entity.radius < 0.0f) {
       return invalid("entity " + quote(entity.name) + " has a negative or non-finite radius");
     }
+  }
+  if (std::string invalidSetting = invalidDesignSetting(document.settings); !invalidSetting.empty()) {
+    return invalid("setting " + invalidSetting);
   }
   names.clear();
   if (document.dangerLayers.size() > std::size_t(DangerLayerSpec::kMaxLayers)) {
@@ -552,7 +592,6 @@ Result<std::string> writeRpgMap(const MapDocument& document) {
     for (int m = 3; m < terrain.mobilityCount(); ++m) out += " " + terrain.mobilityName(MobilityId{std::uint8_t(m)});
     out += '\n';
   }
-  if (document.dangerFactor != 0) out += "danger-factor " + std::to_string(document.dangerFactor) + "\n";
   out += "\n[legend]\n";
   for (int t = 0; t < terrain.terrainCount(); ++t) {
     const TerrainId id{std::uint8_t(t)};
@@ -575,6 +614,14 @@ Result<std::string> writeRpgMap(const MapDocument& document) {
     for (std::int32_t x = 0; x < map.width(); ++x) out += terrain.terrainSymbol(map.terrainAt({x, y}));
     out += '\n';
   }
+  std::string settings;
+  for (const DesignSettingKey& setting : designSettingKeys()) {
+    if (const std::optional<float>& value = document.settings.*setting.member) {
+      settings += std::string(setting.key) + ' ' + detail::formatFloat(*value) + '\n';
+    }
+  }
+  if (document.dangerFactor != 0) settings += "danger-factor " + std::to_string(document.dangerFactor) + "\n";
+  if (!settings.empty()) out += "\n[settings]\n" + settings;
   if (!document.doors.empty()) {
     out += "\n[doors]\n";
     for (const DoorSpec& door : document.doors) {

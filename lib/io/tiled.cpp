@@ -62,9 +62,22 @@ struct TiledMap {
 struct Failure {
   Status status;
   std::string message;
+  std::string property;  // a map property the failure is about: its line is looked up in the text
 };
 
 [[noreturn]] void fail(const std::string& message) { throw Failure{Status::ParseError, message}; }
+[[noreturn]] void failProperty(const std::string& property, const std::string& message) {
+  throw Failure{Status::ParseError, "map property " + property + ": " + message, property};
+}
+
+// The line (1-based) of the first `"name"` in a TMX or TMJ text: where a map property of that
+// name is (the map's properties come before its tilesets and layers in TMX; property_tree keeps
+// no line numbers). 0 when absent.
+int propertyLine(std::string_view text, const std::string& name) {
+  const std::size_t at = text.find('"' + name + '"');
+  if (at == std::string_view::npos) return 0;
+  return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
+}
 
 std::int64_t integer(const std::string& text, const std::string& what) {
   std::int64_t value = 0;
@@ -533,11 +546,29 @@ std::uint8_t byteValue(const std::string& text, const std::string& what) {
   return std::uint8_t(value);
 }
 
+// The designer settings: map properties named as in `[settings]` (designSettingKeys), float or
+// string typed.
+void readSettings(const TiledMap& map, MapDocument& document) {
+  for (const DesignSettingKey& setting : designSettingKeys()) {
+    const auto found = map.properties.find(std::string(setting.key));
+    if (found == map.properties.end()) continue;
+    float value = 0.0f;
+    if (!detail::parseFloat(found->second, value) || !allows(setting, value)) {
+      failProperty(found->first, "expected " + designSettingLimits(setting) + ", found " + quote(found->second));
+    }
+    document.settings.*setting.member = value;
+  }
+}
+
 // The map property `danger-factor` and the layers of class `danger`: each tile's value is its
 // tile's int property `danger` (0 for a tile without one, and for an empty cell).
 void readDanger(const TiledMap& map, MapDocument& document) {
   if (const auto factor = map.properties.find("danger-factor"); factor != map.properties.end()) {
-    document.dangerFactor = byteValue(factor->second, "map property danger-factor");
+    std::int64_t value = 0;
+    if (!detail::parseInteger(factor->second, value) || value < 0 || value > 255) {
+      failProperty(factor->first, "expected a whole number from 0 to 255, found " + quote(factor->second));
+    }
+    document.dangerFactor = std::uint8_t(value);
   }
   if (map.dangerLayers.size() > std::size_t(DangerLayerSpec::kMaxLayers)) {
     fail(std::to_string(map.dangerLayers.size()) + " layers of class danger, at most " +
@@ -632,6 +663,7 @@ MapDocument convert(const TiledMap& map) {
   MapDocument document{std::move(created.value()), {}, {}};
   const TileMap& tileMap = document.map;
   readDanger(map, document);
+  readSettings(map, document);
 
   for (const Object& object : map.objects) {
     const Vec2 centre = geometry.toWorld(object.x + object.width / 2.0, object.y + object.height / 2.0);
@@ -704,7 +736,8 @@ Result<MapDocument> parseTiledMap(std::string_view text, std::string_view fileNa
   } catch (const Failure& failure) {
     // External tileset messages name their own file already.
     if (failure.status == Status::IoError) return Error{failure.status, failure.message};
-    return Error{failure.status, name + ": " + failure.message};
+    const int line = failure.property.empty() ? 0 : propertyLine(text, failure.property);
+    return Error{failure.status, name + (line > 0 ? ":" + std::to_string(line) : "") + ": " + failure.message};
   } catch (const boost::property_tree::file_parser_error& error) {
     return Error{Status::ParseError, name + ":" + std::to_string(error.line()) + ": " + error.message()};
   } catch (const boost::property_tree::ptree_error& error) {

@@ -148,6 +148,14 @@ ReplanScheduler::ReplanScheduler(NavData& data, PlannerSettings planner, Schedul
 
 ReplanScheduler::~ReplanScheduler() = default;
 
+double ReplanScheduler::interval() const noexcept {
+  return m_world->designSettings().replanInterval ? double(*m_world->designSettings().replanInterval) : m_settings.interval;
+}
+
+double ReplanScheduler::stickiness() const noexcept {
+  return m_world->designSettings().stickiness ? double(*m_world->designSettings().stickiness) : m_settings.stickiness;
+}
+
 ReplanScheduler::Character* ReplanScheduler::find(EntityId id) noexcept {
   const auto it = m_index.find(id.value);
   return it == m_index.end() ? nullptr : m_characters[it->second].get();
@@ -180,13 +188,13 @@ Status ReplanScheduler::add(const CharacterSpec& spec) {
   character->order = m_registered++;
   // Phases by the golden ratio: however many register together, their turns spread evenly.
   const double golden = 0.6180339887498949;
-  character->phase = std::fmod(double(character->order) * golden, 1.0) * m_settings.interval;
-  character->nextCorridorCheck = character->phase / m_settings.interval * m_settings.corridorCheckInterval;
+  character->phase = std::fmod(double(character->order) * golden, 1.0) * interval();
+  character->nextCorridorCheck = character->phase / interval() * m_settings.corridorCheckInterval;
   m_index.emplace(spec.id.value, m_characters.size());
   m_characters.push_back(std::move(character));
   Character& added = *m_characters.back();
   added.reason = ReplanReason::First;
-  queue(added, m_now - m_settings.interval);
+  queue(added, m_now - interval());
   return Status::Ok;
 }
 
@@ -380,7 +388,7 @@ void ReplanScheduler::queue(Character& character, double key) {
 
 void ReplanScheduler::trigger(Character& character, ReplanReason reason, double now) {
   // To the front, but not past characters overdue by more than an interval: nobody starves.
-  const double key = now - m_settings.interval;
+  const double key = now - interval();
   const bool newGoal = reason == ReplanReason::GoalChanged || reason == ReplanReason::GoalMoved;
   if (m_inProgress == character.spec.id && newGoal && character.droppedSearches < kMaxDroppedSearches) {
     // A search for the old goal is of little use: drop it. But not every time: a character whose
@@ -460,7 +468,7 @@ ReplanReason ReplanScheduler::take(Character& character) {
   // jobs) could not keep every character planned once an interval.
   const double waited = std::max(0.0, m_now - character.due);
   m_stats.longestWait = std::max(m_stats.longestWait, waited);
-  if (waited > m_settings.interval) {
+  if (waited > interval()) {
     ++m_stats.lateTurns;
     ++m_lateTurns;
   }
@@ -479,12 +487,12 @@ void ReplanScheduler::requeue(Character& character, double now) {
 void ReplanScheduler::planAfreshFirst(Character& character, ReplanReason reason, double now) {
   character.forceFull = true;
   character.reason = reason;
-  queue(character, now - m_settings.interval);
+  queue(character, now - interval());
 }
 
 double ReplanScheduler::nextTurn(const Character& character, double now) const {
   // The first turn at its phase that is at least half an interval away.
-  const double interval = m_settings.interval;
+  const double interval = this->interval();
   const double k = std::ceil((now + 0.5 * interval - character.phase) / interval);
   return character.phase + k * interval;
 }
@@ -714,7 +722,7 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
         !result.controlPoints.empty() && !character.path.controlPoints.empty() &&
         result.controlPoints.back() == character.path.controlPoints.back()) {
       const double left = remainingCost(character);
-      if (std::isfinite(left) && !(result.cost < left * (1.0 - m_settings.stickiness))) {
+      if (std::isfinite(left) && !(result.cost < left * (1.0 - stickiness()))) {
         ++m_stats.kept;
         requeue(character, now);
         return;
@@ -1035,7 +1043,7 @@ void ReplanScheduler::cancelJobs() {
     if (!character->jobOut) continue;
     character->jobOut = false;
     character->forceFull = true;
-    queue(*character, m_now - m_settings.interval);
+    queue(*character, m_now - interval());
   }
   m_retired.clear();
 }

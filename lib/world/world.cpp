@@ -8,7 +8,7 @@ namespace rpgnav {
 
 DoorDecision DefaultDoorPolicy::decide(const Door& door, const Traveller&) const {
   switch (door.state) {
-    case DoorState::Open: return {DoorAction::Pass, 0.0f};
+    case DoorState::Open: return {DoorAction::Pass, openCost};
     case DoorState::Closed: return {DoorAction::Stop, closedCost};
     case DoorState::Locked: return {DoorAction::Stop, lockedCost};
   }
@@ -146,8 +146,20 @@ Status World::setDangerLayers(std::span<const DangerLayerSpec> layers) {
   return Status::Ok;
 }
 
+Status World::setDesignSettings(const DesignSettings& settings) {
+  if (!invalidDesignSetting(settings).empty()) return Status::InvalidArgument;
+  m_design = settings;
+  const DefaultDoorPolicy defaults;
+  m_defaultPolicy.openCost = settings.openDoorCost.value_or(defaults.openCost);
+  m_defaultPolicy.closedCost = settings.closedDoorCost.value_or(defaults.closedCost);
+  m_defaultPolicy.lockedCost = settings.lockedDoorCost.value_or(defaults.lockedCost);
+  return Status::Ok;
+}
+
 Status World::addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities,
-                          std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor) {
+                          std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor,
+                          const DesignSettings& settings) {
+  if (const Status status = setDesignSettings(settings); status != Status::Ok) return status;
   if (const Status status = setDangerLayers(dangerLayers); status != Status::Ok) return status;
   setDangerFactor(dangerFactor);
   return addFeatures(doors, entities);

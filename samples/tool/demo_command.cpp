@@ -146,7 +146,7 @@ int demoCommand(Arguments args) {
   // A character crosses the dungeon with the whole pipeline, from the entrance to the library's
   // chest; a guard stands in the corridor.
   World world(map);
-  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor) != Status::Ok) {
+  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor, document->settings) != Status::Ok) {
     return std::fprintf(stderr, "rpgnav demo: the map's doors or entities are invalid\n"), 1;
   }
   const EntityId guard{std::uint32_t(document->entities.size() + 1)};
@@ -196,7 +196,7 @@ int demoCommand(Arguments args) {
   bool crowd = false;
   if (town) {
     World townWorld(town->map);
-    if (townWorld.addFeatures(town->doors, town->entities, town->dangerLayers, town->dangerFactor) == Status::Ok) {
+    if (townWorld.addFeatures(town->doors, town->entities, town->dangerLayers, town->dangerFactor, town->settings) == Status::Ok) {
       sample::SimulationOptions options;
       options.characters = 60;
       options.seconds = 10.0;

@@ -6,6 +6,8 @@
 
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/io/rpgmap.hpp"
+#include "rpgnav/path/planner.hpp"
+#include "rpgnav/schedule/replan_scheduler.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +15,37 @@
 #include <vector>
 
 namespace rpgnav::tool {
+namespace {
+
+// What planners and schedulers use where a map sets nothing: the code's defaults.
+DesignSettings libraryDefaults() {
+  const PlannerSettings planner;
+  const SchedulerSettings scheduler;
+  const DefaultDoorPolicy doors;
+  return {planner.comfort,    planner.smoothing.maxDeviation, planner.detours.margin,
+          doors.openCost,     doors.closedCost,               doors.lockedCost,
+          float(scheduler.interval), float(scheduler.stickiness)};
+}
+
+// The designer settings, each with its value and where it comes from, and the danger.
+void printSettings(const MapDocument& document) {
+  const DesignSettings defaults = libraryDefaults();
+  std::puts("settings (the map's [settings], else the library's default):");
+  for (const DesignSettingKey& setting : designSettingKeys()) {
+    const std::optional<float>& value = document.settings.*setting.member;
+    std::printf("  %-18s %-8g %-11s %s\n", std::string(setting.key).c_str(), double(value.value_or(*(defaults.*setting.member))),
+                setting.unit == "fraction" ? "" : std::string(setting.unit).c_str(), value ? "map" : "default");
+  }
+  std::printf("  %-18s %-8d %-11s %s\n", "danger-factor", int(document.dangerFactor), "",
+              document.dangerFactor != 0 ? "map" : "default");
+  if (!document.dangerLayers.empty()) {
+    std::string names;
+    for (const DangerLayerSpec& layer : document.dangerLayers) names += (names.empty() ? "" : ", ") + layer.name;
+    std::printf("danger layers: %zu (%s)\n", document.dangerLayers.size(), names.c_str());
+  }
+}
+
+}  // namespace
 
 int infoCommand(Arguments args) {
   std::string path;
@@ -91,6 +124,7 @@ int infoCommand(Arguments args) {
     std::printf("doors: %zu (%zu closed, %zu locked)\n", document->doors.size(), closed, locked);
     std::printf("entities: %zu (%zu flat)\n", document->entities.size(), flat);
   }
+  printSettings(*document);
   return 0;
 }
 

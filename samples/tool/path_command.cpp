@@ -154,7 +154,7 @@ int pathCommand(Arguments args) {
     return 1;
   }
   World world(document->map);
-  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor) != Status::Ok) {
+  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor, document->settings) != Status::Ok) {
     return std::fprintf(stderr, "rpgnav path: the map's doors or entities are invalid\n"), 1;
   }
   if (dangerFactor) world.setDangerFactor(*dangerFactor);

@@ -53,13 +53,13 @@ class Replay {
  public:
   Replay(MapDocument& document, bool asJson, bool verify)
       : m_map(document.map), m_entities(document.entities), m_dangerLayers(document.dangerLayers),
-        m_dangerFactor(document.dangerFactor), m_world(document.map), m_data(m_world),
+        m_dangerFactor(document.dangerFactor), m_settings(document.settings), m_world(document.map), m_data(m_world),
         m_asJson(asJson), m_verify(verify) {
     for (const EntitySpec& entity : document.entities) m_names.push_back(entity.name);
   }
 
   Status addFeatures(const MapDocument& document) {
-    return m_world.addFeatures(document.doors, document.entities, m_dangerLayers, m_dangerFactor);
+    return m_world.addFeatures(document.doors, document.entities, m_dangerLayers, m_dangerFactor, m_settings);
   }
 
   // Runs one line; false with `error` set when it is malformed or the library refuses it.
@@ -285,7 +285,7 @@ class Replay {
         return error = "--verify: cannot rebuild door '" + door.name + "'", false;
       }
     }
-    if (fresh.addFeatures({}, m_entities, m_dangerLayers, m_dangerFactor) != Status::Ok) {
+    if (fresh.addFeatures({}, m_entities, m_dangerLayers, m_dangerFactor, m_settings) != Status::Ok) {
       return error = "--verify: cannot rebuild the entities and the danger", false;
     }
     Planner planner(fresh, plannerSettings());
@@ -312,6 +312,7 @@ class Replay {
   const std::vector<EntitySpec>& m_entities;
   const std::vector<DangerLayerSpec>& m_dangerLayers;
   std::uint8_t m_dangerFactor;
+  DesignSettings m_settings;
   World m_world;
   NavData m_data;
   Planner m_planner{m_data, plannerSettings()};

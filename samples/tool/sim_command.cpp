@@ -114,7 +114,7 @@ int simCommand(Arguments args) {
     return 1;
   }
   World world(document->map);
-  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor) != Status::Ok) {
+  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor, document->settings) != Status::Ok) {
     std::fprintf(stderr, "rpgnav sim: the map's doors or entities are invalid\n");
     return 1;
   }

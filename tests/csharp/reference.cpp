@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   World world(document->map);
-  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor) != Status::Ok) return 1;
+  if (world.addFeatures(document->doors, document->entities, document->dangerLayers, document->dangerFactor, document->settings) != Status::Ok) return 1;
   HeroDoors policy;
   Stops stops;
   world.setDoorPolicy(&policy);

@@ -2,7 +2,7 @@
 #pragma once
 /// @file
 /// The rpgnav text map format (`.rpgmap`), written by hand by designers: layout, legend, tiles,
-/// doors, entities, the crowd-field danger factor and danger layers. The README's "The rpgnav map format" section is the specification.
+/// designer settings (with the danger factor), doors, entities and danger layers. The README's "The rpgnav map format" section is the specification.
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
@@ -27,6 +27,9 @@ struct MapDocument {
   std::uint8_t dangerFactor = 0;
   /// Named danger layers, in CrowdField layer order (at most DangerLayerSpec::kMaxLayers).
   std::vector<DangerLayerSpec> dangerLayers;
+  /// The designer's settings (`[settings]`): the defaults of planners and schedulers on a world
+  /// given them (World::addFeatures, World::setDesignSettings).
+  DesignSettings settings;
   friend bool operator==(const MapDocument&, const MapDocument&) = default;
 };
 
@@ -38,7 +41,8 @@ RPGNAV_API Result<MapDocument> readRpgMap(const std::filesystem::path& path);
 /// without a symbol, an invalid or duplicate name, a door not on an edge between two map tiles or
 /// sharing its edge with another, an entity off the map or with a negative or NaN radius, a
 /// danger layer with an invalid or duplicate name or without one value per tile, more than
-/// DangerLayerSpec::kMaxLayers danger layers.
+/// DangerLayerSpec::kMaxLayers danger layers, a setting its limits do not allow
+/// (designSettingKeys).
 RPGNAV_API Result<std::string> writeRpgMap(const MapDocument& document);
 
 /// Reads a map in any supported format, chosen by how the file begins: `.map` (Moving AI,

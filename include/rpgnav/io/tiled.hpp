@@ -24,7 +24,13 @@
 ///   drawing order (at most 8; names of letters, digits, `_`, `-`, `.`, each once). A cell's
 ///   danger is its tile's int property `danger` (0-255); a tile without it, or an empty cell,
 ///   is 0. Danger layers are never terrain layers: their tiles are not looked at for terrain.
-///   A value or factor outside 0-255 or not a whole number is an error naming the layer and tile.
+///   A value or factor outside 0-255 or not a whole number is an error naming the layer and tile
+///   (the factor: the property and its line).
+/// - Designer settings (MapDocument::settings): map properties (float, or strings holding a
+///   number) named as in an `.rpgmap`'s `[settings]`: `comfort`, `smoothing`, `detour-margin`,
+///   `door-cost-open`, `door-cost-closed`, `door-cost-locked`, `replan-interval`, `stickiness`
+///   (limits: designSettingKeys). A value out of its limits or not a number is an error naming
+///   the file, the property's line and the limits.
 /// - Layer data as CSV, Base64 (uncompressed, zlib or gzip) or XML `<tile>` elements; tile flip
 ///   bits are ignored. Tilesets embedded or external (`.tsx`, `.tsj`, read from the map's
 ///   folder).

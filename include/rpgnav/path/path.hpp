@@ -69,7 +69,8 @@ struct PathRequest {
   /// cannot enter, doors that are walls, the map's edge) where there is room, in world units. A
   /// soft preference: where a passage is narrower the path comes closer, down to the radius, and
   /// the margin never makes a goal unreachable nor the path dearer than the search's route or a
-  /// clear straight segment (see the README's pipeline). Unset: PlannerSettings::comfort.
+  /// clear straight segment (see the README's pipeline). Unset: the map's (World::designSettings),
+  /// else PlannerSettings::comfort.
   /// 0: paths are pulled taut against walls at the radius. [Limit: finite, >= 0; radius + comfort
   /// counts up to 0.49 tiles for a radius under half a tile, up to 4 tiles for a wider one]
   std::optional<float> comfort;

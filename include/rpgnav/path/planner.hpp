@@ -33,7 +33,9 @@ struct PlanSlice {
 };
 
 /// Every stage's settings, and which stages run. The search (stage 2) always runs when the
-/// straight line does not suffice.
+/// straight line does not suffice. A map's designer settings (World::designSettings, its
+/// `[settings]`) take the place of comfort, smoothing.maxDeviation and detours.margin where
+/// they set a value; clear them (World::setDesignSettings({})) to have these win.
 struct PlannerSettings {
   StraightLineSettings straightLine;
   ControlPointSettings controlPoints;

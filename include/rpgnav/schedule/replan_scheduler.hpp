@@ -144,6 +144,8 @@ struct ReplanBudget {
   static ReplanBudget work(std::int64_t expansions) { return {0.0, expansions}; }
 };
 
+/// The code's settings of a scheduler. A map's designer settings (World::designSettings, its
+/// `[settings]`) take the place of interval and stickiness where they set a value.
 struct SchedulerSettings {
   /// Seconds between periodic replans of a character. [Limit: > 0]
   double interval = 1.0;
@@ -346,6 +348,10 @@ class RPGNAV_API ReplanScheduler {
   // Whether the plan being accepted was for a point goal setGoal has replaced since.
   bool forReplacedGoal(const Character& character) const noexcept;
   double nextTurn(const Character& character, double now) const;
+  // The replan interval and stickiness: the world's designer settings' where set (read at each
+  // use), else the SchedulerSettings'.
+  double interval() const noexcept;
+  double stickiness() const noexcept;
   // Back in the queue after a plan: at its next turn, or at the front if triggered meanwhile.
   void requeue(Character& character, double now);
   // At the front of the queue for a full plan (a route found gone, a trigger during a plan).

@@ -72,9 +72,11 @@ class RPGNAV_API DoorPolicy {
 
 /// The default rule: open doors pass; closed and locked doors stop the character (the game then
 /// decides what to do: open, kick, unlock, pick the lock...), at a cost that makes an open way
-/// round of similar length preferred.
+/// round of similar length preferred. The world's (World::doorPolicy when the game set none)
+/// takes its costs from the map's designer settings (World::setDesignSettings).
 class RPGNAV_API DefaultDoorPolicy final : public DoorPolicy {
  public:
+  float openCost = 0.0f;    ///< Tile steps. [Limit: 0..1000]
   float closedCost = 2.0f;  ///< Tile steps. [Limit: 0..1000]
   float lockedCost = 4.0f;  ///< Tile steps. [Limit: 0..1000]
   DoorDecision decide(const Door& door, const Traveller& traveller) const override;

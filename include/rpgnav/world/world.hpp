@@ -88,8 +88,20 @@ class RPGNAV_API World {
   void setDangerFactor(std::uint8_t factor) noexcept { m_dangerFactor = factor; }
   std::uint8_t dangerFactor() const noexcept { return m_dangerFactor; }
 
+  // --- Designer settings ---
+  /// The map's designer settings (a map file's `[settings]`): the defaults of every planner and
+  /// scheduler on this world, read at each plan, in place of their PlannerSettings' and
+  /// SchedulerSettings' values (comfort, smoothing.maxDeviation, detours.margin; interval,
+  /// stickiness); a request's own value (PathRequest::comfort) still wins. The door costs set
+  /// the default door rule's (DefaultDoorPolicy; a policy of the game's own decides for itself).
+  /// InvalidArgument (and nothing set) for a value its limits do not allow (designSettingKeys).
+  /// Code that wants its own settings to win clears them: setDesignSettings({}).
+  Status setDesignSettings(const DesignSettings& settings);
+  const DesignSettings& designSettings() const noexcept { return m_design; }
+
   // --- Hooks ---
-  /// The door policy (nullptr: back to DefaultDoorPolicy with its default costs).
+  /// The door policy (nullptr: back to DefaultDoorPolicy with its default costs, or the designer
+  /// settings' door costs).
   void setDoorPolicy(const DoorPolicy* policy) noexcept { m_policy = policy; }
   const DoorPolicy& doorPolicy() const noexcept { return m_policy ? *m_policy : m_defaultPolicy; }
   void setDoorListener(DoorListener* listener) noexcept { m_listener = listener; }
@@ -98,9 +110,11 @@ class RPGNAV_API World {
   /// Adds authored doors and entities (from a map file): entities get ids 1, 2, ... in order,
   /// flagged flat, or static otherwise. Stops at the first invalid one (InvalidArgument).
   Status addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities);
-  /// The same plus the map file's danger: its layers (setDangerLayers) and factor (setDangerFactor).
+  /// The same plus the map file's danger, its layers (setDangerLayers) and factor
+  /// (setDangerFactor), and its designer settings (setDesignSettings).
   Status addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities,
-                     std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor);
+                     std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor,
+                     const DesignSettings& settings = {});
 
  private:
   static std::uint64_t edgeKey(Cell a, Cell b) noexcept;
@@ -120,6 +134,7 @@ class RPGNAV_API World {
   DangerMap m_danger;
   std::uint8_t m_dangerFactor = 0;
   const EntitySource* m_source = nullptr;
+  DesignSettings m_design;
   DefaultDoorPolicy m_defaultPolicy;
   const DoorPolicy* m_policy = nullptr;
   DoorListener* m_listener = nullptr;

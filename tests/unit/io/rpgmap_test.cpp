@@ -263,6 +263,15 @@ MapDocument randomDocument(std::mt19937& random) {
   // Danger layers: blocks of one value, single tiles and noise, so the writer's rectangles meet
   // runs that stack, runs that do not, and runs broken by a different value.
   if (chance(0.5)) document.dangerFactor = std::uint8_t(std::uniform_int_distribution<int>(0, 255)(random));
+  // Designer settings: each set or not, anywhere in its limits, its ends included.
+  for (const DesignSettingKey& setting : designSettingKeys()) {
+    if (!chance(0.4)) continue;
+    const int pick = std::uniform_int_distribution<int>(0, 5)(random);
+    const float value = pick == 0 && !setting.lowExcluded ? setting.low
+                        : pick == 1                       ? setting.high
+                                                          : std::uniform_real_distribution<float>(setting.low, setting.high)(random);
+    if (allows(setting, value)) document.settings.*setting.member = value;
+  }
   const int layerCount = std::uniform_int_distribution<int>(0, DangerLayerSpec::kMaxLayers)(random);
   for (int l = 0; l < layerCount; ++l) {
     DangerLayerSpec layer{randomName(random, "danger" + std::to_string(l) + "_"), std::vector<std::uint8_t>(std::size_t(width * height), 0)};
@@ -1056,7 +1065,7 @@ TEST_CASE("rpgmap: bad doors and entities name the file, line and column", "[io]
   }
   SECTION("sections out of order or repeated") {
     CHECK_PARSE_ERROR(parseRpgMap(firstLines(13) + "[entities]\n[doors]\n", "bad.rpgmap"), "bad.rpgmap:15:1: ",
-                      "expected sections in the order [doors], [entities], [danger NAME]..., doors and entities each once");
+                      "expected sections in the order [settings], [doors], [entities], [danger NAME]..., the first three each once");
     CHECK_PARSE_ERROR(parseRpgMap(join(kBase) + "[doors]\n", "bad.rpgmap"), "bad.rpgmap:20:1: ", "each once");
     CHECK_PARSE_ERROR(parseRpgMap(join(kBase) + "[entities]\n", "bad.rpgmap"), "bad.rpgmap:20:1: ", "each once");
     CHECK_PARSE_ERROR(parseRpgMap(inserting(17, "[doors]"), "bad.rpgmap"), "bad.rpgmap:17:1: ", "each once");
@@ -1066,7 +1075,7 @@ TEST_CASE("rpgmap: bad doors and entities name the file, line and column", "[io]
   }
   SECTION("text after the tiles that is not a section") {
     CHECK_PARSE_ERROR(parseRpgMap(inserting(14, "...."), "bad.rpgmap"), "bad.rpgmap:14:1: ",
-                      "expected '[doors]', '[entities]', '[danger NAME]' or end of file after the tile rows, found '....'");
+                      "expected '[settings]', '[doors]', '[entities]', '[danger NAME]' or end of file after the tile rows, found '....'");
     CHECK_PARSE_ERROR(parseRpgMap(inserting(14, "  [legend]"), "bad.rpgmap"), "bad.rpgmap:14:3: ", "found '[legend]'");
     CHECK_PARSE_ERROR(parseRpgMap(firstLines(13) + "gate 1 0 1 1 closed\n", "bad.rpgmap"), "bad.rpgmap:14:1: ",
                       "found 'gate'");
@@ -1197,11 +1206,12 @@ TEST_CASE("rpgmap: every sample map parses and round-trips", "[io]") {
 
 TEST_CASE("rpgmap: random documents round-trip", "[io]") {
   std::mt19937 random(0x5eed);
-  int withDoors = 0, withEntities = 0, hex = 0, fourWay = 0, extraMobilities = 0;
+  int withDoors = 0, withEntities = 0, hex = 0, fourWay = 0, extraMobilities = 0, withSettings = 0;
   for (int round = 0; round < 120; ++round) {
     const MapDocument document = randomDocument(random);
     INFO("round " << round);
     checkRoundTrip(document);
+    withSettings += document.settings != DesignSettings{};
     withDoors += !document.doors.empty();
     withEntities += !document.entities.empty();
     hex += document.map.layout().isHex();
@@ -1214,6 +1224,7 @@ TEST_CASE("rpgmap: random documents round-trip", "[io]") {
   CHECK(hex > 30);
   CHECK(fourWay > 10);
   CHECK(extraMobilities > 60);
+  CHECK(withSettings > 60);
 }
 
 TEST_CASE("rpgmap: readMapFile chooses the format by content", "[io]") {
@@ -1425,9 +1436,11 @@ TEST_CASE("rpgmap: danger is written canonically and round-trips", "[io][danger]
   REQUIRE(parsed.ok());
   auto written = writeRpgMap(*parsed);
   REQUIRE(written.ok());
-  // The factor among the header lines; each layer as rows of equal values stacked into
-  // rectangles, top row first: (0,0)-(2,0) and the single tiles of row 1 (broken by the 250).
-  CHECK_THAT(written.value(), Catch::Contains("origin 0 0\ndanger-factor 40\n\n[legend]\n"));
+  // The factor in [settings] (the header line it was read from is the older place); each layer
+  // as rows of equal values stacked into rectangles, top row first: (0,0)-(2,0) and the single
+  // tiles of row 1 (broken by the 250).
+  CHECK_THAT(written.value(), Catch::Contains("origin 0 0\n\n[legend]\n"));
+  CHECK_THAT(written.value(), Catch::Contains("....\n\n[settings]\ndanger-factor 40\n\n[doors]\n"));
   CHECK_THAT(written.value(), Catch::EndsWith("crate 2.5 0.5 radius=0.4\n"
                                               "\n[danger turret]\n"
                                               "0 0 2 0 100\n"
@@ -1455,6 +1468,7 @@ TEST_CASE("rpgmap: danger is written canonically and round-trips", "[io][danger]
     auto calm = writeRpgMap(document);
     REQUIRE(calm.ok());
     CHECK_THAT(calm.value(), !Catch::Contains("danger-factor"));
+    CHECK_THAT(calm.value(), !Catch::Contains("[settings]"));
     CHECK_THAT(calm.value(), Catch::EndsWith("radius=0.4\n\n[danger calm]\n"));
     checkRoundTrip(document);
   }
@@ -1515,7 +1529,7 @@ TEST_CASE("rpgmap: bad danger settings name the file, line and column", "[io][da
   }
   SECTION("doors or entities after a danger layer") {
     CHECK_PARSE_ERROR(parseRpgMap(withDanger("[doors]\n"), "bad.rpgmap"), "bad.rpgmap:27:1: ",
-                      "expected sections in the order [doors], [entities], [danger NAME]");
+                      "expected sections in the order [settings], [doors], [entities], [danger NAME]");
   }
 }
 
@@ -1537,4 +1551,132 @@ TEST_CASE("rpgmap: danger layers the parser would reject are not written", "[io]
     for (int i = 0; i < 7; ++i) document.dangerLayers.push_back({"extra" + std::to_string(i), std::vector<std::uint8_t>(12, 0)});
     CHECK_INVALID_WRITE(document, "9 danger layers, at most 8 allowed");
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Designer settings: `[settings]` between the tiles and the doors.
+
+TEST_CASE("rpgmap: designer settings are parsed exactly and written canonically", "[io][settings]") {
+  // Out of the writer's order, with comments, the ends of the limits and the danger factor.
+  const std::string text = inserting(15, "[settings]            ; what the designer tunes\n"
+                                         "stickiness 1\n"
+                                         "replan-interval 60\n"
+                                         "danger-factor 12\n"
+                                         "door-cost-locked 0\n"
+                                         "door-cost-closed 2.5 ; a stiff door\n"
+                                         "door-cost-open 1000\n"
+                                         "detour-margin 2\n"
+                                         "smoothing 0.125\n"
+                                         "comfort 0\n");
+  auto parsed = parseRpgMap(text, "settings.rpgmap");
+  if (!parsed.ok()) FAIL(parsed.error().message);
+  const DesignSettings expected{0.0f, 0.125f, 2.0f, 1000.0f, 2.5f, 0.0f, 60.0f, 1.0f};
+  CHECK(parsed->settings == expected);
+  CHECK(parsed->dangerFactor == 12);
+  CHECK(parsed->doors.size() == 1);
+  auto written = writeRpgMap(*parsed);
+  REQUIRE(written.ok());
+  CHECK_THAT(*written, Catch::Contains("....\n\n[settings]\ncomfort 0\nsmoothing 0.125\ndetour-margin 2\n"
+                                       "door-cost-open 1000\ndoor-cost-closed 2.5\ndoor-cost-locked 0\n"
+                                       "replan-interval 60\nstickiness 1\ndanger-factor 12\n\n[doors]\n"));
+  checkRoundTrip(*parsed);
+  SECTION("each setting alone round-trips, and nothing else is set") {
+    for (const DesignSettingKey& setting : designSettingKeys()) {
+      INFO(setting.key);
+      auto alone = parseRpgMap(inserting(15, "[settings]\n" + std::string(setting.key) + " 0.75\n"), "alone.rpgmap");
+      REQUIRE(alone.ok());
+      DesignSettings only;
+      only.*setting.member = 0.75f;
+      CHECK(alone->settings == only);
+      auto text = writeRpgMap(*alone);
+      REQUIRE(text.ok());
+      CHECK_THAT(*text, Catch::Contains("[settings]\n" + std::string(setting.key) + " 0.75\n\n[doors]"));
+      checkRoundTrip(*alone);
+    }
+  }
+  SECTION("an empty section sets nothing and is not written") {
+    auto empty = parseRpgMap(inserting(15, "[settings]\n"), "empty.rpgmap");
+    REQUIRE(empty.ok());
+    CHECK(empty->settings == DesignSettings{});
+    CHECK_THAT(*writeRpgMap(*empty), !Catch::Contains("[settings]"));
+  }
+  SECTION("the settings may be the only section") {
+    auto only = parseRpgMap(firstLines(13) + "[settings]\ncomfort 0.5\n", "only.rpgmap");
+    REQUIRE(only.ok());
+    CHECK(only->settings.comfort == 0.5f);
+  }
+  SECTION("the danger factor of the header, the older place, is written in [settings]") {
+    auto old = parseRpgMap(inserting(4, "danger-factor 7"), "old.rpgmap");
+    REQUIRE(old.ok());
+    CHECK(old->dangerFactor == 7);
+    CHECK_THAT(*writeRpgMap(*old), Catch::Contains("[settings]\ndanger-factor 7\n"));
+  }
+}
+
+TEST_CASE("rpgmap: bad designer settings name the file, line and column", "[io][settings]") {
+  auto settings = [](const std::string& lines) { return inserting(15, "[settings]\n" + lines); };
+  SECTION("values outside their limits, or not numbers") {
+    struct Bad {
+      const char* lines;
+      const char* where;
+      const char* message;
+    };
+    for (const Bad& bad : {
+             Bad{"comfort 8.5\n", "16:9", "expected comfort as a number of tiles from 0 to 8, found '8.5'"},
+             Bad{"smoothing -0.1\n", "16:11", "expected smoothing as a number of tiles from 0 to 8, found '-0.1'"},
+             Bad{"comfort 0\ndetour-margin 3\n", "17:15", "expected detour-margin as a number of tiles from 0 to 2, found '3'"},
+             Bad{"door-cost-open nan\n", "16:16", "expected door-cost-open as a number of tile steps from 0 to 1000, found 'nan'"},
+             Bad{"door-cost-closed inf\n", "16:18", "found 'inf'"},
+             Bad{"door-cost-locked 1000.5\n", "16:18", "from 0 to 1000"},
+             Bad{"replan-interval 0\n", "16:17", "expected replan-interval as a number of seconds over 0 up to 60, found '0'"},
+             Bad{"replan-interval 61\n", "16:17", "over 0 up to 60"},
+             Bad{"stickiness 1.5\n", "16:12", "expected stickiness as a fraction from 0 to 1, found '1.5'"},
+             Bad{"stickiness half\n", "16:12", "found 'half'"},
+             Bad{"danger-factor 300\n", "16:15", "expected danger factor as a whole number in 0..255, found '300'"},
+         }) {
+      INFO(bad.lines);
+      CHECK_PARSE_ERROR(parseRpgMap(settings(bad.lines), "bad.rpgmap"), "bad.rpgmap:" + std::string(bad.where) + ": ",
+                        bad.message);
+    }
+  }
+  SECTION("a value missing, two values, a setting twice, an unknown setting") {
+    CHECK_PARSE_ERROR(parseRpgMap(settings("comfort\n"), "bad.rpgmap"), "bad.rpgmap:16:1: ", "expected 'comfort VALUE'");
+    CHECK_PARSE_ERROR(parseRpgMap(settings("comfort 1 2\n"), "bad.rpgmap"), "bad.rpgmap:16:11: ", "expected 'comfort VALUE'");
+    CHECK_PARSE_ERROR(parseRpgMap(settings("comfort 1\ncomfort 1\n"), "bad.rpgmap"), "bad.rpgmap:17:1: ",
+                      "duplicate 'comfort' line");
+    CHECK_PARSE_ERROR(parseRpgMap(settings("danger-factor 1\ndanger-factor 1\n"), "bad.rpgmap"), "bad.rpgmap:17:1: ",
+                      "duplicate 'danger-factor' line");
+    CHECK_PARSE_ERROR(parseRpgMap(settings("speed 2\n"), "bad.rpgmap"), "bad.rpgmap:16:1: ",
+                      "expected one of comfort, smoothing, detour-margin, door-cost-open, door-cost-closed, "
+                      "door-cost-locked, replan-interval, stickiness, danger-factor or a section, found 'speed'");
+  }
+  SECTION("the danger factor both in the header and in [settings]") {
+    std::vector<std::string> lines = kBase;
+    lines.insert(lines.begin() + 3, "danger-factor 5");
+    lines.insert(lines.begin() + 15, "[settings]\ndanger-factor 6");
+    CHECK_PARSE_ERROR(parseRpgMap(join(lines), "bad.rpgmap"), "bad.rpgmap:17:1: ", "duplicate 'danger-factor' line");
+  }
+  SECTION("[settings] after the doors, or twice") {
+    CHECK_PARSE_ERROR(parseRpgMap(inserting(17, "[settings]"), "bad.rpgmap"), "bad.rpgmap:17:1: ",
+                      "expected sections in the order [settings], [doors], [entities], [danger NAME]..., the first three each once");
+    CHECK_PARSE_ERROR(parseRpgMap(settings("[settings]\n"), "bad.rpgmap"), "bad.rpgmap:16:1: ", "the first three each once");
+    CHECK_PARSE_ERROR(parseRpgMap(settings("[settings] now\n"), "bad.rpgmap"), "bad.rpgmap:16:12: ", "expected '[settings]'");
+  }
+}
+
+TEST_CASE("rpgmap: settings the parser would reject are not written", "[io][settings]") {
+  auto parsed = parseRpgMap(join(kBase), "base.rpgmap");
+  REQUIRE(parsed.ok());
+  for (const DesignSettingKey& setting : designSettingKeys()) {
+    INFO(setting.key);
+    for (const float bad : {setting.high * 2.0f + 1.0f, -1.0f, std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity()}) {
+      MapDocument document = *parsed;
+      document.settings.*setting.member = bad;
+      CHECK_INVALID_WRITE(document, "setting " + std::string(setting.key) + ": expected " + designSettingLimits(setting));
+    }
+  }
+  MapDocument zero = *parsed;
+  zero.settings.replanInterval = 0.0f;  // its limit excludes 0
+  CHECK_INVALID_WRITE(zero, "setting replan-interval: expected a number of seconds over 0 up to 60, found 0");
 }

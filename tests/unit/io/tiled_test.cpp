@@ -475,8 +475,8 @@ TEST_CASE("Tiled: bad danger settings get a clear error", "[io][tiled][danger]")
   expectError(dangerTmx("-1"), "bad.tmx: danger layer 'turret', tile 7: property danger: expected a whole number from 0 to 255, found '-1'");
   expectError(dangerTmx("high"), "bad.tmx: danger layer 'turret', tile 7: property danger: expected a whole number from 0 to 255, found 'high'");
   expectError(dangerTmj("256"), "bad.tmx: danger layer 'turret', tile 7: property danger: expected a whole number from 0 to 255, found '256'");
-  expectError(dangerTmx("200", "256"), "bad.tmx: map property danger-factor: expected a whole number from 0 to 255, found '256'");
-  expectError(dangerTmx("200", "x"), "bad.tmx: map property danger-factor: expected a whole number from 0 to 255, found 'x'");
+  expectError(dangerTmx("200", "256"), "bad.tmx:3: map property danger-factor: expected a whole number from 0 to 255, found '256'");
+  expectError(dangerTmx("200", "x"), "bad.tmx:3: map property danger-factor: expected a whole number from 0 to 255, found 'x'");
   expectError(dangerTmx("200", "150", "gun turret"),
               "bad.tmx: danger layer 'gun turret': a danger layer's name is letters, digits, '_', '-' or '.'");
   // Two layers of one name, and nine layers.
@@ -486,4 +486,87 @@ TEST_CASE("Tiled: bad danger settings get a clear error", "[io][tiled][danger]")
   std::string nine = dangerTmx();
   for (int i = 1; i <= 8; ++i) nine = replaceAll(nine, " <objectgroup", replaceAll(layer, "turret", "t" + std::to_string(i)) + " <objectgroup");
   expectError(nine, "bad.tmx: 9 layers of class danger, at most 8 allowed");
+}
+
+namespace {
+
+// The small map with designer settings as map properties on the lines after `mobilities` (from
+// line 4 on, in TMX and TMJ).
+std::string settingsTmx(const std::string& properties) {
+  return replaceAll(kTmx, "<property name=\"mobilities\" value=\"climb\"/>",
+                    "<property name=\"mobilities\" value=\"climb\"/>\n" + properties);
+}
+std::string settingsTmj(const std::string& properties) {
+  return replaceAll(kTmj, R"({"name": "mobilities", "type": "string", "value": "climb"}],)",
+                    R"({"name": "mobilities", "type": "string", "value": "climb"},
+)" + properties + "],");
+}
+
+}  // namespace
+
+TEST_CASE("Tiled: designer settings from map properties, in TMX and TMJ", "[io][tiled][settings]") {
+  const auto tmx = parseTiledMap(settingsTmx(R"(<property name="comfort" type="float" value="0.4"/>
+<property name="smoothing" type="float" value="0"/>
+<property name="detour-margin" type="float" value="0.125"/>
+<property name="door-cost-open" type="int" value="1"/>
+<property name="door-cost-closed" value="6.5"/>
+<property name="door-cost-locked" type="float" value="1000"/>
+<property name="replan-interval" type="float" value="2.5"/>
+<property name="stickiness" type="float" value="0.3"/>)"),
+                                 "settings.tmx");
+  INFO(tmx.message());
+  REQUIRE(tmx.ok());
+  checkSmallMap(*tmx);
+  const DesignSettings expected{0.4f, 0.0f, 0.125f, 1.0f, 6.5f, 1000.0f, 2.5f, 0.3f};
+  CHECK(tmx->settings == expected);
+  const auto tmj = parseTiledMap(settingsTmj(R"({"name": "comfort", "type": "float", "value": 0.4},
+{"name": "smoothing", "type": "float", "value": 0}, {"name": "detour-margin", "type": "float", "value": 0.125},
+{"name": "door-cost-open", "type": "int", "value": 1}, {"name": "door-cost-closed", "type": "string", "value": "6.5"},
+{"name": "door-cost-locked", "type": "float", "value": 1000}, {"name": "replan-interval", "type": "float", "value": 2.5},
+{"name": "stickiness", "type": "float", "value": 0.3})"),
+                                 "settings.tmj");
+  INFO(tmj.message());
+  REQUIRE(tmj.ok());
+  CHECK(*tmj == *tmx);
+  // They survive the trip through .rpgmap.
+  const auto text = writeRpgMap(*tmx);
+  REQUIRE(text.ok());
+  CHECK_THAT(*text, Catch::Contains("[settings]\ncomfort 0.4\nsmoothing 0\ndetour-margin 0.125\ndoor-cost-open 1\n"
+                                    "door-cost-closed 6.5\ndoor-cost-locked 1000\nreplan-interval 2.5\nstickiness 0.3\n"));
+  const auto again = parseRpgMap(*text);
+  REQUIRE(again.ok());
+  CHECK(*again == *tmx);
+  SECTION("some set, the rest unset") {
+    const auto some = parseTiledMap(settingsTmx(R"(<property name="stickiness" type="float" value="1"/>)"), "some.tmx");
+    REQUIRE(some.ok());
+    CHECK(some->settings == DesignSettings{.stickiness = 1.0f});
+    const auto none = parseTiledMap(kTmx, "small.tmx");
+    REQUIRE(none.ok());
+    CHECK(none->settings == DesignSettings{});
+  }
+}
+
+TEST_CASE("Tiled: bad designer settings name the file, the property's line and the limits", "[io][tiled][settings]") {
+  auto expectError = [](const std::string& text, const std::string& name, const std::string& message) {
+    const auto document = parseTiledMap(text, name);
+    REQUIRE_FALSE(document.ok());
+    CHECK(document.status() == Status::ParseError);
+    CHECK(std::string(document.message()) == message);
+  };
+  expectError(settingsTmx(R"(<property name="comfort" type="float" value="9"/>)"), "bad.tmx",
+              "bad.tmx:4: map property comfort: expected a number of tiles from 0 to 8, found '9'");
+  expectError(settingsTmx("<property name=\"x\" value=\"1\"/>\n<property name=\"smoothing\" value=\"-0.5\"/>"), "bad.tmx",
+              "bad.tmx:5: map property smoothing: expected a number of tiles from 0 to 8, found '-0.5'");
+  expectError(settingsTmx(R"(<property name="detour-margin" value="wide"/>)"), "bad.tmx",
+              "bad.tmx:4: map property detour-margin: expected a number of tiles from 0 to 2, found 'wide'");
+  expectError(settingsTmx(R"(<property name="door-cost-locked" value="1001"/>)"), "bad.tmx",
+              "bad.tmx:4: map property door-cost-locked: expected a number of tile steps from 0 to 1000, found '1001'");
+  expectError(settingsTmx(R"(<property name="replan-interval" value="0"/>)"), "bad.tmx",
+              "bad.tmx:4: map property replan-interval: expected a number of seconds over 0 up to 60, found '0'");
+  expectError(settingsTmx(R"(<property name="stickiness" value="nan"/>)"), "bad.tmx",
+              "bad.tmx:4: map property stickiness: expected a fraction from 0 to 1, found 'nan'");
+  expectError(settingsTmj(R"({"name": "comfort", "type": "string", "value": "inf"})"), "bad.tmj",
+              "bad.tmj:4: map property comfort: expected a number of tiles from 0 to 8, found 'inf'");
+  expectError(settingsTmj(R"({"name": "door-cost-open", "type": "float", "value": -1})"), "bad.tmj",
+              "bad.tmj:4: map property door-cost-open: expected a number of tile steps from 0 to 1000, found '-1'");
 }

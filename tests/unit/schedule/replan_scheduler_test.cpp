@@ -546,7 +546,8 @@ int sideOf(const PathResult& path) {
 
 // A character between two equally long corridors; every 1.5 s the corridor it takes gets a hill
 // tile (dearer by about 4%) and the other loses its hill. Returns how often its side changed.
-int sideChanges(double stickiness, int& kept) {
+// `designed`: the world's designer stickiness, in place of `stickiness` where set.
+int sideChanges(double stickiness, int& kept, std::optional<float> designed = std::nullopt) {
   TileMap map = test::mapFromAscii(Layout::square(), {
                                                          "#########################",
                                                          "#.......................#",
@@ -556,7 +557,8 @@ int sideChanges(double stickiness, int& kept) {
                                                          "#.......................#",
                                                          "#########################",
                                                      });
-  const World world(map);
+  World world(map);
+  REQUIRE(world.setDesignSettings({.stickiness = designed}) == Status::Ok);
   SchedulerSettings settings;
   settings.interval = 0.5;
   settings.stickiness = stickiness;
@@ -602,6 +604,13 @@ TEST_CASE("scheduler: stickiness keeps a path that another route beats by only a
   CHECK(kept >= 10);  // periodic plans found the other side cheaper and were not taken
   // Without stickiness the same scenario flips sides after every change: the test can fail.
   CHECK(sideChanges(0.0, kept) >= 4);
+}
+
+TEST_CASE("scheduler: the map's stickiness takes the place of the code's", "[schedule][settings]") {
+  int kept = 0;
+  CHECK(sideChanges(0.0, kept, 0.1f) == 0);
+  CHECK(kept >= 10);
+  CHECK(sideChanges(0.1, kept, 0.0f) >= 4);
 }
 
 // ---------------------------------------------------------------------------------------------
