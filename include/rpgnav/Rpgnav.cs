@@ -60,7 +60,12 @@ namespace Rpgnav
         public float Radius;
         public uint Character;
         public float Comfort;  // < 0: the planner's default
+        public byte HasDangerFactor;  // 1: weigh danger with DangerFactor; 0: with the world's
+        public byte DangerFactor;     // 0 ignores danger, 255 all but ignores distance
+        public byte GoalFallback;     // 1: an unreachable goal leads to the nearest reachable tile (PartialPath)
         public static PathRequest Default() { return Native.rpgnav_path_request_default(); }
+        /// <summary>Weigh danger with this factor instead of the world's.</summary>
+        public void SetDangerFactor(byte factor) { HasDangerFactor = 1; DangerFactor = factor; }
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -71,6 +76,29 @@ namespace Rpgnav
         public float Radius, Speed;
         public Vec2 Position, Goal;
         public uint Follow;  // non-zero: follow this entity instead of going to Goal
+        public byte HasDangerFactor;  // 1: its plans weigh danger with DangerFactor; 0: the world's
+        public byte DangerFactor;
+        public byte GoalFallback;     // 1: an unreachable goal leads to the nearest reachable tile
+    }
+
+    /// <summary>A disc of danger round a point: Peak at the centre, falling off linearly to
+    /// Peak × (1 - Falloff) at Radius.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DangerStamp
+    {
+        public Vec2 Centre;
+        public float Radius;
+        public byte Peak;
+        public float Falloff;
+    }
+
+    /// <summary>What a designer tunes per map (a loaded map brings its own); each value below 0
+    /// is unset (the library's default).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DesignSettings
+    {
+        public float Comfort, Smoothing, DetourMargin, DoorCostOpen, DoorCostClosed, DoorCostLocked, ReplanInterval, Stickiness;
+        public static DesignSettings Unset() { return Native.rpgnav_design_settings_unset(); }
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -163,6 +191,15 @@ namespace Rpgnav
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_add_entity(HandleRef world, ref Entity entity);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_move_entity(HandleRef world, uint id, Vec2 position);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_remove_entity(HandleRef world, uint id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_danger(HandleRef world, int layer, Cell cell, byte danger);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_danger(HandleRef world, Cell cell, out byte danger);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_add_danger_stamp(HandleRef world, ref DangerStamp stamp, out uint id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_remove_danger_stamp(HandleRef world, uint id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_danger_factor(HandleRef world, byte factor);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern byte rpgnav_world_danger_factor(HandleRef world);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern DesignSettings rpgnav_design_settings_unset();
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_design_settings(HandleRef world, out DesignSettings settings);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_design_settings(HandleRef world, ref DesignSettings settings);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_door_policy(HandleRef world, DoorPolicyFn policy, IntPtr user);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_world_set_door_listener(HandleRef world, DoorStopFn listener, IntPtr user);
 
@@ -177,6 +214,7 @@ namespace Rpgnav
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_path_control_points(HandleRef path, [Out] Vec2[] points, UIntPtr capacity);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_path_smoothed_points(HandleRef path, float spacing, [Out] Vec2[] points, UIntPtr capacity);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern int rpgnav_path_door_stop(HandleRef path, out uint door, out Vec2 point);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern int rpgnav_path_fallback_goal(HandleRef path, out Vec2 point);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern uint rpgnav_path_blocker(HandleRef path);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern double rpgnav_path_length(HandleRef path);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern double rpgnav_path_cost(HandleRef path);
@@ -198,6 +236,11 @@ namespace Rpgnav
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_set_goals(HandleRef field, Cell[] goals, UIntPtr goalCount);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_move_goal(HandleRef field, Cell from, Cell to);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_sync(HandleRef field);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_set_danger(HandleRef field, int layer, Cell cell, byte danger);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_add_danger_stamp(HandleRef field, ref DangerStamp stamp, out uint id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_remove_danger_stamp(HandleRef field, uint id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_set_danger_factor(HandleRef field, byte factor);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_set_door_costs(HandleRef field, float closed, float locked);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_flow(HandleRef field, Vec2 point, out Vec2 direction);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_distance(HandleRef field, Cell cell, out double distance);
 
@@ -298,6 +341,24 @@ namespace Rpgnav
         public void SetDoorState(uint door, DoorState state) { Native.Check(Native.rpgnav_world_set_door_state(Ref, door, state)); }
         public DoorState GetDoorState(uint door) { DoorState s; Native.Check(Native.rpgnav_world_door_state(Ref, door, out s)); return s; }
         public void RemoveDoor(uint door) { Native.Check(Native.rpgnav_world_remove_door(Ref, door)); }
+
+        /// <summary>The world's danger for characters: a layer's tile (layers 0-7; a map file's
+        /// danger layers come first), stamps, and the designer's factor.</summary>
+        public void SetDanger(int layer, Cell cell, byte danger) { Native.Check(Native.rpgnav_world_set_danger(Ref, layer, cell, danger)); }
+        public byte DangerAt(Cell cell) { byte d; Native.Check(Native.rpgnav_world_danger(Ref, cell, out d)); return d; }
+        public uint AddDangerStamp(DangerStamp stamp) { uint id; Native.Check(Native.rpgnav_world_add_danger_stamp(Ref, ref stamp, out id)); return id; }
+        public void RemoveDangerStamp(uint id) { Native.Check(Native.rpgnav_world_remove_danger_stamp(Ref, id)); }
+        public byte DangerFactor
+        {
+            get { return Native.rpgnav_world_danger_factor(Ref); }
+            set { Native.Check(Native.rpgnav_world_set_danger_factor(Ref, value)); }
+        }
+        /// <summary>The designer's settings: every planner's and scheduler's defaults.</summary>
+        public DesignSettings Settings
+        {
+            get { DesignSettings s; Native.Check(Native.rpgnav_world_design_settings(Ref, out s)); return s; }
+            set { Native.Check(Native.rpgnav_world_set_design_settings(Ref, ref value)); }
+        }
 
         public void AddEntity(Entity entity) { Native.Check(Native.rpgnav_world_add_entity(Ref, ref entity)); }
         public void MoveEntity(uint id, Vec2 position) { Native.Check(Native.rpgnav_world_move_entity(Ref, id, position)); }
@@ -405,6 +466,8 @@ namespace Rpgnav
             return points;
         }
         public bool DoorStop(out uint door, out Vec2 point) { return Native.rpgnav_path_door_stop(Ref, out door, out point) != 0; }
+        /// <summary>True when the plan went to the nearest reachable tile (`point`) instead of the goal.</summary>
+        public bool FallbackGoal(out Vec2 point) { return Native.rpgnav_path_fallback_goal(Ref, out point) != 0; }
     }
 
     /// <summary>Plans paths on a world; one per thread.</summary>
@@ -482,6 +545,13 @@ namespace Rpgnav
         public void MoveGoal(Cell from, Cell to) { Native.Check(Native.rpgnav_field_move_goal(Ref, from, to)); }
         /// <summary>Catches up with the world's tile and door edits.</summary>
         public void Sync() { Native.Check(Native.rpgnav_field_sync(Ref)); }
+        /// <summary>The field's own danger (it starts with the map file's layers and the world's factor).</summary>
+        public void SetDanger(int layer, Cell cell, byte danger) { Native.Check(Native.rpgnav_field_set_danger(Ref, layer, cell, danger)); }
+        public uint AddDangerStamp(DangerStamp stamp) { uint id; Native.Check(Native.rpgnav_field_add_danger_stamp(Ref, ref stamp, out id)); return id; }
+        public void RemoveDangerStamp(uint id) { Native.Check(Native.rpgnav_field_remove_danger_stamp(Ref, id)); }
+        public void SetDangerFactor(byte factor) { Native.Check(Native.rpgnav_field_set_danger_factor(Ref, factor)); }
+        /// <summary>Door bashing: closed and locked doors pass at these extra tile steps (below 0: they block).</summary>
+        public void SetDoorCosts(float closed, float locked) { Native.Check(Native.rpgnav_field_set_door_costs(Ref, closed, locked)); }
         public Vec2 Flow(Vec2 point) { Vec2 d; Native.Check(Native.rpgnav_field_flow(Ref, point, out d)); return d; }
         /// <summary>Steps to the nearest goal on cost-1 terrain, or -1 when none is reached.</summary>
         public double Distance(Cell cell) { double d; Native.Check(Native.rpgnav_field_distance(Ref, cell, out d)); return d; }

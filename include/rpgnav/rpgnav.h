@@ -164,6 +164,54 @@ RPGNAV_C_API rpgnav_status rpgnav_world_add_entity(rpgnav_world* world, const rp
 RPGNAV_C_API rpgnav_status rpgnav_world_move_entity(rpgnav_world* world, uint32_t id, rpgnav_vec2 position);
 RPGNAV_C_API rpgnav_status rpgnav_world_remove_entity(rpgnav_world* world, uint32_t id);
 
+/* ---- Danger and the designer's settings ------------------------------------------------ */
+
+/** A disc of danger round a point (a turret's range, a fire): `peak` (0-255) at the centre,
+ *  falling off linearly to peak × (1 - falloff) at `radius` (world units); falloff 0 is a flat
+ *  disc, 1 fades to 0 at the edge. */
+typedef struct rpgnav_danger_stamp {
+  rpgnav_vec2 centre;
+  float radius;
+  uint8_t peak;
+  float falloff; /**< [0, 1] */
+} rpgnav_danger_stamp;
+
+/* The world's danger, for characters that weigh it (a map file's [danger NAME] layers are layers
+   0, 1, ...): up to 8 layers of one value 0-255 per tile and stamps, added up and clamped to 255.
+   Planners and schedulers catch up on their next plan. A plan weighs danger with its factor
+   (rpgnav_path_request, rpgnav_character), or else the world's (the map's danger-factor). */
+RPGNAV_C_API rpgnav_status rpgnav_world_set_danger(rpgnav_world* world, int32_t layer, rpgnav_cell cell, uint8_t danger);
+/** A tile's danger: every layer and stamp added up, clamped to 255. */
+RPGNAV_C_API rpgnav_status rpgnav_world_danger(const rpgnav_world* world, rpgnav_cell cell, uint8_t* danger);
+RPGNAV_C_API rpgnav_status rpgnav_world_add_danger_stamp(rpgnav_world* world, const rpgnav_danger_stamp* stamp,
+                                                         uint32_t* id);
+RPGNAV_C_API rpgnav_status rpgnav_world_remove_danger_stamp(rpgnav_world* world, uint32_t id);
+/** The designer's danger factor: 0 ignores danger, 255 all but ignores distance. */
+RPGNAV_C_API rpgnav_status rpgnav_world_set_danger_factor(rpgnav_world* world, uint8_t factor);
+RPGNAV_C_API uint8_t rpgnav_world_danger_factor(const rpgnav_world* world);
+
+/** What a designer tunes per map (an .rpgmap's [settings], Tiled map properties; a loaded map
+ *  brings its own): planners and schedulers on the world use them in place of the library's
+ *  defaults, and a request's own comfort still wins. Each value < 0 is unset (the default);
+ *  limits: comfort and smoothing 0-8 tiles, detour_margin 0-2 tiles, door costs 0-1000 tile
+ *  steps, replan_interval over 0 up to 60 seconds, stickiness 0-1. */
+typedef struct rpgnav_design_settings {
+  float comfort;          /**< tiles kept from walls beyond the radius where there is room (0.25) */
+  float smoothing;        /**< how far the curve may stray from the control polyline (0.5) */
+  float detour_margin;    /**< the gap round other entities beyond the two radii (0.02) */
+  float door_cost_open;   /**< the default door rule's costs of passing a door (0, 2, 4) */
+  float door_cost_closed;
+  float door_cost_locked;
+  float replan_interval;  /**< seconds between a character's periodic replans (1) */
+  float stickiness;       /**< a replan replaces a valid path only when cheaper by this (0.1) */
+} rpgnav_design_settings;
+
+/** Every setting unset (-1). */
+RPGNAV_C_API rpgnav_design_settings rpgnav_design_settings_unset(void);
+RPGNAV_C_API rpgnav_status rpgnav_world_design_settings(const rpgnav_world* world, rpgnav_design_settings* out);
+/** INVALID_ARGUMENT (and the settings kept) for a value outside its limits. */
+RPGNAV_C_API rpgnav_status rpgnav_world_set_design_settings(rpgnav_world* world, const rpgnav_design_settings* settings);
+
 /* ---- Door hooks ------------------------------------------------------------------------ */
 
 typedef RPGNAV_ENUM(rpgnav_door_action) {
@@ -219,9 +267,15 @@ typedef struct rpgnav_path_request {
   float radius;       /**< the character's radius, world units [0, 3 tiles] */
   uint32_t character; /**< the character planned for (never an obstacle to itself); 0: none */
   float comfort;      /**< extra distance kept from walls where there is room; < 0: the default */
+  uint8_t has_danger_factor; /**< 1: weigh danger with danger_factor; 0: with the world's */
+  uint8_t danger_factor;     /**< 0 ignores danger, 255 all but ignores distance */
+  uint8_t goal_fallback;     /**< 1: a goal it cannot stand on or reach leads to the nearest
+                                  reachable tile's centre (status PARTIAL_PATH; see
+                                  rpgnav_path_fallback_goal) */
 } rpgnav_path_request;
 
-/** A request with the defaults: walking, radius 0, no character, default comfort. */
+/** A request with the defaults: walking, radius 0, no character, default comfort, the world's
+ *  danger factor, no goal fallback. */
 RPGNAV_C_API rpgnav_path_request rpgnav_path_request_default(void);
 
 /** A planner on a world (it keeps navigation data of its own, brought up to date after edits at
@@ -249,6 +303,9 @@ RPGNAV_C_API size_t rpgnav_path_smoothed_points(rpgnav_path* path, float spacing
                                                 size_t capacity);
 /** 1 when the path ends in front of a door (its id and the stop point are written), else 0. */
 RPGNAV_C_API int rpgnav_path_door_stop(const rpgnav_path* path, uint32_t* door, rpgnav_vec2* point);
+/** 1 when the plan went to the nearest reachable tile instead of the asked goal (goal_fallback):
+ *  the point it went to is written; else 0. */
+RPGNAV_C_API int rpgnav_path_fallback_goal(const rpgnav_path* path, rpgnav_vec2* point);
 /** The entity the path stops in front of (status BLOCKED_BY_ENTITY), else 0. */
 RPGNAV_C_API uint32_t rpgnav_path_blocker(const rpgnav_path* path);
 /** The control points' length and weighted cost (0 for a failed plan). */
@@ -267,6 +324,9 @@ typedef struct rpgnav_character {
   rpgnav_vec2 position;
   rpgnav_vec2 goal;
   uint32_t follow; /**< non-zero: follow this entity or character instead of going to `goal` */
+  uint8_t has_danger_factor; /**< 1: its plans weigh danger with danger_factor; 0: the world's */
+  uint8_t danger_factor;
+  uint8_t goal_fallback; /**< 1: a goal it cannot reach leads to the nearest reachable tile */
 } rpgnav_character;
 
 typedef RPGNAV_ENUM(rpgnav_event_kind) {
@@ -315,7 +375,9 @@ RPGNAV_C_API int64_t rpgnav_scheduler_late_turns(const rpgnav_scheduler* schedul
 typedef struct rpgnav_field rpgnav_field;
 
 /** A flow field over the world's tiles for one mobility toward `goals` (impassable or off-map
- *  goals are ignored), with the world's doors: open ones pass, closed and locked ones are walls. */
+ *  goals are ignored), with the world's doors (open ones pass, closed and locked ones are walls
+ *  unless rpgnav_field_set_door_costs says otherwise), and the map file's danger layers and the
+ *  world's danger factor at creation (the field's danger is its own from then on). */
 RPGNAV_C_API rpgnav_status rpgnav_field_create(const rpgnav_world* world, uint8_t mobility, const rpgnav_cell* goals,
                                                size_t goal_count, rpgnav_field** out);
 RPGNAV_C_API void rpgnav_field_destroy(rpgnav_field* field);
@@ -324,6 +386,17 @@ RPGNAV_C_API rpgnav_status rpgnav_field_set_goals(rpgnav_field* field, const rpg
 RPGNAV_C_API rpgnav_status rpgnav_field_move_goal(rpgnav_field* field, rpgnav_cell from, rpgnav_cell to);
 /** Catches up with the world's tile edits and door changes since the last sync (incrementally). */
 RPGNAV_C_API rpgnav_status rpgnav_field_sync(rpgnav_field* field);
+/** The field's danger (its own, apart from the world's): a layer's tile (layer 0-7), stamps, the
+ *  factor (0: shortest routes; 255: the safest). Each is an incremental update (the factor: a
+ *  rebuild). */
+RPGNAV_C_API rpgnav_status rpgnav_field_set_danger(rpgnav_field* field, int32_t layer, rpgnav_cell cell, uint8_t danger);
+RPGNAV_C_API rpgnav_status rpgnav_field_add_danger_stamp(rpgnav_field* field, const rpgnav_danger_stamp* stamp,
+                                                         uint32_t* id);
+RPGNAV_C_API rpgnav_status rpgnav_field_remove_danger_stamp(rpgnav_field* field, uint32_t id);
+RPGNAV_C_API rpgnav_status rpgnav_field_set_danger_factor(rpgnav_field* field, uint8_t factor);
+/** Door bashing: closed and locked doors pass at these extra tile steps (0-1000; < 0: they block,
+ *  the default), for monsters that break doors in. A rebuild. */
+RPGNAV_C_API rpgnav_status rpgnav_field_set_door_costs(rpgnav_field* field, float closed, float locked);
 /** The unit direction to steer by at a world point (zero at a goal or where no goal is reached). */
 RPGNAV_C_API rpgnav_status rpgnav_field_flow(const rpgnav_field* field, rpgnav_vec2 point, rpgnav_vec2* direction);
 /** The cost of the best route from a tile to a goal, in steps on cost-1 terrain (a diagonal step

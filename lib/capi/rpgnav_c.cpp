@@ -94,6 +94,16 @@ size_t copyOut(const std::vector<From>& from, To* to, size_t capacity, Convert c
 [[maybe_unused]] const char* textOf(const char* text) noexcept { return text != nullptr ? text : ""; }
 [[maybe_unused]] const char* textOf(const std::string& text) noexcept { return text.c_str(); }
 
+DangerMap::Stamp toStamp(const rpgnav_danger_stamp& stamp) noexcept {
+  return DangerMap::Stamp{toVec(stamp.centre), stamp.radius, stamp.peak, stamp.falloff};
+}
+
+// A C setting (< 0: unset) as an optional; NaN is passed on for the limits to refuse.
+std::optional<float> setting(float value) noexcept {
+  return value < 0.0f ? std::nullopt : std::optional<float>(value);
+}
+float setting(const std::optional<float>& value) noexcept { return value.value_or(-1.0f); }
+
 // The C door hooks behind the C++ interfaces.
 class CDoorPolicy final : public DoorPolicy {
  public:
@@ -386,6 +396,75 @@ rpgnav_status rpgnav_world_remove_entity(rpgnav_world* world, uint32_t id) {
   });
 }
 
+// ---- Danger and designer settings ----
+
+rpgnav_status rpgnav_world_set_danger(rpgnav_world* world, int32_t layer, rpgnav_cell cell, uint8_t danger) {
+  if (world == nullptr) return invalid("rpgnav_world_set_danger: world is NULL");
+  return report(world->world->danger().setDanger(layer, toCell(cell), danger),
+                "rpgnav_world_set_danger: a layer outside 0-7 or a tile off the map");
+}
+
+rpgnav_status rpgnav_world_danger(const rpgnav_world* world, rpgnav_cell cell, uint8_t* danger) {
+  if (world == nullptr || danger == nullptr) return invalid("rpgnav_world_danger: NULL argument");
+  if (!world->document.map.contains(toCell(cell))) return report(RPGNAV_OUT_OF_BOUNDS, "rpgnav_world_danger: a tile off the map");
+  *danger = world->world->danger().danger(toCell(cell));
+  return report(RPGNAV_OK);
+}
+
+rpgnav_status rpgnav_world_add_danger_stamp(rpgnav_world* world, const rpgnav_danger_stamp* stamp, uint32_t* id) {
+  return guarded([&] {
+    if (world == nullptr || stamp == nullptr || id == nullptr) return invalid("rpgnav_world_add_danger_stamp: NULL argument");
+    const Result<std::uint32_t> added = world->world->danger().addStamp(toStamp(*stamp));
+    if (!added) return report(added.status(), added.message());
+    *id = *added;
+    return report(RPGNAV_OK);
+  });
+}
+
+rpgnav_status rpgnav_world_remove_danger_stamp(rpgnav_world* world, uint32_t id) {
+  return guarded([&] {
+    if (world == nullptr) return invalid("rpgnav_world_remove_danger_stamp: world is NULL");
+    return report(world->world->danger().removeStamp(id), "rpgnav_world_remove_danger_stamp: no stamp of that id");
+  });
+}
+
+rpgnav_status rpgnav_world_set_danger_factor(rpgnav_world* world, uint8_t factor) {
+  if (world == nullptr) return invalid("rpgnav_world_set_danger_factor: world is NULL");
+  world->world->setDangerFactor(factor);
+  return report(RPGNAV_OK);
+}
+
+uint8_t rpgnav_world_danger_factor(const rpgnav_world* world) {
+  return world != nullptr ? world->world->dangerFactor() : 0;
+}
+
+rpgnav_design_settings rpgnav_design_settings_unset(void) {
+  return rpgnav_design_settings{-1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f};
+}
+
+rpgnav_status rpgnav_world_design_settings(const rpgnav_world* world, rpgnav_design_settings* out) {
+  if (world == nullptr || out == nullptr) return invalid("rpgnav_world_design_settings: NULL argument");
+  const DesignSettings& settings = world->world->designSettings();
+  *out = rpgnav_design_settings{setting(settings.comfort),        setting(settings.smoothing),
+                                setting(settings.detourMargin),   setting(settings.openDoorCost),
+                                setting(settings.closedDoorCost), setting(settings.lockedDoorCost),
+                                setting(settings.replanInterval), setting(settings.stickiness)};
+  return report(RPGNAV_OK);
+}
+
+rpgnav_status rpgnav_world_set_design_settings(rpgnav_world* world, const rpgnav_design_settings* settings) {
+  return guarded([&] {
+    if (world == nullptr || settings == nullptr) return invalid("rpgnav_world_set_design_settings: NULL argument");
+    const DesignSettings design{setting(settings->comfort),          setting(settings->smoothing),
+                                setting(settings->detour_margin),    setting(settings->door_cost_open),
+                                setting(settings->door_cost_closed), setting(settings->door_cost_locked),
+                                setting(settings->replan_interval),  setting(settings->stickiness)};
+    const std::string problem = invalidDesignSetting(design);
+    if (!problem.empty()) return report(RPGNAV_INVALID_ARGUMENT, "rpgnav_world_set_design_settings: " + problem);
+    return report(world->world->setDesignSettings(design));
+  });
+}
+
 rpgnav_status rpgnav_world_set_door_policy(rpgnav_world* world, rpgnav_door_policy_fn policy, void* user) {
   if (world == nullptr) return invalid("rpgnav_world_set_door_policy: world is NULL");
   world->policy.function = policy;
@@ -412,6 +491,9 @@ rpgnav_path_request rpgnav_path_request_default(void) {
   request.radius = 0.0f;
   request.character = 0;
   request.comfort = -1.0f;
+  request.has_danger_factor = 0;
+  request.danger_factor = 0;
+  request.goal_fallback = 0;
   return request;
 }
 
@@ -449,6 +531,8 @@ rpgnav_status rpgnav_plan(rpgnav_planner* planner, const rpgnav_path_request* re
     query.character = EntityId{request->character};
     // Negative means "the default"; NaN is passed on for the planner to refuse.
     if (!(request->comfort < 0.0f)) query.comfort = request->comfort;
+    if (request->has_danger_factor != 0) query.dangerFactor = request->danger_factor;
+    query.goalFallback = request->goal_fallback != 0;
     out->smoothed.clear();
     const Status status = planner->planner.plan(query, out->result);
     return report(status, textOf(out->result.reason));
@@ -488,6 +572,12 @@ int rpgnav_path_door_stop(const rpgnav_path* path, uint32_t* door, rpgnav_vec2* 
   return 1;
 }
 
+int rpgnav_path_fallback_goal(const rpgnav_path* path, rpgnav_vec2* point) {
+  if (path == nullptr || !path->result.fallbackGoal) return 0;
+  if (point != nullptr) *point = toC(*path->result.fallbackGoal);
+  return 1;
+}
+
 uint32_t rpgnav_path_blocker(const rpgnav_path* path) {
   return path != nullptr && path->result.status == Status::BlockedByEntity ? path->result.blocker.value : 0;
 }
@@ -524,6 +614,8 @@ rpgnav_status rpgnav_scheduler_add(rpgnav_scheduler* scheduler, const rpgnav_cha
     spec.speed = character->speed;
     spec.position = toVec(character->position);
     spec.goal = character->follow != 0 ? Goal::following(EntityId{character->follow}) : Goal::at(toVec(character->goal));
+    if (character->has_danger_factor != 0) spec.dangerFactor = character->danger_factor;
+    spec.goalFallback = character->goal_fallback != 0;
     return report(scheduler->scheduler.add(spec),
                   "rpgnav_scheduler_add: a zero or taken id, an unknown mobility, a radius or speed out of range, or a "
                   "point not finite");
@@ -640,6 +732,15 @@ rpgnav_status rpgnav_field_create(const rpgnav_world* world, uint8_t mobility, c
     if (!costs) return report(costs.status(), costs.message());
     auto field = std::unique_ptr<rpgnav_field>(new rpgnav_field{world, MobilityId{mobility}, CrowdField(*costs), {}});
     if (const Status doors = syncDoors(*field); doors != Status::Ok) return report(doors, "a door the field refused");
+    // The map file's danger layers and the world's factor, as the tool's fields take them.
+    const TileMap& map = world->document.map;
+    for (std::size_t layer = 0; layer < world->document.dangerLayers.size(); ++layer) {
+      const std::vector<std::uint8_t>& values = world->document.dangerLayers[layer].values;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        if (values[i] != 0) (void)field->field.setDanger(int(layer), map.cellAt(std::int32_t(i)), values[i]);
+      }
+    }
+    field->field.setDangerFactor(world->world->dangerFactor());
     setGoals(*field, goals, goal_count);
     *out = field.release();
     return report(RPGNAV_OK);
@@ -670,6 +771,49 @@ rpgnav_status rpgnav_field_sync(rpgnav_field* field) {
       return report(tiles, "rpgnav_field_sync: the map changed beyond what the field can follow");
     }
     return report(syncDoors(*field), "a door the field refused");
+  });
+}
+
+rpgnav_status rpgnav_field_set_danger(rpgnav_field* field, int32_t layer, rpgnav_cell cell, uint8_t danger) {
+  return guarded([&] {
+    if (field == nullptr) return invalid("rpgnav_field_set_danger: field is NULL");
+    return report(field->field.setDanger(layer, toCell(cell), danger),
+                  "rpgnav_field_set_danger: a layer outside 0-7 or a tile off the map");
+  });
+}
+
+rpgnav_status rpgnav_field_add_danger_stamp(rpgnav_field* field, const rpgnav_danger_stamp* stamp, uint32_t* id) {
+  return guarded([&] {
+    if (field == nullptr || stamp == nullptr || id == nullptr) return invalid("rpgnav_field_add_danger_stamp: NULL argument");
+    const Result<std::uint32_t> added = field->field.addDangerStamp(toStamp(*stamp));
+    if (!added) return report(added.status(), added.message());
+    *id = *added;
+    return report(RPGNAV_OK);
+  });
+}
+
+rpgnav_status rpgnav_field_remove_danger_stamp(rpgnav_field* field, uint32_t id) {
+  return guarded([&] {
+    if (field == nullptr) return invalid("rpgnav_field_remove_danger_stamp: field is NULL");
+    return report(field->field.removeDangerStamp(id), "rpgnav_field_remove_danger_stamp: no stamp of that id");
+  });
+}
+
+rpgnav_status rpgnav_field_set_danger_factor(rpgnav_field* field, uint8_t factor) {
+  return guarded([&] {
+    if (field == nullptr) return invalid("rpgnav_field_set_danger_factor: field is NULL");
+    field->field.setDangerFactor(factor);
+    return report(RPGNAV_OK);
+  });
+}
+
+rpgnav_status rpgnav_field_set_door_costs(rpgnav_field* field, float closed, float locked) {
+  return guarded([&] {
+    if (field == nullptr) return invalid("rpgnav_field_set_door_costs: field is NULL");
+    CrowdField::DoorPolicy policy;
+    if (!(closed < 0.0f)) policy.closedCost = closed;  // NaN passed on for the field to refuse
+    if (!(locked < 0.0f)) policy.lockedCost = locked;
+    return report(field->field.setDoorPolicy(policy), "rpgnav_field_set_door_costs: a cost above 1000 or not a number");
   });
 }
 

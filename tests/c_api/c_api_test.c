@@ -548,6 +548,143 @@ static void bad_input(const char* dungeon) {
   CHECK(rpgnav_version() >= 100);
 }
 
+/* Danger for characters and fields, the goal fallback and the designer settings: a meadow of
+ * 12 x 5 with a den in the middle (columns 4-7, rows 1-3) and a wall tile to click on. */
+static void danger_and_settings(void) {
+  rpgnav_world* world = NULL;
+  rpgnav_planner* planner = NULL;
+  rpgnav_path* path = NULL;
+  rpgnav_field* field = NULL;
+  rpgnav_scheduler* crowd = NULL;
+  rpgnav_path_request request = rpgnav_path_request_default();
+  rpgnav_design_settings settings = rpgnav_design_settings_unset();
+  rpgnav_danger_stamp stamp;
+  rpgnav_character walker;
+  rpgnav_event events[8];
+  rpgnav_vec2 fallback, points[64];
+  rpgnav_cell goal = {11, 2};
+  uint8_t wall = 0, danger = 0;
+  uint32_t stamp_id = 0, door = 0;
+  double straight = 0.0, before = 0.0, after = 0.0;
+  size_t count = 0, i;
+  int x, y, round_den = 1;
+
+  CHECK_STATUS(rpgnav_world_create(RPGNAV_SQUARE, 12, 5, 1.0f, &world), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_world_find_terrain(world, "wall", &wall), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_world_set_terrain(world, cell(11, 0), wall), RPGNAV_OK);
+  for (y = 1; y <= 3; ++y) {
+    for (x = 4; x <= 7; ++x) CHECK_STATUS(rpgnav_world_set_danger(world, 0, cell(x, y), 150), RPGNAV_OK);
+  }
+  CHECK_STATUS(rpgnav_world_danger(world, cell(5, 2), &danger), RPGNAV_OK);
+  CHECK(danger == 150);
+  CHECK(rpgnav_world_danger_factor(world) == 0);
+
+  /* Without a factor the walker crosses the den; with the world's factor it goes round. */
+  CHECK_STATUS(rpgnav_planner_create(world, &planner), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_path_create(&path), RPGNAV_OK);
+  request.start = vec(0.5f, 2.5f);
+  request.goal = vec(11.5f, 2.5f);
+  request.radius = 0.2f;
+  CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_OK);
+  straight = rpgnav_path_cost(path);
+  CHECK(fabs(rpgnav_path_length(path) - 11.0) < 1e-4);
+  CHECK_STATUS(rpgnav_world_set_danger_factor(world, 128), RPGNAV_OK);
+  CHECK(rpgnav_world_danger_factor(world) == 128);
+  CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_OK);
+  count = rpgnav_path_control_points(path, points, 64);
+  for (i = 0; i < count && i < 64; ++i) {
+    if (points[i].x > 4.0f && points[i].x < 8.0f && points[i].y > 1.0f && points[i].y < 4.0f) round_den = 0;
+  }
+  CHECK(count > 2 && round_den);
+  CHECK(rpgnav_path_length(path) > 11.5);
+  /* The request's own factor 0 crosses it again. */
+  request.has_danger_factor = 1;
+  request.danger_factor = 0;
+  CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_OK);
+  CHECK(rpgnav_path_cost(path) == straight);
+  request.has_danger_factor = 0;
+
+  /* A stamp on the start's row raises the cost there; removed, it is gone. */
+  stamp.centre = vec(2.5f, 2.5f);
+  stamp.radius = 1.0f;
+  stamp.peak = 90;
+  stamp.falloff = 0.0f;
+  CHECK_STATUS(rpgnav_world_add_danger_stamp(world, &stamp, &stamp_id), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_world_danger(world, cell(2, 2), &danger), RPGNAV_OK);
+  CHECK(danger == 90);
+  CHECK_STATUS(rpgnav_world_remove_danger_stamp(world, stamp_id), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_world_remove_danger_stamp(world, stamp_id), RPGNAV_INVALID_ARGUMENT);
+  CHECK_STATUS(rpgnav_world_danger(world, cell(2, 2), &danger), RPGNAV_OK);
+  CHECK(danger == 0);
+
+  /* A click on the wall tile: refused without the fallback, the nearest tile with it. */
+  request.goal = vec(11.5f, 0.5f);
+  CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_GOAL_BLOCKED);
+  CHECK(rpgnav_path_fallback_goal(path, &fallback) == 0);
+  request.goal_fallback = 1;
+  CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_PARTIAL_PATH);
+  CHECK(rpgnav_path_fallback_goal(path, &fallback) == 1);
+  CHECK((fallback.x == 10.5f && fallback.y == 0.5f) || (fallback.x == 11.5f && fallback.y == 1.5f));
+  CHECK(rpgnav_path_fallback_goal(NULL, &fallback) == 0);
+
+  /* The designer's settings: comfort 0 pulls a path round the wall tile's corner taut. */
+  CHECK_STATUS(rpgnav_world_design_settings(world, &settings), RPGNAV_OK);
+  CHECK(settings.comfort < 0.0f && settings.replan_interval < 0.0f);
+  request.start = vec(10.5f, 0.5f);
+  request.goal = vec(11.5f, 1.5f);
+  request.goal_fallback = 0;
+  CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_OK);
+  before = rpgnav_path_length(path);
+  settings.comfort = 0.0f;
+  settings.replan_interval = 2.0f;
+  CHECK_STATUS(rpgnav_world_set_design_settings(world, &settings), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_plan(planner, &request, path), RPGNAV_OK);
+  after = rpgnav_path_length(path);
+  CHECK(after < before);
+  settings.stickiness = 3.0f;
+  CHECK_STATUS(rpgnav_world_set_design_settings(world, &settings), RPGNAV_INVALID_ARGUMENT);
+  CHECK_STATUS(rpgnav_world_design_settings(world, &settings), RPGNAV_OK);
+  CHECK(settings.comfort == 0.0f && settings.replan_interval == 2.0f && settings.stickiness < 0.0f);
+
+  /* A scheduled character with the fallback, heading for the wall tile. */
+  CHECK_STATUS(rpgnav_scheduler_create(world, &crowd), RPGNAV_OK);
+  memset(&walker, 0, sizeof walker);
+  walker.id = 500;
+  walker.mobility = RPGNAV_WALK;
+  walker.radius = 0.2f;
+  walker.speed = 2.0f;
+  walker.position = vec(0.5f, 4.5f);
+  walker.goal = vec(11.5f, 0.5f);
+  walker.goal_fallback = 1;
+  walker.has_danger_factor = 1;
+  walker.danger_factor = 0;
+  CHECK_STATUS(rpgnav_scheduler_add(crowd, &walker), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_scheduler_update(crowd, 0.0, 0.0, 0), RPGNAV_OK);
+  CHECK(rpgnav_scheduler_events(crowd, events, 8) == 1);
+  CHECK(events[0].kind == RPGNAV_EVENT_NEW_PATH && events[0].status == RPGNAV_PARTIAL_PATH);
+  rpgnav_scheduler_destroy(crowd);
+
+  /* A field: the world's factor at creation, its own danger, stamps and door bashing after. */
+  CHECK_STATUS(rpgnav_world_add_door(world, cell(9, 2), cell(10, 2), RPGNAV_DOOR_CLOSED, "gate", &door), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_field_create(world, RPGNAV_WALK, &goal, 1, &field), RPGNAV_OK);
+  /* A band of danger across the map (column 5) that every way to the goal crosses: dearer. */
+  CHECK_STATUS(rpgnav_field_set_danger_factor(field, 200), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_field_distance(field, cell(3, 2), &before), RPGNAV_OK);
+  for (y = 0; y < 5; ++y) CHECK_STATUS(rpgnav_field_set_danger(field, 1, cell(5, y), 255), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_field_distance(field, cell(3, 2), &after), RPGNAV_OK);
+  CHECK(after > before + 10.0);
+  CHECK_STATUS(rpgnav_field_add_danger_stamp(field, &stamp, &stamp_id), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_field_remove_danger_stamp(field, stamp_id), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_field_set_door_costs(field, 0.0f, -1.0f), RPGNAV_OK);
+  CHECK_STATUS(rpgnav_field_set_door_costs(field, 2000.0f, -1.0f), RPGNAV_INVALID_ARGUMENT);
+  CHECK_STATUS(rpgnav_field_set_danger(field, 9, cell(0, 0), 1), RPGNAV_INVALID_ARGUMENT);
+  rpgnav_field_destroy(field);
+
+  rpgnav_path_destroy(path);
+  rpgnav_planner_destroy(planner);
+  rpgnav_world_destroy(world);
+}
+
 int main(int argc, char** argv) {
   rpgnav_world* world = NULL;
   if (argc != 2) {
@@ -562,6 +699,7 @@ int main(int argc, char** argv) {
   rpgnav_world_destroy(world);
   built_map();
   fields();
+  danger_and_settings();
   bad_input(argv[1]);
   if (failures != 0) {
     fprintf(stderr, "%d checks failed\n", failures);

@@ -169,6 +169,76 @@ static class BindingTest
                 field.MoveGoal(new Cell(33, 9), new Cell(34, 9));
                 Check(field.Distance(new Cell(34, 9)) == 0.0, "the goal moved");
             }
+
+            // Danger, the goal fallback and the designer settings (reference.cpp does the same).
+            for (int y = 3; y <= 10; ++y)
+                for (int x = 30; x <= 36; ++x) world.SetDanger(0, new Cell(x, y), 120);
+            DangerStamp stamp = new DangerStamp { Centre = new Vec2(6.5f, 9.5f), Radius = 2.5f, Peak = 200, Falloff = 0.5f };
+            uint stampId = world.AddDangerStamp(stamp);
+            world.DangerFactor = 150;
+            Check(world.DangerFactor == 150, "the world's danger factor");
+            lines.Add("danger " + world.DangerAt(new Cell(33, 9)) + " " + world.DangerAt(new Cell(6, 9)) + " " + stampId);
+            world.SetDoorPolicy(null);
+            using (Planner planner = new Planner(world))
+            using (PathResult path = new PathResult())
+            {
+                PathRequest request = PathRequest.Default();
+                request.Start = new Vec2(4.5f, 9.5f);
+                request.Goal = new Vec2(44.5f, 9.5f);
+                request.Radius = 0.3f;
+                request.Character = 1000;
+                Status status = planner.Plan(request, path);
+                lines.Add("weighed " + Name(status) + " " + Points(path.ControlPoints()));
+                request.SetDangerFactor(0);
+                status = planner.Plan(request, path);
+                lines.Add("brave " + Name(status) + " " + Points(path.ControlPoints()));
+                request.HasDangerFactor = 0;
+                world.RemoveDangerStamp(stampId);
+                request.Goal = new Vec2(0.5f, 0.5f);  // a wall
+                request.GoalFallback = 1;
+                status = planner.Plan(request, path);
+                Vec2 fallback;
+                Check(path.FallbackGoal(out fallback), "the plan went to the nearest reachable tile");
+                lines.Add("fallback " + Name(status) + " " + Points(path.ControlPoints()) + " " + Bits(fallback.X) + "," + Bits(fallback.Y));
+                request.GoalFallback = 0;
+                DesignSettings settings = DesignSettings.Unset();
+                settings.Comfort = 0.05f;
+                settings.Smoothing = 0.2f;
+                settings.DoorCostClosed = 9.0f;
+                world.Settings = settings;
+                Check(world.Settings.DoorCostClosed == 9.0f && world.Settings.Stickiness < 0.0f, "the designer settings");
+                request.Goal = new Vec2(23.5f, 20.5f);
+                status = planner.Plan(request, path);
+                lines.Add("designed " + Name(status) + " " + Points(path.ControlPoints()));
+            }
+            using (Scheduler careful = new Scheduler(world))
+            using (PathResult path = new PathResult())
+            {
+                Character c = new Character();
+                c.Id = 2001;
+                c.Mobility = Mobility.Walk;
+                c.Radius = 0.3f;
+                c.Speed = 3.0f;
+                c.Position = new Vec2(4.5f, 9.5f);
+                c.Goal = new Vec2(0.5f, 0.5f);
+                c.GoalFallback = 1;
+                c.HasDangerFactor = 1;
+                c.DangerFactor = 200;
+                careful.Add(c);
+                careful.Update(0.0, 0.0, 0);
+                foreach (ReplanEvent e in careful.Events()) lines.Add("careful " + e.Character + " " + (int)e.Kind + " " + Name(e.Status));
+                lines.Add("careful path " + (careful.PathOf(2001, path) == Status.Ok ? Points(path.ControlPoints()) : "none"));
+            }
+            using (Field field = new Field(world, Mobility.Walk, new Cell[] { new Cell(33, 9) }))
+            {
+                field.SetDanger(1, new Cell(20, 10), 250);
+                uint fieldStamp = field.AddDangerStamp(new DangerStamp { Centre = new Vec2(25.5f, 9.5f), Radius = 3.0f, Peak = 180, Falloff = 1.0f });
+                field.SetDoorCosts(5.0f, -1.0f);
+                StringBuilder line = new StringBuilder("field " + fieldStamp);
+                foreach (Cell cell in new Cell[] { new Cell(4, 9), new Cell(20, 9), new Cell(23, 20), new Cell(51, 4) })
+                    line.Append(' ').Append(BitConverter.DoubleToInt64Bits(field.Distance(cell)).ToString("x16"));
+                lines.Add(line.ToString());
+            }
         }
         lines.Add("end");
 

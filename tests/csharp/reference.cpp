@@ -93,7 +93,9 @@ int main(int argc, char** argv) {
     request.start = stops.last.point;
   }
 
-  // The scheduler: 100 characters on floor tiles picked by a fixed sequence, three goals.
+  // The scheduler: 100 characters on floor tiles picked by a fixed sequence, three goals (gone
+  // before what follows, as in the C# test).
+  {
   ReplanScheduler scheduler(world);
   const TerrainId floor = *document->map.terrain().findTerrain("floor");
   std::uint32_t seed = 12345u, added = 0;
@@ -130,6 +132,75 @@ int main(int argc, char** argv) {
   // The cadence: one piece of work per update falls behind.
   for (int frame = 0; frame < 150; ++frame) scheduler.update(2.0 + frame / 30.0, ReplanBudget::work(1));
   std::fprintf(out, "late %lld\n", static_cast<long long>(scheduler.lateTurns()));
+  }
+
+  // Danger, the goal fallback and the designer settings: a danger band across the great hall
+  // (layer 0, columns 30-36) and a stamp at the entrance, weighed at the world's factor 150.
+  for (std::int32_t y = 3; y <= 10; ++y) {
+    for (std::int32_t x = 30; x <= 36; ++x) (void)world.danger().setDanger(0, Cell{x, y}, 120);
+  }
+  const std::uint32_t stamp = world.danger().addStamp({Vec2(6.5f, 9.5f), 2.5f, 200, 0.5f}).value();
+  world.setDangerFactor(150);
+  std::fprintf(out, "danger %d %d %u\n", int(world.danger().danger(Cell{33, 9})), int(world.danger().danger(Cell{6, 9})), stamp);
+  world.setDoorPolicy(nullptr);
+  request.start = Vec2(4.5f, 9.5f);
+  request.goal = Vec2(44.5f, 9.5f);
+  status = planner.plan(request, path);
+  std::fprintf(out, "weighed %s %s\n", test::cStatusName(status).c_str(), points(path.controlPoints).c_str());
+  request.dangerFactor = 0;
+  status = planner.plan(request, path);
+  std::fprintf(out, "brave %s %s\n", test::cStatusName(status).c_str(), points(path.controlPoints).c_str());
+  request.dangerFactor.reset();
+  (void)world.danger().removeStamp(stamp);
+  request.goal = Vec2(0.5f, 0.5f);  // a wall
+  request.goalFallback = true;
+  status = planner.plan(request, path);
+  std::fprintf(out, "fallback %s %s %s,%s\n", test::cStatusName(status).c_str(), points(path.controlPoints).c_str(),
+               bits(path.fallbackGoal.value_or(Vec2::Zero()).x()).c_str(), bits(path.fallbackGoal.value_or(Vec2::Zero()).y()).c_str());
+  request.goalFallback = false;
+  if (world.setDesignSettings({.comfort = 0.05f, .smoothing = 0.2f, .closedDoorCost = 9.0f}) != Status::Ok) return 1;
+  request.goal = Vec2(23.5f, 20.5f);
+  status = planner.plan(request, path);
+  std::fprintf(out, "designed %s %s\n", test::cStatusName(status).c_str(), points(path.controlPoints).c_str());
+  {
+    ReplanScheduler careful(world);
+    CharacterSpec spec;
+    spec.id = EntityId{2001};
+    spec.radius = 0.3f;
+    spec.speed = 3.0f;
+    spec.position = Vec2(4.5f, 9.5f);
+    spec.goal = Goal::at(Vec2(0.5f, 0.5f));
+    spec.goalFallback = true;
+    spec.dangerFactor = 200;
+    if (careful.add(spec) != Status::Ok) return 1;
+    careful.update(0.0, ReplanBudget{});
+    for (const ReplanEvent& event : careful.events()) {
+      std::fprintf(out, "careful %u %d %s\n", event.character.value, int(event.kind), test::cStatusName(event.status).c_str());
+    }
+    const PathResult* walked = careful.path(EntityId{2001});
+    std::fprintf(out, "careful path %s\n", walked != nullptr ? points(walked->controlPoints).c_str() : "none");
+  }
+  {
+    // The C API's field: the world's doors, the map file's layers (none) and the world's factor.
+    CrowdField field(CostField::build(document->map, TerrainTable::kWalk).value());
+    for (const Door& door : world.doors()) {
+      if (door.state != DoorState::Open) (void)field.setDoor(door.a, door.b, door.state);
+    }
+    field.setDangerFactor(world.dangerFactor());
+    const Cell goal{33, 9};
+    field.setGoals(std::span<const Cell>(&goal, 1));
+    (void)field.setDanger(1, Cell{20, 10}, 250);
+    const std::uint32_t fieldStamp = field.addDangerStamp({Vec2(25.5f, 9.5f), 3.0f, 180, 1.0f}).value();
+    (void)field.setDoorPolicy({5.0f, CrowdField::DoorPolicy::kBlocks});
+    std::string line = "field " + std::to_string(fieldStamp);
+    for (const Cell cell : {Cell{4, 9}, Cell{20, 9}, Cell{23, 20}, Cell{51, 4}}) {
+      const double distance = field.reachable(cell) ? double(field.distance(cell)) / (double(CrowdField::kStep) * 256.0) : -1.0;
+      char text[24];
+      std::snprintf(text, sizeof text, " %016llx", static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(distance)));
+      line += text;
+    }
+    std::fprintf(out, "%s\n", line.c_str());
+  }
   std::fprintf(out, "end\n");
   return std::fclose(out) == 0 ? 0 : 1;
 }
