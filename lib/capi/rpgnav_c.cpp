@@ -399,9 +399,11 @@ rpgnav_status rpgnav_world_remove_entity(rpgnav_world* world, uint32_t id) {
 // ---- Danger and designer settings ----
 
 rpgnav_status rpgnav_world_set_danger(rpgnav_world* world, int32_t layer, rpgnav_cell cell, uint8_t danger) {
-  if (world == nullptr) return invalid("rpgnav_world_set_danger: world is NULL");
-  return report(world->world->danger().setDanger(layer, toCell(cell), danger),
-                "rpgnav_world_set_danger: a layer outside 0-7 or a tile off the map");
+  return guarded([&] {
+    if (world == nullptr) return invalid("rpgnav_world_set_danger: world is NULL");
+    return report(world->world->danger().setDanger(layer, toCell(cell), danger),
+                  "rpgnav_world_set_danger: a layer outside 0-7 or a tile off the map");
+  });
 }
 
 rpgnav_status rpgnav_world_danger(const rpgnav_world* world, rpgnav_cell cell, uint8_t* danger) {

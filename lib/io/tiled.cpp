@@ -70,11 +70,35 @@ struct Failure {
   throw Failure{Status::ParseError, "map property " + property + ": " + message, property};
 }
 
-// The line (1-based) of the first `"name"` in a TMX or TMJ text: where a map property of that
-// name is (the map's properties come before its tilesets and layers in TMX; property_tree keeps
-// no line numbers). 0 when absent.
+// Where the map's own properties begin in a TMX or TMJ text: TMX's first <properties> element
+// (the map's come before its tilesets and layers), TMJ's "properties" key at the top level of
+// the map object (Tiled writes it after "layers", whose own properties must not be mistaken
+// for the map's). npos when there are none.
+std::size_t mapPropertiesStart(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  if (first != std::string_view::npos && text[first] == '<') return text.find("<properties");
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '{' || c == '[') ++depth;
+    else if (c == '}' || c == ']') --depth;
+    else if (c == '"') {
+      const std::size_t start = i;
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;  // an escaped character
+      }
+      if (depth == 1 && text.substr(start, i + 1 - start) == "\"properties\"") return start;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The line (1-based) of the map property `name` in a TMX or TMJ text (property_tree keeps no
+// line numbers): the first `"name"` among or after the map's own properties. 0 when not found.
 int propertyLine(std::string_view text, const std::string& name) {
-  const std::size_t at = text.find('"' + name + '"');
+  const std::size_t from = mapPropertiesStart(text);
+  if (from == std::string_view::npos) return 0;
+  const std::size_t at = text.find('"' + name + '"', from);
   if (at == std::string_view::npos) return 0;
   return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
 }

@@ -69,19 +69,10 @@ class RPGNAV_HIDDEN Planner::Impl {
   void record(PathResult& out, PathStage stage, const StageContext& context) const;
   // The stages' context for a request (its comfort resolved against the settings).
   StageContext stageContext(const PathRequest& request, const NavLayer& data);
-  // What the designer tunes, read at each plan: the world's designer settings where they set a
-  // value, else the code's PlannerSettings (a request's comfort wins over both).
-  float defaultComfort() const noexcept { return m_world->designSettings().comfort.value_or(m_settings.comfort); }
-  DetourSettings detourSettings() const noexcept {
-    DetourSettings detours = m_settings.detours;
-    detours.margin = m_world->designSettings().detourMargin.value_or(detours.margin);
-    return detours;
-  }
-  SmoothingSettings smoothingSettings() const noexcept {
-    SmoothingSettings smoothing = m_settings.smoothing;
-    smoothing.maxDeviation = m_world->designSettings().smoothing.value_or(smoothing.maxDeviation);
-    return smoothing;
-  }
+  // What the designer tunes (comfort, smoothing, detour margin), taken from the world once per
+  // plan, when it begins (prepare), so that a plan run in slices keeps one set of values:
+  // designedSettings(m_settings, the world's DesignSettings). A request's comfort wins over it.
+  PlannerSettings m_plan;
   // The stages after the search, one step (one stage) at a time, so that a plan with a deadline
   // stops between two and goes on in the next call (see PlanSlice). Stages 3-6 run on the
   // search's tile path, from start to goal (the goal may be a door's approach point), with
@@ -552,7 +543,8 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
       request.radius > NavData::kMaxRadiusTiles * layout.tileSize()) {
     return failed(Status::InvalidArgument, "radius must be at least 0 and at most 3 tiles");
   }
-  const float comfort = request.comfort.value_or(defaultComfort() * layout.tileSize());
+  m_plan = designedSettings(m_settings, m_world->designSettings());
+  const float comfort = request.comfort.value_or(m_plan.comfort * layout.tileSize());
   if (!std::isfinite(comfort) || comfort < 0.0f) {
     return failed(Status::InvalidArgument, "comfort must be a finite distance of at least 0 (world units)");
   }
@@ -629,6 +621,13 @@ void Planner::Impl::keepRequest(const PathRequest& request, Vec2 askedStart) {
   m_pending.request = request;
   m_pending.request.ignore = m_pending.ignore;
   m_pending.askedStart = askedStart;
+}
+
+PlannerSettings designedSettings(PlannerSettings settings, const DesignSettings& design) noexcept {
+  settings.comfort = design.comfort.value_or(settings.comfort);
+  settings.smoothing.maxDeviation = design.smoothing.value_or(settings.smoothing.maxDeviation);
+  settings.detours.margin = design.detourMargin.value_or(settings.detours.margin);
+  return settings;
 }
 
 Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const PlanSlice& slice) {
@@ -947,7 +946,7 @@ StageContext Planner::Impl::stageContext(const PathRequest& request, const NavLa
   // A new plan (the map may have changed since the last): the memo starts empty.
   context.memo = &m_scratch.probes();
   context.memo->clear();
-  context.comfort = request.comfort.value_or(defaultComfort() * m_world->map().layout().tileSize());
+  context.comfort = request.comfort.value_or(m_plan.comfort * m_world->map().layout().tileSize());
   return context;
 }
 
@@ -1260,7 +1259,7 @@ bool Planner::Impl::detoursStep(PathResult& out, std::chrono::steady_clock::time
     StageStats& stats = out.stats(PathStage::Detours);
     StageTimer timer(stats, m_lap);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
-    if (!detourStageUntil(after, detourSettings(), entities, points, out.detours, m_tail.outcome, stats, m_tail.detours,
+    if (!detourStageUntil(after, m_plan.detours, entities, points, out.detours, m_tail.outcome, stats, m_tail.detours,
                           deadline)) {
       return false;
     }
@@ -1271,7 +1270,7 @@ bool Planner::Impl::detoursStep(PathResult& out, std::chrono::steady_clock::time
       low = low.cwiseMin(p);
       high = high.cwiseMax(p);
     }
-    const float bulge = smoothingSettings().maxDeviation * m_world->map().layout().tileSize();
+    const float bulge = m_plan.smoothing.maxDeviation * m_world->map().layout().tileSize();
     m_doors->barriersNear(low, high, context.radius + bulge, false, m_finalBarriers);
     after.barriers = m_finalBarriers;
   }
@@ -1289,7 +1288,7 @@ std::optional<Status> Planner::Impl::smoothingStep(PathResult& out, std::chrono:
     StageStats& stats = out.stats(PathStage::Smoothing);
     StageTimer timer(stats, m_lap);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
-    SmoothingSettings smoothing = smoothingSettings();
+    SmoothingSettings smoothing = m_plan.smoothing;
     smoothing.entityHorizon = m_settings.detours.horizon;
     if (!smoothingStageUntil(after, smoothing, entities, points, out.smoothed, stats, m_tail.smoothing, deadline)) {
       return std::nullopt;

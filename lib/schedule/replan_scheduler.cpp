@@ -308,7 +308,7 @@ std::span<const MoveStep> ReplanScheduler::move(double dt) {
     m_world->entitySource().entitiesNear(centre, centre, reach, m_nearEntities);
     // Each kept as far off as stage 7's ways round it run: a character pushed closer could not
     // be led round it (its path would stop there).
-    const DetourSettings& detours = m_planner.settings().detours;
+    const DetourSettings detours = designedSettings(m_planner.settings(), m_world->designSettings()).detours;
     for (const Entity& entity : m_nearEntities) {
       if (entity.flat() || find(entity.id) != nullptr) continue;
       m_obstacles.push_back(entity);

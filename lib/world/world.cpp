@@ -160,6 +160,11 @@ Status World::addFeatures(std::span<const DoorSpec> doors, std::span<const Entit
                           std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor,
                           const DesignSettings& settings) {
   if (const Status status = setDesignSettings(settings); status != Status::Ok) return status;
+  return addFeatures(doors, entities, dangerLayers, dangerFactor);
+}
+
+Status World::addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities,
+                          std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor) {
   if (const Status status = setDangerLayers(dangerLayers); status != Status::Ok) return status;
   setDangerFactor(dangerFactor);
   return addFeatures(doors, entities);

@@ -88,6 +88,11 @@ struct PlannerSettings {
   bool enabledStage(PathStage stage) const noexcept { return enabled[std::size_t(stage)]; }
 };
 
+/// The settings a plan on a world runs with: `settings` with the world's designer settings
+/// (World::designSettings) in place of comfort, smoothing.maxDeviation and detours.margin where
+/// they set a value. Taken once per plan, when it begins.
+RPGNAV_API PlannerSettings designedSettings(PlannerSettings settings, const DesignSettings& design) noexcept;
+
 /// Plans paths on one map and its world (doors, entities, the game's hooks): the thin composition
 /// of the world's shared navigation data (NavData: search grids, line bitmaps, corners, per
 /// mobility and size class) and this planner's own scratch memory (the search's, every stage's),

@@ -110,11 +110,15 @@ class RPGNAV_API World {
   /// Adds authored doors and entities (from a map file): entities get ids 1, 2, ... in order,
   /// flagged flat, or static otherwise. Stops at the first invalid one (InvalidArgument).
   Status addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities);
-  /// The same plus the map file's danger, its layers (setDangerLayers) and factor
-  /// (setDangerFactor), and its designer settings (setDesignSettings).
+  /// The same plus the map file's danger: its layers (setDangerLayers) and factor
+  /// (setDangerFactor).
+  Status addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities,
+                     std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor);
+  /// The same plus the map file's designer settings (setDesignSettings): a map document's whole,
+  /// `world.addFeatures(d.doors, d.entities, d.dangerLayers, d.dangerFactor, d.settings)`.
   Status addFeatures(std::span<const DoorSpec> doors, std::span<const EntitySpec> entities,
                      std::span<const DangerLayerSpec> dangerLayers, std::uint8_t dangerFactor,
-                     const DesignSettings& settings = {});
+                     const DesignSettings& settings);
 
  private:
   static std::uint64_t edgeKey(Cell a, Cell b) noexcept;

@@ -569,4 +569,17 @@ TEST_CASE("Tiled: bad designer settings name the file, the property's line and t
               "bad.tmj:4: map property comfort: expected a number of tiles from 0 to 8, found 'inf'");
   expectError(settingsTmj(R"({"name": "door-cost-open", "type": "float", "value": -1})"), "bad.tmj",
               "bad.tmj:4: map property door-cost-open: expected a number of tile steps from 0 to 1000, found '-1'");
+  // As Tiled writes TMJ: the map's properties after its layers, here with an object property of
+  // the same name (line 20) before them; the error names the map property's line (23).
+  std::string late = replaceAll(kTmj, R"(  "properties": [{"name": "mobilities", "type": "string", "value": "climb"}],
+)", "");
+  late = replaceAll(late, R"({"name": "key", "type": "string", "value": "gate_key"}]},)",
+                    R"({"name": "key", "type": "string", "value": "gate_key"}, {"name": "comfort", "value": 1}]},)");
+  late = replaceAll(late, R"({"id": 4, "name": "sign", "class": "note", "x": 1, "y": 1}]}]
+})", R"({"id": 4, "name": "sign", "class": "note", "x": 1, "y": 1}]}],
+  "properties": [{"name": "mobilities", "type": "string", "value": "climb"},
+                 {"name": "comfort", "type": "float", "value": 12}]
+})");
+  REQUIRE(late.find("\"comfort\"") < late.find("\"properties\": [{\"name\": \"mobilities\""));
+  expectError(late, "late.tmj", "late.tmj:23: map property comfort: expected a number of tiles from 0 to 8, found '12'");
 }
