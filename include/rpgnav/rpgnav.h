@@ -400,7 +400,8 @@ RPGNAV_C_API rpgnav_status rpgnav_field_set_door_costs(rpgnav_field* field, floa
 /** The unit direction to steer by at a world point (zero at a goal or where no goal is reached). */
 RPGNAV_C_API rpgnav_status rpgnav_field_flow(const rpgnav_field* field, rpgnav_vec2 point, rpgnav_vec2* direction);
 /** The cost of the best route from a tile to a goal, in steps on cost-1 terrain (a diagonal step
- *  counts 1.414214), or -1 when no goal is reached. */
+ *  counts 1.414214; a step costs half its length at each of its two tiles' costs, danger weighed
+ *  in: the cost a character's plan gives the same route), or -1 when no goal is reached. */
 RPGNAV_C_API rpgnav_status rpgnav_field_distance(const rpgnav_field* field, rpgnav_cell cell, double* distance);
 
 #ifdef __cplusplus

@@ -832,9 +832,8 @@ rpgnav_status rpgnav_field_distance(const rpgnav_field* field, rpgnav_cell cell,
   if (field == nullptr || distance == nullptr) return invalid("rpgnav_field_distance: NULL argument");
   if (!field->world->document.map.contains(toCell(cell))) return report(RPGNAV_OUT_OF_BOUNDS, "the tile is off the map");
   const std::int64_t d = field->field.distance(toCell(cell));
-  // Fixed point: kStep per step, times the tile's weight, which is 256 × its cost byte when the
-  // field has no danger factor (see CrowdField::weightFor).
-  *distance = d == CrowdField::kUnreachable ? -1.0 : double(d) / (double(CrowdField::kStep) * 256.0);
+  // Fixed point: kStep per tile step on cost-1 ground (the planner's cost units).
+  *distance = d == CrowdField::kUnreachable ? -1.0 : double(d) / double(CrowdField::kStep);
   return report(RPGNAV_OK);
 }
 

@@ -527,9 +527,9 @@ void SvgPicture::field(const CrowdField& field, int arrowEvery) {
   }
   if (nearest == CrowdField::kUnreachable) nearest = 0;
   const bool hasDanger = !field.dangerMap().clear();
-  // A step onto a tile of cost 1 without danger weighs (256 - factor) × kStep: distances are
-  // told in such steps, so a field without danger or dear terrain reads in tiles.
-  const double plainStep = double(CrowdField::kStep) * double(256 - field.dangerFactor());
+  // A step between tiles of cost 1 costs kStep: distances are told in such steps, so a field
+  // without danger or dear terrain reads in tiles.
+  const double plainStep = double(CrowdField::kStep);
   auto tiles = [&](std::int64_t d) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f", double(d) / plainStep);

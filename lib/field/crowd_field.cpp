@@ -3,6 +3,7 @@
 
 #include "core/intrinsics.hpp"
 #include "grid/clearance.hpp"
+#include "grid/step_cost.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -21,6 +22,8 @@
 
 namespace rpgnav {
 
+static_assert(CrowdField::kStep == kCostScale, "the fields count in the tile search's units");
+
 std::uint8_t CostField::byteFor(float cost) noexcept {
   if (!(cost < TerrainTable::kImpassable) || !std::isfinite(cost)) return kImpassable;
   return std::uint8_t(std::clamp<long>(std::lround(cost), 1, 254));
@@ -33,8 +36,8 @@ Result<CostField> CostField::build(const TileMap& map, MobilityId mobility) {
   field.m_mobility = mobility;
   field.m_width = map.width();
   field.m_height = map.height();
-  field.m_bytes.resize(std::size_t(map.tileCount()));
-  for (std::int32_t i = 0; i < map.tileCount(); ++i) field.m_bytes[std::size_t(i)] = byteFor(map.cost(map.cellAt(i), mobility));
+  field.m_costs.resize(std::size_t(map.tileCount()));
+  for (std::int32_t i = 0; i < map.tileCount(); ++i) field.m_costs[std::size_t(i)] = map.cost(map.cellAt(i), mobility);
   return field;
 }
 
@@ -49,15 +52,15 @@ Result<CostField> CostField::build(const TileMap& map, MobilityId mobility, cons
   if (!field) return field;
   field->m_bodyTiles = bodyTiles;
   if (bodyTiles > 0.0) {
-    for (std::int32_t i = 0; i < map.tileCount(); ++i) field->m_bytes[std::size_t(i)] = field->byteOf(map, &clearance, i);
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) field->m_costs[std::size_t(i)] = field->costOf(map, &clearance, i);
   }
   return field;
 }
 
-std::uint8_t CostField::byteOf(const TileMap& map, const Clearance* clearance, std::int32_t index) const noexcept {
+float CostField::costOf(const TileMap& map, const Clearance* clearance, std::int32_t index) const noexcept {
   const Cell cell = map.cellAt(index);
-  if (clearance != nullptr && m_bodyTiles > 0.0 && !clearance->fits(cell, m_bodyTiles)) return kImpassable;
-  return byteFor(map.cost(cell, m_mobility));
+  if (clearance != nullptr && m_bodyTiles > 0.0 && !clearance->fits(cell, m_bodyTiles)) return TerrainTable::kImpassable;
+  return map.cost(cell, m_mobility);
 }
 
 Status CostField::refresh(const TileMap& map, const Clearance& clearance, std::vector<Cell>& changed) {
@@ -66,9 +69,9 @@ Status CostField::refresh(const TileMap& map, const Clearance& clearance, std::v
     return Status::InvalidArgument;
   }
   for (std::int32_t i = 0; i < map.tileCount(); ++i) {
-    const std::uint8_t now = byteOf(map, &clearance, i);
-    if (now != m_bytes[std::size_t(i)]) {
-      m_bytes[std::size_t(i)] = now;
+    const float now = costOf(map, &clearance, i);
+    if (now != m_costs[std::size_t(i)]) {
+      m_costs[std::size_t(i)] = now;
       changed.push_back(map.cellAt(i));
     }
   }
@@ -80,9 +83,9 @@ Status CostField::refresh(const TileMap& map, std::vector<Cell>& changed) {
     return Status::InvalidArgument;
   }
   for (std::int32_t i = 0; i < map.tileCount(); ++i) {
-    const std::uint8_t now = byteFor(map.cost(map.cellAt(i), m_mobility));
-    if (now != m_bytes[std::size_t(i)]) {
-      m_bytes[std::size_t(i)] = now;
+    const float now = costOf(map, nullptr, i);
+    if (now != m_costs[std::size_t(i)]) {
+      m_costs[std::size_t(i)] = now;
       changed.push_back(map.cellAt(i));
     }
   }
@@ -98,10 +101,10 @@ Status CostField::refresh(const TileMap& map, std::span<const std::pair<Cell, Ce
   for (const auto& [low, high] : rects) {
     for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, m_height - 1); ++y) {
       for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, m_width - 1); ++x) {
-        std::uint8_t& byte = m_bytes[std::size_t(y) * std::size_t(m_width) + std::size_t(x)];
-        const std::uint8_t now = byteFor(map.cost({x, y}, m_mobility));
-        if (now == byte) continue;
-        byte = now;
+        float& cost = m_costs[std::size_t(y) * std::size_t(m_width) + std::size_t(x)];
+        const float now = map.cost({x, y}, m_mobility);
+        if (now == cost) continue;
+        cost = now;
         changed.push_back({x, y});
       }
     }
@@ -115,25 +118,33 @@ CostField CostField::crop(Cell origin, std::int32_t width, std::int32_t height) 
   out.m_mobility = m_mobility;
   out.m_width = std::max(width, 1);
   out.m_height = std::max(height, 1);
-  out.m_bytes.assign(std::size_t(out.m_width) * std::size_t(out.m_height), kImpassable);
+  out.m_costs.assign(std::size_t(out.m_width) * std::size_t(out.m_height), TerrainTable::kImpassable);
   for (std::int32_t y = 0; y < out.m_height; ++y) {
     for (std::int32_t x = 0; x < out.m_width; ++x) {
-      out.m_bytes[std::size_t(y) * std::size_t(out.m_width) + std::size_t(x)] = at({origin.x + x, origin.y + y});
+      out.m_costs[std::size_t(y) * std::size_t(out.m_width) + std::size_t(x)] = cost({origin.x + x, origin.y + y});
     }
   }
   return out;
 }
 
 Status CostField::set(Cell cell, std::uint8_t cost) {
-  if (!contains(cell) || cost == 0) return Status::InvalidArgument;
-  m_bytes[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] = cost;
+  if (cost == 0) return Status::InvalidArgument;
+  return setCost(cell, cost == kImpassable ? TerrainTable::kImpassable : float(cost));
+}
+
+Status CostField::setCost(Cell cell, float cost) {
+  if (!contains(cell) || !(cost > 0.0f) || !(std::isfinite(cost) || cost == TerrainTable::kImpassable)) return Status::InvalidArgument;
+  m_costs[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] = cost;
   return Status::Ok;
 }
 
 CrowdField::CrowdField(const CostField& costs)
     : m_costs(costs), m_stride(costs.width() + 2), m_danger(costs.layout(), costs.width(), costs.height()) {
   const std::size_t size = std::size_t(m_stride) * std::size_t(costs.height() + 2);
-  m_weight.assign(size, 0);
+  m_rate.assign(size, 0.0f);
+  m_half.assign(size, 0);
+  // (Diagonal halves only where there are diagonal steps: 8 bytes a tile saved elsewhere.)
+  m_halfDiagonal.assign(costs.layout().connectivity() == 8 ? size : 0, 0);
   m_distance.assign(size, kUnreachable);
   m_direction.assign(size, kNoDirection);
   m_goalMark.assign(size, 0);
@@ -150,6 +161,7 @@ CrowdField::CrowdField(const CostField& costs)
       move.offset = std::ptrdiff_t(step.dy) * m_stride + step.dx;
       move.unit = (layout.tileCenter({sample.x + step.dx, sample.y + step.dy}) - layout.tileCenter(sample)).normalized();
       move.length = step.requiresA >= 0 ? kDiagonalStep : kStep;
+      move.diagonal = step.requiresA >= 0;
       move.perLength = 1.0 / double(move.length);
       if (step.requiresA >= 0) {  // the tiles beside both ends of a square diagonal
         move.cornerA = step.dx;
@@ -174,7 +186,12 @@ CrowdField::CrowdField(const CostField& costs)
     }
   }
   for (std::int32_t y = 0; y < costs.height(); ++y) {
-    for (std::int32_t x = 0; x < costs.width(); ++x) m_weight[padded({x, y})] = weightFor({x, y});
+    for (std::int32_t x = 0; x < costs.width(); ++x) {
+      const std::size_t tile = padded({x, y});
+      m_rate[tile] = rateFor({x, y});
+      m_half[tile] = m_rate[tile] > 0.0f ? halfStraightCost(m_rate[tile]) : 0;
+      if (!m_halfDiagonal.empty()) m_halfDiagonal[tile] = m_rate[tile] > 0.0f ? halfDiagonalCost(m_rate[tile]) : 0;
+    }
   }
   for (std::int32_t y = 0; y < costs.height(); ++y) {
     for (std::int32_t x = 0; x < costs.width(); ++x) refreshOpen(padded({x, y}));
@@ -185,7 +202,7 @@ CrowdField::CrowdField(const CostField& costs)
 void CrowdField::refreshOpen(std::size_t tile) noexcept {
   unsigned open = 0;
   const std::vector<Move>& moves = movesOf(tile);
-  const auto at = [&](std::ptrdiff_t offset) { return m_weight[std::size_t(std::ptrdiff_t(tile) + offset)]; };
+  const auto at = [&](std::ptrdiff_t offset) { return m_half[std::size_t(std::ptrdiff_t(tile) + offset)]; };
   for (std::size_t k = 0; k < moves.size(); ++k) {
     const Move& move = moves[k];
     if (at(move.offset) != 0 && (move.cornerA == 0 || (at(move.cornerA) != 0 && at(move.cornerB) != 0)) &&
@@ -197,40 +214,48 @@ void CrowdField::refreshOpen(std::size_t tile) noexcept {
   m_open[tile] = std::uint8_t((m_open[tile] & ~((1u << (m_parityMatters ? kParityShift : 8)) - 1)) | open);
 }
 
-std::int32_t CrowdField::weightFor(Cell cell) const noexcept {
-  const std::int64_t cost = m_costs.at(cell);
-  return cost == CostField::kImpassable
-             ? 0
-             : std::int32_t((256 - std::int64_t(m_factor)) * cost + std::int64_t(m_factor) * std::int64_t(m_danger.danger(cell)));
+float CrowdField::rateFor(Cell cell) const noexcept {
+  const float cost = m_costs.cost(cell);
+  if (cost == TerrainTable::kImpassable) return 0.0f;
+  // The tile search's range (it refuses terrain beyond it): a rate's half steps fit 64-bit sums.
+  return DangerMap::weightedCost(std::clamp(cost, kMinSearchCost, kMaxSearchCost), m_danger.danger(cell), m_factor);
 }
 
-void CrowdField::refreshWeight(Cell cell) { setWeight(padded(cell), weightFor(cell)); }
+std::int64_t CrowdField::lightestStep() const noexcept { return 2 * halfStraightCost(m_lightest); }
 
-void CrowdField::setWeight(std::size_t tile, std::int32_t weight) {
-  const std::int32_t old = m_weight[tile];
-  if (old == weight) return;
-  m_weight[tile] = weight;
+std::int64_t CrowdField::heaviestStep() const noexcept {
+  return 2 * (m_moves[0].size() == 8 ? halfDiagonalCost(m_heaviest) : halfStraightCost(m_heaviest));
+}
+
+void CrowdField::refreshWeight(Cell cell) { setWeight(padded(cell), rateFor(cell)); }
+
+void CrowdField::setWeight(std::size_t tile, float rate) {
+  const float old = m_rate[tile];
+  if (old == rate) return;
+  m_rate[tile] = rate;
+  m_half[tile] = rate > 0.0f ? halfStraightCost(rate) : 0;
+  if (!m_halfDiagonal.empty()) m_halfDiagonal[tile] = rate > 0.0f ? halfDiagonalCost(rate) : 0;
   ++m_mapEdits;
   // The moves onto this tile, or past its corner, opened or closed: its neighbours' bits are
   // looked at again in refreshOpenAround() (once each, however many of their neighbours changed).
-  if ((old == 0) != (weight == 0)) m_flipped.push_back(std::uint32_t(tile));
+  if ((old == 0.0f) != (rate == 0.0f)) m_flipped.push_back(std::uint32_t(tile));
   // Bounds for the bucket queue, with how many tiles hold each: they stay exact while a tile
-  // still holds them; a lighter or heavier weight widens them. When the last tile of a bound
+  // still holds them; a lighter or heavier rate widens them. When the last tile of a bound
   // changes they may be wider than needed (still valid: only more buckets) and build() measures
   // them again.
   if (!m_boundsExact) {
-    if (weight != 0) m_lightest = std::min(m_lightest, weight), m_heaviest = std::max(m_heaviest, weight);
+    if (rate != 0.0f) m_lightest = std::min(m_lightest, rate), m_heaviest = std::max(m_heaviest, rate);
     return;
   }
-  if (old != 0) {
+  if (old != 0.0f) {
     m_lightCount -= old == m_lightest;
     m_heavyCount -= old == m_heaviest;
   }
-  if (weight != 0) {
-    if (weight < m_lightest) m_lightest = weight, m_lightCount = 0;
-    if (weight > m_heaviest) m_heaviest = weight, m_heavyCount = 0;
-    m_lightCount += weight == m_lightest;
-    m_heavyCount += weight == m_heaviest;
+  if (rate != 0.0f) {
+    if (rate < m_lightest) m_lightest = rate, m_lightCount = 0;
+    if (rate > m_heaviest) m_heaviest = rate, m_heavyCount = 0;
+    m_lightCount += rate == m_lightest;
+    m_heavyCount += rate == m_heaviest;
   }
   if (m_lightCount == 0 || m_heavyCount == 0) m_boundsExact = false;
 }
@@ -264,19 +289,19 @@ std::uint32_t CrowdField::freshStamp(std::uint32_t count) noexcept {
 }
 
 void CrowdField::measureWeights() {
-  m_lightest = std::numeric_limits<std::int32_t>::max();
-  m_heaviest = 1;
+  m_lightest = std::numeric_limits<float>::max();
+  m_heaviest = kMinSearchCost;
   m_lightCount = m_heavyCount = 0;
-  for (const std::int32_t w : m_weight) {
-    if (w == 0) continue;
+  for (const float w : m_rate) {
+    if (w == 0.0f) continue;
     if (w < m_lightest) m_lightest = w, m_lightCount = 0;
     if (w > m_heaviest) m_heaviest = w, m_heavyCount = 0;
     m_lightCount += w == m_lightest;
     m_heavyCount += w == m_heaviest;
   }
   // No passable tile: bounds that any weight will widen, measured again by the next build.
-  m_boundsExact = m_lightest != std::numeric_limits<std::int32_t>::max();
-  if (!m_boundsExact) m_lightest = 1;
+  m_boundsExact = m_lightest != std::numeric_limits<float>::max();
+  if (!m_boundsExact) m_lightest = m_heaviest = 1.0f;
 }
 
 void CrowdField::setSources(std::span<const Source> sources) {
@@ -349,7 +374,7 @@ Status CrowdField::setCosts(std::span<const TileCost> tiles) {
   m_weightChanges.clear();
   for (const TileCost& tile : tiles) {
     m_costs.set(tile.cell, tile.cost);
-    m_weightChanges.push_back({std::uint32_t(padded(tile.cell)), weightFor(tile.cell)});
+    m_weightChanges.push_back({std::uint32_t(padded(tile.cell)), rateFor(tile.cell)});
   }
   update(m_weightChanges, {}, {});
   return Status::Ok;
@@ -366,27 +391,29 @@ Status CrowdField::syncWith(const TileMap& map, const Clearance* clearance) {
   if ((clearance != nullptr ? fresh.refresh(map, *clearance, changed) : fresh.refresh(map, changed)) != Status::Ok) {
     return Status::InvalidArgument;
   }
-  m_costChanges.clear();
-  for (const Cell cell : changed) m_costChanges.push_back({cell, fresh.at(cell)});
-  return setCosts(m_costChanges);
+  m_costs = std::move(fresh);
+  m_weightChanges.clear();
+  for (const Cell cell : changed) m_weightChanges.push_back({std::uint32_t(padded(cell)), rateFor(cell)});
+  update(m_weightChanges, {}, {});
+  return Status::Ok;
 }
 
 std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
   if (isGoal(tile)) return 0;
   std::int64_t best = kUnreachable;
-  if (m_weight[tile] == 0) return best;
+  if (m_half[tile] == 0) return best;
   const std::vector<Move>& moves = movesOf(tile);
   for (unsigned open = openMoves(tile); open != 0; open &= open - 1) {
     const Move& move = moves[std::size_t(std::countr_zero(open))];
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-    if (m_distance[next] != kUnreachable) best = std::min(best, m_distance[next] + move.length * m_weight[next]);
+    if (m_distance[next] != kUnreachable) best = std::min(best, m_distance[next] + stepCost(tile, next, move));
   }
   if (!m_doorSide.empty() && m_doorSide[tile] != 0) {
     for (const Crossing& crossing : crossingsOf(tile)) {
       const Move& move = moves[crossing.move];
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-      if (m_weight[next] != 0 && m_distance[next] != kUnreachable) {
-        best = std::min(best, m_distance[next] + move.length * m_weight[next] + crossing.extra);
+      if (m_half[next] != 0 && m_distance[next] != kUnreachable) {
+        best = std::min(best, m_distance[next] + stepCost(tile, next, move) + crossing.extra);
       }
     }
   }
@@ -420,12 +447,12 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
   m_lostGoals.clear();
   m_newGoals.clear();
   for (const WeightChange& change : changes) {
-    const std::int32_t old = m_weight[change.tile];
-    if (old == change.weight) continue;
-    setWeight(change.tile, change.weight);
-    (old != 0 && (change.weight == 0 || change.weight > old) ? m_rises : m_falls).push_back(change.tile);
-    if (old == 0) m_lostFollowers.clear();  // ground opened: followers cut off may be reachable now
-    if (change.weight == 0 && isGoal(change.tile)) {  // a wall on a goal: no longer a goal (as setGoals would)
+    const float old = m_rate[change.tile];
+    if (old == change.rate) continue;
+    setWeight(change.tile, change.rate);
+    (old != 0.0f && (change.rate == 0.0f || change.rate > old) ? m_rises : m_falls).push_back(change.tile);
+    if (old == 0.0f) m_lostFollowers.clear();  // ground opened: followers cut off may be reachable now
+    if (change.rate == 0.0f && isGoal(change.tile)) {  // a wall on a goal: no longer a goal (as setGoals would)
       markGoal(change.tile, false);
       m_lostGoals.push_back(change.tile);
     }
@@ -443,7 +470,7 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
     m_lostGoals.push_back(tile);
   }
   for (const std::uint32_t tile : addedGoals) {
-    if (m_weight[tile] == 0 || isGoal(tile)) continue;
+    if (m_half[tile] == 0 || isGoal(tile)) continue;
     // A goal where the field did not reach may join followers that were cut off.
     if (m_distance[tile] >= m_limit) m_lostFollowers.clear();
     markGoal(tile, true);
@@ -479,7 +506,7 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
     m_affected.push_back(tile);
     for (const Move& move : movesOf(tile)) {
       const auto next = std::uint32_t(std::ptrdiff_t(tile) + move.offset);
-      if (m_weight[next] != 0) m_affected.push_back(next);
+      if (m_half[next] != 0) m_affected.push_back(next);
     }
   }
   m_affected.insert(m_affected.end(), m_lostGoals.begin(), m_lostGoals.end());
@@ -610,7 +637,7 @@ bool CrowdField::findAffected(std::int64_t budget) {
       // than a step: a nearer one cannot have).
       for (const Move& move : movesOf(tile)) {
         const std::uint32_t next = std::uint32_t(std::ptrdiff_t(tile) + move.offset);
-        if (m_weight[next] != 0 && m_distance[next] != kUnreachable && (m_distance[next] >> shift) > current) candidate(next);
+        if (m_half[next] != 0 && m_distance[next] != kUnreachable && (m_distance[next] >> shift) > current) candidate(next);
       }
     }
     bucket.clear();
@@ -624,20 +651,20 @@ bool CrowdField::findAffected(std::int64_t budget) {
 
 bool CrowdField::supportedBesides(std::size_t tile, std::int64_t was, std::uint32_t affectedMark) const noexcept {
   if (isGoal(tile)) return true;  // a goal always is
-  if (m_weight[tile] == 0) return false;
+  if (m_half[tile] == 0) return false;
   const std::vector<Move>& moves = movesOf(tile);
   for (unsigned open = openMoves(tile); open != 0; open &= open - 1) {
     const Move& move = moves[std::size_t(std::countr_zero(open))];
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
     if (m_distance[next] == kUnreachable || m_stamp[next] == affectedMark) continue;
-    if (m_distance[next] + move.length * m_weight[next] == was) return true;
+    if (m_distance[next] + stepCost(tile, next, move) == was) return true;
   }
   if (!m_doorSide.empty() && m_doorSide[tile] != 0) {
     for (const Crossing& crossing : crossingsOf(tile)) {
       const Move& move = moves[crossing.move];
       const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-      if (m_weight[next] == 0 || m_distance[next] == kUnreachable || m_stamp[next] == affectedMark) continue;
-      if (m_distance[next] + move.length * m_weight[next] + crossing.extra == was) return true;
+      if (m_half[next] == 0 || m_distance[next] == kUnreachable || m_stamp[next] == affectedMark) continue;
+      if (m_distance[next] + stepCost(tile, next, move) + crossing.extra == was) return true;
     }
   }
   return false;
@@ -645,31 +672,32 @@ bool CrowdField::supportedBesides(std::size_t tile, std::int64_t was, std::uint3
 
 struct CrowdField::SettleArrays {
   const std::int64_t* distance;
-  const std::int32_t* weight;
+  const std::int64_t* half;          // m_half
+  const std::int64_t* halfDiagonal;  // m_halfDiagonal
   const std::uint8_t* open;
   std::uint8_t* direction;
   unsigned openMask;  // the move bits of m_open (hex tiles keep their parity above them)
 };
 
 CrowdField::SettleArrays CrowdField::settleArrays() noexcept {
-  return {m_distance.data(), m_weight.data(), m_open.data(), m_direction.data(), m_parityMatters ? (1u << kParityShift) - 1 : 0xffu};
+  return {m_distance.data(), m_half.data(), m_halfDiagonal.data(), m_open.data(), m_direction.data(), m_parityMatters ? (1u << kParityShift) - 1 : 0xffu};
 }
 
 template <std::size_t kMoves>
 [[gnu::always_inline]] inline void CrowdField::settleWith(const SettleArrays& arrays, std::size_t tile,
                                                           const std::ptrdiff_t* offset) noexcept {
   // The direction: the first move (in the layout's fixed order) the distance comes from, i.e.
-  // whose neighbour's distance plus the step onto it equals this tile's. Without branches per
-  // move. (An open move's neighbour has a weight of at least 1, so an exact fall is above 0.)
+  // whose neighbour's distance plus the step to it equals this tile's. Without branches per
+  // move. (An open move's step costs more than 0, so an exact fall is above 0.)
   const std::int64_t here = arrays.distance[tile];
   const std::uint64_t open = arrays.open[tile] & arrays.openMask;
   std::uint64_t exact = 0;
   for (std::size_t k = 0; k < kMoves; ++k) {
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset[k]);
     // Square tables: 4 straight steps, then 4 diagonals; hex steps are all straight.
-    const std::int64_t length = kMoves == 8 && k >= 4 ? kDiagonalStep : kStep;
+    const std::int64_t* half = kMoves == 8 && k >= 4 ? arrays.halfDiagonal : arrays.half;
     const std::int64_t fall = here - arrays.distance[next];  // no overflow: both in [0, kUnreachable]
-    exact |= std::uint64_t(fall == length * arrays.weight[next]) << k;
+    exact |= std::uint64_t(fall == half[tile] + half[next]) << k;
   }
   exact &= open;
   // An unreachable tile has no direction.
@@ -706,9 +734,11 @@ __attribute__((target("avx2"))) inline std::int32_t lowBytes(__m256i lanes) {
 // (a multiple of four; the caller does the rest); adds the reachable ones to `reachable`. With
 // kCheck (the canonical integration's sweep, where every passable tile weighs the same: its
 // steps are `straight` and `diagonal`, not read from the weights), also appends to `found` the
-// tiles a neighbour offers a shorter distance than they hold.
+// tiles a neighbour offers a shorter distance than they hold. `half` and `halfDiagonal`: the
+// tiles' half steps (0 on walls).
 template <bool kCheck>
-__attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t* distance, const std::int32_t* weight,
+__attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t* distance, const std::int64_t* half,
+                                                             const std::int64_t* halfDiagonal,
                                                              const std::uint8_t* openBits, std::uint8_t* direction,
                                                              std::size_t row, std::size_t width, const std::ptrdiff_t* offset,
                                                              std::int64_t& reachable, std::int64_t straight, std::int64_t diagonal,
@@ -721,8 +751,8 @@ __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t*
     // Runs of four tiles with no direction: walls, and for the directions alone any unreachable
     // ones (the check still looks at those that are not walls: a neighbour may offer them a
     // distance). Walls are told by their weights before their distances are loaded.
-    const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile));
-    if (kCheck && _mm_testz_si128(weights, weights)) {
+    const __m256i weights = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(half + tile));
+    if (kCheck && _mm256_testz_si256(weights, weights)) {
       std::memset(direction + tile, CrowdField::kNoDirection, 4);
       continue;
     }
@@ -737,7 +767,7 @@ __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t*
     std::int32_t packed;
     std::memcpy(&packed, openBits + tile, sizeof packed);
     // Walls hold no distance to check: no moves.
-    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
+    const __m256i wall = _mm256_cmpeq_epi64(weights, _mm256_setzero_si256());
     const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed)));
     __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
     // From the last move to the first, so the first exact one is kept. Four tiles away from
@@ -758,9 +788,10 @@ __attribute__((target("avx2"))) std::size_t directionRowAvx2(const std::int64_t*
       if constexpr (kCheck) {
         step = _mm256_set1_epi64x(m >= 4 ? diagonal : straight);
       } else {
-        const __m256i w = _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + next)));
-        // Weights and step lengths fit in 32 bits: their product in 64 (as the scalar rule).
-        step = _mm256_mul_epi32(w, _mm256_set1_epi64x(m >= 4 ? CrowdField::kDiagonalStep : CrowdField::kStep));
+        // The step costs half of it on each tile (settleWith's rule).
+        const std::int64_t* halves = m >= 4 ? halfDiagonal : half;
+        step = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(halves + tile)),
+                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(halves + next)));
       }
       const __m256i bit = _mm256_set1_epi64x(std::int64_t(1) << m);
       const __m256i moveOpen = _mm256_cmpeq_epi64(_mm256_and_si256(open, bit), bit);
@@ -816,7 +847,7 @@ __attribute__((target("avx2"), always_inline)) inline void lookHex(const std::in
 // row's or column's shift (the parity kept in its move bits' byte): along a row of pointy hexes
 // it is the same for all four, along a row of flat ones it alternates, so lanes 1 and 3 read
 // their neighbours from the second tile's table (a second load where the two differ).
-__attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* distance, const std::int32_t* weight,
+__attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* distance, const std::int64_t* half,
                                                             const std::uint8_t* openBits, std::uint8_t* direction,
                                                             std::size_t row, std::size_t width,
                                                             const std::ptrdiff_t (*offsets)[6], int parityShift,
@@ -835,8 +866,8 @@ __attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* 
   std::size_t x = 0;
   for (; x + 4 <= width; x += 4) {
     const std::size_t tile = row + x;
-    const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile));
-    if (_mm_testz_si128(weights, weights)) {  // four walls
+    const __m256i weights = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(half + tile));
+    if (_mm256_testz_si256(weights, weights)) {  // four walls
       std::memset(direction + tile, CrowdField::kNoDirection, 4);
       continue;
     }
@@ -845,7 +876,7 @@ __attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* 
     reachable += 4 - std::popcount(unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(none))));
     std::int32_t packed;
     std::memcpy(&packed, openBits + tile, sizeof packed);
-    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
+    const __m256i wall = _mm256_cmpeq_epi64(weights, _mm256_setzero_si256());
     const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed & moveBytes)));
     __m256i best = _mm256_set1_epi64x(kNone), high = _mm256_setzero_si256();
     // Four tiles away from walls (every move open: no move bits to apply) are the most common
@@ -903,7 +934,7 @@ std::int64_t CrowdField::settleRange(Cell low, Cell high) noexcept {
       // sweep's time on cities/Berlin_0_1024); the same integers, the same directions.
       if constexpr (kMoves == 8) {
         if (avx2) {
-          x = directionRowAvx2<false>(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offsets[0],
+          x = directionRowAvx2<false>(arrays.distance, arrays.half, arrays.halfDiagonal, arrays.open, arrays.direction, row, width, offsets[0],
                                       reachable, 0, 0, nullptr);
         }
       }
@@ -1003,7 +1034,7 @@ std::uint8_t CrowdField::dropsWithCrossings(std::size_t tile, std::int64_t* drop
   for (std::size_t k = 0; k < moves.size(); ++k) usable[k] = (openMoves(tile) >> k) & 1u;
   for (const Crossing& crossing : crossingsOf(tile)) {
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + moves[crossing.move].offset);
-    usable[crossing.move] = m_weight[next] != 0;
+    usable[crossing.move] = m_half[next] != 0;
     extra[crossing.move] = crossing.extra;
   }
   std::uint8_t best = kNoDirection;
@@ -1012,7 +1043,7 @@ std::uint8_t CrowdField::dropsWithCrossings(std::size_t tile, std::int64_t* drop
     const std::size_t next = std::size_t(std::ptrdiff_t(tile) + moves[k].offset);
     if (here == kUnreachable || !usable[k] || m_distance[next] == kUnreachable || m_distance[next] >= here) continue;
     drop[k] = here - m_distance[next];
-    if (best == kNoDirection && drop[k] == moves[k].length * m_weight[next] + extra[k]) best = std::uint8_t(k);
+    if (best == kNoDirection && drop[k] == stepCost(tile, next, moves[k]) + extra[k]) best = std::uint8_t(k);
   }
   return best;
 }
@@ -1127,8 +1158,8 @@ Status CrowdField::setDoorPolicy(const DoorPolicy& policy) {
 std::int64_t CrowdField::crossingExtra(DoorState state) const noexcept {
   const float cost = state == DoorState::Open ? 0.0f : state == DoorState::Closed ? m_doorPolicy.closedCost : m_doorPolicy.lockedCost;
   if (cost == DoorPolicy::kBlocks) return -1;
-  // Tile steps on cost-1 ground: a step's length times that ground's weight.
-  return std::llround(double(cost) * double(kStep) * double(256 - std::int64_t(m_factor)));
+  // Tile steps on cost-1 ground (as the planner prices a door: lib/path/query_doors.cpp).
+  return std::llround(double(cost) * double(kStep));
 }
 
 std::span<const CrowdField::Crossing> CrowdField::crossingsOf(std::size_t tile) const noexcept {
@@ -1221,7 +1252,7 @@ Status CrowdField::removeDangerStamp(std::uint32_t id) {
 
 void CrowdField::applyDangerEdit() {
   m_weightChanges.clear();
-  for (const Cell cell : m_danger.lastTouched()) m_weightChanges.push_back({std::uint32_t(padded(cell)), weightFor(cell)});
+  for (const Cell cell : m_danger.lastTouched()) m_weightChanges.push_back({std::uint32_t(padded(cell)), rateFor(cell)});
   update(m_weightChanges, {}, {});
 }
 
@@ -1241,7 +1272,7 @@ void CrowdField::setFollowers(std::span<const Cell> followers, std::int32_t marg
   m_marginTiles = std::max(marginTiles, 0);
   m_followers.clear();
   for (const Cell cell : followers) {
-    if (m_costs.contains(cell) && m_weight[padded(cell)] != 0) m_followers.push_back(std::uint32_t(padded(cell)));
+    if (m_costs.contains(cell) && m_half[padded(cell)] != 0) m_followers.push_back(std::uint32_t(padded(cell)));
   }
   if (!m_bounded) {
     // The whole map's distances are dropped once; from now on resets cost the settled area.
@@ -1295,10 +1326,10 @@ void CrowdField::seedGoals(std::vector<std::uint32_t>& seeds) {
 std::pair<Cell, Cell> CrowdField::settledBox() const noexcept {
   const Cell whole{m_costs.width() - 1, m_costs.height() - 1};
   if (m_limit == kUnreachable || !m_sources.empty()) return {{0, 0}, whole};
-  // A settled tile's distance is below the limit, and every step costs at least kStep × the
-  // lightest weight: it lies within that many steps of a goal, and a step (square or hex, in
-  // tile coordinates) changes x and y by at most one each.
-  const std::int64_t reach = m_limit / (kStep * std::max<std::int64_t>(m_lightest, 1)) + 1;
+  // A settled tile's distance is below the limit, and every step costs at least the lightest
+  // step: it lies within that many steps of a goal, and a step (square or hex, in tile
+  // coordinates) changes x and y by at most one each.
+  const std::int64_t reach = m_limit / lightestStep() + 1;
   Cell low = whole, high{0, 0};
   for (const Cell goal : m_goals) {
     low = {std::int32_t(std::max<std::int64_t>(0, std::min<std::int64_t>(low.x, goal.x - reach))),
@@ -1340,7 +1371,7 @@ void CrowdField::growBounded() {
       ++m_pendingFollowers;
     }
   }
-  m_margin = std::int64_t(m_marginTiles) * kStep * std::max<std::int64_t>(m_lightest, 1);
+  m_margin = std::int64_t(m_marginTiles) * lightestStep();
   const bool covered = m_pendingFollowers == 0 && m_limit > m_farthestFollower + m_margin;
   if (!covered && m_limit != kUnreachable) {
     m_seeds.swap(m_frontier);
@@ -1449,7 +1480,7 @@ bool CrowdField::buildBoundedCanonical() {
     --m_scanPause;
     return false;
   }
-  const std::int64_t straight = kStep * m_lightest, diagonal = kDiagonalStep * m_lightest;
+  const std::int64_t straight = 2 * halfStraightCost(m_lightest), diagonal = 2 * halfDiagonalCost(m_lightest);
   // `moved`: the farthest a new goal lies from the old ones. A tile's old distance is at most its
   // new one plus that (through the nearest new goal), so the tiles below a distance D now lay
   // below D + moved before: within (D + moved - m_limit) / straight + 1 tiles of an old settled
@@ -1494,7 +1525,7 @@ bool CrowdField::buildBoundedCanonical() {
   if (!scanCanonical(straight, diagonal, cap)) return giveUp();
   // Where Dial's bounded build stops: the end of the first bucket past the farthest follower
   // looked for (not those known cut off) and the margin. Every follower must lie below the cap.
-  m_margin = std::int64_t(m_marginTiles) * kStep * m_lightest;
+  m_margin = std::int64_t(m_marginTiles) * lightestStep();
   std::int64_t farthest = 0;
   for (const std::uint32_t tile : m_followers) {
     if (std::find(m_lostFollowers.begin(), m_lostFollowers.end(), tile) != m_lostFollowers.end()) continue;
@@ -1520,7 +1551,7 @@ namespace {
 // multiple of four; the caller does the rest), or width + 1 when a kept neighbour offers some
 // tile less than it holds and than `stop`. `first` and `last`: the first and last tile written
 // (kept or frontier), updated.
-__attribute__((target("avx2"))) std::size_t finishRowAvx2(std::int64_t* distance, const std::int32_t* weight,
+__attribute__((target("avx2"))) std::size_t finishRowAvx2(std::int64_t* distance, const std::int64_t* half,
                                                           const std::uint8_t* openBits, std::uint8_t* direction, std::size_t row,
                                                           std::size_t width, const std::ptrdiff_t* offsets, std::int64_t straight,
                                                           std::int64_t diagonal, std::int64_t stop, std::int64_t& settledTiles,
@@ -1541,8 +1572,8 @@ __attribute__((target("avx2"))) std::size_t finishRowAvx2(std::int64_t* distance
   std::size_t x = 0;
   for (; x + 4 <= width; x += 4) {
     const std::size_t tile = row + x;
-    const __m128i weights = _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + tile));
-    if (_mm_testz_si128(weights, weights)) {  // four walls: unreached already
+    const __m256i weights = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(half + tile));
+    if (_mm256_testz_si256(weights, weights)) {  // four walls: unreached already
       std::memset(direction + tile, CrowdField::kNoDirection, 4);
       continue;
     }
@@ -1551,7 +1582,7 @@ __attribute__((target("avx2"))) std::size_t finishRowAvx2(std::int64_t* distance
     const auto keptLanes = unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(kept)));
     std::int32_t packed;
     std::memcpy(&packed, openBits + tile, sizeof packed);
-    const __m256i wall = _mm256_cmpeq_epi64(_mm256_cvtepi32_epi64(weights), _mm256_setzero_si256());
+    const __m256i wall = _mm256_cmpeq_epi64(weights, _mm256_setzero_si256());
     const __m256i open = _mm256_andnot_si256(wall, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(packed)));
     __m256i rank = _mm256_setzero_si256();  // the largest 255 - m over the exact moves
     if (keptLanes == 0xf) {
@@ -1642,14 +1673,14 @@ bool CrowdField::finishBoundedRows(std::int64_t stop, std::int64_t straight, std
     std::size_t first = std::size_t(-1), last = 0, x = 0;
 #if RPGNAV_FIELD_AVX2
     if (avx2) {
-      x = finishRowAvx2(m_distance.data(), m_weight.data(), m_open.data(), m_direction.data(), row, width, offset, straight,
+      x = finishRowAvx2(m_distance.data(), m_half.data(), m_open.data(), m_direction.data(), row, width, offset, straight,
                         diagonal, stop, m_settledTiles, m_frontier, first, last);
       if (x > width) return false;
     }
 #endif
     for (std::size_t tile = row + x; tile < row + width; ++tile) {
       const std::int64_t here = m_distance[tile];
-      const unsigned bits = m_weight[tile] != 0 ? m_open[tile] : 0u;
+      const unsigned bits = m_half[tile] != 0 ? m_open[tile] : 0u;
       std::int64_t offered = kUnreachable;
       for (std::size_t k = 0; k < 8; ++k) {
         const std::int64_t there = m_distance[std::size_t(std::ptrdiff_t(tile) + offset[k])];
@@ -1708,7 +1739,7 @@ bool CrowdField::integrateCanonical() {
   if (!scansWhole() || !m_boundsExact || m_stopEarly || m_recording || m_seeds.empty()) return false;
   using Clock = std::chrono::steady_clock;
   const auto begin = Clock::now();
-  const std::int64_t straight = kStep * m_lightest, diagonal = kDiagonalStep * m_lightest;
+  const std::int64_t straight = 2 * halfStraightCost(m_lightest), diagonal = 2 * halfDiagonalCost(m_lightest);
   const bool scanned = m_parityMatters ? scanCanonicalHex(straight, kUnreachable) : scanCanonical(straight, diagonal, kUnreachable);
   const auto scanEnd = Clock::now();
   m_buildTimes.scanMicros = std::chrono::duration<double, std::micro>(scanEnd - begin).count();
@@ -1934,7 +1965,7 @@ bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
 
 bool CrowdField::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept {
   const std::int64_t here = m_distance[tile];
-  const unsigned bits = m_weight[tile] != 0 ? m_open[tile] : 0u;
+  const unsigned bits = m_half[tile] != 0 ? m_open[tile] : 0u;
   // (here - step never overflows: distances lie in [0, kUnreachable].)
   bool high = false;
   for (std::size_t k = 0; k < 8; ++k) {
@@ -1960,7 +1991,7 @@ std::int64_t CrowdField::settleChecking(std::int64_t straight, std::int64_t diag
     std::size_t x = 0;
 #if RPGNAV_FIELD_AVX2
     if (avx2) {
-      x = directionRowAvx2<true>(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offset, reachable,
+      x = directionRowAvx2<true>(arrays.distance, arrays.half, arrays.halfDiagonal, arrays.open, arrays.direction, row, width, offset, reachable,
                                  straight, diagonal, &m_seeds);
     }
 #endif
@@ -1991,12 +2022,12 @@ std::int64_t CrowdField::settleCheckingHex(std::int64_t straight) {
     std::size_t x = 0;
 #if RPGNAV_FIELD_AVX2
     if (avx2) {
-      x = checkHexRowAvx2(arrays.distance, arrays.weight, arrays.open, arrays.direction, row, width, offsets, kParityShift,
+      x = checkHexRowAvx2(arrays.distance, arrays.half, arrays.open, arrays.direction, row, width, offsets, kParityShift,
                           arrays.openMask, reachable, straight, m_seeds);
     }
 #endif
     for (std::size_t tile = row + x; tile < row + width; ++tile) {
-      if (arrays.weight[tile] == 0) {  // a wall: no direction, and nothing can lower it
+      if (arrays.half[tile] == 0) {  // a wall: no direction, and nothing can lower it
         arrays.direction[tile] = kNoDirection;
         continue;
       }
@@ -2027,10 +2058,10 @@ std::pair<int, std::size_t> CrowdField::bucketShape() const noexcept {
   // shift finds the bucket), so a settled tile's candidates land in later buckets, never its own,
   // and each bucket is settled in any order. Circular (a power-of-two count, so a mask finds the
   // slot): a step spans fewer buckets than there are.
-  const std::int64_t lightest = std::max<std::int64_t>(m_lightest, 1), heaviest = std::max<std::int64_t>(m_heaviest, 1);
+  const std::int64_t lightest = lightestStep();
   int shift = 0;
-  while ((std::int64_t(2) << shift) <= kStep * lightest) ++shift;
-  return {shift, std::bit_ceil(std::size_t(((kDiagonalStep * heaviest + m_largestExtra) >> shift) + 2))};
+  while ((std::int64_t(2) << shift) <= lightest) ++shift;
+  return {shift, std::bit_ceil(std::size_t(((heaviestStep() + m_largestExtra) >> shift) + 2))};
 }
 
 void CrowdField::propagate() {
@@ -2089,7 +2120,8 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
     }
   };
   std::size_t queued = 0, nextSeed = 0;
-  const std::int32_t* weight = m_weight.data();
+  const std::int64_t* half = m_half.data();
+  const std::int64_t* halfDiagonal = m_halfDiagonal.data();
   const std::uint8_t* openBits = m_open.data();
   const std::uint8_t* fixed = m_fixed.data();
   const std::uint8_t* doorSide = m_crossings.empty() ? nullptr : m_doorSide.data();
@@ -2101,9 +2133,12 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
   // Where a settled tile's candidates land: from `nearest` (at least 1) to `farthest` buckets
   // ahead. When those are few (weights alike), room for everything a turn can push is made once
   // per turn instead of on every push (3% of a 100×100 build).
-  const std::int64_t lightest = std::max<std::int64_t>(m_lightest, 1), heaviest = std::max<std::int64_t>(m_heaviest, 1);
-  const std::size_t nearest = std::size_t((kStep * lightest) >> shift);
-  const std::size_t farthest = std::size_t(((kDiagonal > 0 ? kDiagonalStep : kStep) * heaviest) >> shift) + 1;
+  const std::size_t nearest = std::size_t(lightestStep() >> shift);
+  const std::size_t farthest = std::size_t(heaviestStep() >> shift) + 1;
+  // The least half step of each kind: a closed move's unused candidate (a wall's half is 0) is
+  // priced with it, so it too lands in those buckets, where room was made.
+  const std::int64_t leastHalf = halfStraightCost(m_lightest), leastHalfDiagonal = halfDiagonalCost(m_lightest);
+  const bool oneRate = m_lightest == m_heaviest;
   // (Door crossings push outside that count: with them, room is made per push.)
   const bool roomPerTurn = farthest - nearest < 16 && m_crossings.empty();
   // Weights far apart (danger) space the distances over many buckets, most of them empty: a bit
@@ -2124,32 +2159,60 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
     }
     return buckets;
   };
-  // Relaxes moves [first, last) from `tile` with `candidate`, all of the same length, into the
+  // Relaxes moves [first, last) from `tile`: each neighbour's candidate is `base` (the distance
+  // here and this tile's half of the step) and the neighbour's half (from `halves`), into the
   // candidate's bucket. No branch per move: a closed move, a candidate no better than the
   // neighbour's distance (nearer tiles among them) or a source's fixed price stores the old value
   // back and writes a tile past the bucket's end.
   // (Everything 64 bits wide: a narrower value spilled and reloaded whole stalls the load.)
   auto relax = [&]<std::size_t first, std::size_t last>(std::uint64_t tile, std::uint64_t bits, const std::ptrdiff_t* offset,
-                                                         std::int64_t candidate) {
-    const std::size_t slot = std::size_t(candidate >> shift) & mask;
-    if (!roomPerTurn) reserve(slot, last - first);
-    std::uint32_t* out = slots[slot].end;
-    std::uint32_t* const before = out;
+                                                         std::int64_t base, const std::int64_t* halves, std::int64_t least) {
+    std::size_t next[last - first];
+    std::int64_t candidate[last - first];
+    bool alike = true;
     for (std::size_t k = first; k < last; ++k) {
-      const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset[k]);
-      const std::int64_t there = distance[next];
-      // All ones when the move is open and the candidate better, else zero (arithmetic, not a
-      // condition: compilers turn conditions back into branches, and these are unpredictable).
-      const std::int64_t gain = candidate - there;  // no overflow: both lie in [0, kUnreachable]
-      std::int64_t take = (gain >> 63) & -std::int64_t((bits >> k) & 1u);
-      if constexpr (kSources) take &= std::int64_t(fixed[next]) - 1;
-      distance[next] = there + (gain & take);
-      *out = std::uint32_t(next);
-      out -= take;  // take is 0 or -1
+      next[k - first] = std::size_t(std::ptrdiff_t(tile) + offset[k]);
+      // (On a map of one rate every neighbour's half is the least, or a wall's 0: not loaded.)
+      candidate[k - first] = base + (oneRate ? least : std::max(halves[next[k - first]], least));
+      alike &= candidate[k - first] == candidate[0];
     }
-    slots[slot].end = out;
-    queued += std::size_t(out - before);
-    if (skipEmpty) occupied[slot >> 6] |= std::uint64_t(1) << (slot & 63);
+    // Whether a move is taken: all ones when it is open and its candidate better, else zero
+    // (arithmetic, not a condition: compilers turn conditions back into branches, and these are
+    // unpredictable); the distance is stored either way.
+    auto take = [&](std::size_t k) {
+      const std::int64_t there = distance[next[k - first]];
+      const std::int64_t gain = candidate[k - first] - there;  // no overflow: both lie in [0, kUnreachable]
+      std::int64_t taken = (gain >> 63) & -std::int64_t((bits >> k) & 1u);
+      if constexpr (kSources) taken &= std::int64_t(fixed[next[k - first]]) - 1;
+      distance[next[k - first]] = there + (gain & taken);
+      return taken;
+    };
+    if (alike) [[likely]] {
+      // The neighbours weigh the same (open ground, a wall's least half): one bucket for all, its
+      // end kept in a register (a store and reload of the end per push doubled a 100×100 build).
+      const std::size_t slot = std::size_t(candidate[0] >> shift) & mask;
+      if (!roomPerTurn) reserve(slot, last - first);
+      std::uint32_t* out = slots[slot].end;
+      std::uint32_t* const before = out;
+      for (std::size_t k = first; k < last; ++k) {
+        const std::int64_t taken = take(k);
+        *out = std::uint32_t(next[k - first]);
+        out -= taken;  // taken is 0 or -1
+      }
+      slots[slot].end = out;
+      queued += std::size_t(out - before);
+      if (skipEmpty) occupied[slot >> 6] |= std::uint64_t(1) << (slot & 63);
+      return;
+    }
+    for (std::size_t k = first; k < last; ++k) {
+      const std::int64_t taken = take(k);
+      const std::size_t slot = std::size_t(candidate[k - first] >> shift) & mask;
+      if (!roomPerTurn) reserve(slot, 1);
+      *slots[slot].end = std::uint32_t(next[k - first]);
+      slots[slot].end -= taken;
+      queued += std::size_t(-taken);
+      if (skipEmpty) occupied[slot >> 6] |= std::uint64_t(1) << (slot & 63);
+    }
   };
   for (std::int64_t current = distance[m_seeds.front()] >> shift; queued > 0 || nextSeed < m_seeds.size(); ++current) {
     if (queued == 0) {
@@ -2182,7 +2245,7 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       // little ahead, and the distances in the rows above and below them (the wavefront's
       // first touch of a row there: 5% of Berlin's integration), are fetched now, on big maps.
       if (prefetch && i + kLookahead < size) {
-        detail::prefetch(weight + bucket[i + kLookahead]);
+        detail::prefetch(half + bucket[i + kLookahead]);
         detail::prefetch(openBits + bucket[i + kLookahead]);
         detail::prefetch(distance + bucket[i + kLookahead]);
         detail::prefetch(distance + bucket[i + kLookahead] + rowAhead);
@@ -2192,23 +2255,24 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       const std::int64_t here = distance[tile];
       if ((here >> shift) != current) continue;  // moved to an earlier bucket since
       // Settled. Adjacency is symmetric: each open move leads to a tile that may step here,
-      // paying this tile's weight, so one candidate per step length.
-      const std::int64_t w = weight[tile];
+      // paying half the step on each of the two tiles.
       std::uint64_t bits = openBits[tile];
       // Left alone, GCC spills this as the byte it came from and reloads it as a word: the load
       // waits for the store (no forwarding from a narrower store), a third of the whole loop's
       // time in perf. Hiding that only 8 bits can be set avoids it.
       detail::forgetRange(bits);
       const std::ptrdiff_t* offset = offsets[kDiagonal == 0 && kStraight == 6 ? bits >> kParityShift : 0];
-      relax.template operator()<0, kStraight>(tile, bits, offset, here + kStep * w);
-      if constexpr (kDiagonal > 0) relax.template operator()<kStraight, kMoves>(tile, bits, offset, here + kDiagonalStep * w);
+      relax.template operator()<0, kStraight>(tile, bits, offset, here + half[tile], half, leastHalf);
+      if constexpr (kDiagonal > 0) {
+        relax.template operator()<kStraight, kMoves>(tile, bits, offset, here + halfDiagonal[tile], halfDiagonal, leastHalfDiagonal);
+      }
       if (doorSide != nullptr && doorSide[tile] != 0) [[unlikely]] {
         // Door crossings that cost extra (taken out of the ordinary moves above).
         for (const Crossing& crossing : crossingsOf(tile)) {
           const Move& move = m_moves[kStraight == 6 ? bits >> kParityShift : 0][crossing.move];
           const std::size_t next = std::size_t(std::ptrdiff_t(tile) + move.offset);
-          const std::int64_t candidate = here + move.length * w + crossing.extra;
-          if (weight[next] == 0 || candidate >= distance[next] || (kSources && fixed[next] != 0)) continue;
+          const std::int64_t candidate = here + stepCost(tile, next, move) + crossing.extra;
+          if (half[next] == 0 || candidate >= distance[next] || (kSources && fixed[next] != 0)) continue;
           distance[next] = candidate;
           const std::size_t to = std::size_t(candidate >> shift) & mask;
           reserve(to, 1);

@@ -3,6 +3,7 @@
 #include "rpgnav/field/crowd_field.hpp"
 
 #include "grid/clearance.hpp"
+#include "grid/step_cost.hpp"
 
 #include <algorithm>
 #include <map>
@@ -13,9 +14,11 @@ namespace {
 
 constexpr std::int64_t kInfinity = CrowdField::kUnreachable;
 
-// The fixed-point cost of stepping onto a tile of cost byte `cost` (no danger).
-std::int64_t stepCost(std::uint8_t cost, bool diagonal) {
-  return (diagonal ? CrowdField::kDiagonalStep : CrowdField::kStep) * 256 * std::int64_t(cost);
+// The fixed-point cost of the straight step between two enterable tiles of costs `a` and `b`
+// (no danger): half of it on each, at the cost the fields give them (CrowdField's rates).
+std::int64_t stepCost(float a, float b) {
+  const auto half = [](float cost) { return halfStraightCost(std::clamp(cost, kMinSearchCost, kMaxSearchCost)); };
+  return half(a) + half(b);
 }
 
 }  // namespace
@@ -35,7 +38,6 @@ SectorFields::SectorFields(const CostField& costs, int size)
   // orthogonal steps round them join too.
   struct Crossing {
     Cell from, to;
-    bool diagonal;
   };
   std::map<std::pair<int, int>, std::vector<Crossing>> crossings;
   for (std::int32_t y = 0; y < costs.height(); ++y) {
@@ -47,7 +49,7 @@ SectorFields::SectorFields(const CostField& costs, int size)
         const Cell to{x + step.dx, y + step.dy};
         if (!step.sharesEdge || !costs.contains(to) || costs.at(to) == CostField::kImpassable) continue;
         const int here = sectorOf(from), there = sectorOf(to);
-        if (here < there) crossings[{here, there}].push_back({from, to, false});
+        if (here < there) crossings[{here, there}].push_back({from, to});
       }
     }
   }
@@ -65,8 +67,9 @@ SectorFields::SectorFields(const CostField& costs, int size)
       if (!split) continue;
       const Crossing& middle = list[begin + (i - begin) / 2];
       const int a = int(m_nodes.size()), b = a + 1;
-      m_nodes.push_back({middle.from, sectors.first, b, stepCost(costs.at(middle.to), middle.diagonal), {}});
-      m_nodes.push_back({middle.to, sectors.second, a, stepCost(costs.at(middle.from), middle.diagonal), {}});
+      const std::int64_t crossing = stepCost(costs.cost(middle.from), costs.cost(middle.to));
+      m_nodes.push_back({middle.from, sectors.first, b, crossing, {}});
+      m_nodes.push_back({middle.to, sectors.second, a, crossing, {}});
       m_portals.push_back({a, b});
       m_sectorNodes[std::size_t(sectors.first)].push_back(a);
       m_sectorNodes[std::size_t(sectors.second)].push_back(b);

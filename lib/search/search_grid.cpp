@@ -50,8 +50,8 @@ std::optional<Error> SearchGrid::readCosts(const TerrainTable& terrain) {
   m_minHalfStraight = m_minHalfDiagonal = 0;
   for (std::size_t c = 1; c < classCost.size(); ++c) {
     m_classCost[c] = classCost[c];
-    m_halfStraight[c] = std::llround(0.5 * double(classCost[c]) * double(kCostScale));
-    m_halfDiagonal[c] = std::llround(0.5 * double(classCost[c]) * std::sqrt(2.0) * double(kCostScale));
+    m_halfStraight[c] = halfStraightCost(double(classCost[c]));
+    m_halfDiagonal[c] = halfDiagonalCost(double(classCost[c]));
     if (c == 1 || m_halfStraight[c] < m_minHalfStraight) m_minHalfStraight = m_halfStraight[c];
     if (c == 1 || m_halfDiagonal[c] < m_minHalfDiagonal) m_minHalfDiagonal = m_halfDiagonal[c];
   }

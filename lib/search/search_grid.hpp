@@ -8,6 +8,7 @@
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/grid/tile_map.hpp"
+#include "grid/step_cost.hpp"
 
 #include <algorithm>
 #include <array>
@@ -21,18 +22,11 @@
 
 namespace rpgnav {
 
-/// Fixed-point travel costs: one tile step on cost-1 terrain costs kCostScale units. Integer costs
-/// summed in 64 bits keep results exact and deterministic; 2^24 keeps the rounding of √2 below
-/// 3·10⁻⁸ tiles per diagonal step.
-///
-/// The cost model, shared with the geometry (probeSegment): a path costs the length it runs
-/// inside each tile × that tile's cost. A step between two neighbouring tiles runs centre to
-/// centre, half its length in each tile, so it costs half its length at each tile's cost:
-/// round(len/2 × cost(from) × kCostScale) + round(len/2 × cost(to) × kCostScale). The search's
-/// cost of a tile path is therefore the geometric cost of the polyline through its tiles'
-/// centres (up to that rounding), and on uniform maps it is the length × the cost, so Moving AI
-/// optimal lengths come out exactly.
-inline constexpr std::int64_t kCostScale = std::int64_t(1) << 24;
+// The cost model (kCostScale, halfStraightCost, halfDiagonalCost: grid/step_cost.hpp), shared
+// with the geometry (probeSegment) and the crowd fields: the search's cost of a tile path is the
+// geometric cost of the polyline through its tiles' centres (up to the rounding of each half
+// step), and on uniform maps it is the length × the cost, so Moving AI optimal lengths come out
+// exactly.
 
 /// Options for SearchGrid::build.
 struct SearchGridSettings {

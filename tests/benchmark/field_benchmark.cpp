@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -105,22 +106,24 @@ TileMap randomWalls(std::mt19937& random, int width, int height, double wallShar
 }
 
 // A plain binary-heap Dijkstra (std::priority_queue, lazy deletion) over the same CostField and
-// rules as CrowdField's integration field with no danger: 8-connected, no corner cutting, an
-// orthogonal step kStep and a diagonal kDiagonalStep times the entered tile's weight (256 × its
-// cost byte). The yardstick for the integration's speed; its distances are checked against the
-// field's.
+// rules as CrowdField's integration field with no danger: 8-connected, no corner cutting, a step
+// costing half its length (1 or √2, in units of kStep) at each of its two tiles' costs. The
+// yardstick for the integration's speed; its distances are checked against the field's.
 struct HeapDijkstra {
   std::int32_t width, height, stride;
-  std::vector<std::int64_t> weight;  // padded by one impassable tile all round; 0: impassable
+  // Padded by one impassable tile all round (0): half a straight and half a diagonal step.
+  std::vector<std::int64_t> weight, diagonalWeight;
   std::vector<std::int64_t> distance;
 
   explicit HeapDijkstra(const CostField& costs)
       : width(costs.width()), height(costs.height()), stride(costs.width() + 2),
-        weight(std::size_t(stride) * std::size_t(height + 2), 0) {
+        weight(std::size_t(stride) * std::size_t(height + 2), 0), diagonalWeight(weight.size(), 0) {
     for (std::int32_t y = 0; y < height; ++y) {
       for (std::int32_t x = 0; x < width; ++x) {
-        const std::uint8_t byte = costs.at({x, y});
-        weight[index({x, y})] = byte == CostField::kImpassable ? 0 : 256 * std::int64_t(byte);
+        const float cost = costs.cost({x, y});
+        if (cost == TerrainTable::kImpassable) continue;
+        weight[index({x, y})] = std::llround(0.5 * double(cost) * double(CrowdField::kStep));
+        diagonalWeight[index({x, y})] = std::llround(0.5 * double(cost) * std::sqrt(2.0) * double(CrowdField::kStep));
       }
     }
   }
@@ -140,11 +143,10 @@ struct HeapDijkstra {
       const auto [d, tile] = heap.top();
       heap.pop();
       if (d != distance[tile]) continue;  // a stale entry
-      // Adjacency is symmetric: a neighbour steps onto this tile, paying this tile's weight.
-      const std::int64_t viaStraight = d + CrowdField::kStep * weight[tile];
-      const std::int64_t viaDiagonal = d + CrowdField::kDiagonalStep * weight[tile];
+      // Adjacency is symmetric: a neighbour steps here, paying half the step on each tile.
       for (const std::ptrdiff_t offset : straight) {
         const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset);
+        const std::int64_t viaStraight = d + weight[tile] + weight[next];
         if (weight[next] != 0 && viaStraight < distance[next]) {
           distance[next] = viaStraight;
           heap.push({viaStraight, std::uint32_t(next)});
@@ -152,6 +154,7 @@ struct HeapDijkstra {
       }
       for (const auto& [offset, besideA, besideB] : diagonal) {
         const std::size_t next = std::size_t(std::ptrdiff_t(tile) + offset);
+        const std::int64_t viaDiagonal = d + diagonalWeight[tile] + diagonalWeight[next];
         if (weight[next] != 0 && weight[std::size_t(std::ptrdiff_t(tile) + besideA)] != 0 &&
             weight[std::size_t(std::ptrdiff_t(tile) + besideB)] != 0 && viaDiagonal < distance[next]) {
           distance[next] = viaDiagonal;

@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
     (void)field.setDoorPolicy({5.0f, CrowdField::DoorPolicy::kBlocks});
     std::string line = "field " + std::to_string(fieldStamp);
     for (const Cell cell : {Cell{4, 9}, Cell{20, 9}, Cell{23, 20}, Cell{51, 4}}) {
-      const double distance = field.reachable(cell) ? double(field.distance(cell)) / (double(CrowdField::kStep) * 256.0) : -1.0;
+      const double distance = field.reachable(cell) ? double(field.distance(cell)) / double(CrowdField::kStep) : -1.0;
       char text[24];
       std::snprintf(text, sizeof text, " %016llx", static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(distance)));
       line += text;

@@ -188,14 +188,14 @@ TEST_CASE("determinism: the sample maps give the same results every run, on ever
     Digests golden;
   };
   const Case cases[] = {
-      {"dungeon.rpgmap", {0x6c485d74134dfa93ull, 0xe03ffb8621548a16ull, 0xff826a28727b870full}},
-      {"town.rpgmap", {0x9ec1d6575b3f888full, 0x1fbd4d3e6f8af15full, 0x77bdb32d18bb13a2ull}},
+      {"dungeon.rpgmap", {0x6c485d74134dfa93ull, 0x669e8737e30cb67dull, 0xff826a28727b870full}},
+      {"town.rpgmap", {0x9ec1d6575b3f888full, 0xe79b40057dbcca22ull, 0x77bdb32d18bb13a2ull}},
       // (#50: hex canonical successors; then hex probes priced across several costs hexagon by
       // hexagon, one sum rather than the walk's, so plan costs differ in the last bits; then
       // stage 3 through the corridor of hex paths over tiles of one cost; then ground of several
       // costs priced following the segment from hexagon to hexagon: the same pieces summed in
       // another order)
-      {"wilderness.rpgmap", {0x55abf54e7d4df506ull, 0xa671dd84f1e6d72dull, 0x3f149161e58b6b8eull}},
+      {"wilderness.rpgmap", {0x55abf54e7d4df506ull, 0x9e77db11f76348c0ull, 0x3f149161e58b6b8eull}},
   };
   for (const Case& c : cases) {
     auto document = readRpgMap(test::sampleMapsDir() / c.file);
@@ -245,9 +245,9 @@ TEST_CASE("determinism: Moving AI maps and scenarios give the same results every
     Digests golden;
   };
   const Case cases[] = {
-      {"dao/den312d", {0x31b9bf3c06a0e6c7ull, 0x82403d12a741cf93ull, 0xcbad4fae30784d60ull}},
-      {"bg512/AR0011SR", {0xa2c44273c9bbf0aaull, 0x350db15643efa6c3ull, 0x849044f2ae2e2b6eull}},
-      {"mazes/maze512-1-0", {0x387b8e0828f022aull, 0x86a9aaed226ccaf2ull, 0x6c937acd518b88e0ull}},
+      {"dao/den312d", {0x31b9bf3c06a0e6c7ull, 0xc5172a54fa89aa7dull, 0xcbad4fae30784d60ull}},
+      {"bg512/AR0011SR", {0xa2c44273c9bbf0aaull, 0xcec6cfcfc47c32f4ull, 0x849044f2ae2e2b6eull}},
+      {"mazes/maze512-1-0", {0x387b8e0828f022aull, 0xaac00588a3f55b1bull, 0x6c937acd518b88e0ull}},
   };
   for (const Case& c : cases) {
     auto map = readMovingAiMap(*dir / (std::string(c.map) + ".map"));

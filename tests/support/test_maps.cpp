@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "support/test_maps.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace rpgnav::test {
@@ -43,6 +44,29 @@ TileMap mapFromRows(const Layout& layout, std::span<const std::string_view> rows
     }
   }
   return TileMap::create(layout, width, height, terrain, std::move(tiles)).value();
+}
+
+RandomDanger randomDanger(std::mt19937& random, const TileMap& map, std::span<const std::uint8_t> values,
+                          std::uint8_t stampPeak) {
+  RandomDanger danger;
+  danger.layer.assign(std::size_t(map.tileCount()), 0);
+  for (int blob = 0; blob < 4; ++blob) {
+    const int cx = std::uniform_int_distribution<int>(0, map.width() - 1)(random);
+    const int cy = std::uniform_int_distribution<int>(0, map.height() - 1)(random);
+    const int r = std::uniform_int_distribution<int>(1, 4)(random);
+    const std::uint8_t value = values[random() % values.size()];
+    for (int y = std::max(cy - r, 0); y <= std::min(cy + r, map.height() - 1); ++y) {
+      for (int x = std::max(cx - r, 0); x <= std::min(cx + r, map.width() - 1); ++x) {
+        danger.layer[std::size_t(y) * std::size_t(map.width()) + std::size_t(x)] = value;
+      }
+    }
+  }
+  danger.stamp.centre = map.layout().tileCenter({std::uniform_int_distribution<int>(0, map.width() - 1)(random),
+                                                 std::uniform_int_distribution<int>(0, map.height() - 1)(random)});
+  danger.stamp.radius = 2.5f * map.layout().tileSize();
+  danger.stamp.peak = stampPeak;
+  danger.stamp.falloff = 0.0f;  // a flat disc: one more value
+  return danger;
 }
 
 TileMap randomMap(std::mt19937& random, const Layout& layout, int width, int height, double wallRate,

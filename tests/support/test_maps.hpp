@@ -2,6 +2,7 @@
 #pragma once
 // Helpers shared by the tests: small maps from ASCII art, random maps, paths to data folders.
 
+#include "rpgnav/grid/danger_map.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rpgnav::test {
 
@@ -32,6 +34,16 @@ TileMap mapFromRows(const Layout& layout, std::span<const std::string_view> rows
 /// and otherwise floor, water, swamp or hills with the given weights.
 TileMap randomMap(std::mt19937& random, const Layout& layout, int width, int height, double wallRate,
                   bool varyTerrain = true);
+
+/// Random danger for a map: a layer (one value per tile) with four square blobs of `values`
+/// (picked at random; few distinct values keep (terrain, danger) pairs within a terrain table)
+/// and a flat stamp of `stampPeak`, 2.5 tiles round a random tile's centre.
+struct RandomDanger {
+  std::vector<std::uint8_t> layer;
+  DangerMap::Stamp stamp;
+};
+RandomDanger randomDanger(std::mt19937& random, const TileMap& map, std::span<const std::uint8_t> values,
+                          std::uint8_t stampPeak);
 
 /// The layouts every geometry test runs on: square, and pointy and flat hexes with either stagger.
 std::vector<Layout> allLayouts();

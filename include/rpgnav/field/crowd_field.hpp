@@ -5,15 +5,18 @@
 /// characters heading for the same goal (monsters chasing the player, attackers marching on a
 /// keep), so the cost does not grow with the number of characters.
 ///
-/// - CostField: one byte per tile for one mobility (1 normal, 2-254 passable but avoided, 255
-///   impassable), from the TileMap's terrain costs.
+/// - CostField: each tile's travel cost for one mobility (the terrain table's, fractional: a road
+///   of 0.8, grass of 1.2), from the TileMap's terrain costs.
 /// - CrowdField: the integration field (each tile's cost to the nearest goal tile, √2 diagonals
 ///   and no corner cutting on square maps, every tile's "unreachable" answered too), danger
 ///   layers weighed against distance by a factor 0-255, and the flow field read from it (the
 ///   neighbour to step to, and a unit vector for smooth steering).
 ///
-/// Costs are integers, so fields built in any order are bit-identical: an incremental update is
-/// checked against a full rebuild by plain equality.
+/// The cost model is the tile search's (grid/step_cost.hpp): a step between two neighbouring tiles
+/// costs half its length at each tile's cost, in fixed point (kStep per tile step on cost-1
+/// ground), so a tile's distance is exactly the planner's search cost from that tile to the goal,
+/// danger included (DangerMap::weightedCost). Costs are integers, so fields built in any order are
+/// bit-identical: an incremental update is checked against a full rebuild by plain equality.
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
@@ -33,8 +36,9 @@ namespace rpgnav {
 /// How wide a body fits on each tile, for one mobility (NavData::clearance gives it).
 class Clearance;
 
-/// One byte per tile for one mobility. Thread-safety: read from any number of threads at once;
-/// edits must not overlap with reads.
+/// Each tile's travel cost for one mobility (TerrainTable::kImpassable where it cannot go), with a
+/// byte view of it for pictures and quick tests. Thread-safety: read from any number of threads
+/// at once; edits must not overlap with reads.
 class RPGNAV_API CostField {
  public:
   static constexpr std::uint8_t kImpassable = 255;
@@ -61,14 +65,16 @@ class RPGNAV_API CostField {
   bool contains(Cell cell) const noexcept {
     return cell.x >= 0 && cell.y >= 0 && cell.x < m_width && cell.y < m_height;
   }
-  /// kImpassable outside the map.
-  std::uint8_t at(Cell cell) const noexcept {
-    return contains(cell) ? m_bytes[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] : kImpassable;
+  /// A tile's travel cost (TerrainTable::kImpassable where it cannot go, and outside the map).
+  float cost(Cell cell) const noexcept {
+    return contains(cell) ? m_costs[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] : TerrainTable::kImpassable;
   }
+  /// The tile's cost as a byte (byteFor): kImpassable where it cannot go and outside the map.
+  std::uint8_t at(Cell cell) const noexcept { return byteFor(cost(cell)); }
   /// The tiles origin .. origin + (width, height) - 1 of this field (impassable where they lie
   /// outside it), as a field of their own with the same layout.
   CostField crop(Cell origin, std::int32_t width, std::int32_t height) const;
-  /// Reads the map's tiles again (after edits); appends the tiles whose byte changed.
+  /// Reads the map's tiles again (after edits); appends the tiles whose cost changed.
   /// InvalidArgument when the map's size or layout is not this field's, or for a body's field
   /// (it reads the clearance too: the overload below).
   Status refresh(const TileMap& map, std::vector<Cell>& changed);
@@ -79,19 +85,23 @@ class RPGNAV_API CostField {
   /// every tile when `all` (a terrain's cost changed).
   Status refresh(const TileMap& map, std::span<const std::pair<Cell, Cell>> rects, bool all, std::vector<Cell>& changed);
   /// Bytes held.
-  std::size_t memoryBytes() const noexcept { return sizeof(*this) + m_bytes.capacity(); }
-  /// Sets one tile's byte (a barricade the game puts up). InvalidArgument off the map or for 0.
+  std::size_t memoryBytes() const noexcept { return sizeof(*this) + m_costs.capacity() * sizeof(float); }
+  /// Sets one tile's cost from a byte (a barricade the game puts up): 1-254 costs that much,
+  /// kImpassable walls it up. InvalidArgument off the map or for 0.
   Status set(Cell cell, std::uint8_t cost);
+  /// Sets one tile's cost: finite and above 0 (as TerrainTable::setCost), or
+  /// TerrainTable::kImpassable. InvalidArgument off the map or for another value.
+  Status setCost(Cell cell, float cost);
 
  private:
-  // The byte of tile `index` of `map` (a body's: impassable where it does not fit).
-  std::uint8_t byteOf(const TileMap& map, const Clearance* clearance, std::int32_t index) const noexcept;
+  // The cost of tile `index` of `map` (a body's: impassable where it does not fit).
+  float costOf(const TileMap& map, const Clearance* clearance, std::int32_t index) const noexcept;
   Layout m_layout;
   MobilityId m_mobility;
   std::int32_t m_width = 0;
   std::int32_t m_height = 0;
   double m_bodyTiles = 0.0;
-  std::vector<std::uint8_t> m_bytes;
+  std::vector<float> m_costs;
 };
 
 /// The integration field and its flow field for a set of goal tiles, kept up to date through
@@ -99,10 +109,12 @@ class RPGNAV_API CostField {
 /// edits and rebuilds must not overlap with them.
 class RPGNAV_API CrowdField {
  public:
-  /// Fixed-point step lengths: an orthogonal (or hex) step costs kStep × the entered tile's
-  /// weight, a square diagonal kDiagonalStep × its weight (√2 to 7 digits).
-  static constexpr std::int64_t kStep = 1000000;
-  static constexpr std::int64_t kDiagonalStep = 1414214;
+  /// Fixed point (the tile search's kCostScale): an orthogonal (or hex) step between two tiles of
+  /// cost 1 costs kStep, a square diagonal kDiagonalStep (√2 to 7 digits). Between tiles of costs
+  /// a and b a step costs half its length at each: halfStraightCost(a) + halfStraightCost(b)
+  /// (grid/step_cost.hpp); distance / kStep is a route's cost in tiles of cost-1 ground.
+  static constexpr std::int64_t kStep = std::int64_t(1) << 24;
+  static constexpr std::int64_t kDiagonalStep = 23726566;  // 2 × llround(√2 / 2 × kStep)
   static constexpr std::int64_t kUnreachable = std::numeric_limits<std::int64_t>::max();
   /// Flow directions: an index into layout().moves(cell), or kNoDirection (a goal tile, an
   /// unreachable or impassable tile).
@@ -134,8 +146,9 @@ class RPGNAV_API CrowdField {
   /// Replaces the goals with sources and rebuilds. Edits afterwards rebuild the field (the
   /// incremental edits assume goals at cost 0); setGoals() ends this mode.
   void setSources(std::span<const Source> sources);
-  /// One tile's cost byte changed (CostField meaning; 255 makes it impassable): the field is
-  /// updated incrementally, equal to a rebuild. InvalidArgument off the map or for 0.
+  /// One tile's cost changed, given as a byte (CostField::set: 1-254 costs that much, 255 makes
+  /// it impassable): the field is updated incrementally, equal to a rebuild. InvalidArgument off
+  /// the map or for 0. (Fractional costs come from the map: syncWithMap.)
   Status setCost(Cell cell, std::uint8_t cost);
   /// Many tiles at once (a building, a barricade, a burnt bridge): one repair for all of them,
   /// equal to a rebuild. InvalidArgument (and nothing changes) when any tile is off the map or
@@ -184,8 +197,10 @@ class RPGNAV_API CrowdField {
   Status setDoorPolicy(const DoorPolicy& policy);
   const DoorPolicy& doorPolicy() const noexcept { return m_doorPolicy; }
   std::size_t doorCount() const noexcept { return m_doors.size(); }
-  /// 0: ignore danger (shortest paths); 255: the safest paths, distance almost ignored. A tile's
-  /// weight is (256 - factor) × cost byte + factor × danger. Changes every weight: a rebuild.
+  /// 0: ignore danger (shortest paths); 255: the safest paths, distance almost ignored. A tile of
+  /// cost c and danger d costs DangerMap::weightedCost(c, d, factor) = c + factor·d / (256 −
+  /// factor), at most kMaxSearchCost: the characters' formula, so a horde and a character of the
+  /// same factor price every route alike. Changes every tile's cost: a rebuild.
   void setDangerFactor(std::uint8_t factor);
   std::uint8_t dangerFactor() const noexcept { return m_factor; }
   /// A tile's danger: every layer's value added up, clamped to 255 (0 off the map).
@@ -313,6 +328,7 @@ class RPGNAV_API CrowdField {
     std::ptrdiff_t offset;
     std::int64_t length;                  // kStep or kDiagonalStep
     double perLength;                     // 1 / length
+    bool diagonal = false;                // a square diagonal (priced by m_halfDiagonal)
     std::ptrdiff_t cornerA = 0, cornerB = 0;  // square diagonals: the tiles that must be passable
     std::ptrdiff_t sideA = 0, sideB = 0;      // a body's hex steps: the tiles next to both ends (that must be too)
     Vec2 unit = Vec2::Zero();                 // world direction of the step
@@ -332,10 +348,19 @@ class RPGNAV_API CrowdField {
   }
   // Recomputes m_open for a tile from its neighbours' weights (keeping its parity bits).
   void refreshOpen(std::size_t tile) noexcept;
-  std::int32_t weightFor(Cell cell) const noexcept;
-  // Sets a (padded) tile's weight, keeping the weight bounds; a tile walled up or opened is noted
-  // for refreshOpenAround(), which must follow before the field is read.
-  void setWeight(std::size_t tile, std::int32_t weight);
+  // A tile's rate: its cost with danger weighed in (clamped to the search's range), 0 where it is
+  // impassable. Its weights (m_half, m_halfDiagonal) are the half steps at that rate.
+  float rateFor(Cell cell) const noexcept;
+  // The cost of the step by `move` between `tile` and its neighbour `next`: half of it on each.
+  std::int64_t stepCost(std::size_t tile, std::size_t next, const Move& move) const noexcept {
+    return move.diagonal ? m_halfDiagonal[tile] + m_halfDiagonal[next] : m_half[tile] + m_half[next];
+  }
+  // The cheapest straight step and the dearest step of any kind under the rate bounds.
+  std::int64_t lightestStep() const noexcept;
+  std::int64_t heaviestStep() const noexcept;
+  // Sets a (padded) tile's rate and weights, keeping the rate bounds; a tile walled up or opened
+  // is noted for refreshOpenAround(), which must follow before the field is read.
+  void setWeight(std::size_t tile, float rate);
   void refreshOpenAround();
   void measureWeights();
   // A generation for m_stamp (`count` consecutive ones, the first returned); clears every stamp
@@ -354,7 +379,7 @@ class RPGNAV_API CrowdField {
   // when a repair would cost more (see Work).
   struct WeightChange {
     std::uint32_t tile;
-    std::int32_t weight;
+    float rate;  // rateFor()
   };
   // `reshaped`: tiles whose moves changed with their weights unchanged (a door's two tiles).
   void update(std::span<const WeightChange> changes, std::span<const std::uint32_t> removedGoals,
@@ -489,7 +514,10 @@ class RPGNAV_API CrowdField {
   std::vector<Cell> m_goals;
   DangerMap m_danger;  // layers and stamps
   std::uint8_t m_factor = 0;
-  std::vector<std::int32_t> m_weight;    // padded; 0: impassable
+  // Padded, per tile: its rate (0: impassable), and half a straight step and half a diagonal one
+  // at that rate (the weights: a step costs its two tiles' halves; 0 on impassable tiles).
+  std::vector<float> m_rate;
+  std::vector<std::int64_t> m_half, m_halfDiagonal;
   // Padded, per tile: bit k set when move k of movesOf(tile) is open (see openMoves); on hex maps
   // the top two bits hold the tile's parity (which move table), so no division finds it.
   static constexpr unsigned kParityShift = 6;
@@ -578,7 +606,7 @@ class RPGNAV_API CrowdField {
   // ... until more than m_sweepAbove, when refreshDirections() sweeps every tile instead.
   std::size_t m_sweepAbove = 0;
   bool m_sweepDirections = false;
-  std::int32_t m_lightest = 1, m_heaviest = 1;  // bounds of the passable tiles' weights
+  float m_lightest = 1.0f, m_heaviest = 1.0f;  // bounds of the passable tiles' rates
   std::int64_t m_lightCount = 0, m_heavyCount = 0;  // tiles holding them (while exact)
   std::vector<std::uint32_t> m_flipped;  // tiles walled up or opened, for refreshOpenAround()
   bool m_boundsExact = false;  // false: maybe wider than the weights (measureWeights() again)

@@ -23,10 +23,10 @@ class TileMap;
 /// bridge), added up and clamped to 255.
 ///
 /// The cost model (weightedCost): with a danger factor f (0-255), a tile of travel cost c and
-/// danger d costs c + f·d / (256 − f), capped at kMaxSearchCost — proportional, for a cost byte c,
-/// to a crowd field's weight (256 − f)·c + f·d, so a character and a horde of the same factor
-/// agree about the cheapest route wherever the cap is not reached. Factor 0 is the terrain cost
-/// itself, bit for bit.
+/// danger d costs c + f·d / (256 − f), capped at kMaxSearchCost. Characters' plans and crowd
+/// fields both weigh tiles with it and price steps alike (grid/step_cost.hpp), so a character and
+/// a horde of the same factor agree about every route's cost. Factor 0 is the terrain cost itself,
+/// bit for bit.
 ///
 /// Every edit bumps version() and is journalled (the rectangle of tiles it touched), so data built
 /// from the danger (NavData's layers for a danger factor) follows it in place.

@@ -205,7 +205,7 @@ void expectSameField(const CrowdField& field, const rpgnav_field* cfield, const 
     double distance = 0.0;
     REQUIRE(rpgnav_field_distance(cfield, {tile.x, tile.y}, &distance) == RPGNAV_OK);
     REQUIRE((distance < 0.0) == !field.reachable(tile));
-    if (field.reachable(tile)) REQUIRE(distance == double(field.distance(tile)) / (double(CrowdField::kStep) * 256.0));
+    if (field.reachable(tile)) REQUIRE(distance == double(field.distance(tile)) / double(CrowdField::kStep));
   }
 }
 

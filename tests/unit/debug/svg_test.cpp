@@ -253,13 +253,13 @@ TEST_CASE("svg: a crowd field shows its distance scale, goal tiles and danger un
     CHECK(lastDanger < firstArrow);
 
     // The distance scale: from the goals (0) to the farthest reachable tile, in steps over plain
-    // tiles, which with factor 100 weigh 156 × kStep.
+    // tiles (kStep each).
     std::int64_t farthest = 0;
     for (std::int32_t i = 0; i < map.tileCount(); ++i) {
       if (field.reachable(map.cellAt(i))) farthest = std::max(farthest, field.distance(map.cellAt(i)));
     }
     char far[32];
-    std::snprintf(far, sizeof far, "%.1f", double(farthest) / (double(CrowdField::kStep) * 156.0));
+    std::snprintf(far, sizeof far, "%.1f", double(farthest) / double(CrowdField::kStep));
     const SvgLegendEntry* scale = entryOf(picture, Kind::Gradient);
     REQUIRE(scale != nullptr);
     CHECK(scale->label == "distance to the goals: 0.0 (near) to " + std::string(far) +

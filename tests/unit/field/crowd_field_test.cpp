@@ -8,8 +8,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <numbers>
+#include <cmath>
 #include <cstdlib>
+#include <numbers>
 #include <functional>
 #include <limits>
 #include <queue>
@@ -21,10 +22,18 @@ namespace {
 
 constexpr std::int64_t kInf = std::numeric_limits<std::int64_t>::max();
 
-// The weight of entering a tile, as the field's documentation defines it, from the map itself.
-std::int64_t weightOf(const TileMap& map, Cell cell, MobilityId mobility, int factor, const std::vector<int>& danger) {
-  const std::int64_t cost = CostField::byteFor(map.cost(cell, mobility));
-  return (256 - factor) * cost + std::int64_t(factor) * danger[std::size_t(map.index(cell))];
+// Half a step's cost on one tile, as the field's documentation defines it, from the map itself:
+// half the step's length (1 or √2 tiles) at the tile's cost with danger weighed in (the
+// characters' formula), in units of kStep, rounded.
+std::int64_t halfOf(const TileMap& map, Cell cell, bool diagonal, MobilityId mobility, int factor, const std::vector<int>& danger) {
+  const float cost = std::clamp(map.cost(cell, mobility), kMinSearchCost, kMaxSearchCost);
+  const float rate = DangerMap::weightedCost(cost, std::uint8_t(danger[std::size_t(map.index(cell))]), std::uint8_t(factor));
+  return std::llround(0.5 * double(rate) * (diagonal ? std::sqrt(2.0) : 1.0) * double(CrowdField::kStep));
+}
+
+// The cost of the step between neighbours `a` and `b`: half of it on each.
+std::int64_t stepOf(const TileMap& map, Cell a, Cell b, bool diagonal, MobilityId mobility, int factor, const std::vector<int>& danger) {
+  return halfOf(map, a, diagonal, mobility, factor, danger) + halfOf(map, b, diagonal, mobility, factor, danger);
 }
 
 // The extra cost of a step (from, to) beyond the entered tile's weight, or -1 when it is forbidden
@@ -55,8 +64,7 @@ std::vector<std::int64_t> reference(const TileMap& map, MobilityId mobility, con
         if (from.x + step.dx != here.x || from.y + step.dy != here.y || !map.canStep(from, step, mobility)) continue;
         const std::int64_t extra = rule ? rule(from, here) : 0;
         if (extra < 0) continue;
-        const std::int64_t length = step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep;
-        const std::int64_t candidate = d + length * weightOf(map, here, mobility, factor, danger) + extra;
+        const std::int64_t candidate = d + stepOf(map, from, here, step.length > 1.2f, mobility, factor, danger) + extra;
         if (candidate < distance[std::size_t(map.index(from))]) {
           distance[std::size_t(map.index(from))] = candidate;
           open.push({candidate, map.index(from)});
@@ -86,8 +94,7 @@ void checkField(const TileMap& map, const CrowdField& field, const std::vector<s
     const NeighbourStep& step = map.layout().moves(cell)[direction];
     CHECK(map.canStep(cell, step, mobility));
     const Cell next{cell.x + step.dx, cell.y + step.dy};
-    const std::int64_t length = step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep;
-    CHECK(expected[std::size_t(map.index(next))] + length * weightOf(map, next, mobility, factor, danger) ==
+    CHECK(expected[std::size_t(map.index(next))] + stepOf(map, cell, next, step.length > 1.2f, mobility, factor, danger) ==
           expected[std::size_t(i)]);
     const Vec2 flow = field.flow(cell);
     CHECK(flow.norm() == Approx(1.0f).margin(1e-4));
@@ -128,7 +135,7 @@ std::pair<Vec2, std::uint8_t> storedFlowRule(const TileMap& map, const CrowdFiel
     length[k] = step.requiresA >= 0 ? CrowdField::kDiagonalStep : CrowdField::kStep;
     const std::int64_t fall = here - field.distance(to);
     drop[k] = map.canStep(cell, step, mobility) && fall > 0 ? fall : 0;
-    if (drop[k] != 0 && drop[k] == length[k] * weightOf(map, to, mobility, factor, danger)) exact |= std::uint64_t(1) << k;
+    if (drop[k] != 0 && drop[k] == stepOf(map, cell, to, step.requiresA >= 0, mobility, factor, danger)) exact |= std::uint64_t(1) << k;
   }
   float fastest = 0.0f;
   Vec2 sum = Vec2::Zero();
@@ -282,9 +289,9 @@ TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
   const Cell goal{6, 2};
   field.setGoals(std::vector<Cell>{goal});
   CHECK(field.distance(goal) == 0);
-  CHECK(field.distance({5, 2}) == CrowdField::kStep * 256);
+  CHECK(field.distance({5, 2}) == CrowdField::kStep);
   // (4,4) → (5,4) → (6,3) → (6,2): the diagonal past the block corner (4,3) is not taken.
-  CHECK(field.distance({4, 4}) == (2 * CrowdField::kStep + CrowdField::kDiagonalStep) * 256);
+  CHECK(field.distance({4, 4}) == 2 * CrowdField::kStep + CrowdField::kDiagonalStep);
   const Cell behind{0, 2};
   CHECK(field.reachable(behind));
   CHECK(field.flow(behind).norm() == Approx(1.0f));
@@ -547,8 +554,9 @@ TEST_CASE("sector fields: same reachability as the whole map, walks that reach t
           REQUIRE(direction != CrowdField::kNoDirection);
           const NeighbourStep& step = layout.moves(here)[direction];
           REQUIRE(map.canStep(here, step, TerrainTable::kWalk));
-          here = {here.x + step.dx, here.y + step.dy};
-          cost += (step.length > 1.2f ? CrowdField::kDiagonalStep : CrowdField::kStep) * 256 * costs->at(here);
+          const Cell next{here.x + step.dx, here.y + step.dy};
+          cost += stepOf(map, here, next, step.length > 1.2f, TerrainTable::kWalk, 0, std::vector<int>(std::size_t(map.tileCount()), 0));
+          here = next;
           ++steps;
         }
         REQUIRE(here == goal);
@@ -582,7 +590,7 @@ TEST_CASE("crowd field: sources with head starts end routes and are never passed
   auto costs = CostField::build(test::mapFromAscii(Layout::square(), {"......."}), TerrainTable::kWalk);
   REQUIRE(costs);
   CrowdField field(*costs);
-  const std::int64_t step = CrowdField::kStep * 256;
+  const std::int64_t step = CrowdField::kStep;
   const std::vector<CrowdField::Source> sources{{{0, 0}, 0}, {{3, 0}, 10 * step}};
   field.setSources(sources);
   CHECK(field.distance({0, 0}) == 0);
@@ -653,7 +661,7 @@ TEST_CASE("crowd field: batches apply all their tiles or none", "[field][increme
   REQUIRE(field.setCosts(wall) == Status::Ok);
   CHECK(field.reachable({5, 3}));  // round the end of the wall
   // (5,0) → (4,1) → (4,2) → (4,3) → (3,3) → (2,3) → (1,2) → (0,1) → (0,0): no corner of the wall cut.
-  CHECK(field.distance({5, 0}) == (5 * CrowdField::kStep + 3 * CrowdField::kDiagonalStep) * 256);
+  CHECK(field.distance({5, 0}) == 5 * CrowdField::kStep + 3 * CrowdField::kDiagonalStep);
   const std::uint64_t before = field.digest();
   // One bad tile (off the map, or cost 0): an error, and nothing changes.
   CHECK(field.setCosts(std::vector<CrowdField::TileCost>{{{3, 3}, CostField::kImpassable}, {{6, 0}, 1}}) ==
@@ -931,7 +939,7 @@ struct TestDoor {
 // Cost to the goal with doors, written from the rules as the README states them: a door whose
 // policy cost is kBlocks takes away its crossing and, on squares, every diagonal step round one of
 // its ends (the four tiles round the corner hold both of the door's); a door that costs extra
-// adds that many tile steps of cost-1 ground (kStep × (256 - factor) each) to its crossing.
+// adds that many tile steps of cost-1 ground (kStep each) to its crossing.
 std::vector<std::int64_t> referenceWithDoors(const TileMap& map, const std::vector<Cell>& goals, const std::vector<TestDoor>& doors,
                                              const CrowdField::DoorPolicy& policy) {
   const auto costOf = [&](DoorState state) {
@@ -949,7 +957,7 @@ std::vector<std::int64_t> referenceWithDoors(const TileMap& map, const std::vect
       if (cost == 0.0f) continue;
       if (!diagonal && sameEdge(door, from, to)) {
         if (cost == CrowdField::DoorPolicy::kBlocks) return -1;
-        extra += std::llround(double(cost) * double(CrowdField::kStep) * 256.0);
+        extra += std::llround(double(cost) * double(CrowdField::kStep));
       }
       if (diagonal && cost == CrowdField::DoorPolicy::kBlocks) {
         const Cell round[4] = {from, to, {to.x, from.y}, {from.x, to.y}};
@@ -970,7 +978,7 @@ TEST_CASE("crowd field doors: closed and locked block, open ones pass, a policy 
   CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
   field.setGoals(std::vector<Cell>{{0, 2}});
   const std::int64_t open = field.distance({6, 2});
-  CHECK(open == 6 * CrowdField::kStep * 256);
+  CHECK(open == 6 * CrowdField::kStep);
   REQUIRE(field.setDoor({2, 2}, {3, 2}, DoorState::Closed) == Status::Ok);
   CHECK(field.doorCount() == 1);
   CHECK_FALSE(field.reachable({6, 2}));  // the only way is shut
@@ -983,7 +991,7 @@ TEST_CASE("crowd field doors: closed and locked block, open ones pass, a policy 
   REQUIRE(field.setDoorPolicy({3.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
   CHECK_FALSE(field.reachable({6, 2}));
   REQUIRE(field.setDoor({2, 2}, {3, 2}, DoorState::Closed) == Status::Ok);
-  CHECK(field.distance({6, 2}) == open + 3 * CrowdField::kStep * 256);
+  CHECK(field.distance({6, 2}) == open + 3 * CrowdField::kStep);
   // The step west from (3, 2) crosses the door: it is the direction there.
   CHECK(map.layout().moves({3, 2})[field.direction({3, 2})].dx == -1);
   CrowdField full = field;

@@ -36,29 +36,12 @@ float expectedCost(float cost, int danger, int factor) {
   return std::min(cost + float(factor) * float(danger) / float(256 - factor), 1000.0f);
 }
 
-// Random danger: a layer of a few values on random blobs and a stamp or two (few distinct
-// values, so the (terrain, danger) pairs fit the terrain table).
+// Random danger: a layer of a few values on random blobs and a stamp.
 void addRandomDanger(std::mt19937& random, World& world) {
-  const TileMap& map = world.map();
-  std::vector<std::uint8_t> layer(std::size_t(map.tileCount()), 0);
   const std::uint8_t values[] = {0, 0, 10, 40, 200};
-  for (int blob = 0; blob < 4; ++blob) {
-    const int cx = std::uniform_int_distribution<int>(0, map.width() - 1)(random);
-    const int cy = std::uniform_int_distribution<int>(0, map.height() - 1)(random);
-    const int r = std::uniform_int_distribution<int>(1, 4)(random);
-    const std::uint8_t value = values[random() % 5];
-    for (int y = std::max(cy - r, 0); y <= std::min(cy + r, map.height() - 1); ++y) {
-      for (int x = std::max(cx - r, 0); x <= std::min(cx + r, map.width() - 1); ++x) layer[std::size_t(y * map.width() + x)] = value;
-    }
-  }
-  REQUIRE(world.danger().setLayer(0, layer) == Status::Ok);
-  DangerMap::Stamp stamp;
-  stamp.centre = map.layout().tileCenter({std::uniform_int_distribution<int>(0, map.width() - 1)(random),
-                                          std::uniform_int_distribution<int>(0, map.height() - 1)(random)});
-  stamp.radius = 2.5f * map.layout().tileSize();
-  stamp.peak = 60;
-  stamp.falloff = 0.0f;  // a flat disc: one more value
-  REQUIRE(world.danger().addStamp(stamp).ok());
+  const test::RandomDanger danger = test::randomDanger(random, world.map(), values, 60);
+  REQUIRE(world.danger().setLayer(0, danger.layer) == Status::Ok);
+  REQUIRE(world.danger().addStamp(danger.stamp).ok());
 }
 
 // The points of a path's control polyline, every 1/200 of each segment.
@@ -106,7 +89,8 @@ TEST_CASE("danger: the cost model", "[path][danger]") {
   CHECK(DangerMap::weightedCost(1.0f, 255, 255) == kMaxSearchCost);  // capped
   CHECK(DangerMap::weightedCost(TerrainTable::kImpassable, 255, 100) == TerrainTable::kImpassable);
   CHECK(DangerMap::weightedCost(2000.0f, 10, 100) == 2000.0f);  // out of the search's range: left to it
-  // Proportional to a crowd field's weight (256 − f)·c + f·d for cost bytes c.
+  // Proportional to the byte weight crowd fields of earlier versions used, (256 − f)·c + f·d, for
+  // whole costs c (so maps tuned against those fields rank routes as before).
   for (int f : {1, 77, 128, 254}) {
     for (int d : {1, 17, 255}) {
       for (int c : {1, 3}) {
