@@ -2057,11 +2057,16 @@ std::pair<int, std::size_t> CrowdField::bucketShape() const noexcept {
   // Dial's algorithm: buckets as wide as the largest power of two not above the cheapest step (a
   // shift finds the bucket), so a settled tile's candidates land in later buckets, never its own,
   // and each bucket is settled in any order. Circular (a power-of-two count, so a mask finds the
-  // slot): a step spans fewer buckets than there are.
+  // slot), enough for a step to span fewer buckets than there are, but no more than one per 16
+  // tiles of the map (and 256 on small maps): a candidate further ahead (a step into heavy danger,
+  // a costly door) waits in a heap until its bucket comes. So the queue's size follows the map's,
+  // not the ratio of the heaviest rate to the lightest (the danger slider at 255 wanted 2,048
+  // buckets on the 64×50 town, each a vector to allocate: a first build took 2.2× factor 0's).
   const std::int64_t lightest = lightestStep();
   int shift = 0;
   while ((std::int64_t(2) << shift) <= lightest) ++shift;
-  return {shift, std::bit_ceil(std::size_t(((heaviestStep() + m_largestExtra) >> shift) + 2))};
+  const std::size_t most = std::max(kMinBucketCap, std::bit_floor(m_distance.size() / 16));
+  return {shift, std::min(most, std::bit_ceil(std::size_t(((heaviestStep() + m_largestExtra) >> shift) + 2)))};
 }
 
 void CrowdField::propagate() {
@@ -2115,11 +2120,20 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
   auto reserve = [&](std::size_t slot, std::size_t extra) {
     if (std::size_t(slots[slot].limit - slots[slot].end) < extra) [[unlikely]] {  // (no arithmetic on null)
       const std::size_t size = std::size_t(slots[slot].end - m_buckets[slot].data());
-      m_buckets[slot].resize(std::max(2 * size + 256, size + extra));
+      m_buckets[slot].resize(std::max(2 * size + 16, size + extra));
       slots[slot] = {m_buckets[slot].data() + size, m_buckets[slot].data() + m_buckets[slot].size()};
     }
   };
   std::size_t queued = 0, nextSeed = 0;
+  // Candidates beyond the circular buckets (see bucketShape), by bucket: they join the buckets
+  // when theirs comes, as the seeds do.
+  std::vector<std::pair<std::int64_t, std::uint32_t>>& far = m_far;
+  far.clear();
+  const auto holdFar = [&](std::int64_t bucket, std::size_t tile) {
+    far.push_back({bucket, std::uint32_t(tile)});
+    std::push_heap(far.begin(), far.end(), std::greater<>());
+  };
+  std::int64_t current = m_distance[m_seeds.front()] >> shift;
   const std::int64_t* half = m_half.data();
   const std::int64_t* halfDiagonal = m_halfDiagonal.data();
   const std::uint8_t* openBits = m_open.data();
@@ -2188,6 +2202,12 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       return taken;
     };
     if (alike) [[likely]] {
+      if ((candidate[0] >> shift) - current >= std::int64_t(buckets)) [[unlikely]] {
+        for (std::size_t k = first; k < last; ++k) {
+          if (take(k) != 0) holdFar(candidate[k - first] >> shift, next[k - first]);
+        }
+        return;
+      }
       // The neighbours weigh the same (open ground, a wall's least half): one bucket for all, its
       // end kept in a register (a store and reload of the end per push doubled a 100×100 build).
       const std::size_t slot = std::size_t(candidate[0] >> shift) & mask;
@@ -2206,6 +2226,10 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
     }
     for (std::size_t k = first; k < last; ++k) {
       const std::int64_t taken = take(k);
+      if ((candidate[k - first] >> shift) - current >= std::int64_t(buckets)) [[unlikely]] {
+        if (taken != 0) holdFar(candidate[k - first] >> shift, next[k - first]);
+        continue;
+      }
       const std::size_t slot = std::size_t(candidate[k - first] >> shift) & mask;
       if (!roomPerTurn) reserve(slot, 1);
       *slots[slot].end = std::uint32_t(next[k - first]);
@@ -2214,20 +2238,36 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
       if (skipEmpty) occupied[slot >> 6] |= std::uint64_t(1) << (slot & 63);
     }
   };
-  for (std::int64_t current = distance[m_seeds.front()] >> shift; queued > 0 || nextSeed < m_seeds.size(); ++current) {
+  // The next seed's or held candidate's bucket (INT64_MAX: none).
+  const auto nextWaiting = [&] {
+    std::int64_t next = std::numeric_limits<std::int64_t>::max();
+    if (nextSeed < m_seeds.size()) next = distance[m_seeds[nextSeed]] >> shift;
+    if (!far.empty()) next = std::min(next, far.front().first);
+    return next;
+  };
+  for (; queued > 0 || nextSeed < m_seeds.size() || !far.empty(); ++current) {
     if (queued == 0) {
-      current = std::max(current, distance[m_seeds[nextSeed]] >> shift);
+      current = std::max(current, nextWaiting());
     } else if (skipEmpty && slots[std::size_t(current) & mask].end == m_buckets[std::size_t(current) & mask].data()) {
-      // On to the next bucket with tiles, but not past the next seed's.
+      // On to the next bucket with tiles, but not past the next seed's or held candidate's.
       const std::size_t ahead = nextOccupied(std::size_t(current) & mask);
-      current += std::int64_t(ahead < buckets ? ahead : 1);
-      if (nextSeed < m_seeds.size()) current = std::min(current, distance[m_seeds[nextSeed]] >> shift);
+      current = std::min(current + std::int64_t(ahead < buckets ? ahead : 1), nextWaiting());
     }
     while (nextSeed < m_seeds.size() && (distance[m_seeds[nextSeed]] >> shift) <= current) {
       const std::uint32_t seed = m_seeds[nextSeed++];
       const std::size_t slot = std::size_t(distance[seed] >> shift) & mask;
       reserve(slot, 1);
       *slots[slot].end++ = seed;
+      ++queued;
+      if (skipEmpty) occupied[slot >> 6] |= std::uint64_t(1) << (slot & 63);
+    }
+    while (!far.empty() && far.front().first <= current) {
+      const std::uint32_t tile = far.front().second;
+      std::pop_heap(far.begin(), far.end(), std::greater<>());
+      far.pop_back();
+      const std::size_t slot = std::size_t(current) & mask;
+      reserve(slot, 1);
+      *slots[slot].end++ = tile;
       ++queued;
       if (skipEmpty) occupied[slot >> 6] |= std::uint64_t(1) << (slot & 63);
     }
@@ -2274,6 +2314,10 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
           const std::int64_t candidate = here + stepCost(tile, next, move) + crossing.extra;
           if (half[next] == 0 || candidate >= distance[next] || (kSources && fixed[next] != 0)) continue;
           distance[next] = candidate;
+          if ((candidate >> shift) - current >= std::int64_t(buckets)) {
+            holdFar(candidate >> shift, next);
+            continue;
+          }
           const std::size_t to = std::size_t(candidate >> shift) & mask;
           reserve(to, 1);
           *slots[to].end++ = std::uint32_t(next);
@@ -2310,11 +2354,15 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
     // A bounded field stops once its followers and the margin are settled: everything below
     // `end` is; what is still queued is the frontier it can grow from later.
     const std::int64_t end = (current + 1) << shift;
-    if (m_stopEarly && m_pendingFollowers == 0 && end > m_farthestFollower + m_margin && queued + (m_seeds.size() - nextSeed) > 0) {
+    if (m_stopEarly && m_pendingFollowers == 0 && end > m_farthestFollower + m_margin &&
+        queued + (m_seeds.size() - nextSeed) + far.size() > 0) {
       for (std::size_t b = 0; b < buckets; ++b) {
         for (const std::uint32_t* entry = m_buckets[b].data(); entry != slots[b].end; ++entry) {
           if (distance[*entry] >= end) m_frontier.push_back(*entry);
         }
+      }
+      for (const auto& [bucket, tile] : far) {
+        if (distance[tile] >= end) m_frontier.push_back(tile);
       }
       // (A seed not yet joined may have been reached sooner through another tile: settled.)
       for (std::size_t i = nextSeed; i < m_seeds.size(); ++i) {

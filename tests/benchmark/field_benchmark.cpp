@@ -4,9 +4,13 @@
 // neighbouring tile, a tile walled up and cleared again) against a full rebuild on every dao map;
 // flow lookups for 10,000 characters.
 //
-// usage: rpgnav_field_benchmark [--movingai DIR]
+// The danger slider (issue 53): the town (its own danger layers and doors) and Berlin (random
+// danger blobs) built at factors 0 to 255.
+//
+// usage: rpgnav_field_benchmark [--movingai DIR] [--only slider]
 #include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/io/moving_ai.hpp"
+#include "rpgnav/io/rpgmap.hpp"
 
 #include "benchmark_maps.hpp"
 
@@ -165,6 +169,36 @@ struct HeapDijkstra {
   }
 };
 
+// The danger slider: one field built at factors 0 to 255, each factor's first build on a fresh
+// field (what `rpgnav field` times) and the fastest of 9 after it, against factor 0's.
+void dangerSlider(const char* name, const TileMap& map, const std::vector<std::vector<std::uint8_t>>& layers,
+                  const std::vector<DoorSpec>& doors, Cell goal) {
+  std::printf("%-22s", name);
+  double zeroFirst = 0.0, zeroFastest = 0.0;
+  for (const int factor : {0, 1, 32, 100, 200, 255}) {
+    CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+    for (std::size_t layer = 0; layer < layers.size(); ++layer) {
+      for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+        if (layers[layer][std::size_t(i)] != 0) (void)field.setDanger(int(layer), map.cellAt(i), layers[layer][std::size_t(i)]);
+      }
+    }
+    for (const DoorSpec& door : doors) (void)field.setDoor(door.a, door.b, door.state);
+    field.setDangerFactor(std::uint8_t(factor));
+    auto begin = Clock::now();
+    field.setGoals(std::vector<Cell>{goal});
+    const double first = micros(begin);
+    double fastest = 1e300;
+    for (int run = 0; run < 9; ++run) {
+      begin = Clock::now();
+      field.rebuild();
+      fastest = std::min(fastest, micros(begin));
+    }
+    if (factor == 0) zeroFirst = first, zeroFastest = fastest;
+    std::printf("  %3d: %7.0f / %7.0f us (%4.2fx / %4.2fx)", factor, first, fastest, first / zeroFirst, fastest / zeroFastest);
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -173,6 +207,33 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--movingai") movingAi = argv[i + 1];
   }
   std::mt19937 random(1);
+  bool onlySlider = false;
+  for (int i = 1; i < argc; ++i) onlySlider = onlySlider || std::string(argv[i]) == "slider";
+
+  std::printf("danger slider (issue 53): builds at factors 0 to 255; per factor the first build on a fresh field and\n"
+              "the fastest of 9 rebuilds after it, microseconds (and against factor 0's)\n");
+  if (auto town = readRpgMap(std::filesystem::path(RPGNAV_SAMPLE_MAPS_DIR) / "town.rpgmap")) {
+    std::vector<std::vector<std::uint8_t>> layers;
+    for (const DangerLayerSpec& layer : town->dangerLayers) layers.push_back(layer.values);
+    dangerSlider("samples/maps/town", town->map, layers, town->doors, *town->map.tileAt(Vec2(30.5f, 45.5f)));
+  }
+  if (auto berlin = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
+    // Danger blobs over about a fifth of the map: squares of 8 to 64 tiles of 20 to 255.
+    std::vector<std::uint8_t> layer(std::size_t(berlin->tileCount()), 0);
+    std::mt19937 blobs(53);
+    for (int blob = 0; blob < 250; ++blob) {
+      const int side = std::uniform_int_distribution<int>(8, 64)(blobs);
+      const int x0 = std::uniform_int_distribution<int>(0, berlin->width() - side)(blobs);
+      const int y0 = std::uniform_int_distribution<int>(0, berlin->height() - side)(blobs);
+      const auto value = std::uint8_t(std::uniform_int_distribution<int>(20, 255)(blobs));
+      for (int y = y0; y < y0 + side; ++y) {
+        for (int x = x0; x < x0 + side; ++x) layer[std::size_t(y) * std::size_t(berlin->width()) + std::size_t(x)] = value;
+      }
+    }
+    dangerSlider("cities/Berlin_0_1024", *berlin, {layer}, {}, middleGoal(*berlin));
+  }
+  if (onlySlider) return 0;
+  std::printf("\n");
 
   std::printf("full build, fastest of 9: the whole call, of which the integration field (distances) and the flow field\n"
               "(directions; the vectors are computed on lookup)\n");

@@ -367,8 +367,9 @@ class RPGNAV_API CrowdField {
   // before the counter wraps.
   std::uint32_t freshStamp(std::uint32_t count = 1) noexcept;
   // The bucket queue's shape: the shift that finds a distance's bucket, and the (power of two)
-  // count of circular buckets a step cannot outrun.
+  // count of circular buckets, which most steps cannot outrun (see the definition).
   std::pair<int, std::size_t> bucketShape() const noexcept;
+  static constexpr std::size_t kMinBucketCap = 256;
   void refreshWeight(Cell cell);
   // Brings the weights of the tiles the danger's last edit touched up to date.
   void applyDangerEdit();
@@ -527,6 +528,7 @@ class RPGNAV_API CrowdField {
   // Bucket queue storage, kept between runs: each bucket's vector is its capacity (grown on
   // demand; propagate() keeps the fill), so a push is a store and an add, taken or not.
   std::vector<std::vector<std::uint32_t>> m_buckets;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> m_far;  // propagate()'s candidates beyond them: bucket, tile
   std::vector<std::uint32_t> m_seeds;
   // scanCanonical()'s heap of jump points: distance, tile, the directions to scan from it.
   struct JumpPoint {

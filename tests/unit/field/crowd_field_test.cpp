@@ -269,6 +269,74 @@ TEST_CASE("crowd field: danger layers weighed against distance by the factor", "
   CHECK(field.setDanger(0, {3, 0}, 1) == Status::InvalidArgument);
 }
 
+TEST_CASE("crowd field: rates a million apart (a queue of bounded size, far candidates held) equal a plain Dijkstra, "
+          "edits and door prices equal a rebuild", "[field][property][incremental]") {
+  // Terrain from the search's lightest cost (1/1024) to its heaviest (1000), and danger on top:
+  // steps span far more buckets than the queue holds, so most candidates wait beyond it.
+  TerrainTable terrain;
+  const TerrainId wall = terrain.addTerrain("wall", '#').value();
+  const float rates[] = {kMinSearchCost, 0.37f, 1.0f, 60.0f, kMaxSearchCost};
+  std::vector<TerrainId> kinds;
+  for (const float rate : rates) {
+    kinds.push_back(terrain.addTerrain("rate" + std::to_string(kinds.size())).value());
+    REQUIRE(terrain.setCost(kinds.back(), TerrainTable::kWalk, rate) == Status::Ok);
+  }
+  std::mt19937 random(4096);
+  int compared = 0, edits = 0;
+  for (const Layout& layout : fieldLayouts()) {
+    for (int trial = 0; trial < 4; ++trial) {
+      const int w = 12 + 3 * trial, h = 10 + 2 * trial;
+      std::vector<TerrainId> tiles;
+      for (int i = 0; i < w * h; ++i) {
+        const int pick = std::uniform_int_distribution<int>(0, 11)(random);
+        tiles.push_back(pick == 0 ? wall : kinds[std::size_t(pick % 5)]);
+      }
+      const TileMap map = TileMap::create(layout, w, h, terrain, tiles).value();
+      CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
+      std::vector<int> danger(std::size_t(map.tileCount()), 0);
+      for (std::int32_t i = 0; i < map.tileCount(); i += 7) {
+        danger[std::size_t(i)] = 250;
+        REQUIRE(field.setDanger(0, map.cellAt(i), 250) == Status::Ok);
+      }
+      const int factor = trial % 2 == 0 ? 0 : 255;
+      field.setDangerFactor(std::uint8_t(factor));
+      const std::vector<Cell> goals{{1, 1}, {w - 2, h / 2}};
+      field.setGoals(goals);
+      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial);
+      checkField(map, field, reference(map, TerrainTable::kWalk, goals, factor, danger), TerrainTable::kWalk, factor, danger);
+      ++compared;
+      // Tiles made light, heavy, walls and floor again, one at a time: each repair (whose own
+      // queue holds far candidates too) equals a rebuild.
+      for (int e = 0; e < 30; ++e) {
+        const Cell cell{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
+        const std::uint8_t bytes[] = {1, 2, 200, 254, CostField::kImpassable};
+        REQUIRE(field.setCost(cell, bytes[e % 5]) == Status::Ok);
+        CrowdField fresh(field.costs());
+        for (std::int32_t i = 0; i < map.tileCount(); i += 7) REQUIRE(fresh.setDanger(0, map.cellAt(i), 250) == Status::Ok);
+        fresh.setDangerFactor(std::uint8_t(factor));
+        fresh.setGoals(field.goals());  // (a goal walled up is no longer one)
+        REQUIRE(field == fresh);
+        ++edits;
+      }
+      // A door bashed in at 1000 tile steps (a candidate far beyond the queue) on the light
+      // ground between the goals: the same as a rebuild, and never cheaper than going round.
+      REQUIRE(field.setDoorPolicy({1000.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+      const Cell a{w / 2, h / 2};
+      const Cell b{a.x + layout.moves(a)[0].dx, a.y + layout.moves(a)[0].dy};
+      REQUIRE(field.setDoor(a, b, DoorState::Closed) == Status::Ok);
+      CrowdField fresh(field.costs());
+      for (std::int32_t i = 0; i < map.tileCount(); i += 7) REQUIRE(fresh.setDanger(0, map.cellAt(i), 250) == Status::Ok);
+      fresh.setDangerFactor(std::uint8_t(factor));
+      REQUIRE(fresh.setDoorPolicy({1000.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+      REQUIRE(fresh.setDoor(a, b, DoorState::Closed) == Status::Ok);
+      fresh.setGoals(field.goals());
+      CHECK(field == fresh);
+    }
+  }
+  CHECK(compared == 4 * int(fieldLayouts().size()));
+  CHECK(edits == 30 * compared);
+}
+
 TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
   // Two equal ways round a block: the tile straight behind it still gets a direction and a flow
   // vector (no zero vector where two directions are equally good).
