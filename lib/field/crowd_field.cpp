@@ -73,10 +73,7 @@ CrowdField::CrowdField(const CostField& costs)
   }
   for (std::int32_t y = 0; y < costs.height(); ++y) {
     for (std::int32_t x = 0; x < costs.width(); ++x) {
-      const std::size_t tile = padded({x, y});
-      m_rate[tile] = rateFor({x, y});
-      m_half[tile] = m_rate[tile] > 0.0f ? halfStraightCost(m_rate[tile]) : 0;
-      if (!m_halfDiagonal.empty()) m_halfDiagonal[tile] = m_rate[tile] > 0.0f ? halfDiagonalCost(m_rate[tile]) : 0;
+      storeRate(padded({x, y}), rateFor({x, y}));
     }
   }
   for (std::int32_t y = 0; y < costs.height(); ++y) {
@@ -115,12 +112,16 @@ std::int64_t CrowdField::heaviestStep() const noexcept {
 
 void CrowdField::refreshWeight(Cell cell) { setWeight(padded(cell), rateFor(cell)); }
 
-void CrowdField::setWeight(std::size_t tile, float rate) {
-  const float old = m_rate[tile];
-  if (old == rate) return;
+void CrowdField::storeRate(std::size_t tile, float rate) noexcept {
   m_rate[tile] = rate;
   m_half[tile] = rate > 0.0f ? halfStraightCost(rate) : 0;
   if (!m_halfDiagonal.empty()) m_halfDiagonal[tile] = rate > 0.0f ? halfDiagonalCost(rate) : 0;
+}
+
+void CrowdField::setWeight(std::size_t tile, float rate) {
+  const float old = m_rate[tile];
+  if (old == rate) return;
+  storeRate(tile, rate);
   ++m_mapEdits;
   // The moves onto this tile, or past its corner, opened or closed: its neighbours' bits are
   // looked at again in refreshOpenAround() (once each, however many of their neighbours changed).

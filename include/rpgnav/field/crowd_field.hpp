@@ -293,6 +293,8 @@ class RPGNAV_API CrowdField {
   // Sets a (padded) tile's rate and weights, keeping the rate bounds; a tile walled up or opened
   // is noted for refreshOpenAround(), which must follow before the field is read.
   void setWeight(std::size_t tile, float rate);
+  // A tile's rate and its half steps (m_half, m_halfDiagonal), nothing else.
+  void storeRate(std::size_t tile, float rate) noexcept;
   void refreshOpenAround();
   void measureWeights();
   // A generation for m_stamp (`count` consecutive ones, the first returned); clears every stamp
@@ -479,7 +481,6 @@ class RPGNAV_API CrowdField {
   // warm, no thread-local state).
   std::vector<std::uint32_t> m_affected, m_touched, m_settled;
   std::vector<Cell> m_changedCells;
-  std::vector<TileCost> m_costChanges;
   std::vector<WeightChange> m_weightChanges;
   std::vector<std::uint32_t> m_rises, m_falls, m_lostGoals, m_newGoals;  // update()'s inputs, by kind
   Work m_work;
