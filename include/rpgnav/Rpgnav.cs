@@ -235,6 +235,9 @@ namespace Rpgnav
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_field_destroy(IntPtr field);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_set_goals(HandleRef field, Cell[] goals, UIntPtr goalCount);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_move_goal(HandleRef field, Cell from, Cell to);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_track_goal(HandleRef field, Cell to);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_refresh_tracking(HandleRef field, long tileBudget, double micros, out long visits);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_tracking(HandleRef field, out int tracking, out int refreshing, out double travel);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_sync(HandleRef field);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_set_danger(HandleRef field, int layer, Cell cell, byte danger);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_add_danger_stamp(HandleRef field, ref DangerStamp stamp, out uint id);
@@ -543,6 +546,19 @@ namespace Rpgnav
         public World World { get { return world; } }
         public void SetGoals(Cell[] goals) { Native.Check(Native.rpgnav_field_set_goals(Ref, goals, (UIntPtr)goals.Length)); }
         public void MoveGoal(Cell from, Cell to) { Native.Check(Native.rpgnav_field_move_goal(Ref, from, to)); }
+        /// <summary>The goal walked to `to`: a step costs what changes near it (CrowdField::trackGoal).</summary>
+        public void TrackGoal(Cell to) { Native.Check(Native.rpgnav_field_track_goal(Ref, to)); }
+        /// <summary>A slice of the exact refresh: at most `tileBudget` visits and `micros` microseconds (0: no time limit); the visits made.</summary>
+        public long RefreshTracking(long tileBudget, double micros = 0.0)
+        {
+            long visits;
+            Native.Check(Native.rpgnav_field_refresh_tracking(Ref, tileBudget, micros, out visits));
+            return visits;
+        }
+        /// <summary>Whether the field tracks a walking goal.</summary>
+        public bool Tracking { get { int tracking, refreshing; double travel; Native.Check(Native.rpgnav_field_tracking(Ref, out tracking, out refreshing, out travel)); return tracking != 0; } }
+        /// <summary>The goal's walk since the last exact refresh, in tile steps (distances exceed the exact ones by at most twice this).</summary>
+        public double TrackedTravel { get { int tracking, refreshing; double travel; Native.Check(Native.rpgnav_field_tracking(Ref, out tracking, out refreshing, out travel)); return travel; } }
         /// <summary>Catches up with the world's tile and door edits.</summary>
         public void Sync() { Native.Check(Native.rpgnav_field_sync(Ref)); }
         /// <summary>The field's own danger (it starts with the map file's layers and the world's factor).</summary>

@@ -384,6 +384,21 @@ RPGNAV_C_API void rpgnav_field_destroy(rpgnav_field* field);
 RPGNAV_C_API rpgnav_status rpgnav_field_set_goals(rpgnav_field* field, const rpgnav_cell* goals, size_t goal_count);
 /** The goal moved (e.g. the player): updated incrementally, the same as a rebuild. */
 RPGNAV_C_API rpgnav_status rpgnav_field_move_goal(rpgnav_field* field, rpgnav_cell from, rpgnav_cell to);
+/** The goal walked to `to` (CrowdField::trackGoal): a step costs what changes near the goal;
+ *  distances may exceed the exact ones by up to twice the goal's walk since the last exact
+ *  refresh, and the directions always reach the goal. INVALID_ARGUMENT off the map or on a field
+ *  without exactly one goal. */
+RPGNAV_C_API rpgnav_status rpgnav_field_track_goal(rpgnav_field* field, rpgnav_cell to);
+/** A slice of the tracked field's exact refresh: at most `tile_budget` tile visits and, when
+ *  `micros` > 0, that many microseconds (CrowdField::refreshTracking). `visits` (may be NULL)
+ *  receives the visits made. INVALID_ARGUMENT for a NaN or negative `micros`. */
+RPGNAV_C_API rpgnav_status rpgnav_field_refresh_tracking(rpgnav_field* field, int64_t tile_budget, double micros,
+                                                         int64_t* visits);
+/** Whether the field tracks a walking goal, whether a refresh is under way, and the goal's walk
+ *  since the last exact refresh in tile steps of cost-1 ground (0 when not tracking). Any out
+ *  pointer may be NULL. */
+RPGNAV_C_API rpgnav_status rpgnav_field_tracking(const rpgnav_field* field, int32_t* tracking, int32_t* refreshing,
+                                                 double* travel);
 /** Catches up with the world's tile edits and door changes since the last sync (incrementally). */
 RPGNAV_C_API rpgnav_status rpgnav_field_sync(rpgnav_field* field);
 /** The field's danger (its own, apart from the world's): a layer's tile (layer 0-7), stamps, the

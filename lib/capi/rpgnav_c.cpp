@@ -766,6 +766,33 @@ rpgnav_status rpgnav_field_move_goal(rpgnav_field* field, rpgnav_cell from, rpgn
   });
 }
 
+rpgnav_status rpgnav_field_track_goal(rpgnav_field* field, rpgnav_cell to) {
+  return guarded([&] {
+    if (field == nullptr) return invalid("rpgnav_field_track_goal: field is NULL");
+    return report(field->field.trackGoal(toCell(to)), "rpgnav_field_track_goal: the tile is off the map or the field has not one goal");
+  });
+}
+
+rpgnav_status rpgnav_field_refresh_tracking(rpgnav_field* field, int64_t tile_budget, double micros, int64_t* visits) {
+  return guarded([&] {
+    if (field == nullptr) return invalid("rpgnav_field_refresh_tracking: field is NULL");
+    if (!(micros >= 0.0)) return invalid("rpgnav_field_refresh_tracking: micros is negative or NaN");
+    const std::int64_t made = field->field.refreshTracking(tile_budget, micros);
+    if (visits != nullptr) *visits = made;
+    return RPGNAV_OK;
+  });
+}
+
+rpgnav_status rpgnav_field_tracking(const rpgnav_field* field, int32_t* tracking, int32_t* refreshing, double* travel) {
+  return guarded([&] {
+    if (field == nullptr) return invalid("rpgnav_field_tracking: field is NULL");
+    if (tracking != nullptr) *tracking = field->field.tracking() ? 1 : 0;
+    if (refreshing != nullptr) *refreshing = field->field.refreshing() ? 1 : 0;
+    if (travel != nullptr) *travel = double(field->field.trackedTravel()) / double(CrowdField::kStep);
+    return RPGNAV_OK;
+  });
+}
+
 rpgnav_status rpgnav_field_sync(rpgnav_field* field) {
   return guarded([&] {
     if (field == nullptr) return invalid("rpgnav_field_sync: field is NULL");

@@ -37,6 +37,7 @@ CrowdField::CrowdField(const CostField& costs)
   m_fixed.assign(size, 0);
   m_stamp.assign(size, 0);
   m_open.assign(size, 0);
+  m_trackingWave = std::clamp<std::int64_t>(std::int64_t(costs.width()) * costs.height() / 32, kMinTrackingWave, kTrackingWave);
   // The move tables, by the tile's parity (hex tables depend on it; square ones do not).
   const Layout& layout = costs.layout();
   m_parityMatters = layout.isHex();
@@ -364,6 +365,17 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
     m_newGoals.push_back(tile);
   }
   if (m_rises.empty() && m_falls.empty() && m_lostGoals.empty() && m_newGoals.empty()) return;
+  if (m_tracking) {
+    // Goals added or lost end tracking (a rebuild); weights are repaired at the cost of the routes
+    // they touch, or rebuilt (exact, and still tracking) when that costs more.
+    if (!m_lostGoals.empty() || !m_newGoals.empty()) {
+      build();
+    } else if (!repairTracked()) {
+      build();
+      enterTracking();  // (the pass over the map now, in the rebuild's call, not at the next step)
+    }
+    return;
+  }
   if (m_bounded) {
     // A bounded field is built again at the cost of its area, unless the edit lies wholly beyond
     // it (then only the weights change).
@@ -1156,6 +1168,7 @@ void CrowdField::setDangerFactor(std::uint8_t factor) {
 
 void CrowdField::setFollowers(std::span<const Cell> followers, std::int32_t marginTiles) {
   m_work = {};
+  leaveTracking();  // (a bounded field is built exactly from here on)
   m_marginTiles = std::max(marginTiles, 0);
   m_followers.clear();
   for (const Cell cell : followers) {
@@ -1597,6 +1610,7 @@ void CrowdField::rebuild() {
 }
 
 void CrowdField::build() {
+  leaveTracking();  // (an exact build ends tracking)
   if (m_bounded) {
     buildBounded();
     return;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <chrono>
+#include <limits>
 #include <optional>
 #include <random>
 
@@ -425,12 +426,15 @@ Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& option
   HordeReport report;
   auto begin = Clock::now();
   field.setGoals(std::vector<Cell>{target});
+  if (options.hordeField == SimulationOptions::HordeField::tracked) (void)field.startTracking();
   report.buildMicros = micros(begin);
   std::vector<Vec2> monsters;
   for (int i = 0; i < options.characters; ++i) monsters.push_back(layout.tileCenter(anyTile()));
   // The field covers the monsters (and a margin), not the map: told their tiles every frame.
   std::vector<Cell> tiles;
+  const bool tracked = options.hordeField == SimulationOptions::HordeField::tracked;
   auto followMonsters = [&] {
+    if (tracked) return;
     tiles.clear();
     for (const Vec2& monster : monsters) tiles.push_back(layout.tileAt(monster));
     field.setFollowers(tiles, kHordeMargin);
@@ -462,7 +466,11 @@ Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& option
       if (!options.empty()) {
         const Cell next = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
         const auto stepBegin = Clock::now();
-        field.moveGoal(target, next);
+        if (tracked) {
+          field.trackGoal(next);
+        } else {
+          field.moveGoal(target, next);
+        }
         report.goalStepMicros.push_back(micros(stepBegin));
         target = next;
         ++report.goalSteps;
@@ -489,6 +497,10 @@ Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& option
       }
     }
     followMonsters();
+    if (tracked) {
+      field.refreshTracking(options.fieldMicros > 0.0 ? std::numeric_limits<std::int64_t>::max() : options.fieldTiles,
+                            options.fieldMicros);
+    }
     report.fieldMicros.push_back(micros(begin));
     // Every monster takes a step along the field.
     begin = Clock::now();
@@ -511,11 +523,16 @@ Result<HordeReport> runHorde(const TileMap& map, const SimulationOptions& option
     digest.add(monster.y());
   }
   digest.add(field.digest());
+  report.refreshes = std::int64_t(field.refreshesLanded());
   report.digest = digest.value;
   // What the whole map's field costs, warm, for comparison with the goal steps.
   CrowdField whole = field;
   begin = Clock::now();
-  whole.clearFollowers();
+  if (tracked) {
+    whole.rebuild();
+  } else {
+    whole.clearFollowers();
+  }
   report.fullRebuildMicros = micros(begin);
   return report;
 }

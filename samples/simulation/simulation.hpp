@@ -39,6 +39,14 @@ struct SimulationOptions {
   double stuckSpeed = 0.1;
   double stuckAfter = 1.0;
   double trailEvery = 0.0;       ///< Seconds between trail points (0: no trails).
+  /// The horde's field: a whole-map field that tracks the target (CrowdField::trackGoal, its
+  /// exact refresh given each frame `fieldMicros` of wall time, or `fieldTiles` tile visits when
+  /// that is 0), or a field bounded by the monsters (setFollowers: exact, built again over the
+  /// area they cover at each goal step).
+  enum class HordeField { tracked, bounded };
+  HordeField hordeField = HordeField::tracked;
+  double fieldMicros = 400.0;
+  std::int64_t fieldTiles = 0;
 };
 
 struct SimulationReport {
@@ -83,10 +91,11 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
 /// (setCost), then cleared.
 struct HordeReport {
   std::vector<double> fieldMicros;   ///< Field updates per frame (goal steps, walls, the monsters' tiles).
-  std::vector<double> goalStepMicros;  ///< Each goal step (moveGoal) alone.
+  std::vector<double> goalStepMicros;  ///< Each goal step (trackGoal, or moveGoal when bounded) alone.
   std::vector<double> moveMicros;    ///< Moving every monster per frame (flow lookups included).
   std::int64_t goalSteps = 0, wallsRaised = 0, wallsCleared = 0;
   std::int64_t caught = 0;   ///< Monster-frames within one tile of the target.
+  std::int64_t refreshes = 0;  ///< Exact refreshes a tracked field landed.
   double buildMicros = 0.0;  ///< The first build, over the whole map.
   double fullRebuildMicros = 0.0;  ///< A rebuild over the whole map at the end (warm).
   std::vector<std::vector<Vec2>> trails;

@@ -17,13 +17,17 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rpgnav sim MAP [--characters N] [--seconds S] [--fps F] [--seed K] [--budget-us U | --budget-expansions E]\n"
-    "                      [--radius R] [--speed V] [--no-avoidance] [--horde] [--svg FILE] [--danger-factor F]\n"
+    "                      [--radius R] [--speed V] [--no-avoidance] [--horde [--horde-field tracked|bounded]\n"
+    "                      [--field-budget-us U | --field-budget T]] [--svg FILE] [--danger-factor F]\n"
     "  characters wander between random goals (8-60 tiles away) on MAP's doors and entities; doors change\n"
     "  state now and then; the scheduler replans each character about once a second within the budget\n"
     "  (default 400 us of wall time per frame); radius (default 0.25) in tiles, speed (default 3) in tiles per second;\n"
     "  characters pass and make way for each other (local avoidance) unless --no-avoidance; they weigh the\n"
     "  map's danger layers at its danger-factor, or F (0-255)\n"
-    "  --horde: instead, N monsters chase one wandering target along a shared crowd field while walls come and go\n";
+    "  --horde: instead, N monsters chase one wandering target along a shared crowd field while walls come and go;\n"
+    "  the field tracks the target over the whole map and refreshes in slices of U us a frame (default 400) or\n"
+    "  T tile visits, or with --horde-field bounded covers the monsters only and is built again at each step of\n"
+    "  the target\n";
 
 // The horde mode: a crowd field shared by every monster.
 int hordeRun(const std::string& mapPath, const TileMap& map, const sample::SimulationOptions& options,
@@ -37,6 +41,14 @@ int hordeRun(const std::string& mapPath, const TileMap& map, const sample::Simul
   std::printf("horde on %s: %dx%d; %d monsters chase a wandering target, %.0f s at %.0f fps, seed %u\n", mapPath.c_str(),
               map.width(), map.height(), options.characters, options.seconds, options.fps, options.seed);
   const sample::Spread goalSteps = sample::spreadOf(report->goalStepMicros);
+  if (options.hordeField == sample::SimulationOptions::HordeField::tracked) {
+    const std::string slice = options.fieldMicros > 0.0 ? std::to_string(int(options.fieldMicros)) + " us"
+                                                        : std::to_string(options.fieldTiles) + " tile visits";
+    std::printf("field: tracks the target over the whole map, exact refresh in slices of %s a frame (%lld landed)\n",
+                slice.c_str(), (long long)report->refreshes);
+  } else {
+    std::printf("field: bounded by the monsters, built again at each step of the target\n");
+  }
   std::printf("first field: %.1f us\n", report->buildMicros);
   std::printf("goal step: median %.1f us, p99 %.1f us; full rebuild %.1f us\n", goalSteps.median, goalSteps.p99,
               report->fullRebuildMicros);
@@ -101,6 +113,20 @@ int simCommand(Arguments args) {
     return readNumber(value, options.speed) && options.speed > 0.0f && options.speed <= 100.0f;
   });
   commandLine.flag("--horde", horde);
+  commandLine.option("--horde-field", "tracked or bounded", [&](std::string_view value) {
+    if (value != "tracked" && value != "bounded") return false;
+    options.hordeField = value == "tracked" ? sample::SimulationOptions::HordeField::tracked : sample::SimulationOptions::HordeField::bounded;
+    return true;
+  });
+  // (As the scheduler's budgets: the last one given counts.)
+  commandLine.option("--field-budget-us", "a number of microseconds from 1 to 10000000", [&](std::string_view value) {
+    options.fieldTiles = 0;
+    return readNumber(value, options.fieldMicros) && options.fieldMicros >= 1.0 && options.fieldMicros <= 1e7;
+  });
+  commandLine.option("--field-budget", "a whole number of tile visits from 1 to 100000000", [&](std::string_view value) {
+    options.fieldMicros = 0.0;
+    return readNumber(value, options.fieldTiles) && options.fieldTiles >= 1 && options.fieldTiles <= 100000000;
+  });
   bool noAvoidance = false;
   commandLine.flag("--no-avoidance", noAvoidance);
   commandLine.option("--svg", svgPath);

@@ -7,7 +7,7 @@
 // The danger slider (issue 53): the town (its own danger layers and doors) and Berlin (random
 // danger blobs) built at factors 0 to 255.
 //
-// usage: rpgnav_field_benchmark [--movingai DIR] [--only slider]
+// usage: rpgnav_field_benchmark [--movingai DIR] [--only slider|tracking]
 #include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <random>
 #include <string>
@@ -199,6 +200,93 @@ void dangerSlider(const char* name, const TileMap& map, const std::vector<std::v
   std::printf("\n");
 }
 
+// A whole-map field tracking a walking goal (issue 53 item 1): 600 steps to random open
+// neighbours, each followed by a refresh slice of 400 us (as a game's frame would give it), and a
+// tile walled up or cleared every 10 steps; against the full build, with the field's excess over
+// the exact one at the end.
+void trackedGoal(const std::filesystem::path& movingAi, std::mt19937& random) {
+  std::printf("\ntracked goal (CrowdField::trackGoal): 600 steps to random open neighbours, a 400 us refresh slice after\n"
+              "each, a tile walled up or cleared every 10 steps; step and slice microseconds, of the full build's\n");
+  for (const char* name : {"cities/Berlin_0_1024", "dao/brc202d"}) {
+    auto map = readMovingAiMap(movingAi / (std::string(name) + ".map"));
+    if (!map) {
+      std::printf("%s: skipped (--movingai DIR)\n", name);
+      continue;
+    }
+    CrowdField field(CostField::build(*map, TerrainTable::kWalk).value());
+    const Build whole = fullBuild(*map, field);
+    auto begin = Clock::now();
+    (void)field.startTracking();
+    const double start = micros(begin);
+    const std::vector<Cell> open = openTiles(*map);
+    std::vector<double> steps, slices, edits;
+    std::int64_t mostStepTiles = 0;
+    int landed = 0;
+    std::vector<std::pair<Cell, std::uint8_t>> walls;
+    for (int step = 0; step < 600; ++step) {
+      const Cell from = field.goals().front();
+      std::vector<Cell> options;
+      for (const NeighbourStep& move : map->layout().moves(from)) {
+        if (map->canStep(from, move, TerrainTable::kWalk) && field.reachable({from.x + move.dx, from.y + move.dy})) {
+          options.push_back({from.x + move.dx, from.y + move.dy});
+        }
+      }
+      if (options.empty()) break;
+      const Cell to = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(random)];
+      begin = Clock::now();
+      field.trackGoal(to);
+      steps.push_back(micros(begin));
+      mostStepTiles = std::max(mostStepTiles, field.lastWork().tiles);
+      if (step % 10 == 9) {
+        begin = Clock::now();
+        if (walls.size() < 4) {
+          const Cell cell = open[std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(random)];
+          if (cell != to) {
+            walls.push_back({cell, field.costs().at(cell)});
+            field.setCost(cell, CostField::kImpassable);
+          }
+        } else {
+          field.setCost(walls.front().first, walls.front().second);
+          walls.erase(walls.begin());
+        }
+        edits.push_back(micros(begin));
+      }
+      const bool was = field.refreshing();
+      begin = Clock::now();
+      field.refreshTracking(std::numeric_limits<std::int64_t>::max(), 400.0);
+      slices.push_back(micros(begin));
+      landed += was && !field.refreshing();
+    }
+    // How far the tracked distances lie above the exact ones now (tile steps of cost-1 ground).
+    CrowdField exact(field.costs());
+    const Cell goal = field.goals().front();
+    exact.setGoals(std::span(&goal, 1));
+    double worst = 0.0, sum = 0.0;
+    std::int64_t counted = 0;
+    for (std::int32_t y = 0; y < map->height(); ++y) {
+      for (std::int32_t x = 0; x < map->width(); ++x) {
+        if (!exact.reachable({x, y})) continue;
+        const double excess = double(field.distance({x, y}) - exact.distance({x, y})) / double(CrowdField::kStep);
+        worst = std::max(worst, excess);
+        sum += excess;
+        ++counted;
+      }
+    }
+    std::sort(steps.begin(), steps.end());
+    std::sort(slices.begin(), slices.end());
+    std::sort(edits.begin(), edits.end());
+    const auto p99 = [](const std::vector<double>& values) { return values.empty() ? 0.0 : values[values.size() * 99 / 100]; };
+    std::printf("%s: full build %.0f us; startTracking %.0f us; step median %.1f us (%.2f%%), p99 %.1f us, at most %lld tiles;\n"
+                "  slice median %.1f us, p99 %.1f us, max %.1f us; edit median %.1f us, max %.1f us; %d refreshes landed;\n"
+                "  at the end: travel %.1f steps, excess over the exact field mean %.2f, most %.1f steps\n",
+                name, whole.totalUs, start, median(steps), 100.0 * median(steps) / whole.totalUs, p99(steps),
+                (long long)mostStepTiles, median(slices), p99(slices), slices.empty() ? 0.0 : slices.back(), median(edits),
+                edits.empty() ? 0.0 : edits.back(), landed, double(field.trackedTravel()) / double(CrowdField::kStep),
+                counted > 0 ? sum / double(counted) : 0.0, worst);
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,8 +295,15 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--movingai") movingAi = argv[i + 1];
   }
   std::mt19937 random(1);
-  bool onlySlider = false;
-  for (int i = 1; i < argc; ++i) onlySlider = onlySlider || std::string(argv[i]) == "slider";
+  bool onlySlider = false, onlyTracking = false;
+  for (int i = 1; i < argc; ++i) {
+    onlySlider = onlySlider || std::string(argv[i]) == "slider";
+    onlyTracking = onlyTracking || std::string(argv[i]) == "tracking";
+  }
+  if (onlyTracking) {
+    trackedGoal(movingAi, random);
+    return 0;
+  }
 
   std::printf("danger slider (issue 53): builds at factors 0 to 255; per factor the first build on a fresh field and\n"
               "the fastest of 9 rebuilds after it, microseconds (and against factor 0's)\n");
@@ -454,6 +549,8 @@ int main(int argc, char** argv) {
                 100.0 * steps[steps.size() * 99 / 100] / whole.totalUs, (long long)mostSettled,
                 100.0 * double(mostTiles) / double(wholeTiles), scanned);
   }
+
+  trackedGoal(movingAi, random);
 
   // A turret on a small arena (40x21, a tenth walls): its range stamped as danger in one call and
   // taken away again, against a full rebuild.

@@ -478,6 +478,37 @@ static void fields(void) {
   CHECK(d == 0.0);
   CHECK_STATUS(rpgnav_field_distance(field, cell(5, 10), &d), RPGNAV_OK);
   CHECK(fabs(d - 11.0) < 1e-9);
+  /* The goal walks east and back (tracked): the old routes and one step more, each distance within
+   * twice the walk of the exact one; a refresh lands the exact field. */
+  {
+    int32_t tracking = 0, refreshing = 0;
+    double travel = 0.0;
+    int64_t visits = 0;
+    CHECK_STATUS(rpgnav_field_track_goal(field, cell(17, 10)), RPGNAV_OK);
+    CHECK_STATUS(rpgnav_field_tracking(field, &tracking, &refreshing, &travel), RPGNAV_OK);
+    CHECK(tracking == 1 && refreshing == 0 && fabs(travel - 1.0) < 1e-9);
+    CHECK_STATUS(rpgnav_field_distance(field, cell(5, 10), &d), RPGNAV_OK);
+    CHECK(fabs(d - 12.0) < 1e-9);
+    CHECK_STATUS(rpgnav_field_track_goal(field, moved), RPGNAV_OK);
+    CHECK_STATUS(rpgnav_field_tracking(field, NULL, NULL, &travel), RPGNAV_OK);
+    CHECK(fabs(travel - 2.0) < 1e-9);
+    CHECK_STATUS(rpgnav_field_distance(field, cell(5, 10), &d), RPGNAV_OK);
+    CHECK(d >= 11.0 - 1e-9 && d <= 11.0 + 2.0 * travel + 1e-9); /* within twice the walk of the exact 11 */
+    CHECK_STATUS(rpgnav_field_refresh_tracking(field, 10, 0.0, &visits), RPGNAV_OK);
+    CHECK(visits == 10);
+    CHECK_STATUS(rpgnav_field_tracking(field, NULL, &refreshing, NULL), RPGNAV_OK);
+    CHECK(refreshing == 1);
+    CHECK_STATUS(rpgnav_field_refresh_tracking(field, 1 << 30, 0.0, NULL), RPGNAV_OK);
+    CHECK_STATUS(rpgnav_field_tracking(field, &tracking, &refreshing, &travel), RPGNAV_OK);
+    CHECK(tracking == 1 && refreshing == 0 && travel == 0.0);
+    CHECK_STATUS(rpgnav_field_distance(field, cell(5, 10), &d), RPGNAV_OK);
+    CHECK(fabs(d - 11.0) < 1e-9);
+    CHECK_STATUS(rpgnav_field_track_goal(field, cell(20, 10)), RPGNAV_INVALID_ARGUMENT);
+    CHECK_STATUS(rpgnav_field_track_goal(NULL, moved), RPGNAV_INVALID_ARGUMENT);
+    CHECK_STATUS(rpgnav_field_refresh_tracking(field, 10, NAN, NULL), RPGNAV_INVALID_ARGUMENT);
+    CHECK_STATUS(rpgnav_field_refresh_tracking(field, 10, -1.0, NULL), RPGNAV_INVALID_ARGUMENT);
+    CHECK_STATUS(rpgnav_field_tracking(NULL, NULL, NULL, NULL), RPGNAV_INVALID_ARGUMENT);
+  }
   /* A wall round the west part, synced: unreachable there; a closed door in it stays a wall,
    * an open one lets the field through. */
   CHECK_STATUS(rpgnav_world_set_terrain_rect(world, cell(8, 0), cell(8, 19), wall), RPGNAV_OK);

@@ -168,6 +168,13 @@ static class BindingTest
                 Check(field.Distance(next) < field.Distance(here), "the flow leads downhill");
                 field.MoveGoal(new Cell(33, 9), new Cell(34, 9));
                 Check(field.Distance(new Cell(34, 9)) == 0.0, "the goal moved");
+                // A walking goal: tracked, then an exact refresh lands (no walk since: exact).
+                field.TrackGoal(new Cell(35, 9));
+                Check(field.Tracking && field.TrackedTravel > 0.0, "the field tracks the goal");
+                Check(field.Distance(new Cell(35, 9)) == 0.0, "the goal walked");
+                while (field.TrackedTravel > 0.0) field.RefreshTracking(1 << 30);
+                using (Field fresh = new Field(world, Mobility.Walk, new Cell[] { new Cell(35, 9) }))
+                    Check(field.Distance(new Cell(4, 9)) == fresh.Distance(new Cell(4, 9)), "the refresh landed the exact field");
             }
 
             // Danger, the goal fallback and the designer settings (reference.cpp does the same).

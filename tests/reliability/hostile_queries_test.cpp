@@ -221,7 +221,11 @@ TEST_CASE("hostile queries: 100,000 planner, search, sight and field calls, each
         const Status moved = field.moveGoal(a, Cell{b.x < 0 ? b.x + 1 : b.x - 1, b.y});  // no overflow at the int limits
         REQUIRE((moved == Status::Ok || moved == Status::OutOfBounds || moved == Status::InvalidArgument ||
                  moved == Status::GoalBlocked));
-        ++calls;
+        // A tracked goal at the same hostile cells: one goal or refused, and a refresh slice of any size.
+        const Status tracked = field.trackGoal(b);
+        REQUIRE((tracked == Status::Ok || tracked == Status::InvalidArgument));
+        REQUIRE(field.refreshTracking(std::int64_t(random()) - (std::int64_t(1) << 31), double(std::int32_t(random())) / 7.0) >= 0);
+        calls += 3;
         // Edits at the same cells and at bad danger layers: off the map is refused, never written.
         const int layer = int(std::int8_t(random() % 256)) % 10;
         const Status danger = field.setDanger(layer, a, std::uint8_t(random()));

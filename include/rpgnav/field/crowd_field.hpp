@@ -25,6 +25,7 @@
 #include "rpgnav/grid/map_features.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -214,13 +215,85 @@ class RPGNAV_API CrowdField {
   /// Tiles the bounded field has settled (the reachable tiles when not bounded).
   std::int64_t settledCount() const noexcept { return m_bounded ? m_settledTiles : reachableCount(); }
 
+  // --- A goal that walks (tracking) ---
+  /// The goal took a step (the player walked): the field follows at the cost of what changes
+  /// near the goal, not of the map, and stays usable every frame. Every tile keeps its route
+  /// (its old way to the last goal, then that goal's way on to the new one: the old goal now
+  /// points at the new), and a wave from the new goal lowers the tiles to which it offers a
+  /// cheaper route, spreading while they improve, up to trackingWave() tiles. So distances are
+  /// no longer exact; what holds (tested on random square and hex maps):
+  /// - from every reachable tile the directions reach the goal, each step legal, each step
+  ///   downhill: a tile's distance is at least its step's cost plus the distance of the tile
+  ///   it steps to, so a distance is never below the cost of the route the directions give,
+  ///   nor below the exact distance;
+  /// - a tile's distance exceeds the exact one by at most twice trackedTravel(), the cost of
+  ///   the goal's walk since the goal of the last exact refresh (the tile's old route, up to
+  ///   that much dearer than the exact one, plus the walk: tight for a tile the goal walked
+  ///   towards);
+  /// - the same tiles are reachable as in the exact field.
+  /// An exact refresh runs in slices in the background (refreshTracking, each frame): a
+  /// Dijkstra search from the goal as it was when the refresh began, on arrays of its own;
+  /// when it has settled every reachable tile it replaces the field (a swap), the exact route
+  /// from the goal back to where the refresh began is laid on it as the goal's walk, and a wave
+  /// runs from the goal. With no walk since
+  /// the last refresh, a refresh leaves the field exactly as a rebuild makes it (distances
+  /// and directions, bit for bit).
+  ///
+  /// Applies to whole-map fields of one goal without door crossings that cost extra; a
+  /// bounded field (setFollowers), a field with such doors, a goal that is not reachable from
+  /// the old one (or only along a route of more than kTrackingChain tiles) take moveGoal()
+  /// instead (exact, which ends tracking). InvalidArgument off the map or on a field that has
+  /// not exactly one goal.
+  ///
+  /// Edits while tracking (costs, walls, danger, doors opened or closed) keep the rule at the
+  /// cost of the routes they touch: the tiles whose step they broke and every tile whose route
+  /// runs through those are planned again from the tiles round them; ground made cheaper lowers
+  /// what a wave from it reaches (trackingWave()), and the running refresh starts again. Where
+  /// the repair would cost more than a rebuild (repairAllowance()), or ground opens onto ground
+  /// the field did not reach, the field is rebuilt, exact, and goes on tracking. Until the next
+  /// refresh lands after an edit that made routes cheaper, distances may exceed the bound
+  /// above (they are still costs of real routes). Goals added or removed, sources, danger
+  /// factors, door policies, setFollowers and rebuild() end tracking (an exact build).
+  ///
+  /// The first step from an exact field re-bases every distance (one pass over the map: call
+  /// startTracking() when the field is built to have it then); the refresh's arrays take 9
+  /// bytes a tile more.
+  Status trackGoal(Cell to);
+  /// Re-bases the distances for tracking now (see trackGoal), on a whole-map field of one goal
+  /// without costly door crossings; InvalidArgument on others. Distances do not change.
+  Status startTracking();
+  /// Works on the exact refresh for at most `tileBudget` tile visits (a visit settles one tile,
+  /// or clears 16 tiles' entries) and, when `micros` > 0, until that many microseconds have
+  /// passed (the clock is read every 32 visits: one visit's overshoot at most, some 0.1-0.2 us
+  /// on a 1024×1024 map); returns the visits made. Starts a refresh when none runs and the goal
+  /// walked since the last one; does nothing when not tracking. Followers read valid
+  /// directions between the slices.
+  std::int64_t refreshTracking(std::int64_t tileBudget, double micros = 0.0);
+  bool tracking() const noexcept { return m_tracking; }
+  /// The cost of the goal's walk (fixed point) since the goal of the last exact refresh (0 when
+  /// not tracking): the bound on how far a distance exceeds the exact one is twice this.
+  std::int64_t trackedTravel() const noexcept { return m_tracking ? m_travel : 0; }
+  /// True while a refresh is under way (started and not yet installed).
+  bool refreshing() const noexcept { return m_refreshPhase != RefreshPhase::idle; }
+  /// How many refreshes have landed since the field was made (how fresh the field is: a game can
+  /// watch it grow).
+  std::uint64_t refreshesLanded() const noexcept { return m_refreshesLanded; }
+  /// The most tiles one step's wave settles: by default a 32nd of the map, at least
+  /// kMinTrackingWave and at most kTrackingWave (on small maps a refresh lands in a frame or
+  /// two; the wave is for the big ones). 0: no wave, the field only follows the goal's trail
+  /// until a refresh lands.
+  void setTrackingWave(std::int64_t tiles) noexcept { m_trackingWave = std::max<std::int64_t>(tiles, 0); }
+  std::int64_t trackingWave() const noexcept { return m_trackingWave; }
+  static constexpr std::int64_t kTrackingWave = 1024, kMinTrackingWave = 64;
+  static constexpr std::size_t kTrackingChain = 64;
+
   // --- Lookups ---
   /// The cost from a tile to the nearest goal (fixed point, see kStep), or kUnreachable (also
   /// beyond a bounded field's settled area).
   std::int64_t distance(Cell cell) const noexcept {
     if (!m_costs.contains(cell)) return kUnreachable;
     const std::int64_t d = m_distance[padded(cell)];
-    return d < m_limit ? d : kUnreachable;
+    return d < m_limit ? d - m_base : kUnreachable;
   }
   bool reachable(Cell cell) const noexcept { return distance(cell) != kUnreachable; }
   /// The step to take from a tile (see kNoDirection).
@@ -245,7 +318,7 @@ class RPGNAV_API CrowdField {
   /// Bit-identical fields: distances and directions (and so flow vectors, computed from them and
   /// the costs).
   friend bool operator==(const CrowdField& a, const CrowdField& b) noexcept {
-    return a.m_distance == b.m_distance && a.m_direction == b.m_direction;
+    return a.m_base == b.m_base && a.m_distance == b.m_distance && a.m_direction == b.m_direction;
   }
 
  private:
@@ -546,6 +619,57 @@ class RPGNAV_API CrowdField {
   std::vector<std::uint32_t> m_flipped;  // tiles walled up or opened, for refreshOpenAround()
   bool m_boundsExact = false;  // false: maybe wider than the weights (measureWeights() again)
   BuildTimes m_buildTimes;
+  // Tracking (trackGoal, goal_tracking.cpp): stored distances are the reported ones plus m_base
+  // (the goal's stored value; 0 when exact), which starts at kTrackingBias and falls by each
+  // step's cost, so the old tiles' routes grow by a step without being written.
+  static constexpr std::int64_t kTrackingBias = std::int64_t(1) << 60;
+  bool m_tracking = false;
+  std::int64_t m_base = 0;
+  std::int64_t m_travel = 0;  // the goal's walk (its chains' costs) since the field's exact basis
+  std::int64_t m_trackingWave = kTrackingWave;
+  enum class RefreshPhase : std::uint8_t { idle, clearing, settling };
+  RefreshPhase m_refreshPhase = RefreshPhase::idle;
+  std::size_t m_refreshCleared = 0;
+  std::vector<std::int64_t> m_refreshDistance;  // padded, the refresh's own
+  std::vector<std::uint8_t> m_refreshDirection;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> m_refreshHeap, m_wave;  // min-heaps: distance, tile
+  std::uint32_t m_refreshGoal = 0;  // the goal the running refresh began from (padded)
+  std::vector<std::uint32_t> m_chain;  // scratch: a route along the directions
+  std::int64_t m_refreshFront = 0;
+  std::uint64_t m_refreshesLanded = 0;  // the refresh's last settled distance (tiles at or below it: settled)
+  // The first step: every reachable distance raised by kTrackingBias.
+  void enterTracking();
+  // Back to exact mode's state (the caller rebuilds).
+  void leaveTracking() noexcept;
+  // The route along the directions from `from` to the tile without a direction it ends at,
+  // into m_chain (from first); false when it is longer than `most` tiles or takes a move whose
+  // reverse is closed.
+  bool chainFrom(std::size_t from, std::size_t most);
+  // The goal moves to m_chain's first tile: the chain's directions reversed, its distances and
+  // m_base moved so every other tile's distance grows by the chain's cost (returned).
+  std::int64_t reverseChain();
+  // Lowers the tiles the goal (`goal`, padded) offers a cheaper route, spreading while they
+  // improve, at most m_trackingWave settled; returns the tiles settled.
+  std::int64_t spreadWave(std::size_t goal);
+  // spreadWave's loop from the tiles queued in m_wave (their distances and directions set), at
+  // most `most` tiles settled; with `within` non-zero, only into tiles stamped `within`.
+  std::int64_t spreadQueued(std::int64_t most, std::uint32_t within);
+  // A tile's step keeps the rule (see goal_tracking.cpp): unreachable, the goal, or an open move
+  // onto a reachable tile at least the step's cost lower.
+  bool stepValid(std::size_t tile) const noexcept;
+  // Lowers a tile to the best its reachable neighbours offer, with the direction to it, and
+  // queues it in m_wave when that lowered it.
+  void lowerFromNeighbours(std::size_t tile);
+  // update()'s work on a tracked field: the tiles' weights changed (m_rises, m_falls); keeps the
+  // rule at the cost of the routes the change touches. False: the caller rebuilds.
+  bool repairTracked();
+  // The running refresh after an edit (m_rises, m_falls): goes on where the edit lies beyond
+  // what it has read, else starts again.
+  void refreshAfterEdit();
+  // The move of movesOf(tile) that steps onto `onto` (a neighbour), or kNoDirection.
+  std::uint8_t moveOnto(std::size_t tile, std::size_t onto) const noexcept;
+  // The finished refresh becomes the field and the goal's walk since is laid on it.
+  void installRefresh();
 };
 
 /// Sectors for big maps (Emerson, "Crowd Pathfinding and Steering Using Flow Field Tiles", Game

@@ -414,6 +414,20 @@ TEST_CASE("c_api: crowd field flows equal the C++ field's, through goal moves, e
     REQUIRE(field.moveGoal(goal, moved) == Status::Ok);
     REQUIRE(rpgnav_field_move_goal(cfield, cgoal, {moved.x, moved.y}) == RPGNAV_OK);
     compare();
+    // The goal walks a few steps (tracked), with a refresh slice after each.
+    for (int step = 0; step < 4 && field.goals().size() == 1; ++step) {
+      const Cell from = field.goals().front();
+      const NeighbourStep& move = map.layout().moves(from)[std::size_t(step) % map.layout().moves(from).size()];
+      const Cell to{from.x + move.dx, from.y + move.dy};
+      if (!map.contains(to)) continue;
+      REQUIRE(field.trackGoal(to) == Status::Ok);
+      REQUIRE(rpgnav_field_track_goal(cfield, {to.x, to.y}) == RPGNAV_OK);
+      field.refreshTracking(50);
+      std::int64_t visits = -1;
+      REQUIRE(rpgnav_field_refresh_tracking(cfield, 50, 0.0, &visits) == RPGNAV_OK);
+      CHECK(visits >= 0);
+      compare();
+    }
     // A wall of three tiles and every door opened, on both sides.
     const TerrainId wall = *map.terrain().findTerrain("wall");
     const Cell low{x(random), y(random)};
