@@ -42,7 +42,6 @@ void CrowdField::leaveTracking() noexcept {
   m_base = 0;
   m_travel = 0;
   m_refreshPhase = RefreshPhase::idle;
-  m_refreshHeap.clear();
 }
 
 std::uint8_t CrowdField::moveOnto(std::size_t tile, std::size_t onto) const noexcept {
@@ -154,6 +153,10 @@ void CrowdField::lowerFromNeighbours(std::size_t tile) {
 
 void CrowdField::refreshAfterEdit() {
   if (m_refreshPhase != RefreshPhase::settling) return;  // (clearing: no weight read yet)
+  if (lightestStep() < (std::int64_t(1) << m_refreshShift)) {  // its buckets are too wide now
+    m_refreshPhase = RefreshPhase::idle;
+    return;
+  }
   // The refresh has settled the tiles up to its front, reading the old weights, and queued their
   // neighbours with what a settled tile offered: a step whose price reads the two tiles' weights
   // and, for a square diagonal, its corners' (a hex body's step: its side tiles'), all next to
@@ -172,7 +175,6 @@ void CrowdField::refreshAfterEdit() {
     for (const std::uint32_t tile : *tiles) {
       if (nearSettled(tile)) {
         m_refreshPhase = RefreshPhase::idle;
-        m_refreshHeap.clear();
         return;
       }
     }
@@ -308,24 +310,69 @@ std::int64_t CrowdField::refreshTracking(std::int64_t tileBudget, double micros)
     m_refreshPhase = RefreshPhase::settling;
     const std::uint32_t goal = m_refreshGoal;
     m_refreshDistance[goal] = kTrackingBias;
-    m_refreshHeap.assign(1, {kTrackingBias, goal});
+    // Dial's buckets, as wide as the largest power of two not above the lightest step (so tiles
+    // of one bucket cannot improve each other, nor give each other their direction), circular,
+    // at most bucketShape()'s count; entries further ahead wait in the heap.
+    const auto [shift, count] = bucketShape();
+    m_refreshShift = shift;
+    for (std::vector<std::uint32_t>& bucket : m_refreshBuckets) bucket.clear();
+    m_refreshBuckets.resize(count);
+    m_refreshQueued = 0;
+    m_refreshHeap.clear();
+    m_refreshBucket = kTrackingBias >> shift;
+    m_refreshBuckets[std::size_t(m_refreshBucket) & (count - 1)].push_back(goal);
+    m_refreshQueued = 1;
     m_refreshFront = kTrackingBias - 1;  // nothing settled yet
   }
-  // Dijkstra's algorithm on the refresh's arrays. A tile takes its direction when it is settled,
-  // by the rule a rebuild uses (settle(): the first open move, in the layout's order, whose
-  // neighbour's distance plus the step equals the tile's): every neighbour that can give it is
-  // settled by then, and the others are no nearer, so the rule sees what it sees after a
+  // Dijkstra's algorithm (Dial's) on the refresh's arrays. A tile takes its direction when it is
+  // settled, by the rule a rebuild uses (settle(): the first open move, in the layout's order,
+  // whose neighbour's distance plus the step equals the tile's): every neighbour that can give
+  // it is settled by then, and the others are no nearer, so the rule sees what it sees after a
   // rebuild. (The rule is applied in the loop that relaxes the neighbours: one pass of loads.)
-  std::vector<std::pair<std::int64_t, std::uint32_t>>& heap = m_refreshHeap;
+  std::vector<std::pair<std::int64_t, std::uint32_t>>& far = m_refreshHeap;
+  std::vector<std::vector<std::uint32_t>>& buckets = m_refreshBuckets;
+  const int shift = m_refreshShift;
+  const auto count = std::int64_t(buckets.size());
+  const std::size_t mask = buckets.size() - 1;
   std::int64_t* distance = m_refreshDistance.data();
-  while (!heap.empty() && work < tileBudget) {
+  const auto push = [&](std::int64_t value, std::uint32_t tile) {
+    if ((value >> shift) - m_refreshBucket < count) {
+      buckets[std::size_t(value >> shift) & mask].push_back(tile);
+      ++m_refreshQueued;
+    } else {
+      far.push_back({value, tile});
+      std::push_heap(far.begin(), far.end(), std::greater<>());
+    }
+  };
+  bool done = false;
+  while (work < tileBudget) {
     if (timed && (work & 31) == 0 && Clock::now() >= deadline) break;
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    const auto [here, tile] = heap.back();
-    heap.pop_back();
-    if (here != distance[tile]) continue;
+    if (m_refreshQueued == 0) {
+      if (far.empty()) {
+        done = true;
+        break;
+      }
+      m_refreshBucket = far.front().first >> shift;
+    }
+    // Entries held in the heap join the buckets when theirs come within reach.
+    while (!far.empty() && (far.front().first >> shift) - m_refreshBucket < count) {
+      std::pop_heap(far.begin(), far.end(), std::greater<>());
+      buckets[std::size_t(far.back().first >> shift) & mask].push_back(far.back().second);
+      ++m_refreshQueued;
+      far.pop_back();
+    }
+    std::vector<std::uint32_t>& bucket = buckets[std::size_t(m_refreshBucket) & mask];
+    if (bucket.empty()) {
+      ++m_refreshBucket;
+      continue;
+    }
+    const std::uint32_t tile = bucket.back();
+    bucket.pop_back();
+    --m_refreshQueued;
+    const std::int64_t here = distance[tile];
+    if ((here >> shift) != m_refreshBucket) continue;  // lowered into an earlier bucket since
     ++work;
-    m_refreshFront = here;
+    m_refreshFront = std::max(m_refreshFront, here);
     const std::vector<Move>& moves = movesOf(tile);
     const unsigned open = openMoves(tile);
     std::uint8_t direction = kNoDirection;
@@ -340,12 +387,11 @@ std::int64_t CrowdField::refreshTracking(std::int64_t tileBudget, double micros)
       }
       if (here + step >= there) continue;
       distance[next] = here + step;
-      heap.push_back({here + step, std::uint32_t(next)});
-      std::push_heap(heap.begin(), heap.end(), std::greater<>());
+      push(here + step, std::uint32_t(next));
     }
     m_refreshDirection[tile] = direction;
   }
-  if (heap.empty()) installRefresh();
+  if (done) installRefresh();
   return work;
 }
 

@@ -633,6 +633,12 @@ class RPGNAV_API CrowdField {
   std::vector<std::int64_t> m_refreshDistance;  // padded, the refresh's own
   std::vector<std::uint8_t> m_refreshDirection;
   std::vector<std::pair<std::int64_t, std::uint32_t>> m_refreshHeap, m_wave;  // min-heaps: distance, tile
+  // The refresh's Dial buckets (circular; m_refreshHeap holds entries beyond them): the bucket
+  // under way, the buckets' width as a shift, the entries in them.
+  std::vector<std::vector<std::uint32_t>> m_refreshBuckets;
+  std::int64_t m_refreshBucket = 0;
+  int m_refreshShift = 0;
+  std::size_t m_refreshQueued = 0;
   std::uint32_t m_refreshGoal = 0;  // the goal the running refresh began from (padded)
   std::vector<std::uint32_t> m_chain;  // scratch: a route along the directions
   std::int64_t m_refreshFront = 0;
