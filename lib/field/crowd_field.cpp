@@ -366,9 +366,10 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
   }
   if (m_rises.empty() && m_falls.empty() && m_lostGoals.empty() && m_newGoals.empty()) return;
   if (m_tracking) {
-    // Goals added or lost end tracking (a rebuild); weights are repaired at the cost of the routes
-    // they touch, or rebuilt (exact, and still tracking) when that costs more.
-    if (!m_lostGoals.empty() || !m_newGoals.empty()) {
+    // Goals added or lost and doors whose crossings cost extra end tracking (a rebuild); weights
+    // are repaired at the cost of the routes they touch, or rebuilt (exact, and still tracking)
+    // when that costs more.
+    if (!m_lostGoals.empty() || !m_newGoals.empty() || !m_crossings.empty()) {  // (crossings that cost extra too)
       build();
     } else if (!repairTracked()) {
       build();

@@ -34,6 +34,7 @@ void CrowdField::enterTracking() {
   m_refreshDistance.assign(m_distance.size(), kUnreachable);
   m_refreshDirection.assign(m_direction.size(), kNoDirection);
   m_travel = 0;
+  m_exactNow = true;
   m_refreshPhase = RefreshPhase::idle;
 }
 
@@ -183,6 +184,7 @@ void CrowdField::refreshAfterEdit() {
 
 bool CrowdField::repairTracked() {
   refreshAfterEdit();
+  m_exactNow = false;  // (ground made cheaper spreads only as far as a wave; equal ways may differ)
   // Steps made dearer or closed: the tiles whose own step broke its rule, and every tile whose
   // route runs through them (their subtree along the directions), are planned again from the
   // tiles round them. A repair that would look at more than repairAllowance() tiles rebuilds.
@@ -275,6 +277,7 @@ Status CrowdField::trackGoal(Cell to) {
   markGoal(padded(from), false);
   markGoal(target, true);
   m_travel += travel;
+  m_exactNow = false;
   m_work.tiles += std::int64_t(m_chain.size()) + spreadWave(target);
   return Status::Ok;
 }
@@ -288,7 +291,7 @@ std::int64_t CrowdField::refreshTracking(std::int64_t tileBudget, double micros)
             : Clock::time_point::max();
   std::int64_t work = 0;
   if (m_refreshPhase == RefreshPhase::idle) {
-    if (m_travel == 0) return 0;  // the field is exact: nothing to refresh
+    if (m_exactNow) return 0;  // nothing to refresh
     m_refreshPhase = RefreshPhase::clearing;
     m_refreshCleared = 0;
     m_refreshGoal = std::uint32_t(padded(m_goals.front()));
@@ -406,6 +409,7 @@ void CrowdField::installRefresh() {
   // than the walk), then one wave from the goal. The route's cost is the new travel.
   const std::size_t goal = padded(m_goals.front());
   m_travel = 0;
+  m_exactNow = goal == m_refreshGoal;
   if (goal != m_refreshGoal) {
     if (!chainFrom(goal, std::numeric_limits<std::size_t>::max()) || m_chain.back() != m_refreshGoal) {
       rebuild();  // (not met: every move has its reverse, and the field's only sink is its goal)

@@ -253,7 +253,8 @@ class RPGNAV_API CrowdField {
   /// the field did not reach, the field is rebuilt, exact, and goes on tracking. Until the next
   /// refresh lands after an edit that made routes cheaper, distances may exceed the bound
   /// above (they are still costs of real routes). Goals added or removed, sources, danger
-  /// factors, door policies, setFollowers and rebuild() end tracking (an exact build).
+  /// factors, door policies, a door whose crossing costs extra, setFollowers and rebuild() end
+  /// tracking (an exact build).
   ///
   /// The first step from an exact field re-bases every distance (one pass over the map: call
   /// startTracking() when the field is built to have it then); the refresh's arrays take 9
@@ -265,11 +266,15 @@ class RPGNAV_API CrowdField {
   /// Works on the exact refresh for at most `tileBudget` tile visits (a visit settles one tile,
   /// or clears 16 tiles' entries) and, when `micros` > 0, until that many microseconds have
   /// passed (the clock is read every 32 visits: one visit's overshoot at most, some 0.1-0.2 us
-  /// on a 1024×1024 map); returns the visits made. Starts a refresh when none runs and the goal
-  /// walked since the last one; does nothing when not tracking. Followers read valid
+  /// on a 1024×1024 map); returns the visits made. Starts a refresh when none runs and the
+  /// field is not exact(); does nothing when not tracking. Followers read valid
   /// directions between the slices.
   std::int64_t refreshTracking(std::int64_t tileBudget, double micros = 0.0);
   bool tracking() const noexcept { return m_tracking; }
+  /// The field is what a rebuild would make of it now (distances and directions): not tracking,
+  /// or tracking with neither a goal step nor an edit since the last refresh landed (or it
+  /// began). A refresh starts only when this is false.
+  bool exact() const noexcept { return !m_tracking || m_exactNow; }
   /// The cost of the goal's walk (fixed point) since the goal of the last exact refresh (0 when
   /// not tracking): the bound on how far a distance exceeds the exact one is twice this.
   std::int64_t trackedTravel() const noexcept { return m_tracking ? m_travel : 0; }
@@ -626,6 +631,7 @@ class RPGNAV_API CrowdField {
   bool m_tracking = false;
   std::int64_t m_base = 0;
   std::int64_t m_travel = 0;  // the goal's walk (its chains' costs) since the field's exact basis
+  bool m_exactNow = true;     // tracking: no step or edit since the field was exact
   std::int64_t m_trackingWave = kTrackingWave;
   enum class RefreshPhase : std::uint8_t { idle, clearing, settling };
   RefreshPhase m_refreshPhase = RefreshPhase::idle;
