@@ -2276,6 +2276,17 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
   }
 }
 
+bool CrowdField::sameField(const CrowdField& other) const noexcept {
+  if (m_direction != other.m_direction || m_distance.size() != other.m_distance.size()) return false;
+  if (m_base == other.m_base) return m_distance == other.m_distance;
+  for (std::size_t tile = 0; tile < m_distance.size(); ++tile) {
+    const std::int64_t a = m_distance[tile], b = other.m_distance[tile];
+    if ((a == kUnreachable) != (b == kUnreachable)) return false;
+    if (a != kUnreachable && a - m_base != b - other.m_base) return false;
+  }
+  return true;
+}
+
 std::int64_t CrowdField::reachableCount() const noexcept {
   return std::int64_t(std::count_if(m_distance.begin(), m_distance.end(), [this](std::int64_t d) { return d < m_limit; }));
 }

@@ -325,7 +325,7 @@ std::int64_t CrowdField::refreshTracking(std::int64_t tileBudget, double micros)
     m_refreshBucket = kTrackingBias >> shift;
     m_refreshBuckets[std::size_t(m_refreshBucket) & (count - 1)].push_back(goal);
     m_refreshQueued = 1;
-    m_refreshFront = kTrackingBias - 1;  // nothing settled yet
+    m_refreshFront = kTrackingBias;  // its goal counts as settled (an edit beside it starts it again)
   }
   // Dijkstra's algorithm (Dial's) on the refresh's arrays. A tile takes its direction when it is
   // settled, by the rule a rebuild uses (settle(): the first open move, in the layout's order,
@@ -374,6 +374,9 @@ std::int64_t CrowdField::refreshTracking(std::int64_t tileBudget, double micros)
     --m_refreshQueued;
     const std::int64_t here = distance[tile];
     if ((here >> shift) != m_refreshBucket) continue;  // lowered into an earlier bucket since
+    // Queued twice in one bucket and settled already (every settled tile but the goal has a
+    // direction; the goal is queued once).
+    if (m_refreshDirection[tile] != kNoDirection) continue;
     ++work;
     m_refreshFront = std::max(m_refreshFront, here);
     const std::vector<Move>& moves = movesOf(tile);
@@ -403,7 +406,6 @@ void CrowdField::installRefresh() {
   m_direction.swap(m_refreshDirection);
   m_base = kTrackingBias;
   m_refreshPhase = RefreshPhase::idle;
-  ++m_refreshesLanded;
   // The field is exact for the goal the refresh began from; the goal's walk since is laid on it
   // as one chain: the exact route from where the goal is now back to there, reversed (no dearer
   // than the walk), then one wave from the goal. The route's cost is the new travel.
@@ -411,13 +413,18 @@ void CrowdField::installRefresh() {
   m_travel = 0;
   m_exactNow = goal == m_refreshGoal;
   if (goal != m_refreshGoal) {
-    if (!chainFrom(goal, std::numeric_limits<std::size_t>::max()) || m_chain.back() != m_refreshGoal) {
-      rebuild();  // (not met: every move has its reverse, and the field's only sink is its goal)
+    if (m_distance[goal] == kUnreachable || !chainFrom(goal, std::numeric_limits<std::size_t>::max()) ||
+        m_chain.back() != m_refreshGoal) {
+      // The goal is cut off from where the refresh began (it walked away, and a wall the refresh
+      // had not read yet closed the way): no route to lay; the field is built for it, exact.
+      build();
+      enterTracking();
       return;
     }
     m_travel = reverseChain();
     spreadWave(goal);
   }
+  ++m_refreshesLanded;
 }
 
 }  // namespace rpgnav

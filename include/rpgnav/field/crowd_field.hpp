@@ -248,7 +248,8 @@ class RPGNAV_API CrowdField {
   /// Edits while tracking (costs, walls, danger, doors opened or closed) keep the rule at the
   /// cost of the routes they touch: the tiles whose step they broke and every tile whose route
   /// runs through those are planned again from the tiles round them; ground made cheaper lowers
-  /// what a wave from it reaches (trackingWave()), and the running refresh starts again. Where
+  /// what a wave from it reaches (trackingWave()); the running refresh goes on where the edit
+  /// lies beyond what it has read and starts again otherwise. Where
   /// the repair would cost more than a rebuild (repairAllowance()), or ground opens onto ground
   /// the field did not reach, the field is rebuilt, exact, and goes on tracking. Until the next
   /// refresh lands after an edit that made routes cheaper, distances may exceed the bound
@@ -320,13 +321,16 @@ class RPGNAV_API CrowdField {
   /// A hash of every distance and direction (FNV-1a).
   std::uint64_t digest() const noexcept;
 
-  /// Bit-identical fields: distances and directions (and so flow vectors, computed from them and
-  /// the costs).
+  /// Bit-identical fields: distances (as distance() reports them: a tracked field equals a
+  /// rebuild when exact()) and directions (and so flow vectors, computed from them and the costs).
   friend bool operator==(const CrowdField& a, const CrowdField& b) noexcept {
-    return a.m_base == b.m_base && a.m_distance == b.m_distance && a.m_direction == b.m_direction;
+    return a.sameField(b);
   }
 
  private:
+  // operator==: the same reported distances (stored values less each field's base) and
+  // directions.
+  bool sameField(const CrowdField& other) const noexcept;
   // syncWithMap's work, for a point's field (no clearance) or a body's.
   Status syncWith(const TileMap& map, const Clearance* clearance);
   // The arrays are padded with a border of impassable tiles: neighbours need no bounds checks.
@@ -647,8 +651,8 @@ class RPGNAV_API CrowdField {
   std::size_t m_refreshQueued = 0;
   std::uint32_t m_refreshGoal = 0;  // the goal the running refresh began from (padded)
   std::vector<std::uint32_t> m_chain;  // scratch: a route along the directions
-  std::int64_t m_refreshFront = 0;
-  std::uint64_t m_refreshesLanded = 0;  // the refresh's last settled distance (tiles at or below it: settled)
+  std::int64_t m_refreshFront = 0;  // the refresh's highest settled distance (tiles at or below it: settled)
+  std::uint64_t m_refreshesLanded = 0;
   // The first step: every reachable distance raised by kTrackingBias.
   void enterTracking();
   // Back to exact mode's state (the caller rebuilds).

@@ -334,3 +334,33 @@ TEST_CASE("Edits during a tracked field's refresh: the refresh lands the exact f
   }
   CHECK(landed > 150);  // (of 360 trials; the others landed between the edits)
 }
+
+TEST_CASE("A tracked goal cut off from where the refresh began: the field is built for it, exact, still tracking",
+          "[field][tracking]") {
+  // A corridor: the refresh begins at x = 21, the goal walks on to x = 30, and a wall at x = 26,
+  // beyond what the refresh has read, cuts the two apart. (Review of issue 53: the refresh then
+  // had no route to lay and rebuilt with tracking ended.)
+  const TileMap map = test::mapFromAscii(Layout::square(), {"........................................"});
+  const CostField costs = CostField::build(map, TerrainTable::kWalk).value();
+  CrowdField tracked(costs), exact(costs);
+  const Cell start{20, 0};
+  tracked.setGoals(std::span(&start, 1));
+  REQUIRE(tracked.startTracking() == Status::Ok);
+  REQUIRE(tracked.trackGoal({21, 0}) == Status::Ok);
+  tracked.refreshTracking(9);  // clearing (42 × 3 padded tiles) and a tile or two
+  REQUIRE(tracked.refreshing());
+  for (int x = 22; x <= 30; ++x) REQUIRE(tracked.trackGoal({x, 0}) == Status::Ok);
+  REQUIRE(tracked.setCost({26, 0}, CostField::kImpassable) == Status::Ok);
+  REQUIRE(exact.setCost({26, 0}, CostField::kImpassable) == Status::Ok);
+  REQUIRE(tracked.refreshing());  // (the wall lies beyond what it has read)
+  const std::uint64_t landed = tracked.refreshesLanded();
+  while (tracked.refreshing()) tracked.refreshTracking(1 << 20);
+  CHECK(tracked.refreshesLanded() == landed);  // nothing landed: it was built instead
+  CHECK(tracked.tracking());
+  CHECK(tracked.exact());
+  const Cell goal{30, 0};
+  exact.setGoals(std::span(&goal, 1));
+  requireExact(tracked, exact);
+  CHECK(tracked == exact);  // operator== compares what distance() reports, whatever the base
+  CHECK_FALSE(tracked.reachable({10, 0}));
+}
