@@ -29,10 +29,13 @@ void CrowdField::enterTracking() {
   }
   m_base = kTrackingBias;
   m_tracking = true;
-  // The refresh's arrays, written once now (in the same pass over the map): a refresh in the
-  // frames only overwrites them (fresh memory's page faults cost more than the stores).
-  m_refreshDistance.assign(m_distance.size(), kUnreachable);
-  m_refreshDirection.assign(m_direction.size(), kNoDirection);
+  // The refresh's arrays, written once, the first time (in the same pass over the map): a
+  // refresh in the frames only overwrites them, clearing them first (fresh memory's page faults
+  // cost more than the stores). Tracking entered again (after a rebuild) keeps them as they are.
+  if (m_refreshDistance.size() != m_distance.size()) {
+    m_refreshDistance.assign(m_distance.size(), kUnreachable);
+    m_refreshDirection.assign(m_direction.size(), kNoDirection);
+  }
   m_travel = 0;
   m_exactNow = true;
   m_refreshPhase = RefreshPhase::idle;
