@@ -513,7 +513,7 @@ class RPGNAV_API CrowdField {
   // The same on hex maps (every step `straight`): routes that take one direction, then turn
   // once by a sixth (the hex search's primary and secondary runs).
   bool scanCanonicalHex(std::int64_t straight, std::int64_t cap);
-  // The scans' shared loop over jump points, and a jump point pushed (see crowd_field.cpp).
+  // The scans' shared loop over jump points, and a jump point pushed (see canonical_scan.cpp).
   template <typename Expand>
   bool drainJumpPoints(std::uint8_t goalDirections, const std::int64_t& written, Expand&& expand);
   void pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions, unsigned turns = 0);
