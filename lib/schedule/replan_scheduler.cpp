@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "rpgnav/schedule/replan_scheduler.hpp"
+// The replan scheduler: characters registered and their goals, plans accepted and installed,
+// events reported, and update() spending the frame's budget. The queue and the triggers are in
+// replan_triggers.cpp, moving characters in character_moves.cpp, jobs for worker threads in
+// plan_jobs.cpp.
+#include "schedule/scheduler_character.hpp"
 
 #include "nav/nav_layer.hpp"
 #include "path/stages.hpp"
-#include "rpgnav/grid/line_of_sight.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -15,15 +18,10 @@ namespace rpgnav {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-// Unfinished searches dropped in a row for a new goal before one is let run to its end.
-constexpr std::int32_t kMaxDroppedSearches = 2;
 // The search slice of a minimal budget.
 constexpr std::int64_t kMinimalSlice = 256;
 // A time budget of a day or more sets no deadline (and cannot overflow the clock's arithmetic).
 constexpr double kNoDeadlineMicros = 8.64e10;
-
-
 
 PathFollower::Ending endingOf(Status status) {
   return status == Status::StoppedAtDoor     ? PathFollower::Ending::DoorStop
@@ -56,59 +54,6 @@ std::string_view toString(ReplanEventKind kind) noexcept {
   }
   return "unknown";
 }
-
-Status PlanJob::run(Planner& planner) {
-  // The ignore list points at the job's own copy (the scheduler's character may change meanwhile).
-  request.ignore = followed.value != 0 ? std::span<const EntityId>(&followed, 1) : std::span<const EntityId>();
-  return previous != nullptr ? planner.replanAlong(request, *previous, result) : planner.plan(request, result);
-}
-
-struct ReplanScheduler::Character {
-  CharacterSpec spec;
-  Vec2 position = Vec2::Zero();
-  std::uint64_t order = 0;  // registration number: the tie-break everywhere
-  double phase = 0.0;       // its periodic turns come at phase + k × interval
-  // Its one live queue entry.
-  std::uint32_t generation = 0;
-  bool queued = false;
-  double key = 0.0;
-  double due = 0.0;  // when its queued turn came due (a trigger: when it was triggered)
-  ReplanReason reason = ReplanReason::First;
-  bool forceFull = false;  // the next plan searches afresh
-  bool retrigger = false;  // triggered while being planned: to the front again afterwards
-  ReplanReason retriggerReason = ReplanReason::First;
-  bool jobOut = false;     // handed out by collectDue
-  std::int32_t droppedSearches = 0;  // searches in a row dropped unfinished for a new goal
-  // The path it walks.
-  bool hasPath = false;
-  PathResult path;
-  SmoothPath straight;  // the control polyline as a curve, when the planner does not smooth
-  PathFollower follower;
-  std::size_t segment = 0;  // control point segment it walks (a hint for the corridor check)
-  Vec2 plannedGoal = Vec2::Zero();
-  Vec2 requestedGoal = Vec2::Zero();  // of the plan being made
-  std::uint32_t goalChanges = 0;      // setGoal() calls so far
-  std::uint32_t requestedGoalChanges = 0;  // goalChanges when the plan being made was asked for
-  // The outcome of its last event: an event is sent only when the outcome changes (see report()).
-  std::optional<ReplanEvent> reported;
-  std::uint32_t reportedGoalChanges = 0;
-  double lastFullPlan = -kInfinity;
-  EntityId lastFullBlocker{0};  // what the last full plan stopped in front of (0: it did not)
-  std::int32_t plans = 0;
-  double lastPlanned = -1.0;
-  ReplanReason lastReason = ReplanReason::First;
-  double travelledSinceRequest = 0.0;  // walked by follow() while its plan was made
-  bool movedByGame = false;            // setPosition() since the last follow()
-  std::vector<DoorId> doorsOnPath;
-  // move(): how it moved last frame, whether it makes way, whether its arrival was reported.
-  Vec2 velocity = Vec2::Zero();
-  YieldKind yield = YieldKind::None;
-  bool arrivalReported = false;
-  // Checks.
-  double nextCorridorCheck = 0.0;
-  Vec2 progressAnchor = Vec2::Zero();
-  double progressSince = 0.0;
-};
 
 namespace {
 
@@ -240,115 +185,6 @@ Status ReplanScheduler::setPosition(EntityId id, Vec2 position) {
   return Status::Ok;
 }
 
-PathFollower::Step ReplanScheduler::follow(EntityId id, double distance) {
-  Character* character = find(id);
-  if (character == nullptr || !character->hasPath) return {};
-  if (character->movedByGame) {  // back to following: from the start of the path it has
-    character->movedByGame = false;
-  }
-  PathFollower::Step step = character->follower.advance(distance);
-  character->position = step.position;
-  character->travelledSinceRequest += step.travelled;
-  // The segment it walks, for the checks of the path ahead: the last control point reached.
-  if (step.reached > 0) {
-    const auto last = std::size_t(step.firstReached + step.reached - 1);
-    if (!character->path.controlPoints.empty()) character->segment = std::min(last, character->path.controlPoints.size() - 1);
-  }
-  return step;
-}
-
-Status ReplanScheduler::setAvoidance(EntityId id, const AvoidanceSettings& settings) {
-  Character* character = find(id);
-  if (character == nullptr || !validAvoidanceSettings(settings)) return Status::InvalidArgument;
-  character->spec.avoidance = settings;
-  return Status::Ok;
-}
-
-std::span<const MoveStep> ReplanScheduler::move(double dt) {
-  const auto begin = Clock::now();
-  m_steps.clear();
-  if (!(dt > 0.0) || !std::isfinite(dt)) return m_steps;
-  m_moving = true;
-  const float tile = m_world->map().layout().tileSize();
-  const double arrive = double(m_settings.arriveDistance * tile);
-  const double slow = 0.5 * double(tile);
-  // What each character wants, and its way ahead (for the passage rule).
-  m_agents.resize(m_characters.size());
-  m_route.resize(m_characters.size() * kRoutePoints);
-  Vec2 low = Vec2::Constant(std::numeric_limits<float>::max()), high = -low;
-  float widest = 0.0f, fastest = 0.0f;
-  for (std::size_t i = 0; i < m_characters.size(); ++i) {
-    Character& c = *m_characters[i];
-    AvoidanceAgent& agent = m_agents[i];
-    agent = AvoidanceAgent{c.spec.id, c.spec.mobility, c.position, c.velocity, Vec2::Zero(), c.spec.radius, c.spec.speed,
-                           c.spec.avoidance};
-    if (c.hasPath && !c.follower.arrived()) {
-      const double lead = std::max(double(m_settings.lead * tile), double(c.spec.radius));
-      agent.preferred = c.follower.preferredVelocity(c.position, double(c.spec.speed), lead, slow);
-      Vec2* route = m_route.data() + i * kRoutePoints;
-      for (std::size_t k = 0; k < kRoutePoints; ++k) route[k] = c.follower.pointAhead(double(k + 1) * 0.25 * double(tile));
-      agent.route = std::span<const Vec2>(route, kRoutePoints);
-    } else if (c.hasPath && !c.path.controlPoints.empty()) {
-      // At its goal: back onto it when pushed off.
-      const Vec2 offset = c.path.controlPoints.back() - c.position;
-      const double distance = double(offset.norm());
-      if (distance > arrive) agent.preferred = offset * float(std::min(double(c.spec.speed), double(c.spec.speed) * distance / slow) / distance);
-    }
-    low = low.cwiseMin(c.position);
-    high = high.cwiseMax(c.position);
-    widest = std::max(widest, c.spec.radius);
-    fastest = std::max(fastest, c.spec.speed);
-  }
-  // The world's other entities near the characters: obstacles that stand still.
-  m_obstacles.clear();
-  if (!m_characters.empty()) {
-    const Vec2 centre = (low + high) * 0.5f;
-    const float reach = 0.5f * (high - low).norm() + widest + fastest + 4.0f * tile;
-    m_nearEntities.clear();
-    m_world->entitySource().entitiesNear(centre, centre, reach, m_nearEntities);
-    // Each kept as far off as stage 7's ways round it run: a character pushed closer could not
-    // be led round it (its path would stop there).
-    const DetourSettings detours = designedSettings(m_planner.settings(), m_world->designSettings()).detours;
-    for (const Entity& entity : m_nearEntities) {
-      if (entity.flat() || find(entity.id) != nullptr) continue;
-      m_obstacles.push_back(entity);
-      m_obstacles.back().radius = detourReach(detours, entity.radius, widest, tile) - widest;
-    }
-  }
-  m_avoided.resize(m_agents.size());
-  if (m_avoidance.step(m_agents, m_obstacles, dt, m_avoided) != Status::Ok) {
-    std::fill(m_avoided.begin(), m_avoided.end(), AvoidanceResult{});  // checked at add(): cannot happen
-  }
-  // Move, and find where each now is on its path.
-  m_steps.resize(m_characters.size());
-  for (std::size_t i = 0; i < m_characters.size(); ++i) {
-    Character& c = *m_characters[i];
-    const AvoidanceResult& avoided = m_avoided[i];
-    MoveStep& step = m_steps[i];
-    c.velocity = avoided.velocity;
-    c.yield = avoided.yield;
-    c.position += avoided.velocity * float(dt);
-    c.movedByGame = false;
-    step.character = c.spec.id;
-    step.position = c.position;
-    step.velocity = c.velocity;
-    step.yield = avoided.yield;
-    step.yieldingTo = avoided.yieldingTo;
-    if (!c.hasPath) continue;
-    const double window = double(c.spec.speed) * dt + 0.5 * double(tile);
-    step.path = c.follower.track(c.position, window, arrive);
-    c.travelledSinceRequest += step.path.travelled;
-    if (step.path.reached > 0 && !c.path.controlPoints.empty()) {
-      c.segment = std::min(std::size_t(step.path.firstReached + step.path.reached - 1), c.path.controlPoints.size() - 1);
-    }
-    // Arrival is reported once, also when a plan accepted meanwhile placed it at the end.
-    step.path.arrived = c.follower.arrived() && !c.arrivalReported;
-    if (step.path.arrived) c.arrivalReported = true;
-  }
-  m_moveMicros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
-  return m_steps;
-}
-
 const PathResult* ReplanScheduler::path(EntityId id) const noexcept {
   const Character* character = find(id);
   return character != nullptr && character->hasPath ? &character->path : nullptr;
@@ -371,130 +207,6 @@ ReplanScheduler::CharacterInfo ReplanScheduler::info(EntityId id) const noexcept
 Vec2 ReplanScheduler::position(EntityId id) const noexcept {
   const Character* character = find(id);
   return character != nullptr ? character->position : Vec2::Constant(std::numeric_limits<float>::quiet_NaN());
-}
-
-void ReplanScheduler::queue(Character& character, double key) {
-  // Generations count across all characters: a removed character's entries never match a new
-  // one registered under the same id.
-  character.generation = ++m_generations;
-  character.queued = true;
-  character.key = key;
-  // Triggers and first plans go to the front with a key an interval back (so that nobody is
-  // passed who waits longer): they came due now.
-  character.due = std::max(key, m_now);
-  m_queue.push_back({key, character.order, character.generation, character.spec.id});
-  std::push_heap(m_queue.begin(), m_queue.end(), later);
-}
-
-void ReplanScheduler::trigger(Character& character, ReplanReason reason, double now) {
-  // To the front, but not past characters overdue by more than an interval: nobody starves.
-  const double key = now - interval();
-  const bool newGoal = reason == ReplanReason::GoalChanged || reason == ReplanReason::GoalMoved;
-  if (m_inProgress == character.spec.id && newGoal && character.droppedSearches < kMaxDroppedSearches) {
-    // A search for the old goal is of little use: drop it. But not every time: a character whose
-    // goal changes faster than its searches finish would never get a path. After a few dropped
-    // in a row the search runs to its end and the character is planned again for the new goal
-    // right after; meanwhile that path (to where a followed entity was, or to a point goal since
-    // replaced: see accept()) is walked only if it has no better.
-    m_planner.cancelPlan();
-    m_inProgress = EntityId{0};
-    ++character.droppedSearches;
-  } else if (character.jobOut || m_inProgress == character.spec.id) {
-    // It is being planned: plan it again once that is done.
-    // The first trigger's reason stands, as in the queue below (a goal change is what the next
-    // plan's event reports, not an entity seen ahead meanwhile).
-    if (!character.retrigger || character.retriggerReason == ReplanReason::Periodic ||
-        character.retriggerReason == ReplanReason::EntityInCorridor) {
-      character.retriggerReason = reason;
-    }
-    character.retrigger = true;
-    return;
-  }
-  ++m_stats.triggers;
-  // The first trigger's reason stands (it is what the events report), unless it was only the
-  // periodic turn or an entity ahead.
-  if (!character.queued || character.reason == ReplanReason::Periodic || character.reason == ReplanReason::EntityInCorridor) {
-    character.reason = reason;
-  }
-  // Anything but an entity on the path may have changed the route: search afresh.
-  if (reason != ReplanReason::EntityInCorridor) character.forceFull = true;
-  if (character.queued && character.key <= key) return;  // already due that early
-  queue(character, key);
-}
-
-ReplanScheduler::Character* ReplanScheduler::nextDue(double now, Vec2& goal) {
-  while (!m_queue.empty()) {
-    const QueueEntry top = m_queue.front();
-    Character* character = find(top.id);
-    const bool stale =
-        character == nullptr || top.generation != character->generation || !character->queued || character->jobOut;
-    if (!stale && top.key > now) return nullptr;
-    if (!stale) {
-      const bool known = goalPoint(*character, goal);
-      // Nothing to do for a character standing at its point goal.
-      const bool idle = known && character->reason == ReplanReason::Periodic && character->hasPath &&
-                        character->spec.goal.follow.value == 0 && character->follower.arrived() &&
-                        character->path.status == Status::Ok && goal == character->plannedGoal &&
-                        (m_moving ? (character->position - character->path.controlPoints.back()).norm() <=
-                                        2.0f * m_settings.arriveDistance * m_world->map().layout().tileSize()
-                                  : character->position == character->path.controlPoints.back());
-      if (known && !idle) return character;
-      if (!known) {
-        ReplanEvent event{character->spec.id, ReplanEventKind::GoalUnreachable, character->reason, Status::InvalidArgument};
-        event.time = now;
-        character->requestedGoalChanges = character->goalChanges;
-        report(*character, event);
-        character->hasPath = false;
-      }
-    }
-    std::pop_heap(m_queue.begin(), m_queue.end(), later);
-    m_queue.pop_back();
-    if (!stale) {
-      character->queued = false;
-      character->reason = ReplanReason::Periodic;
-      requeue(*character, now);
-    }
-  }
-  return nullptr;
-}
-
-ReplanReason ReplanScheduler::take(Character& character) {
-  std::pop_heap(m_queue.begin(), m_queue.end(), later);
-  m_queue.pop_back();
-  character.queued = false;
-  const ReplanReason reason = character.reason;
-  character.reason = ReplanReason::Periodic;
-  // The cadence: a turn taken more than an interval after it came due means the budget (or the
-  // jobs) could not keep every character planned once an interval.
-  const double waited = std::max(0.0, m_now - character.due);
-  m_stats.longestWait = std::max(m_stats.longestWait, waited);
-  if (waited > interval()) {
-    ++m_stats.lateTurns;
-    ++m_lateTurns;
-  }
-  return reason;
-}
-
-void ReplanScheduler::requeue(Character& character, double now) {
-  if (character.retrigger) {
-    character.retrigger = false;
-    planAfreshFirst(character, character.retriggerReason, now);
-    return;
-  }
-  queue(character, nextTurn(character, now));
-}
-
-void ReplanScheduler::planAfreshFirst(Character& character, ReplanReason reason, double now) {
-  character.forceFull = true;
-  character.reason = reason;
-  queue(character, now - interval());
-}
-
-double ReplanScheduler::nextTurn(const Character& character, double now) const {
-  // The first turn at its phase that is at least half an interval away.
-  const double interval = this->interval();
-  const double k = std::ceil((now + 0.5 * interval - character.phase) / interval);
-  return character.phase + k * interval;
 }
 
 bool ReplanScheduler::goalPoint(const Character& character, Vec2& out) const {
@@ -539,142 +251,6 @@ bool ReplanScheduler::planAlongAllowed(const Character& character, ReplanReason 
   return goal == character.plannedGoal && !character.forceFull && character.hasPath &&
          isSuccess(character.path.status) && character.path.route.size() >= 2 &&
          now - character.lastFullPlan < m_settings.fullReplanInterval;
-}
-
-const TileMap& ReplanScheduler::mapOf(const Character& character) const {
-  // A filter's terrain costs live in its layer's map; the layer is gone only after a failed
-  // update (then the world's map, until add() prepares it again).
-  const CharacterSpec& spec = character.spec;
-  const std::span<const TerrainCost> costs = spec.filter != nullptr ? spec.filter->costs : std::span<const TerrainCost>();
-  if (costs.empty() && spec.dangerFactor.value_or(m_world->dangerFactor()) == 0) return m_world->map();
-  const NavLayer* layer = m_data->layer(spec.mobility, spec.radius, costs, spec.dangerFactor);
-  return layer != nullptr ? layer->map() : m_world->map();
-}
-
-bool ReplanScheduler::routeClear(const Character& character) const {
-  const std::vector<Vec2>& points = character.path.controlPoints;
-  if (points.size() < 2) return true;
-  const std::size_t first = std::min(character.segment, points.size() - 2);
-  Vec2 from = character.position;
-  for (std::size_t i = first + 1; i < points.size(); ++i) {
-    if (!probeSegment(mapOf(character), character.spec.mobility, from, points[i], character.spec.radius).clear) return false;
-    from = points[i];
-  }
-  return true;
-}
-
-double ReplanScheduler::remainingCost(const Character& character) const {
-  const std::vector<Vec2>& points = character.path.controlPoints;
-  if (points.size() < 2) return 0.0;
-  const std::size_t first = std::min(character.segment, points.size() - 2);
-  double cost = 0.0;
-  Vec2 from = character.position;
-  for (std::size_t i = first + 1; i < points.size(); ++i) {
-    const SegmentProbe probe = probeSegment(mapOf(character), character.spec.mobility, from, points[i], character.spec.radius);
-    if (!probe.clear) return kInfinity;
-    cost += probe.cost;
-    from = points[i];
-  }
-  return cost;
-}
-
-void ReplanScheduler::notice(double now) {
-  // Doors and tiles: only when the world's version moved.
-  if (m_world->mapVersion() != m_seenMapVersion) {
-    m_seenMapVersion = m_world->mapVersion();
-    if (m_world->map().version() != m_seenTileVersion) {
-      m_seenTileVersion = m_world->map().version();
-      for (auto& character : m_characters) {
-        if (!character->hasPath) continue;
-        if (!routeClear(*character)) {
-          trigger(*character, ReplanReason::MapChanged, now);
-        } else {
-          character->forceFull = true;  // still clear, perhaps dearer or with a better way: next turn searches
-        }
-      }
-    }
-    const std::span<const Door> doors = m_world->doors();
-    for (std::size_t i = 0; i < doors.size(); ++i) {
-      const bool changed = i >= m_seenDoors.size() || m_seenDoors[i] != doors[i].state;
-      if (!changed) continue;
-      for (auto& character : m_characters) {
-        const auto& on = character->doorsOnPath;
-        if (character->hasPath && std::find(on.begin(), on.end(), doors[i].id) != on.end()) {
-          trigger(*character, ReplanReason::DoorChanged, now);
-        }
-      }
-    }
-    m_seenDoors.assign(doors.size(), DoorState::Closed);
-    for (std::size_t i = 0; i < doors.size(); ++i) m_seenDoors[i] = doors[i].state;
-  }
-  const float tile = m_world->map().layout().tileSize();
-  std::vector<Entity>& near = m_nearEntities;
-  for (auto& owned : m_characters) {
-    Character& character = *owned;
-    if (!character.hasPath) continue;
-    // A followed entity that moved away from where the path leads.
-    if (character.spec.goal.follow.value != 0) {
-      Vec2 goal;
-      if (goalPoint(character, goal) && (goal - character.plannedGoal).norm() > m_settings.goalMoveThreshold * tile) {
-        trigger(character, ReplanReason::GoalMoved, now);
-      }
-    }
-    // Little progress while there was somewhere to go.
-    if (character.follower.arrived() || !isSuccess(character.path.status) || character.yield != YieldKind::None) {
-      character.progressAnchor = character.position;
-      character.progressSince = now;
-    } else if (now - character.progressSince >= m_settings.stuckTime) {
-      const double expected = m_settings.stuckFraction * double(character.spec.speed) * m_settings.stuckTime;
-      if (double((character.position - character.progressAnchor).norm()) < expected) {
-        trigger(character, ReplanReason::Stuck, now);
-      }
-      character.progressAnchor = character.position;
-      character.progressSince = now;
-    }
-    // A blocking entity on the path ahead.
-    if (now >= character.nextCorridorCheck) {
-      character.nextCorridorCheck = now + m_settings.corridorCheckInterval;
-      const std::vector<Vec2>& points = character.path.controlPoints;
-      if (points.size() < 2) continue;
-      // The segment it walks: the nearest one at or after the last known.
-      std::size_t segment = std::min(character.segment, points.size() - 2);
-      double best = kInfinity;
-      for (std::size_t i = segment; i + 1 < points.size() && i < segment + 4; ++i) {
-        const Vec2 ab = points[i + 1] - points[i];
-        const float t = ab.squaredNorm() > 0.0f ? std::clamp((character.position - points[i]).dot(ab) / ab.squaredNorm(), 0.0f, 1.0f) : 0.0f;
-        const double d = double((points[i] + t * ab - character.position).norm());
-        if (d < best) {
-          best = d;
-          character.segment = i;
-        }
-      }
-      double budget = double(m_settings.corridorLookahead * tile);
-      Vec2 from = character.position;
-      bool blocked = false;
-      const float radius = character.spec.radius;
-      for (std::size_t i = character.segment + 1; i < points.size() && budget > 0.0 && !blocked; ++i) {
-        Vec2 to = points[i];
-        const double length = double((to - from).norm());
-        if (length > budget) to = from + (to - from) * float(budget / length);
-        near.clear();
-        m_world->entitySource().entitiesNear(from, to, radius, near);
-        for (const Entity& entity : near) {
-          if (entity.id == character.spec.id || entity.flat() || entity.id == character.spec.goal.follow) continue;
-          // Characters under local avoidance make way by themselves: no replan for them.
-          if ((entity.flags & kEntityAvoiding) != 0) continue;
-          // Entities it already stands in (a crowd at the start) do not count, as in the planner.
-          if ((entity.position - character.position).norm() < entity.radius + radius) continue;
-          if (entityTouchesSegment(entity, from, to, radius)) {
-            blocked = true;
-            break;
-          }
-        }
-        budget -= length;
-        from = to;
-      }
-      if (blocked) trigger(character, ReplanReason::EntityInCorridor, now);
-    }
-  }
 }
 
 void ReplanScheduler::accept(Character& character, ReplanReason reason, bool along, PathResult& result, double now) {
@@ -983,69 +559,6 @@ void ReplanScheduler::update(double now, ReplanBudget budget) {
     m_overshootMicros.add(std::max(0.0, m_stats.micros - budget.micros));
   }
   tellListener();
-}
-
-void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<PlanJob>& jobs) {
-  jobs.clear();
-  m_events.clear();
-  if (!std::isfinite(now)) return;
-  m_now = now;
-  m_stats = {};
-  if (!m_data->current()) m_data->update();
-  notice(now);
-  while (jobs.size() < maxJobs) {
-    Vec2 goal;
-    Character* character = nextDue(now, goal);
-    if (character == nullptr) break;
-    const ReplanReason reason = take(*character);
-    PlanJob& job = jobs.emplace_back();
-    job.character = character->spec.id;
-    job.request = requestFor(*character, goal);
-    job.followed = character->spec.goal.follow;
-    job.request.ignore = {};
-    job.reason = reason;
-    const bool along = planAlongAllowed(*character, reason, goal, now);
-    job.previous = along ? &character->path : nullptr;
-    character->forceFull = false;
-    character->requestedGoal = goal;
-    character->requestedGoalChanges = character->goalChanges;
-    character->travelledSinceRequest = 0.0;
-    character->jobOut = true;
-    job.generation = character->generation;
-  }
-  tellListener();
-}
-
-void ReplanScheduler::acceptJobs(double now, std::span<PlanJob> jobs) {
-  const auto begin = Clock::now();
-  m_events.clear();
-  m_stats = {};
-  for (PlanJob& job : jobs) {
-    Character* character = find(job.character);
-    if (character == nullptr || !character->jobOut || character->generation != job.generation) continue;
-    character->jobOut = false;
-    m_stats.expansions += job.result.stats(PathStage::Search).expansions;
-    if (job.previous != nullptr && job.result.status == Status::NoPath) {
-      // The route is no longer clear: search afresh, first thing.
-      planAfreshFirst(*character, job.reason, now);
-      continue;
-    }
-    accept(*character, job.reason, job.previous != nullptr, job.result, now);
-  }
-  // Retired characters whose jobs have all come back (or were cancelled) can go.
-  if (std::none_of(m_characters.begin(), m_characters.end(), [](const auto& c) { return c->jobOut; })) m_retired.clear();
-  m_stats.micros = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
-  tellListener();
-}
-
-void ReplanScheduler::cancelJobs() {
-  for (auto& character : m_characters) {
-    if (!character->jobOut) continue;
-    character->jobOut = false;
-    character->forceFull = true;
-    queue(*character, m_now - interval());
-  }
-  m_retired.clear();
 }
 
 }  // namespace rpgnav
