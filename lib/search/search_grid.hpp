@@ -244,6 +244,7 @@ class SearchGrid {
   static constexpr std::int32_t kJumpFarReach = 32767;
   /// The straight directions' entries.
   static constexpr int kEast = 0, kWest = 1, kSouth = 2, kNorth = 3;
+  static constexpr std::int32_t kJumpDirections = 4;
   /// On hex grids the record's first six entries are the same for the six hex directions (in
   /// the layout's table order, HexDirections), for the secondary runs of hex jump points: the
   /// distance to the first tile that is blocked (negative) or stops a run (positive: not uniform,
