@@ -151,10 +151,10 @@ rpgnav_status rpgnav_field_set_danger_factor(rpgnav_field* field, uint8_t factor
 rpgnav_status rpgnav_field_set_door_costs(rpgnav_field* field, float closed, float locked) {
   return guarded([&] {
     if (field == nullptr) return invalid("rpgnav_field_set_door_costs: field is NULL");
-    CrowdField::DoorPolicy policy;
-    if (!(closed < 0.0f)) policy.closedCost = closed;  // NaN passed on for the field to refuse
-    if (!(locked < 0.0f)) policy.lockedCost = locked;
-    return report(field->field.setDoorPolicy(policy), "rpgnav_field_set_door_costs: a cost above 1000 or not a number");
+    CrowdField::DoorCosts costs;
+    if (!(closed < 0.0f)) costs.closedCost = closed;  // NaN passed on for the field to refuse
+    if (!(locked < 0.0f)) costs.lockedCost = locked;
+    return report(field->field.setDoorCosts(costs), "rpgnav_field_set_door_costs: a cost above 1000 or not a number");
   });
 }
 

@@ -114,7 +114,7 @@ void CrowdField::propagateWith(int shift, std::size_t mask) {
   const bool roomPerTurn = farthest - nearest < 16 && m_crossings.empty();
   // Weights far apart (danger) space the distances over many buckets, most of them empty: a bit
   // per bucket, set on a push (maybe with nothing taken) and cleared when it is worked on, finds
-  // the next bucket with tiles in a few word tests (a turret's danger: a rebuild 17 -> 13 us).
+  // the next bucket with tiles in a few word tests rather than a walk over the empty ones.
   // Not for a bounded field: its stop is decided bucket by bucket.
   const bool skipEmpty = !roomPerTurn && !m_stopEarly;
   std::vector<std::uint64_t>& occupiedStore = m_occupied;

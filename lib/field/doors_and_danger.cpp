@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Doors (blocking moves, or crossings that cost extra under the door policy) and danger (layers,
+// Doors (blocking moves, or crossings that cost extra under the door costs) and danger (layers,
 // stamps and the factor that weighs them into the tiles' rates).
 #include "rpgnav/field/crowd_field.hpp"
 
@@ -49,18 +49,18 @@ Status CrowdField::removeDoor(Cell a, Cell b) {
   return Status::Ok;
 }
 
-Status CrowdField::setDoorPolicy(const DoorPolicy& policy) {
-  const auto valid = [](float cost) { return cost == DoorPolicy::kBlocks || (cost >= 0.0f && cost <= 1000.0f); };
-  if (!valid(policy.closedCost) || !valid(policy.lockedCost)) return Status::InvalidArgument;
-  m_doorPolicy = policy;
+Status CrowdField::setDoorCosts(const DoorCosts& costs) {
+  const auto valid = [](float cost) { return cost == DoorCosts::kBlocks || (cost >= 0.0f && cost <= 1000.0f); };
+  if (!valid(costs.closedCost) || !valid(costs.lockedCost)) return Status::InvalidArgument;
+  m_doorCosts = costs;
   applyDoors();
   rebuild();
   return Status::Ok;
 }
 
 std::int64_t CrowdField::crossingExtra(DoorState state) const noexcept {
-  const float cost = state == DoorState::Open ? 0.0f : state == DoorState::Closed ? m_doorPolicy.closedCost : m_doorPolicy.lockedCost;
-  if (cost == DoorPolicy::kBlocks) return -1;
+  const float cost = state == DoorState::Open ? 0.0f : state == DoorState::Closed ? m_doorCosts.closedCost : m_doorCosts.lockedCost;
+  if (cost == DoorCosts::kBlocks) return -1;
   // Tile steps on cost-1 ground (as the planner prices a door: lib/path/query_doors.cpp).
   return std::llround(double(cost) * double(kStep));
 }

@@ -203,7 +203,7 @@ std::int32_t Layout::stepDistance(Cell a, Cell b) const noexcept {
   return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;
 }
 
-const char* layoutName(LayoutKind kind) noexcept {
+std::string_view toString(LayoutKind kind) noexcept {
   switch (kind) {
     case LayoutKind::Square: return "square";
     case LayoutKind::HexPointy: return "hex-pointy";

@@ -8,7 +8,7 @@
 
 namespace rpgnav {
 
-const char* doorStateName(DoorState state) noexcept {
+std::string_view toString(DoorState state) noexcept {
   switch (state) {
     case DoorState::Open: return "open";
     case DoorState::Closed: return "closed";

@@ -127,7 +127,7 @@ Result<TileMap> readMovingAiMap(const std::filesystem::path& path) {
 Result<std::string> writeMovingAiMap(const TileMap& map) {
   if (map.layout().kind() != LayoutKind::Square) {
     return Error{Status::InvalidArgument, "Moving AI maps are square; this map is " +
-                                              std::string(layoutName(map.layout().kind()))};
+                                              std::string(toString(map.layout().kind()))};
   }
   for (int i = 0; i < map.terrain().terrainCount(); ++i) {
     if (map.terrain().terrainSymbol(TerrainId{std::uint8_t(i)}) == 0) {

@@ -117,7 +117,7 @@ Result<std::string> writeRpgMap(const MapDocument& document) {
   const TerrainTable& terrain = map.terrain();
   const Layout& layout = map.layout();
   std::string out = "rpgmap 1\nlayout ";
-  out += layoutName(layout.kind());
+  out += toString(layout.kind());
   if (layout.hexStagger() == HexStagger::Even) out += " even";
   out += '\n';
   if (layout.kind() == LayoutKind::Square && layout.connectivity() == 4) out += "connectivity 4\n";
@@ -163,7 +163,7 @@ Result<std::string> writeRpgMap(const MapDocument& document) {
     out += "\n[doors]\n";
     for (const DoorSpec& door : document.doors) {
       out += door.name + ' ' + std::to_string(door.a.x) + ' ' + std::to_string(door.a.y) + ' ' +
-             std::to_string(door.b.x) + ' ' + std::to_string(door.b.y) + ' ' + doorStateName(door.state);
+             std::to_string(door.b.x) + ' ' + std::to_string(door.b.y) + ' ' + std::string(toString(door.state));
       if (!door.key.empty()) out += " key=" + door.key;
       out += '\n';
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rpgnav/nav/nav_data.hpp"
+#include "nav/nav_data_impl.hpp"
 
 #include "nav/nav_layer.hpp"
 
@@ -18,15 +18,45 @@ std::size_t NavLayer::memoryBytes() const noexcept {
   return sizeof(*this) + m_grid.memoryBytes() + m_lines.memoryBytes() + m_corners.memoryBytes() + m_costs.memoryBytes();
 }
 
-NavData::NavData(const World& world, NavDataSettings settings)
+NavData::Impl::Impl(const World& world, NavDataSettings settings)
     : m_world(&world),
       m_settings(settings),
       m_mapVersion(world.map().version()),
       m_doorLayoutVersion(world.doorLayoutVersion()),
       m_dangerVersion(world.danger().version()) {}
-NavData::~NavData() = default;
+NavData::Impl::~Impl() = default;
 
-std::vector<SearchGate> NavData::gates() const {
+// The public calls, each handed to the Impl.
+NavData::NavData(const World& world, NavDataSettings settings) : m_impl(std::make_unique<Impl>(world, settings)) {}
+NavData::~NavData() = default;
+Status NavData::prepare(MobilityId mobility, float radius) { return m_impl->prepare(mobility, radius); }
+Status NavData::prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+                        std::optional<std::uint8_t> dangerFactor) {
+  return m_impl->prepare(mobility, radius, costs, dangerFactor);
+}
+bool NavData::ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+                    std::optional<std::uint8_t> dangerFactor) const noexcept {
+  return m_impl->ready(mobility, radius, costs, dangerFactor);
+}
+const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+                               std::optional<std::uint8_t> dangerFactor) const noexcept {
+  return m_impl->layer(mobility, radius, costs, dangerFactor);
+}
+const Clearance* NavData::clearance(MobilityId mobility, std::span<const TerrainCost> costs,
+                                    std::optional<std::uint8_t> dangerFactor) const noexcept {
+  return m_impl->clearance(mobility, costs, dangerFactor);
+}
+NavUpdate NavData::update() { return m_impl->update(); }
+bool NavData::current() const noexcept { return m_impl->current(); }
+std::uint64_t NavData::mapVersion() const noexcept { return m_impl->m_mapVersion; }
+std::uint64_t NavData::doorLayoutVersion() const noexcept { return m_impl->m_doorLayoutVersion; }
+bool NavData::refreshLandmarks(int sweeps) { return m_impl->refreshLandmarks(sweeps); }
+const World& NavData::world() const noexcept { return *m_impl->m_world; }
+const TileMap& NavData::map() const noexcept { return m_impl->m_world->map(); }
+const NavDataSettings& NavData::settings() const noexcept { return m_impl->m_settings; }
+std::size_t NavData::memoryBytes() const noexcept { return m_impl->memoryBytes(); }
+
+std::vector<SearchGate> NavData::Impl::gates() const {
   // Every door is a gate of the grid, in door order, so gate i is door i (a door taken away
   // keeps its index, as a gate that is not there).
   std::vector<SearchGate> gates;
@@ -34,7 +64,7 @@ std::vector<SearchGate> NavData::gates() const {
   return gates;
 }
 
-Result<std::unique_ptr<NavLayer>> NavData::build(const TileMap& map, MobilityId mobility, SizeClass size) const {
+Result<std::unique_ptr<NavLayer>> NavData::Impl::build(const TileMap& map, MobilityId mobility, SizeClass size) const {
   SearchGridSettings search;
   search.landmarks = m_settings.landmarks;
   search.clearance = size == SizeClass::WideHex ? kHexHalfEdge : 0.0f;
@@ -47,9 +77,9 @@ Result<std::unique_ptr<NavLayer>> NavData::build(const TileMap& map, MobilityId 
                                                 ConvexCorners(map, mobility), std::move(costs.value()), size));
 }
 
-Status NavData::prepare(MobilityId mobility, float radius) { return prepare(mobility, radius, {}); }
+Status NavData::Impl::prepare(MobilityId mobility, float radius) { return prepare(mobility, radius, {}); }
 
-Status NavData::preparePlain(MobilityId mobility, float radius) {
+Status NavData::Impl::preparePlain(MobilityId mobility, float radius) {
   const TileMap& map = m_world->map();
   if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
@@ -82,7 +112,7 @@ bool sameCosts(std::span<const TerrainCost> a, std::span<const TerrainCost> b) n
 
 }  // namespace
 
-const NavData::Filtered* NavData::filtered(MobilityId mobility, std::span<const TerrainCost> costs,
+const NavData::Impl::Filtered* NavData::Impl::filtered(MobilityId mobility, std::span<const TerrainCost> costs,
                                            std::uint8_t dangerFactor) const noexcept {
   const auto found = std::find_if(m_filtered.begin(), m_filtered.end(), [&](const Filtered& entry) {
     return entry.mobility == mobility && entry.dangerFactor == dangerFactor && sameCosts(entry.costs, costs);
@@ -90,7 +120,7 @@ const NavData::Filtered* NavData::filtered(MobilityId mobility, std::span<const 
   return found != m_filtered.end() ? &*found : nullptr;
 }
 
-Result<std::unique_ptr<TileMap>> NavData::filteredMap(MobilityId mobility, std::span<const TerrainCost> costs,
+Result<std::unique_ptr<TileMap>> NavData::Impl::filteredMap(MobilityId mobility, std::span<const TerrainCost> costs,
                                                       std::uint8_t dangerFactor, std::vector<std::uint8_t>& pairTerrain) const {
   auto map = std::make_unique<TileMap>(m_world->map());
   for (const TerrainCost& entry : costs) {
@@ -162,7 +192,7 @@ bool restamp(TileMap& copy, const std::vector<std::uint8_t>& pairTerrain, const 
 
 }  // namespace
 
-Status NavData::prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+Status NavData::Impl::prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
                         std::optional<std::uint8_t> factor) {
   const std::uint8_t dangerFactor = factorOf(factor);
   if (costs.empty() && dangerFactor == 0) return preparePlain(mobility, radius);
@@ -193,7 +223,7 @@ Status NavData::prepare(MobilityId mobility, float radius, std::span<const Terra
   return Status::Ok;
 }
 
-bool NavData::rebuild(Filtered& entry, NavUpdate& result) {
+bool NavData::Impl::rebuild(Filtered& entry, NavUpdate& result) {
   auto copy = filteredMap(entry.mobility, entry.costs, entry.dangerFactor, entry.pairTerrain);
   if (!copy) {  // a cost edit of the world's table left an override out of range, or too many pairs
     result.status = copy.status();
@@ -221,11 +251,11 @@ bool NavData::rebuild(Filtered& entry, NavUpdate& result) {
   return built;
 }
 
-void NavData::rebuildFiltered(NavUpdate& result) {
+void NavData::Impl::rebuildFiltered(NavUpdate& result) {
   for (Filtered& entry : m_filtered) rebuild(entry, result);
 }
 
-const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+const NavLayer* NavData::Impl::layer(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
                                std::optional<std::uint8_t> factor) const noexcept {
   const std::uint8_t dangerFactor = factorOf(factor);
   const Layout& layout = m_world->map().layout();
@@ -245,12 +275,12 @@ const NavLayer* NavData::layer(MobilityId mobility, float radius, std::span<cons
   return found;
 }
 
-bool NavData::ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
+bool NavData::Impl::ready(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
                     std::optional<std::uint8_t> dangerFactor) const noexcept {
   return current() && layer(mobility, radius, costs, dangerFactor) != nullptr;
 }
 
-const Clearance* NavData::clearance(MobilityId mobility, std::span<const TerrainCost> costs,
+const Clearance* NavData::Impl::clearance(MobilityId mobility, std::span<const TerrainCost> costs,
                                     std::optional<std::uint8_t> factor) const noexcept {
   const std::uint8_t dangerFactor = factorOf(factor);
   if (!costs.empty() || dangerFactor != 0) {
@@ -260,13 +290,13 @@ const Clearance* NavData::clearance(MobilityId mobility, std::span<const Terrain
   return mobility.value < m_clearances.size() ? m_clearances[mobility.value].get() : nullptr;
 }
 
-bool NavData::current() const noexcept {
+bool NavData::Impl::current() const noexcept {
   return m_mapVersion == m_world->map().version() && m_doorLayoutVersion == m_world->doorLayoutVersion() &&
          m_dangerVersion == m_world->danger().version();
 }
 
 // What one update() brings to every layer.
-struct NavData::Patch {
+struct NavData::Impl::Patch {
   bool tiles = false;         // tiles changed terrain, or a terrain its cost
   bool costsChanged = false;  // a terrain's cost changed: every tile is looked at again
   std::vector<TileRect> rects;  // the tiles that changed terrain
@@ -275,22 +305,27 @@ struct NavData::Patch {
   std::vector<SearchGate> doors;  // the gates, when doorsChanged
 };
 
-bool NavData::patchLayer(NavLayer& layer, const TileMap& map, const Patch& patch, NavUpdate& result) {
+std::optional<Error> NavLayer::patchTiles(const TileMap& map, std::span<const TileRect> rects,
+                                          std::span<const std::pair<Cell, Cell>> pairs, bool costsChanged) {
+  if (auto error = m_grid.update(map, rects, costsChanged)) return error;
+  m_lines.update(map, pairs, costsChanged);
+  const std::pair<Cell, Cell> whole[] = {{Cell{0, 0}, Cell{map.width() - 1, map.height() - 1}}};
+  m_corners.update(map, costsChanged ? std::span<const std::pair<Cell, Cell>>(whole) : pairs);
+  std::vector<Cell> changed;
+  m_costs.refresh(map, costsChanged ? std::span<const std::pair<Cell, Cell>>() : pairs, costsChanged, changed);
+  return std::nullopt;
+}
+
+bool NavData::Impl::patchLayer(NavLayer& layer, const TileMap& map, const Patch& patch, NavUpdate& result) {
   if (patch.tiles) {
-    if (auto error = layer.m_grid.update(map, patch.rects, patch.costsChanged)) {
+    if (auto error = layer.patchTiles(map, patch.rects, patch.pairs, patch.costsChanged)) {
       result.status = error->status;
       result.reason = error->message;
       return false;
     }
-    layer.m_lines.update(map, patch.pairs, patch.costsChanged);
-    const std::pair<Cell, Cell> whole[] = {{Cell{0, 0}, Cell{map.width() - 1, map.height() - 1}}};
-    layer.m_corners.update(map, patch.costsChanged ? std::span<const std::pair<Cell, Cell>>(whole) : patch.pairs);
-    std::vector<Cell> changed;
-    layer.m_costs.refresh(map, patch.costsChanged ? std::span<const std::pair<Cell, Cell>>() : patch.pairs,
-                          patch.costsChanged, changed);
   }
   if (patch.doorsChanged) {
-    if (auto error = layer.m_grid.setGates(map, patch.doors)) {
+    if (auto error = layer.setGates(map, patch.doors)) {
       result.status = error->status;
       result.reason = error->message;
       return false;
@@ -299,7 +334,7 @@ bool NavData::patchLayer(NavLayer& layer, const TileMap& map, const Patch& patch
   return true;
 }
 
-void NavData::patchFiltered(const Patch& patch, NavUpdate& result) {
+void NavData::Impl::patchFiltered(const Patch& patch, NavUpdate& result) {
   // The tiles whose danger changed since the last update (all of them when the journal no
   // longer reaches back), for the entries that weigh danger.
   const DangerMap& danger = m_world->danger();
@@ -339,7 +374,7 @@ void NavData::patchFiltered(const Patch& patch, NavUpdate& result) {
   }
 }
 
-NavUpdate NavData::update() {
+NavUpdate NavData::Impl::update() {
   const auto began = std::chrono::steady_clock::now();
   NavUpdate result;
   const TileMap& map = m_world->map();
@@ -405,17 +440,17 @@ NavUpdate NavData::update() {
   return result;
 }
 
-bool NavData::refreshLandmarks(int sweeps) {
+bool NavData::Impl::refreshLandmarks(int sweeps) {
   bool done = true;
   for (std::unique_ptr<NavLayer>& layer : m_layers) {
     if (!layer) continue;
-    sweeps -= layer->m_grid.refreshLandmarks(std::max(sweeps, 0));
-    done = done && layer->m_grid.landmarksCurrent();
+    sweeps -= layer->refreshLandmarks(std::max(sweeps, 0));
+    done = done && layer->grid().landmarksCurrent();
   }
   return done;
 }
 
-std::size_t NavData::memoryBytes() const noexcept {
+std::size_t NavData::Impl::memoryBytes() const noexcept {
   std::size_t total = sizeof(*this);
   for (const std::unique_ptr<NavLayer>& layer : m_layers) total += layer ? layer->memoryBytes() : 0;
   for (const std::unique_ptr<Clearance>& clearance : m_clearances) total += clearance ? clearance->memoryBytes() : 0;

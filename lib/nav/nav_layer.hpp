@@ -31,12 +31,23 @@ class NavLayer {
   /// Bytes the layer holds (its arrays' capacities; the index rows' headers included).
   std::size_t memoryBytes() const noexcept;
 
- private:
-  friend class NavData;
+  /// (Built and kept up to date by NavData, which alone holds a layer it may change.)
+  /// After tile edits on `map`: the tiles of `rects` (`pairs`: the same as corner pairs) changed
+  /// terrain, or with `costsChanged` a terrain its cost, so that every tile is looked at again.
+  std::optional<Error> patchTiles(const TileMap& map, std::span<const TileRect> rects,
+                                  std::span<const std::pair<Cell, Cell>> pairs, bool costsChanged);
+  /// After doors were added or taken away: the grid's gates, one per door.
+  std::optional<Error> setGates(const TileMap& map, std::span<const SearchGate> gates) {
+    return m_grid.setGates(map, gates);
+  }
+  /// SearchGrid::refreshLandmarks; returns the sweeps made.
+  int refreshLandmarks(int sweeps) { return m_grid.refreshLandmarks(sweeps); }
   NavLayer(const TileMap& map, SearchGrid grid, SegmentTester lines, ConvexCorners corners, CostField costs,
            SizeClass size)
       : m_map(&map), m_grid(std::move(grid)), m_lines(std::move(lines)), m_corners(std::move(corners)),
         m_costs(std::move(costs)), m_size(size) {}
+
+ private:
   const TileMap* m_map;
   SearchGrid m_grid;
   SegmentTester m_lines;

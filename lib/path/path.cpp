@@ -13,7 +13,7 @@
 
 namespace rpgnav {
 
-std::string_view pathStageName(PathStage stage) noexcept {
+std::string_view toString(PathStage stage) noexcept {
   switch (stage) {
     case PathStage::StraightLine: return "straight_line";
     case PathStage::Search: return "search";

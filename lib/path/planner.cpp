@@ -43,7 +43,7 @@ Planner::Impl::Impl(const TileMap& map, PlannerSettings settings, NavDataSetting
 
 bool Planner::Impl::exactSearchMayRun() const noexcept {
   const Layout& layout = m_world->map().layout();
-  return m_settings.exactAnyAngle && !m_settings.anyAngleSearch && m_world->doors().empty() &&
+  return m_settings.search == SearchMode::ExactAnyAngle && m_world->doors().empty() &&
          layout.kind() == LayoutKind::Square && layout.connectivity() == 8;
 }
 
@@ -420,13 +420,14 @@ Status Planner::Impl::searchAndFinish(const PlanSlice& slice, bool resume, PathR
         // A wide body: only tiles where it fits, steps its swept body fits (no any-angle search).
         search.clearance = m_clearance;
         search.bodyTiles = detail::bodyTilesOf(request.radius, layout);
-      } else if ((m_settings.anyAngleSearch && !widerThanHalfHexEdge(layout, request.radius)) || exactSearchOn(data->grid())) {
+      } else if ((m_settings.search == SearchMode::AnyAngle && !widerThanHalfHexEdge(layout, request.radius)) ||
+                 exactSearchOn(data->grid())) {
         search.sightLines = &data->lines();
         search.radius = request.radius;
         search.startPoint = request.start;
         // (A refused goal point is no end for a route: the search ends at a tile's centre.)
         if (!m_pending.goalRefused) search.goalPoint = request.goal;
-        search.exactAnyAngle = !m_settings.anyAngleSearch;
+        search.exactAnyAngle = m_settings.search != SearchMode::AnyAngle;
       }
       m_searchExact = search.exactAnyAngle;
       status = m_search.findPath(data->grid(), search, m_searchResult);

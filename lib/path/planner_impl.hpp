@@ -11,7 +11,7 @@
 #include "path/stages.hpp"
 #include "nav/nav_layer.hpp"
 #include "search/search_context.hpp"
-#include "rpgnav/core/running_estimate.hpp"
+#include "core/running_estimate.hpp"
 #include "rpgnav/grid/line_of_sight.hpp"
 
 #include <chrono>
@@ -101,7 +101,7 @@ class RPGNAV_HIDDEN Planner::Impl {
   void keepRequest(const PathRequest& request, Vec2 askedStart);
   // Whether the exact any-angle search may run on this world's map (the settings, the layout, no
   // doors), and whether it is stage 2 for a narrow character on `grid` (see
-  // PlannerSettings::exactAnyAngle).
+  // SearchMode::ExactAnyAngle).
   bool exactSearchMayRun() const noexcept;
   bool exactSearchOn(const SearchGrid& grid) const noexcept;
   // The search's memory made now, for the walking layer when the data has it: the exact search's

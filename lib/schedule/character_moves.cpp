@@ -14,7 +14,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 }  // namespace
 
-PathFollower::Step ReplanScheduler::follow(EntityId id, double distance) {
+PathFollower::Step ReplanScheduler::Impl::follow(EntityId id, double distance) {
   Character* character = find(id);
   if (character == nullptr || !character->hasPath) return {};
   if (character->movedByGame) {  // back to following: from the start of the path it has
@@ -31,14 +31,14 @@ PathFollower::Step ReplanScheduler::follow(EntityId id, double distance) {
   return step;
 }
 
-Status ReplanScheduler::setAvoidance(EntityId id, const AvoidanceSettings& settings) {
+Status ReplanScheduler::Impl::setAvoidance(EntityId id, const AvoidanceSettings& settings) {
   Character* character = find(id);
   if (character == nullptr || !validAvoidanceSettings(settings)) return Status::InvalidArgument;
   character->spec.avoidance = settings;
   return Status::Ok;
 }
 
-std::span<const MoveStep> ReplanScheduler::move(double dt) {
+std::span<const MoveStep> ReplanScheduler::Impl::move(double dt) {
   const auto begin = Clock::now();
   m_steps.clear();
   if (!(dt > 0.0) || !std::isfinite(dt)) return m_steps;

@@ -19,7 +19,7 @@ Status PlanJob::run(Planner& planner) {
 }
 
 
-void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<PlanJob>& jobs) {
+void ReplanScheduler::Impl::collectDue(double now, std::size_t maxJobs, std::vector<PlanJob>& jobs) {
   jobs.clear();
   m_events.clear();
   if (!std::isfinite(now)) return;
@@ -50,7 +50,7 @@ void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<Pl
   tellListener();
 }
 
-void ReplanScheduler::acceptJobs(double now, std::span<PlanJob> jobs) {
+void ReplanScheduler::Impl::acceptJobs(double now, std::span<PlanJob> jobs) {
   const auto begin = Clock::now();
   m_events.clear();
   m_stats = {};
@@ -72,7 +72,7 @@ void ReplanScheduler::acceptJobs(double now, std::span<PlanJob> jobs) {
   tellListener();
 }
 
-void ReplanScheduler::cancelJobs() {
+void ReplanScheduler::Impl::cancelJobs() {
   for (auto& character : m_characters) {
     if (!character->jobOut) continue;
     character->jobOut = false;

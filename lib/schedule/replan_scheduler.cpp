@@ -65,7 +65,7 @@ PlannerSettings withHorizon(PlannerSettings planner, const SchedulerSettings& se
 
 }  // namespace
 
-ReplanScheduler::ReplanScheduler(const World& world, PlannerSettings planner, SchedulerSettings settings,
+ReplanScheduler::Impl::Impl(const World& world, PlannerSettings planner, SchedulerSettings settings,
                                  NavDataSettings data)
     : m_world(&world),
       m_settings(settings),
@@ -79,7 +79,7 @@ ReplanScheduler::ReplanScheduler(const World& world, PlannerSettings planner, Sc
   for (const Door& door : world.doors()) m_seenDoors.push_back(door.state);
 }
 
-ReplanScheduler::ReplanScheduler(NavData& data, PlannerSettings planner, SchedulerSettings settings)
+ReplanScheduler::Impl::Impl(NavData& data, PlannerSettings planner, SchedulerSettings settings)
     : m_world(&data.world()),
       m_settings(settings),
       m_data(&data),
@@ -91,26 +91,62 @@ ReplanScheduler::ReplanScheduler(NavData& data, PlannerSettings planner, Schedul
   for (const Door& door : m_world->doors()) m_seenDoors.push_back(door.state);
 }
 
-ReplanScheduler::~ReplanScheduler() = default;
+ReplanScheduler::Impl::~Impl() = default;
 
-double ReplanScheduler::interval() const noexcept {
+// The public calls, each handed to the Impl.
+ReplanScheduler::ReplanScheduler(const World& world, PlannerSettings planner, SchedulerSettings settings,
+                                 NavDataSettings data)
+    : m_impl(std::make_unique<Impl>(world, planner, settings, data)) {}
+ReplanScheduler::ReplanScheduler(NavData& data, PlannerSettings planner, SchedulerSettings settings)
+    : m_impl(std::make_unique<Impl>(data, planner, settings)) {}
+ReplanScheduler::~ReplanScheduler() = default;
+Status ReplanScheduler::add(const CharacterSpec& character) { return m_impl->add(character); }
+Status ReplanScheduler::remove(EntityId id) { return m_impl->remove(id); }
+Status ReplanScheduler::setGoal(EntityId id, const Goal& goal) { return m_impl->setGoal(id, goal); }
+Status ReplanScheduler::setPosition(EntityId id, Vec2 position) { return m_impl->setPosition(id, position); }
+PathFollower::Step ReplanScheduler::follow(EntityId id, double distance) { return m_impl->follow(id, distance); }
+std::span<const MoveStep> ReplanScheduler::move(double dt) { return m_impl->move(dt); }
+Status ReplanScheduler::setAvoidance(EntityId id, const AvoidanceSettings& settings) {
+  return m_impl->setAvoidance(id, settings);
+}
+double ReplanScheduler::moveMicros() const noexcept { return m_impl->m_moveMicros; }
+void ReplanScheduler::update(double now, ReplanBudget budget) { m_impl->update(now, budget); }
+std::span<const ReplanEvent> ReplanScheduler::events() const noexcept { return m_impl->m_events; }
+const SchedulerStats& ReplanScheduler::stats() const noexcept { return m_impl->m_stats; }
+std::int64_t ReplanScheduler::lateTurns() const noexcept { return m_impl->m_lateTurns; }
+void ReplanScheduler::setListener(ReplanListener* listener) noexcept { m_impl->m_listener = listener; }
+void ReplanScheduler::collectDue(double now, std::size_t maxJobs, std::vector<PlanJob>& jobs) {
+  m_impl->collectDue(now, maxJobs, jobs);
+}
+void ReplanScheduler::acceptJobs(double now, std::span<PlanJob> jobs) { m_impl->acceptJobs(now, jobs); }
+void ReplanScheduler::cancelJobs() { m_impl->cancelJobs(); }
+const PathResult* ReplanScheduler::path(EntityId id) const noexcept { return m_impl->path(id); }
+Vec2 ReplanScheduler::position(EntityId id) const noexcept { return m_impl->position(id); }
+ReplanScheduler::CharacterInfo ReplanScheduler::info(EntityId id) const noexcept { return m_impl->info(id); }
+std::size_t ReplanScheduler::size() const noexcept { return m_impl->m_characters.size(); }
+const SchedulerSettings& ReplanScheduler::settings() const noexcept { return m_impl->m_settings; }
+Planner& ReplanScheduler::planner() noexcept { return m_impl->m_planner; }
+const NavData& ReplanScheduler::navData() const noexcept { return *m_impl->m_data; }
+NavData& ReplanScheduler::navData() noexcept { return *m_impl->m_data; }
+
+double ReplanScheduler::Impl::interval() const noexcept {
   return m_world->designSettings().replanInterval ? double(*m_world->designSettings().replanInterval) : m_settings.interval;
 }
 
-double ReplanScheduler::stickiness() const noexcept {
+double ReplanScheduler::Impl::stickiness() const noexcept {
   return m_world->designSettings().stickiness ? double(*m_world->designSettings().stickiness) : m_settings.stickiness;
 }
 
-ReplanScheduler::Character* ReplanScheduler::find(EntityId id) noexcept {
+ReplanScheduler::Impl::Character* ReplanScheduler::Impl::find(EntityId id) noexcept {
   const auto it = m_index.find(id.value);
   return it == m_index.end() ? nullptr : m_characters[it->second].get();
 }
-const ReplanScheduler::Character* ReplanScheduler::find(EntityId id) const noexcept {
+const ReplanScheduler::Impl::Character* ReplanScheduler::Impl::find(EntityId id) const noexcept {
   const auto it = m_index.find(id.value);
   return it == m_index.end() ? nullptr : m_characters[it->second].get();
 }
 
-Status ReplanScheduler::add(const CharacterSpec& spec) {
+Status ReplanScheduler::Impl::add(const CharacterSpec& spec) {
   const TileMap& map = m_world->map();
   if (spec.id.value == 0 || find(spec.id) != nullptr) return Status::InvalidArgument;
   if (!map.terrain().valid(spec.mobility)) return Status::InvalidArgument;
@@ -143,7 +179,7 @@ Status ReplanScheduler::add(const CharacterSpec& spec) {
   return Status::Ok;
 }
 
-Status ReplanScheduler::remove(EntityId id) {
+Status ReplanScheduler::Impl::remove(EntityId id) {
   const auto it = m_index.find(id.value);
   if (it == m_index.end()) return Status::InvalidArgument;
   const std::size_t slot = it->second;
@@ -162,7 +198,7 @@ Status ReplanScheduler::remove(EntityId id) {
   return Status::Ok;  // its queue entry is stale now and is skipped
 }
 
-Status ReplanScheduler::setGoal(EntityId id, const Goal& goal) {
+Status ReplanScheduler::Impl::setGoal(EntityId id, const Goal& goal) {
   Character* character = find(id);
   if (character == nullptr || goal.follow == id) return Status::InvalidArgument;
   if (goal.follow.value == 0 && !finite(goal.point)) return Status::InvalidArgument;
@@ -173,7 +209,7 @@ Status ReplanScheduler::setGoal(EntityId id, const Goal& goal) {
   return Status::Ok;
 }
 
-Status ReplanScheduler::setPosition(EntityId id, Vec2 position) {
+Status ReplanScheduler::Impl::setPosition(EntityId id, Vec2 position) {
   Character* character = find(id);
   if (character == nullptr || !finite(position)) return Status::InvalidArgument;
   if (position == character->position) return Status::Ok;
@@ -185,12 +221,12 @@ Status ReplanScheduler::setPosition(EntityId id, Vec2 position) {
   return Status::Ok;
 }
 
-const PathResult* ReplanScheduler::path(EntityId id) const noexcept {
+const PathResult* ReplanScheduler::Impl::path(EntityId id) const noexcept {
   const Character* character = find(id);
   return character != nullptr && character->hasPath ? &character->path : nullptr;
 }
 
-ReplanScheduler::CharacterInfo ReplanScheduler::info(EntityId id) const noexcept {
+ReplanScheduler::CharacterInfo ReplanScheduler::Impl::info(EntityId id) const noexcept {
   CharacterInfo out;
   const Character* character = find(id);
   if (character == nullptr) return out;
@@ -204,12 +240,12 @@ ReplanScheduler::CharacterInfo ReplanScheduler::info(EntityId id) const noexcept
   return out;
 }
 
-Vec2 ReplanScheduler::position(EntityId id) const noexcept {
+Vec2 ReplanScheduler::Impl::position(EntityId id) const noexcept {
   const Character* character = find(id);
   return character != nullptr ? character->position : Vec2::Constant(std::numeric_limits<float>::quiet_NaN());
 }
 
-bool ReplanScheduler::goalPoint(const Character& character, Vec2& out) const {
+bool ReplanScheduler::Impl::goalPoint(const Character& character, Vec2& out) const {
   const Goal& goal = character.spec.goal;
   if (goal.follow.value == 0) {
     out = goal.point;
@@ -226,7 +262,7 @@ bool ReplanScheduler::goalPoint(const Character& character, Vec2& out) const {
   return false;
 }
 
-PathRequest ReplanScheduler::requestFor(const Character& character, Vec2 goal) const {
+PathRequest ReplanScheduler::Impl::requestFor(const Character& character, Vec2 goal) const {
   PathRequest request;
   request.start = character.position;
   request.goal = goal;
@@ -243,7 +279,7 @@ PathRequest ReplanScheduler::requestFor(const Character& character, Vec2 goal) c
   return request;
 }
 
-bool ReplanScheduler::planAlongAllowed(const Character& character, ReplanReason reason, Vec2 goal, double now) const {
+bool ReplanScheduler::Impl::planAlongAllowed(const Character& character, ReplanReason reason, Vec2 goal, double now) const {
   // Only the entities changed for this character: the search would find the same route. (Doors
   // and tiles on its route trigger a full plan; changes elsewhere are seen by the next full plan,
   // at most fullReplanInterval later.)
@@ -253,7 +289,7 @@ bool ReplanScheduler::planAlongAllowed(const Character& character, ReplanReason 
          now - character.lastFullPlan < m_settings.fullReplanInterval;
 }
 
-void ReplanScheduler::accept(Character& character, ReplanReason reason, bool along, PathResult& result, double now) {
+void ReplanScheduler::Impl::accept(Character& character, ReplanReason reason, bool along, PathResult& result, double now) {
   ++m_stats.plans;
   character.droppedSearches = 0;
   if (!along) ++m_stats.fullPlans;
@@ -323,12 +359,12 @@ void ReplanScheduler::accept(Character& character, ReplanReason reason, bool alo
   requeue(character, now);
 }
 
-bool ReplanScheduler::forReplacedGoal(const Character& character) const noexcept {
+bool ReplanScheduler::Impl::forReplacedGoal(const Character& character) const noexcept {
   return character.spec.goal.follow.value == 0 && character.requestedGoalChanges != character.goalChanges &&
          character.requestedGoal != character.spec.goal.point;
 }
 
-void ReplanScheduler::install(Character& character, PathResult& result, double now) {
+void ReplanScheduler::Impl::install(Character& character, PathResult& result, double now) {
   ++m_stats.accepted;
   std::swap(character.path, result);
   character.hasPath = true;
@@ -390,7 +426,7 @@ void ReplanScheduler::install(Character& character, PathResult& result, double n
   character.progressSince = now;
 }
 
-void ReplanScheduler::report(Character& character, const ReplanEvent& event) {
+void ReplanScheduler::Impl::report(Character& character, const ReplanEvent& event) {
   // A character replanned every second that keeps waiting at the same door (or in front of the
   // same blocker, or failing the same way) has nothing new to say: an event goes out only when
   // what the plan ended in differs from the last one sent, or it is the first plan to a new goal.
@@ -408,12 +444,12 @@ void ReplanScheduler::report(Character& character, const ReplanEvent& event) {
   }
 }
 
-void ReplanScheduler::tellListener() {
+void ReplanScheduler::Impl::tellListener() {
   if (m_listener == nullptr) return;
   for (const ReplanEvent& event : m_events) m_listener->onReplanEvent(event);
 }
 
-void ReplanScheduler::update(double now, ReplanBudget budget) {
+void ReplanScheduler::Impl::update(double now, ReplanBudget budget) {
   const auto begin = Clock::now();
   m_events.clear();
   m_stats = {};

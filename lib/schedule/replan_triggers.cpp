@@ -16,7 +16,7 @@ namespace {
 constexpr std::int32_t kMaxDroppedSearches = 2;
 }  // namespace
 
-void ReplanScheduler::queue(Character& character, double key) {
+void ReplanScheduler::Impl::queue(Character& character, double key) {
   // Generations count across all characters: a removed character's entries never match a new
   // one registered under the same id.
   character.generation = ++m_generations;
@@ -29,7 +29,7 @@ void ReplanScheduler::queue(Character& character, double key) {
   std::push_heap(m_queue.begin(), m_queue.end(), later);
 }
 
-void ReplanScheduler::trigger(Character& character, ReplanReason reason, double now) {
+void ReplanScheduler::Impl::trigger(Character& character, ReplanReason reason, double now) {
   // To the front, but not past characters overdue by more than an interval: nobody starves.
   const double key = now - interval();
   const bool newGoal = reason == ReplanReason::GoalChanged || reason == ReplanReason::GoalMoved;
@@ -65,7 +65,7 @@ void ReplanScheduler::trigger(Character& character, ReplanReason reason, double 
   queue(character, key);
 }
 
-ReplanScheduler::Character* ReplanScheduler::nextDue(double now, Vec2& goal) {
+ReplanScheduler::Impl::Character* ReplanScheduler::Impl::nextDue(double now, Vec2& goal) {
   while (!m_queue.empty()) {
     const QueueEntry top = m_queue.front();
     Character* character = find(top.id);
@@ -101,7 +101,7 @@ ReplanScheduler::Character* ReplanScheduler::nextDue(double now, Vec2& goal) {
   return nullptr;
 }
 
-ReplanReason ReplanScheduler::take(Character& character) {
+ReplanReason ReplanScheduler::Impl::take(Character& character) {
   std::pop_heap(m_queue.begin(), m_queue.end(), later);
   m_queue.pop_back();
   character.queued = false;
@@ -118,7 +118,7 @@ ReplanReason ReplanScheduler::take(Character& character) {
   return reason;
 }
 
-void ReplanScheduler::requeue(Character& character, double now) {
+void ReplanScheduler::Impl::requeue(Character& character, double now) {
   if (character.retrigger) {
     character.retrigger = false;
     planAfreshFirst(character, character.retriggerReason, now);
@@ -127,13 +127,13 @@ void ReplanScheduler::requeue(Character& character, double now) {
   queue(character, nextTurn(character, now));
 }
 
-void ReplanScheduler::planAfreshFirst(Character& character, ReplanReason reason, double now) {
+void ReplanScheduler::Impl::planAfreshFirst(Character& character, ReplanReason reason, double now) {
   character.forceFull = true;
   character.reason = reason;
   queue(character, now - interval());
 }
 
-double ReplanScheduler::nextTurn(const Character& character, double now) const {
+double ReplanScheduler::Impl::nextTurn(const Character& character, double now) const {
   // The first turn at its phase that is at least half an interval away.
   const double interval = this->interval();
   const double k = std::ceil((now + 0.5 * interval - character.phase) / interval);
@@ -141,7 +141,7 @@ double ReplanScheduler::nextTurn(const Character& character, double now) const {
 }
 
 
-const TileMap& ReplanScheduler::mapOf(const Character& character) const {
+const TileMap& ReplanScheduler::Impl::mapOf(const Character& character) const {
   // A filter's terrain costs live in its layer's map; the layer is gone only after a failed
   // update (then the world's map, until add() prepares it again).
   const CharacterSpec& spec = character.spec;
@@ -151,7 +151,7 @@ const TileMap& ReplanScheduler::mapOf(const Character& character) const {
   return layer != nullptr ? layer->map() : m_world->map();
 }
 
-bool ReplanScheduler::routeClear(const Character& character) const {
+bool ReplanScheduler::Impl::routeClear(const Character& character) const {
   const std::vector<Vec2>& points = character.path.controlPoints;
   if (points.size() < 2) return true;
   const std::size_t first = std::min(character.segment, points.size() - 2);
@@ -163,7 +163,7 @@ bool ReplanScheduler::routeClear(const Character& character) const {
   return true;
 }
 
-double ReplanScheduler::remainingCost(const Character& character) const {
+double ReplanScheduler::Impl::remainingCost(const Character& character) const {
   const std::vector<Vec2>& points = character.path.controlPoints;
   if (points.size() < 2) return 0.0;
   const std::size_t first = std::min(character.segment, points.size() - 2);
@@ -178,7 +178,7 @@ double ReplanScheduler::remainingCost(const Character& character) const {
   return cost;
 }
 
-void ReplanScheduler::notice(double now) {
+void ReplanScheduler::Impl::notice(double now) {
   // Doors and tiles: only when the world's version moved.
   if (m_world->mapVersion() != m_seenMapVersion) {
     m_seenMapVersion = m_world->mapVersion();

@@ -2,7 +2,7 @@
 // Private to lib/schedule: what the replan scheduler keeps for each character.
 #pragma once
 
-#include "rpgnav/schedule/replan_scheduler.hpp"
+#include "schedule/scheduler_impl.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -15,7 +15,7 @@ namespace detail {
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 }  // namespace detail
 
-struct ReplanScheduler::Character {
+struct RPGNAV_HIDDEN ReplanScheduler::Impl::Character {
   CharacterSpec spec;
   Vec2 position = Vec2::Zero();
   std::uint64_t order = 0;  // registration number: the tie-break everywhere

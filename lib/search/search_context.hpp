@@ -115,7 +115,7 @@ struct SearchRequest {
   bool exactAnyAngle = false;
   /// What the grid's gates mean in this query; nullptr: every gate is open and free.
   const GateRule* gates = nullptr;
-  /// Characters of any size (issue 27): the clearance of the grid's map and mobility, and the
+  /// Characters of any size: the clearance of the grid's map and mobility, and the
   /// body's radius in tiles, 0 to 3. The search then keeps to tiles where the body fits
   /// (Clearance::fits: no tile it cannot enter, and not the map's edge, within the radius of the
   /// centre), and steps from tile to tile only where the tiles round the step fit too: for a

@@ -53,7 +53,7 @@ class OfferOptions final : public DoorListener {
     const Door& door = *m_world.door(stop.door);
     std::printf("    door listener: character %u stands at the %s door '%s' (key: %s) at (%.2f, %.2f):\n"
                 "      the game offers: use the key, pick the lock, kick it in, cast knock, set it on fire\n",
-                stop.character.value, doorStateName(door.state), door.name.c_str(),
+                stop.character.value, std::string(toString(door.state)).c_str(), door.name.c_str(),
                 door.key.empty() ? "none" : door.key.c_str(), double(stop.point.x()), double(stop.point.y()));
   }
 
@@ -101,7 +101,7 @@ int demoCommand(Arguments args) {
   const MobilityId walk = TerrainTable::kWalk;
   const RegionMap regions = RegionMap::compute(map, walk);
   std::printf("rpgnav demo: %s, %d x %d %s tiles, %zu doors, %zu entities, %u walk regions\n\n", path.c_str(),
-              map.width(), map.height(), layoutName(map.layout().kind()), document->doors.size(),
+              map.width(), map.height(), std::string(toString(map.layout().kind())).c_str(), document->doors.size(),
               document->entities.size(), regions.regionCount());
 
   // Line of sight from the entrance: how many tile centres a walker standing there can see.

@@ -129,7 +129,7 @@ int fieldCommand(Arguments args) {
   }
   const std::uint8_t factor = factorOption.value_or(document->dangerFactor);
   field.setDangerFactor(factor);
-  if (bashCost) field.setDoorPolicy({*bashCost, *bashCost});
+  if (bashCost) field.setDoorCosts({*bashCost, *bashCost});
   std::size_t shut = 0;
   for (const DoorSpec& door : document->doors) {
     field.setDoor(door.a, door.b, door.state);  // (the map's doors are on edges between neighbours)

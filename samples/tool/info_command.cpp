@@ -60,7 +60,7 @@ int infoCommand(Arguments args) {
   const TileMap& map = document->map;
   const TerrainTable& terrain = map.terrain();
   std::printf("map: %s\n", path.c_str());
-  std::printf("layout: %s", layoutName(map.layout().kind()));
+  std::printf("layout: %s", std::string(toString(map.layout().kind())).c_str());
   if (map.layout().kind() == LayoutKind::Square) std::printf(" (%d-connected)", map.layout().connectivity());
   else std::printf(" (%s rows or columns shifted)", map.layout().hexStagger() == HexStagger::Even ? "even" : "odd");
   std::printf("\nsize: %d x %d tiles (%d tiles), tile size %g, origin (%g, %g)\n", map.width(), map.height(),

@@ -60,7 +60,7 @@ void text(const PathResult& result, const World& world, const EntityNames& names
   for (int s = 0; s < kPathStageCount; ++s) {
     const StageStats& stats = result.stages[std::size_t(s)];
     if (!stats.ran) continue;
-    std::printf("  %-20s %8.1f us  %4d -> %4d points  %4d probes\n", std::string(pathStageName(PathStage(s))).c_str(),
+    std::printf("  %-20s %8.1f us  %4d -> %4d points  %4d probes\n", std::string(toString(PathStage(s))).c_str(),
                 stats.micros, stats.pointsIn, stats.pointsOut, stats.probes);
   }
 }
@@ -163,8 +163,7 @@ int pathCommand(Arguments args) {
   if (!entitiesPath.empty() && !readEntities(entitiesPath, world, names)) return 1;
   PlannerSettings settings;
   settings.recordStages = !svgPath.empty() || asJson || !queries.empty();
-  settings.anyAngleSearch = anyAngle;
-  settings.exactAnyAngle = !eightWay;
+  settings.search = anyAngle ? SearchMode::AnyAngle : eightWay ? SearchMode::Tiles : SearchMode::ExactAnyAngle;
   Planner planner(world, settings);
   PathResult result;
   auto run = [&](PathRequest request) {

@@ -80,7 +80,7 @@ std::string pathJsonFields(const PathResult& result, const World& world, const E
   for (int s = 0; s < kPathStageCount; ++s) {
     const double cost = result.stageCosts[std::size_t(s)];
     if (!result.stages[std::size_t(s)].ran || std::isnan(cost)) continue;
-    out += (firstCost ? "\"" : ",\"") + std::string(pathStageName(PathStage(s))) + "\":" + jsonNumber(cost);
+    out += (firstCost ? "\"" : ",\"") + std::string(toString(PathStage(s))) + "\":" + jsonNumber(cost);
     firstCost = false;
   }
   out += "}";
@@ -99,7 +99,7 @@ std::string pathJsonFields(const PathResult& result, const World& world, const E
   out += ",\"stages\":{";
   for (int s = 0; s < kPathStageCount; ++s) {
     const StageStats& stats = result.stages[std::size_t(s)];
-    out += (s ? ",\"" : "\"") + std::string(pathStageName(PathStage(s))) + "\":" + jsonNumber(stats.ran ? stats.micros : 0.0);
+    out += (s ? ",\"" : "\"") + std::string(toString(PathStage(s))) + "\":" + jsonNumber(stats.ran ? stats.micros : 0.0);
   }
   out += "}";
   return out;

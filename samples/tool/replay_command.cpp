@@ -187,7 +187,7 @@ class Replay {
 
   static bool doorState(const std::string& word, DoorState& out) {
     for (DoorState state : {DoorState::Open, DoorState::Closed, DoorState::Locked}) {
-      if (word == doorStateName(state)) return out = state, true;
+      if (word == toString(state)) return out = state, true;
     }
     return false;
   }

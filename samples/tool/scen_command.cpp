@@ -95,8 +95,7 @@ int scenCommand(Arguments args) {
   long long mismatches = 0, failures = 0;
   double pathCells = 0.0;  // over the queries with a path (every tile, or the jump points)
   PlannerSettings settings;
-  settings.anyAngleSearch = anyAngle;
-  settings.exactAnyAngle = !eightWay;
+  settings.search = anyAngle ? SearchMode::AnyAngle : eightWay ? SearchMode::Tiles : SearchMode::ExactAnyAngle;
   Planner planner(map, settings);
   PathResult path;
   std::vector<double> totalMicros, afterSearchMicros;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Maps the benchmarks derive from the Moving AI maps: the same tiles on another layout (issue 50's
-// hex maps beside the square ones), breadth-first optima on them, and random terrain-cost
+// Maps the benchmarks derive from the Moving AI maps: the same tiles on another layout
+// (hex maps beside the square ones), breadth-first optima on them, and random terrain-cost
 // patches. Header-only: each benchmark is one translation unit.
 
 #include "rpgnav/grid/tile_map.hpp"
@@ -55,7 +55,7 @@ inline TileMap withCostPatches(const TileMap& map, std::uint32_t seed) {
   return TileMap::create(map.layout(), map.width(), map.height(), terrain, std::move(tiles)).value();
 }
 
-// The same tiles on another layout (Moving AI maps as hex maps: issue 50's side by side).
+// The same tiles on another layout (Moving AI maps as hex maps: side by side).
 inline TileMap withLayout(const TileMap& map, const Layout& layout) {
   std::vector<TerrainId> tiles(std::size_t(map.tileCount()));
   for (std::int32_t i = 0; i < map.tileCount(); ++i) tiles[std::size_t(i)] = map.terrainAt(map.cellAt(i));

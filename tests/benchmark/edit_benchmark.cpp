@@ -82,7 +82,7 @@ bool runMap(const std::string& dir, const std::string& mapName, int queryCount, 
     std::printf("%-22s skipped: %s not found\n", name.c_str(), mapPath.c_str());
     return false;
   }
-  if (hex) {  // the same tiles as a pointy hex map (issue 50: the hex jump table's edits)
+  if (hex) {  // the same tiles as a pointy hex map (the hex jump table's edits)
     TileMap& square = document->map;
     std::vector<TerrainId> tiles(std::size_t(square.tileCount()));
     for (std::int32_t i = 0; i < square.tileCount(); ++i) tiles[std::size_t(i)] = square.terrainAt(square.cellAt(i));

@@ -4,7 +4,7 @@
 // neighbouring tile, a tile walled up and cleared again) against a full rebuild on every dao map;
 // flow lookups for 10,000 characters.
 //
-// The danger slider (issue 53): the town (its own danger layers and doors) and Berlin (random
+// The danger slider: the town (its own danger layers and doors) and Berlin (random
 // danger blobs) built at factors 0 to 255.
 //
 // usage: rpgnav_field_benchmark [--movingai DIR] [--only slider|tracking]
@@ -200,7 +200,7 @@ void dangerSlider(const char* name, const TileMap& map, const std::vector<std::v
   std::printf("\n");
 }
 
-// A whole-map field tracking a walking goal (issue 53 item 1): 600 steps to random open
+// A whole-map field tracking a walking goal: 600 steps to random open
 // neighbours, each followed by a refresh slice of 400 us (as a game's frame would give it), and a
 // tile walled up or cleared every 10 steps; against the full build, with the field's excess over
 // the exact one at the end.
@@ -305,7 +305,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  std::printf("danger slider (issue 53): builds at factors 0 to 255; per factor the first build on a fresh field and\n"
+  std::printf("danger slider: builds at factors 0 to 255; per factor the first build on a fresh field and\n"
               "the fastest of 9 rebuilds after it, microseconds (and against factor 0's)\n");
   if (auto town = readRpgMap(std::filesystem::path(RPGNAV_SAMPLE_MAPS_DIR) / "town.rpgmap")) {
     std::vector<std::vector<std::uint8_t>> layers;
@@ -370,7 +370,7 @@ int main(int argc, char** argv) {
   // a row did before), and each keeps its fastest: a slow spell of this machine (its timings swing
   // by half from one second to the next) then falls on all three alike instead of on whichever
   // ran during it.
-  std::printf("\nhex maps beside square maps of the same tiles (issue 50): full build, fastest of 5 rounds of 5 in a row\n");
+  std::printf("\nhex maps beside square maps of the same tiles: full build, fastest of 5 rounds of 5 in a row\n");
   std::printf("%-34s %10s %10s %10s %14s %10s %10s\n", "map", "tiles", "reachable", "build_ms", "integration_ms", "flow_ms",
               "hex/square");
   for (const char* name : {"dao/brc202d", "bg512/AR0011SR", "sc1/Aftershock", "cities/Berlin_0_1024"}) {
@@ -397,7 +397,7 @@ int main(int argc, char** argv) {
       const Layout& layout = layouts[k];
       const CrowdField::BuildTimes& last = fields[k].lastBuild();
       std::printf("%-34s %10d %10lld %10.3f %14.3f %10.3f %10s   %s %.3f / %.3f / %.3f (%lld)\n",
-                  (std::string(name) + " " + layoutName(layout.kind())).c_str(), tiles[k].tileCount(),
+                  (std::string(name) + " " + std::string(toString(layout.kind()))).c_str(), tiles[k].tileCount(),
                   (long long)fields[k].reachableCount(), best[k].totalUs / 1000.0, best[k].integrationUs / 1000.0,
                   best[k].flowUs / 1000.0,
                   layout.isHex() ? (std::to_string(best[k].totalUs / best[0].totalUs).substr(0, 4) + "x").c_str() : "",

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The character pipeline: path quality against optimal any-angle lengths (Anya/Polyanya, from
 // anyangle_reference.csv), and the time the stages after A* add, on Moving AI maps. Quality is
-// measured with each search (the exact any-angle search, PlannerSettings::exactAnyAngle, the
-// default on these maps of one cost; 8-way A* with jump points; Theta*, anyAngleSearch); speed with
-// the default search, or the one --search names (Theta*: slow, minutes). Every planner
-// uses PlannerSettings' default comfort unless --comfort gives another (in tiles; 0: paths pulled
-// taut at the radius, whose lengths the quality rows compare with the optimum).
+// measured with each search (the exact any-angle search, SearchMode::ExactAnyAngle, the default
+// on these maps of one cost; 8-way A* with jump points, SearchMode::Tiles; Theta*,
+// SearchMode::AnyAngle); speed with the default search, or the one --search names (Theta*: slow,
+// minutes). Every planner uses PlannerSettings' default comfort unless --comfort gives another
+// (in tiles; 0: paths pulled taut at the radius, whose lengths the quality rows compare with the
+// optimum).
 //
 // A fourth table times the stages on the sample maps (square and hex, with terrain costs), which
 // need no Moving AI data.
@@ -168,8 +169,7 @@ int main(int argc, char** argv) {
       if (!map) return std::fprintf(stderr, "%s\n", map.error().message.c_str()), 1;
       const auto rows = readReference(movingAi / "anyangle" / "anyangle_reference.csv", name);
       PlannerSettings settings = base;
-      settings.exactAnyAngle = run / 3 == 1;
-      settings.anyAngleSearch = run / 3 == 2;
+      settings.search = std::array{SearchMode::Tiles, SearchMode::ExactAnyAngle, SearchMode::AnyAngle}[run / 3];
       Planner planner(*map, settings);
       PathResult result;
       double sum = 0, worst = 0, searchSum = 0;
@@ -203,8 +203,7 @@ int main(int argc, char** argv) {
       if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name), 1;
       PlannerSettings settings = base;
       settings.enabled[std::size_t(PathStage::StraightLine)] = false;  // always search: compare stages with A*
-      settings.anyAngleSearch = speedSearch == "theta*";
-      settings.exactAnyAngle = speedSearch == "exact";
+      settings.search = speedSearch == "theta*" ? SearchMode::AnyAngle : speedSearch == "exact" ? SearchMode::ExactAnyAngle : SearchMode::Tiles;
       Planner planner(*map, settings);
       PathResult result;
       std::vector<double> search, after, probes;
@@ -237,7 +236,7 @@ int main(int argc, char** argv) {
     // 200 scenario lines spread over each file, those whose ends are connected on the hex map,
     // tile centre to tile centre, the default settings otherwise (radius 0, every stage on);
     // plan() timed from outside, fastest of three runs per query.
-    std::printf("\nhex maps beside square maps of the same tiles (issue 50): whole default plan, median microseconds\n");
+    std::printf("\nhex maps beside square maps of the same tiles: whole default plan, median microseconds\n");
     std::printf("%-40s %7s %10s %10s %12s %8s   %s\n", "map", "queries", "plan_us", "search_us", "stages_3-6", "probes",
                 "mean probes of stages 3 / 4 / 5 / 6");
     auto timePlans = [&](const TileMap& map, const PlannerSettings& settings, const std::vector<std::pair<Cell, Cell>>& lines,
@@ -276,7 +275,7 @@ int main(int argc, char** argv) {
         if (costs && noCosts) continue;
         const TileMap square = costs ? bench::withCostPatches(*map, 2026) : *map;
         PlannerSettings squareSettings = base;
-        squareSettings.exactAnyAngle = false;  // the square 8-way pipeline
+        squareSettings.search = SearchMode::Tiles;  // the square 8-way pipeline
         double squareMedian = 0.0;
         for (const Layout& layout : {Layout::hexPointy(), Layout::hexFlat()}) {
           const TileMap hexTiles = bench::withLayout(*map, layout);
@@ -304,7 +303,7 @@ int main(int argc, char** argv) {
           stageProbes = {};
           timePlans(hex, base, lines, plans, searches, middles, probes, stageProbes);
           char label[96];
-          std::snprintf(label, sizeof label, "%s %s%s (%.2fx)", name, layoutName(layout.kind()), suffix.c_str(),
+          std::snprintf(label, sizeof label, "%s %s%s (%.2fx)", name, std::string(toString(layout.kind())).c_str(), suffix.c_str(),
                         median(plans) / squareMedian);
           print(label);
           std::fflush(stdout);
@@ -314,7 +313,7 @@ int main(int argc, char** argv) {
   }
 
   if (wants("wide")) {
-    // Large characters (issue 27): the whole pipeline for bodies of 0.5 to 2.5 tiles on brc202d,
+    // Large characters: the whole pipeline for bodies of 0.5 to 2.5 tiles on brc202d,
     // tile centre to tile centre, on the scenario lines the body can travel (start and goal tiles
     // it fits on, a route wide enough); the same lines at radius 0 for comparison.
     std::printf("\nlarge characters, dao/brc202d, tile centre to tile centre (lines the body travels): median per query\n");

@@ -128,7 +128,7 @@ void evictCaches() {
   (void)sink;
 }
 
-// No cold first query (issue 30): for 9 scenario lines spread over the file, a SearchContext
+// No cold first query: for 9 scenario lines spread over the file, a SearchContext
 // made just before runs the line (its first query), then the same line again; the medians of
 // both, the largest ratio of a first query to its repeat, and the first line's two times (with
 // --map naming one map, the process's very first query: the later contexts may reuse memory the
@@ -296,7 +296,7 @@ int main(int argc, char** argv) {
       print(name, wide);
     }
   }
-  // Moving AI maps as hex maps (issue 50): the same passable tiles as pointy and as flat hexes,
+  // Moving AI maps as hex maps: the same passable tiles as pointy and as flat hexes,
   // 200 scenario lines spread over the file (those whose ends are connected on the hex map), hex
   // optima from a breadth-first search; the square 8-way map of the same tiles and lines beside.
   if (std::filesystem::is_directory(movingAi / "dao") && (only == "all" || only == "hex")) {
@@ -325,7 +325,7 @@ int main(int argc, char** argv) {
         squareMedian = onSquare.medianMicros;
         print(std::string(name) + " square 8-way", onSquare);
         char label[96];
-        std::snprintf(label, sizeof label, "%s %s (%.2fx)", name, layoutName(layout.kind()), onHex.medianMicros / squareMedian);
+        std::snprintf(label, sizeof label, "%s %s (%.2fx)", name, std::string(toString(layout.kind())).c_str(), onHex.medianMicros / squareMedian);
         print(label, onHex);
         // With the random terrain-cost patches (grown over each layout's own neighbours from the
         // same seeds), checked against plain A*, beside the square map's patches.
@@ -335,7 +335,7 @@ int main(int argc, char** argv) {
         const Figures weightedHex = run(hexCosts, hexLines, repeat, true);
         failures += int(weightedSquare.mismatches + weightedHex.mismatches);
         print(std::string(name) + " square +costs", weightedSquare);
-        std::snprintf(label, sizeof label, "%s %s +costs (%.2fx)", name, layoutName(layout.kind()),
+        std::snprintf(label, sizeof label, "%s %s +costs (%.2fx)", name, std::string(toString(layout.kind())).c_str(),
                       weightedHex.medianMicros / weightedSquare.medianMicros);
         print(label, weightedHex);
       }

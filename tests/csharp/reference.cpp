@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
     field.setGoals(std::span<const Cell>(&goal, 1));
     (void)field.setDanger(1, Cell{20, 10}, 250);
     const std::uint32_t fieldStamp = field.addDangerStamp({Vec2(25.5f, 9.5f), 3.0f, 180, 1.0f}).value();
-    (void)field.setDoorPolicy({5.0f, CrowdField::DoorPolicy::kBlocks});
+    (void)field.setDoorCosts({5.0f, CrowdField::DoorCosts::kBlocks});
     std::string line = "field " + std::to_string(fieldStamp);
     for (const Cell cell : {Cell{4, 9}, Cell{20, 9}, Cell{23, 20}, Cell{51, 4}}) {
       const double distance = field.reachable(cell) ? double(field.distance(cell)) / double(CrowdField::kStep) : -1.0;

@@ -88,7 +88,7 @@ TEST_CASE("threads: planners on one shared world and navigation data give the an
       }
       for (const bool anyAngle : {false, true}) {
         PlannerSettings settings;
-        settings.anyAngleSearch = anyAngle;
+        settings.search = anyAngle ? SearchMode::AnyAngle : SearchMode::ExactAnyAngle;
         // One thread first, on data built afresh: the expected digests.
         std::vector<std::uint64_t> expected;
         {
@@ -109,7 +109,7 @@ TEST_CASE("threads: planners on one shared world and navigation data give the an
           }
         });
         for (int t = 0; t < kThreads; ++t) {
-          INFO(layoutName(layout.kind()) << (anyAngle ? " Theta*" : " default search") << " round " << round << " thread " << t);
+          INFO(toString(layout.kind()) << (anyAngle ? " Theta*" : " default search") << " round " << round << " thread " << t);
           CHECK(got[std::size_t(t)] == expected);
         }
       }
@@ -133,7 +133,7 @@ TEST_CASE("threads: exact any-angle planners on one shared navigation data give 
     requests.push_back(request);
   }
   PlannerSettings settings;
-  settings.exactAnyAngle = true;
+  settings.search = SearchMode::ExactAnyAngle;
   std::vector<std::uint64_t> expected;
   {
     Planner planner(world, settings);
@@ -212,7 +212,7 @@ TEST_CASE("threads: searches, sight lines, probes and regions on one shared map"
     test::Digest same;
     for (int i = 0; i < 60 * 50; ++i) same.add(true);
     for (int t = 0; t < kThreads; ++t) {
-      INFO(layoutName(layout.kind()) << " thread " << t);
+      INFO(toString(layout.kind()) << " thread " << t);
       CHECK(got[std::size_t(t)] == expected);
       CHECK(regionDigests[std::size_t(t)] == same.value());
     }
@@ -260,7 +260,7 @@ TEST_CASE("threads: crowd field lookups and followers, and prepared sector field
     });
     CHECK(sectors.sectorsBuilt() == builtBefore);  // lookups after prepare() build nothing
     for (int t = 0; t < kThreads; ++t) {
-      INFO(layoutName(layout.kind()) << " thread " << t);
+      INFO(toString(layout.kind()) << " thread " << t);
       CHECK(got[std::size_t(t)] == expected);
     }
   }

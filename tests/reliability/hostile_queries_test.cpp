@@ -160,12 +160,12 @@ TEST_CASE("hostile queries: 100,000 planner, search, sight and field calls, each
     const Snapshot before = snapshot(world);
     Planner planner(world);
     PlannerSettings anyAngle;
-    anyAngle.anyAngleSearch = true;
+    anyAngle.search = SearchMode::AnyAngle;
     Planner anyAnglePlanner(world, anyAngle);
     // The exact any-angle search runs without doors (and on maps of one cost).
     const World doorless(map);
     PlannerSettings exact;
-    exact.exactAnyAngle = true;
+    exact.search = SearchMode::ExactAnyAngle;
     Planner exactPlanner(doorless, exact);
     PathResult result, previous;
     auto grid = SearchGrid::build(map, TerrainTable::kWalk);
@@ -252,7 +252,7 @@ TEST_CASE("hostile queries: 100,000 planner, search, sight and field calls, each
       REQUIRE(finite(follower.advance(s).position));
       calls += 3;
     }
-    INFO("map " << map.width() << "x" << map.height() << " " << layoutName(map.layout().kind()));
+    INFO("map " << map.width() << "x" << map.height() << " " << toString(map.layout().kind()));
     CHECK(same(before, snapshot(world)));
   }
   CHECK(calls >= 100000);

@@ -555,7 +555,7 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
                                 PathStage::StraightenBackward}) {
     const std::vector<Vec2>& points = result.stagePoints[std::size_t(stage)];
     if (!result.stats(stage).ran || points.empty()) continue;
-    const std::string name(pathStageName(stage));
+    const std::string name(toString(stage));
     const PolylineJudgement judged = judgePolyline(map, request.mobility, points, radius, walls);
     if (!judged.clear) return name + ": " + judged.why;
     if (!near(result.stageCosts[std::size_t(stage)], judged.cost)) {

@@ -32,7 +32,7 @@ class RPGNAV_API CostField {
 
   /// InvalidArgument for a mobility the map's terrain table does not know.
   static Result<CostField> build(const TileMap& map, MobilityId mobility);
-  /// A size class (issue 27): the field for bodies `bodyTiles` tiles in radius (0-3). Tiles the
+  /// A size class: the field for bodies `bodyTiles` tiles in radius (0-3). Tiles the
   /// body does not fit on (Clearance::fits; `clearance` is the map's for `mobility`) are
   /// impassable, and a CrowdField built on it steps between two tiles only where the tiles beside
   /// the step fit too (square diagonals, as always; hex steps: the two tiles next to both ends),

@@ -111,11 +111,13 @@ class RPGNAV_API CrowdField {
   /// Takes a stamp away again in one update. InvalidArgument for an id not in use.
   Status removeDangerStamp(std::uint32_t id);
   /// Doors on the edge between two neighbouring tiles. What a door means to the crowd is the
-  /// field's door policy: by default open doors pass and closed and locked ones block (the
+  /// field's door costs: by default open doors pass and closed and locked ones block (the
   /// crossing, and on square maps the diagonal steps past the door's ends, as for the planner);
-  /// a policy can let closed or locked doors pass at an extra cost in tile steps on cost-1 ground
-  /// (monsters that bash doors in). Each call is one update, equal to a rebuild.
-  struct DoorPolicy {
+  /// costs can let closed or locked doors pass at an extra cost in tile steps on cost-1 ground
+  /// (monsters that bash doors in): one price for every closed door and one for every locked one,
+  /// not the world's DoorPolicy (which the planner asks per door and traveller). Each call is one
+  /// update, equal to a rebuild.
+  struct DoorCosts {
     static constexpr float kBlocks = std::numeric_limits<float>::infinity();
     float closedCost = kBlocks;  ///< Extra tile steps to pass a closed door, or kBlocks. [0..1000]
     float lockedCost = kBlocks;  ///< The same for a locked door.
@@ -125,10 +127,10 @@ class RPGNAV_API CrowdField {
   Status setDoor(Cell a, Cell b, DoorState state);
   /// Takes the door between `a` and `b` away. InvalidArgument when there is none.
   Status removeDoor(Cell a, Cell b);
-  /// A new policy (a rebuild). InvalidArgument for a cost that is negative, NaN, above 1000 and
-  /// not kBlocks.
-  Status setDoorPolicy(const DoorPolicy& policy);
-  const DoorPolicy& doorPolicy() const noexcept { return m_doorPolicy; }
+  /// New door costs (a rebuild). InvalidArgument for a cost that is negative, NaN, above 1000
+  /// and not kBlocks.
+  Status setDoorCosts(const DoorCosts& costs);
+  const DoorCosts& doorCosts() const noexcept { return m_doorCosts; }
   std::size_t doorCount() const noexcept { return m_doors.size(); }
   /// 0: ignore danger (shortest paths); 255: the safest paths, distance almost ignored. A tile of
   /// cost c and danger d costs DangerMap::weightedCost(c, d, factor) = c + factor·d / (256 −
@@ -254,7 +256,7 @@ class RPGNAV_API CrowdField {
   /// the field did not reach, the field is rebuilt, exact, and goes on tracking. Until the next
   /// refresh lands after an edit that made routes cheaper, distances may exceed the bound
   /// above (they are still costs of real routes). Goals added or removed, sources, danger
-  /// factors, door policies, a door whose crossing costs extra, setFollowers and rebuild() end
+  /// factors, door costs, a door whose crossing costs extra, setFollowers and rebuild() end
   /// tracking (an exact build).
   ///
   /// The first step from an exact field re-bases every distance (one pass over the map: call
@@ -266,8 +268,7 @@ class RPGNAV_API CrowdField {
   Status startTracking();
   /// Works on the exact refresh for at most `tileBudget` tile visits (a visit settles one tile,
   /// or clears 16 tiles' entries) and, when `micros` > 0, until that many microseconds have
-  /// passed (the clock is read every 32 visits: one visit's overshoot at most, some 0.1-0.2 us
-  /// on a 1024×1024 map); returns the visits made. Starts a refresh when none runs and the
+  /// passed (the clock is read every 32 visits, so the overshoot is at most 32 visits); returns the visits made. Starts a refresh when none runs and the
   /// field is not exact(); does nothing when not tracking. Followers read valid
   /// directions between the slices.
   std::int64_t refreshTracking(std::int64_t tileBudget, double micros = 0.0);
@@ -409,10 +410,10 @@ class RPGNAV_API CrowdField {
   // True when a neighbour not marked `affectedMark` still offers the tile its distance `was`.
   bool supportedBesides(std::size_t tile, std::int64_t was, std::uint32_t affectedMark) const noexcept;
   // Doors: the move bits every door takes away (m_doorBlocked) and the crossings that cost
-  // extra (m_crossings, m_doorSide) from m_doors and the policy; the tiles whose bits changed
+  // extra (m_crossings, m_doorSide) from m_doors and the costs; the tiles whose bits changed
   // get their move bits again.
   void applyDoors();
-  // The extra cost of a door's crossing under the policy (fixed point), or -1 when it blocks.
+  // The extra cost of a door's crossing under the door costs (fixed point), or -1 when it blocks.
   std::int64_t crossingExtra(DoorState state) const noexcept;
   // The door crossings of a tile that cost extra (m_crossings is sorted by tile).
   struct Crossing {
@@ -572,7 +573,7 @@ class RPGNAV_API CrowdField {
     DoorState state;
   };
   std::vector<FieldDoor> m_doors;
-  DoorPolicy m_doorPolicy;
+  DoorCosts m_doorCosts;
   std::vector<std::uint8_t> m_doorBlocked;  // padded move bits doors take away (empty: no doors)
   std::vector<std::uint8_t> m_doorSide;     // padded; 1 where a tile has costly crossings
   std::vector<Crossing> m_crossings;

@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <string_view>
 
 namespace rpgnav {
 
@@ -221,6 +222,6 @@ inline bool widerThanHalfTile(const Layout& layout, float radius) noexcept {
 }
 
 /// Short name used by the file formats and the tool: "square", "hex-pointy", "hex-flat".
-RPGNAV_API const char* layoutName(LayoutKind kind) noexcept;
+RPGNAV_API std::string_view toString(LayoutKind kind) noexcept;
 
 }  // namespace rpgnav

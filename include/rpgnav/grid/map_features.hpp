@@ -21,7 +21,7 @@ namespace rpgnav {
 enum class DoorState : std::uint8_t { Open, Closed, Locked };
 
 /// "open", "closed", "locked".
-RPGNAV_API const char* doorStateName(DoorState state) noexcept;
+RPGNAV_API std::string_view toString(DoorState state) noexcept;
 
 /// A door on the edge shared by two neighbouring tiles.
 struct DoorSpec {

@@ -136,8 +136,8 @@ class RPGNAV_API NavData {
   /// they are.
   bool current() const noexcept;
   /// The map version (TileMap::version) and door layout version the data reflects.
-  std::uint64_t mapVersion() const noexcept { return m_mapVersion; }
-  std::uint64_t doorLayoutVersion() const noexcept { return m_doorLayoutVersion; }
+  std::uint64_t mapVersion() const noexcept;
+  std::uint64_t doorLayoutVersion() const noexcept;
 
   /// Landmarks after edits (NavDataSettings::landmarks): the search uses a layer's landmark
   /// distances while they are lower bounds — an edit that makes a tile cheaper or opens one turns
@@ -146,63 +146,16 @@ class RPGNAV_API NavData {
   /// frames, or in a job while nothing plans). True when every layer's landmarks are current.
   bool refreshLandmarks(int sweeps);
 
-  const World& world() const noexcept { return *m_world; }
-  const TileMap& map() const noexcept { return m_world->map(); }
-  const NavDataSettings& settings() const noexcept { return m_settings; }
+  const World& world() const noexcept;
+  const TileMap& map() const noexcept;
+  const NavDataSettings& settings() const noexcept;
   /// Bytes held by every layer.
   std::size_t memoryBytes() const noexcept;
 
  private:
-  static std::size_t slot(MobilityId mobility, SizeClass size) noexcept {
-    return std::size_t(mobility.value) * 2 + std::size_t(size);
-  }
-  std::vector<SearchGate> gates() const;
-  std::uint8_t factorOf(std::optional<std::uint8_t> dangerFactor) const noexcept {
-    return dangerFactor.value_or(m_world->dangerFactor());
-  }
-  // prepare() for no cost overrides and danger factor 0: the plain layers.
-  Status preparePlain(MobilityId mobility, float radius);
-  Result<std::unique_ptr<NavLayer>> build(const TileMap& map, MobilityId mobility, SizeClass size) const;
-  // The layers of one list of terrain cost overrides for one mobility, on their own map.
-  struct Filtered {
-    MobilityId mobility;
-    std::vector<TerrainCost> costs;
-    std::uint8_t dangerFactor = 0;
-    std::unique_ptr<TileMap> map;  // the world's map with those costs (kept at a stable address)
-    std::array<std::unique_ptr<NavLayer>, 2> layers;  // by SizeClass
-    std::unique_ptr<Clearance> clearance;
-    // For a danger factor: the copy's terrain of each (world terrain, danger) pair, at
-    // terrain × 256 + danger (0xFF where the map has none yet; empty while the map has no danger).
-    std::vector<std::uint8_t> pairTerrain;
-  };
-  const Filtered* filtered(MobilityId mobility, std::span<const TerrainCost> costs, std::uint8_t dangerFactor) const noexcept;
-  // The world's map with the overrides applied, or the failure.
-  Result<std::unique_ptr<TileMap>> filteredMap(MobilityId mobility, std::span<const TerrainCost> costs,
-                                               std::uint8_t dangerFactor, std::vector<std::uint8_t>& pairTerrain) const;
-  // Builds an entry's map and its layers afresh; false, with the failure in `result`, when it failed.
-  bool rebuild(Filtered& entry, NavUpdate& result);
-  // update() for the filtered layers when a terrain's cost changed or the journal no longer
-  // reaches back: rebuilt on a fresh copy of the map.
-  void rebuildFiltered(NavUpdate& result);
-  // What one update() brings to every layer (nav_data.cpp).
-  struct Patch;
-  // Brings one layer up to date on `map` (the world's, or a filtered copy); false, with the
-  // failure in `result`, when the layer became unusable.
-  static bool patchLayer(NavLayer& layer, const TileMap& map, const Patch& patch, NavUpdate& result);
-  // update() for the filtered layers after tile and door edits: their maps replay the edits and
-  // the layers are patched in place, as the plain ones are.
-  void patchFiltered(const Patch& patch, NavUpdate& result);
-
-  const World* m_world;
-  NavDataSettings m_settings;
-  std::vector<std::unique_ptr<NavLayer>> m_layers;  // by slot()
-  std::vector<std::unique_ptr<Clearance>> m_clearances;  // by mobility
-  std::vector<Filtered> m_filtered;  // in the order first prepared
-  std::uint64_t m_mapVersion;
-  std::uint64_t m_doorLayoutVersion;
-  std::uint64_t m_dangerVersion;
-  std::vector<TileEdit> m_edits;  // update()'s scratch
-  std::vector<std::pair<Cell, Cell>> m_dangerPairs;  // patchFiltered()'s scratch
+  // Everything else lives in lib/nav (nav_data_impl.hpp).
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
 };
 
 }  // namespace rpgnav

@@ -120,7 +120,7 @@ enum class PathStage : std::uint8_t {
 inline constexpr int kPathStageCount = 8;
 /// "straight_line", "search", "control_points", "straighten_forward", "corner_routing",
 /// "straighten_backward", "detours", "smoothing".
-RPGNAV_API std::string_view pathStageName(PathStage stage) noexcept;
+RPGNAV_API std::string_view toString(PathStage stage) noexcept;
 
 /// What one stage did in one query.
 struct StageStats {

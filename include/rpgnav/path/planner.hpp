@@ -32,6 +32,38 @@ struct PlanSlice {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
+/// Which search stage 2 of the pipeline runs (PlannerSettings::search). Whatever the mode,
+/// characters of half a tile or more always get the tile search that fits their bodies (see the
+/// README, "Large characters").
+enum class SearchMode : std::uint8_t {
+  /// The tile search everywhere: A* from tile to tile (8-way with jump points on square maps,
+  /// hex A* on hex maps). The cheapest plans, for crowds on big open maps. The stages after the
+  /// search pull the route tight round the obstacles it passes but never move it to an
+  /// obstacle's other side, and the 8-way metric sometimes picks the wrong side (it overrates
+  /// some directions by up to 8%).
+  Tiles,
+  /// An any-angle search (Theta*: straight segments between tiles that see each other) instead
+  /// of the tile search; it almost never picks an obstacle's wrong side. The price: searches one
+  /// to two orders of magnitude slower, since it expands every neighbour (no jump points) and
+  /// probes a segment on most relaxations. For paths that must look right (the player's
+  /// character, cut scenes) rather than for crowds. Hex characters as wide as half a hex edge or
+  /// wider get the tile search (whose grid closes gaps one hex edge wide).
+  AnyAngle,
+  /// The exact any-angle search (Anya: intervals of tile corners seen from the last turning
+  /// point), the default where it applies: 8-way square maps where every tile the mobility may
+  /// enter costs the same, no doors, characters narrower than half a tile; elsewhere the tile
+  /// search runs, as with Tiles. It finds the shortest route in straight lines, so it always
+  /// passes each obstacle on the shorter side, which the 8-way metric misses on a few queries in
+  /// a hundred on open maps (the stages after it then pull taut a route up to several percent
+  /// longer). With a radius and comfort of 0 the route is the path; otherwise its corners are
+  /// moved out by them (or, where that does not keep the radius, the stages start from its
+  /// tiles, on its side of every obstacle). The price: searches several times the 8-way
+  /// search's, and more in mazes (a node has a successor for every run of free tiles its rays
+  /// cross, and there the walls cut the rows into many), so more of a scheduler's budget per
+  /// plan.
+  ExactAnyAngle,
+};
+
 /// Every stage's settings, and which stages run. The search (stage 2) always runs when the
 /// straight line does not suffice. A map's designer settings (World::designSettings, its
 /// `[settings]`) take the place of comfort, smoothing.maxDeviation and detours.margin where
@@ -53,31 +85,8 @@ struct PlannerSettings {
   /// two-tile bridge well inside its railings, and a one-tile door is still passed down its
   /// middle. 0 gives paths pulled taut at the radius. [Units: tiles] [Limit: finite, >= 0]
   float comfort = 0.25f;
-  /// Stage 2 as an any-angle search (Theta*: straight segments between tiles that see each other)
-  /// instead of 8-way A* with jump points. The stages after the search pull the route tight round
-  /// the obstacles it passes but never move it to an obstacle's other side; the 8-way metric
-  /// sometimes picks the wrong side (it overrates some directions by up to 8%), Theta* almost
-  /// never does. The price: searches one to two orders of magnitude slower (see the README's
-  /// figures). For paths that must look right (the player's character, cut scenes) rather than
-  /// for crowds.
-  /// Hex characters as wide as half a hex edge or wider always get the tile search (whose grid
-  /// closes gaps one hex edge wide); characters of half a tile or more always get the tile search
-  /// that fits their bodies (see the README, "Large characters").
-  bool anyAngleSearch = false;
-  /// Stage 2 as the exact any-angle search (Anya: intervals of tile corners seen from the last
-  /// turning point), the default where it applies: 8-way square maps where every tile the
-  /// mobility may enter costs the same, no doors, characters narrower than half a tile; elsewhere
-  /// the tile search runs (8-way with jump points on square maps), and anyAngleSearch takes
-  /// precedence. It finds
-  /// the shortest route in straight lines, so it always passes each obstacle on the shorter side,
-  /// which the 8-way metric misses on a few queries in a hundred on open maps (the stages after
-  /// it then pull taut a route up to several percent longer). With a radius and comfort of 0 the
-  /// route is the path; otherwise its corners are moved out by them (or, where that does not
-  /// keep the radius, the stages start from its tiles, on its side of every obstacle). The price:
-  /// searches several times the 8-way search's (0.1-0.8 ms on game maps, milliseconds in mazes:
-  /// see the README's figures), so more of a scheduler's budget per plan. false: the 8-way tile
-  /// search everywhere, for the cheapest plans (crowds on big open maps).
-  bool exactAnyAngle = true;
+  /// Which search stage 2 runs (see SearchMode).
+  SearchMode search = SearchMode::ExactAnyAngle;
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
   std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true, true, true};

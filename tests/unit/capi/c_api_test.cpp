@@ -574,12 +574,12 @@ TEST_CASE("c_api: crowd fields with the map's danger, danger edits, stamps and d
     compare();
     field.setDangerFactor(230);
     REQUIRE(rpgnav_field_set_danger_factor(cfield, 230) == RPGNAV_OK);
-    REQUIRE(field.setDoorPolicy({6.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+    REQUIRE(field.setDoorCosts({6.0f, CrowdField::DoorCosts::kBlocks}) == Status::Ok);
     REQUIRE(rpgnav_field_set_door_costs(cfield, 6.0f, -1.0f) == RPGNAV_OK);
     compare();
     REQUIRE(field.removeDangerStamp(stampId) == Status::Ok);
     REQUIRE(rpgnav_field_remove_danger_stamp(cfield, cstampId) == RPGNAV_OK);
-    REQUIRE(field.setDoorPolicy({0.0f, 40.0f}) == Status::Ok);
+    REQUIRE(field.setDoorCosts({0.0f, 40.0f}) == Status::Ok);
     REQUIRE(rpgnav_field_set_door_costs(cfield, 0.0f, 40.0f) == RPGNAV_OK);
     compare();
   }

@@ -201,7 +201,7 @@ TEST_CASE("svg: trails are no wider than the body", "[debug][svg]") {
 TEST_CASE("svg: colour differences", "[debug][svg]") {
   CHECK(SvgPicture::colourDistance("#123456", "#123456") == 0.0);
   CHECK(SvgPicture::colourDistance("#000000", "#ffffff") == Approx(100.0).epsilon(1e-3));
-  CHECK(SvgPicture::colourDistance("#d02020", "#d62728") < 5.0);  // the two reds of issue 25
+  CHECK(SvgPicture::colourDistance("#d02020", "#d62728") < 5.0);  // two reds the eye cannot tell apart
   CHECK(SvgPicture::colourDistance("red", "#ffffff") == std::numeric_limits<double>::infinity());
 }
 

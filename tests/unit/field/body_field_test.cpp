@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Crowd fields per size class (issue 27): a field for bodies of a given radius, against the
+// Crowd fields per size class: a field for bodies of a given radius, against the
 // search for that body, and kept up to date through edits.
 #include <catch2/catch.hpp>
 
@@ -25,7 +25,7 @@ TEST_CASE("a crowd field for wide bodies reaches what their search reaches, as f
       TileMap map = test::randomMap(random, layout, w, h, 0.03 + 0.02 * (trial % 4), false);
       const double radius = radii[std::size_t(trial) % std::size(radii)];
       Clearance clearance = Clearance::build(map, TerrainTable::kWalk);
-      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", radius " << radius);
+      INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", radius " << radius);
       auto costs = CostField::build(map, TerrainTable::kWalk, clearance, radius);
       REQUIRE(costs.ok());
       CHECK(costs->bodyTiles() == radius);

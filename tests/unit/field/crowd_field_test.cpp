@@ -112,7 +112,7 @@ std::vector<Layout> fieldLayouts() {
   return layouts;
 }
 
-// The flow vector by the rule CrowdField once stored per tile (before issue 26 made flow()
+// The flow vector by the rule CrowdField once stored per tile (before flow() was
 // computed on lookup), written here from the public lookups and the map, operation for operation,
 // so the lookup can be checked bit for bit. Also returns the rule's direction.
 std::pair<Vec2, std::uint8_t> storedFlowRule(const TileMap& map, const CrowdField& field, Cell cell, MobilityId mobility, int factor,
@@ -302,7 +302,7 @@ TEST_CASE("crowd field: rates a million apart (a queue of bounded size, far cand
       field.setDangerFactor(std::uint8_t(factor));
       const std::vector<Cell> goals{{1, 1}, {w - 2, h / 2}};
       field.setGoals(goals);
-      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial);
+      INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial);
       checkField(map, field, reference(map, TerrainTable::kWalk, goals, factor, danger), TerrainTable::kWalk, factor, danger);
       ++compared;
       // Tiles made light, heavy, walls and floor again, one at a time: each repair (whose own
@@ -320,14 +320,14 @@ TEST_CASE("crowd field: rates a million apart (a queue of bounded size, far cand
       }
       // A door bashed in at 1000 tile steps (a candidate far beyond the queue) on the light
       // ground between the goals: the same as a rebuild, and never cheaper than going round.
-      REQUIRE(field.setDoorPolicy({1000.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+      REQUIRE(field.setDoorCosts({1000.0f, CrowdField::DoorCosts::kBlocks}) == Status::Ok);
       const Cell a{w / 2, h / 2};
       const Cell b{a.x + layout.moves(a)[0].dx, a.y + layout.moves(a)[0].dy};
       REQUIRE(field.setDoor(a, b, DoorState::Closed) == Status::Ok);
       CrowdField fresh(field.costs());
       for (std::int32_t i = 0; i < map.tileCount(); i += 7) REQUIRE(fresh.setDanger(0, map.cellAt(i), 250) == Status::Ok);
       fresh.setDangerFactor(std::uint8_t(factor));
-      REQUIRE(fresh.setDoorPolicy({1000.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+      REQUIRE(fresh.setDoorCosts({1000.0f, CrowdField::DoorCosts::kBlocks}) == Status::Ok);
       REQUIRE(fresh.setDoor(a, b, DoorState::Closed) == Status::Ok);
       fresh.setGoals(field.goals());
       CHECK(field == fresh);
@@ -409,7 +409,7 @@ void editSequence(std::mt19937& random, const Layout& layout, int width, int hei
   // Doors on about half the sequences; monsters that bash closed doors (at a cost) on some.
   const bool doors = percent(random) < 50;
   if (doors && percent(random) < 50) {
-    REQUIRE(field.setDoorPolicy({float(percent(random) % 5), percent(random) < 50 ? CrowdField::DoorPolicy::kBlocks : 7.5f}) ==
+    REQUIRE(field.setDoorCosts({float(percent(random) % 5), percent(random) < 50 ? CrowdField::DoorCosts::kBlocks : 7.5f}) ==
             Status::Ok);
   }
   std::vector<std::uint32_t> stamps;
@@ -865,8 +865,8 @@ TEST_CASE("crowd field bounded by followers: exact where settled, covering every
       Cell goal{x(random), y(random)};
       while (costs.at(goal) == CostField::kImpassable) goal = {x(random), y(random)};
       if (trial % 2 == 1) {  // monsters that bash closed doors in
-        REQUIRE(bounded.setDoorPolicy({2.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
-        REQUIRE(whole.setDoorPolicy({2.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+        REQUIRE(bounded.setDoorCosts({2.0f, CrowdField::DoorCosts::kBlocks}) == Status::Ok);
+        REQUIRE(whole.setDoorCosts({2.0f, CrowdField::DoorCosts::kBlocks}) == Status::Ok);
       }
       bounded.setGoals(std::vector<Cell>{goal});
       whole.setGoals(std::vector<Cell>{goal});
@@ -1005,13 +1005,13 @@ struct TestDoor {
 };
 
 // Cost to the goal with doors, written from the rules as the README states them: a door whose
-// policy cost is kBlocks takes away its crossing and, on squares, every diagonal step round one of
+// cost is kBlocks takes away its crossing and, on squares, every diagonal step round one of
 // its ends (the four tiles round the corner hold both of the door's); a door that costs extra
 // adds that many tile steps of cost-1 ground (kStep each) to its crossing.
 std::vector<std::int64_t> referenceWithDoors(const TileMap& map, const std::vector<Cell>& goals, const std::vector<TestDoor>& doors,
-                                             const CrowdField::DoorPolicy& policy) {
+                                             const CrowdField::DoorCosts& doorCosts) {
   const auto costOf = [&](DoorState state) {
-    return state == DoorState::Open ? 0.0f : state == DoorState::Closed ? policy.closedCost : policy.lockedCost;
+    return state == DoorState::Open ? 0.0f : state == DoorState::Closed ? doorCosts.closedCost : doorCosts.lockedCost;
   };
   const auto sameEdge = [](const TestDoor& door, Cell p, Cell q) {
     return (door.a == p && door.b == q) || (door.a == q && door.b == p);
@@ -1024,10 +1024,10 @@ std::vector<std::int64_t> referenceWithDoors(const TileMap& map, const std::vect
       const float cost = costOf(door.state);
       if (cost == 0.0f) continue;
       if (!diagonal && sameEdge(door, from, to)) {
-        if (cost == CrowdField::DoorPolicy::kBlocks) return -1;
+        if (cost == CrowdField::DoorCosts::kBlocks) return -1;
         extra += std::llround(double(cost) * double(CrowdField::kStep));
       }
-      if (diagonal && cost == CrowdField::DoorPolicy::kBlocks) {
+      if (diagonal && cost == CrowdField::DoorCosts::kBlocks) {
         const Cell round[4] = {from, to, {to.x, from.y}, {from.x, to.y}};
         const auto has = [&](Cell c) { return std::find(std::begin(round), std::end(round), c) != std::end(round); };
         if (has(door.a) && has(door.b)) return -1;
@@ -1040,7 +1040,7 @@ std::vector<std::int64_t> referenceWithDoors(const TileMap& map, const std::vect
 
 }  // namespace
 
-TEST_CASE("crowd field doors: closed and locked block, open ones pass, a policy lets them pass at a cost", "[field][doors]") {
+TEST_CASE("crowd field doors: closed and locked block, open ones pass, door costs let them pass at a cost", "[field][doors]") {
   // A wall with one doorway between the halves.
   const TileMap map = test::mapFromAscii(Layout::square(), {"...#...", "...#...", ".......", "...#...", "...#..."});
   CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
@@ -1056,7 +1056,7 @@ TEST_CASE("crowd field doors: closed and locked block, open ones pass, a policy 
   CHECK(field.distance({6, 2}) == open);
   REQUIRE(field.setDoor({2, 2}, {3, 2}, DoorState::Locked) == Status::Ok);
   // Monsters that bash closed doors (3 tile steps) but not locked ones.
-  REQUIRE(field.setDoorPolicy({3.0f, CrowdField::DoorPolicy::kBlocks}) == Status::Ok);
+  REQUIRE(field.setDoorCosts({3.0f, CrowdField::DoorCosts::kBlocks}) == Status::Ok);
   CHECK_FALSE(field.reachable({6, 2}));
   REQUIRE(field.setDoor({2, 2}, {3, 2}, DoorState::Closed) == Status::Ok);
   CHECK(field.distance({6, 2}) == open + 3 * CrowdField::kStep);
@@ -1072,10 +1072,10 @@ TEST_CASE("crowd field doors: closed and locked block, open ones pass, a policy 
   CHECK(field.setDoor({0, 0}, {2, 0}, DoorState::Closed) == Status::InvalidArgument);  // not neighbours
   CHECK(field.setDoor({0, 0}, {1, 1}, DoorState::Closed) == Status::InvalidArgument);  // a diagonal has no edge
   CHECK(field.setDoor({-1, 0}, {0, 0}, DoorState::Closed) == Status::InvalidArgument);
-  CHECK(field.setDoorPolicy({-1.0f, 0.0f}) == Status::InvalidArgument);
-  CHECK(field.setDoorPolicy({std::numeric_limits<float>::quiet_NaN(), 0.0f}) == Status::InvalidArgument);
-  CHECK(field.setDoorPolicy({0.0f, 1001.0f}) == Status::InvalidArgument);
-  CHECK(field.doorPolicy().closedCost == 3.0f);  // unchanged by the refused ones
+  CHECK(field.setDoorCosts({-1.0f, 0.0f}) == Status::InvalidArgument);
+  CHECK(field.setDoorCosts({std::numeric_limits<float>::quiet_NaN(), 0.0f}) == Status::InvalidArgument);
+  CHECK(field.setDoorCosts({0.0f, 1001.0f}) == Status::InvalidArgument);
+  CHECK(field.doorCosts().closedCost == 3.0f);  // unchanged by the refused ones
 }
 
 TEST_CASE("crowd field doors: distances equal a Dijkstra written from the door rules, on random maps", "[field][doors][property]") {
@@ -1086,9 +1086,9 @@ TEST_CASE("crowd field doors: distances equal a Dijkstra written from the door r
       const TileMap map = test::randomMap(random, layout, 12 + trial % 5, 10 + trial % 4, 0.2, trial % 2 == 0);
       std::uniform_int_distribution<int> x(0, map.width() - 1), y(0, map.height() - 1), percent(0, 99);
       CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
-      const CrowdField::DoorPolicy policy{trial % 3 == 0 ? CrowdField::DoorPolicy::kBlocks : float(percent(random) % 6),
-                                          trial % 2 == 0 ? CrowdField::DoorPolicy::kBlocks : 2.5f};
-      REQUIRE(field.setDoorPolicy(policy) == Status::Ok);
+      const CrowdField::DoorCosts doorCosts{trial % 3 == 0 ? CrowdField::DoorCosts::kBlocks : float(percent(random) % 6),
+                                            trial % 2 == 0 ? CrowdField::DoorCosts::kBlocks : 2.5f};
+      REQUIRE(field.setDoorCosts(doorCosts) == Status::Ok);
       Cell goal{x(random), y(random)};
       while (!map.passable(goal, TerrainTable::kWalk)) goal = {x(random), y(random)};
       field.setGoals(std::vector<Cell>{goal});
@@ -1107,7 +1107,7 @@ TEST_CASE("crowd field doors: distances equal a Dijkstra written from the door r
         doors.push_back({a, b, DoorState(percent(random) % 3)});
         REQUIRE(field.setDoor(a, b, doors.back().state) == Status::Ok);
       }
-      const std::vector<std::int64_t> expected = referenceWithDoors(map, {goal}, doors, policy);
+      const std::vector<std::int64_t> expected = referenceWithDoors(map, {goal}, doors, doorCosts);
       for (std::int32_t i = 0; i < map.tileCount(); ++i) {
         INFO("layout " << int(layout.kind()) << " trial " << trial << " tile " << map.cellAt(i).x << "," << map.cellAt(i).y);
         REQUIRE(field.distance(map.cellAt(i)) == expected[std::size_t(i)]);
@@ -1211,12 +1211,12 @@ CanonicalCounts checkCanonicalIntegration(std::mt19937& random, std::span<const 
     for (int g = 0; g < 1 + trial % 4; ++g) goals.push_back({x(random), y(random)});
     const CostField costs = CostField::build(map, TerrainTable::kWalk).value();
     CrowdField field(costs), dial(costs);
-    // Doors that block (the default policy: closed and locked ones) are in the move bits: the
+    // Doors that block (the default door costs: closed and locked ones) are in the move bits: the
     // canonical integration still applies.
     const std::vector<TestDoor> doors = trial % 2 == 1 ? randomDoors(random, map, 1 + trial % 25, {&field, &dial}) : std::vector<TestDoor>{};
     field.setGoals(goals);
     const bool anyGoal = std::any_of(goals.begin(), goals.end(), [&](Cell goal) { return map.passable(goal, TerrainTable::kWalk); });
-    INFO("trial " << trial << " " << layoutName(layout.kind()) << " " << width << "x" << height);
+    INFO("trial " << trial << " " << toString(layout.kind()) << " " << width << "x" << height);
     // (Where walls are scattered thickly the scan gives up for Dial's algorithm alone.)
     if (!anyGoal) REQUIRE_FALSE(field.lastBuild().canonical);
     counts.canonical += field.lastBuild().canonical;
@@ -1230,7 +1230,7 @@ CanonicalCounts checkCanonicalIntegration(std::mt19937& random, std::span<const 
     if (doors.empty()) {
       checkField(map, field, reference(map, TerrainTable::kWalk, goals, 0, noDanger), TerrainTable::kWalk, 0, noDanger);
     } else {
-      const std::vector<std::int64_t> expected = referenceWithDoors(map, goals, doors, CrowdField::DoorPolicy{});
+      const std::vector<std::int64_t> expected = referenceWithDoors(map, goals, doors, CrowdField::DoorCosts{});
       for (std::int32_t i = 0; i < map.tileCount(); ++i) {
         INFO("tile " << map.cellAt(i).x << "," << map.cellAt(i).y);
         REQUIRE(field.distance(map.cellAt(i)) == expected[std::size_t(i)]);

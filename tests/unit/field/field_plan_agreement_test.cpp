@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Crowd fields and characters price routes alike (issues 53 and 55): one cost model for a step
+// Crowd fields and characters price routes alike: one cost model for a step
 // (grid/step_cost.hpp), fractional terrain costs and danger included, so a horde following a
 // field and a character planned by the pipeline agree about the cheapest route to the last unit.
 #include <catch2/catch.hpp>
@@ -107,7 +107,7 @@ TEST_CASE("a crowd field's distances equal the characters' tile search costs, fr
       SearchResult result;
       for (std::int32_t i = 0; i < map.tileCount(); ++i) {
         const Cell cell = map.cellAt(i);
-        INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", factor "
+        INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", factor "
                                        << int(factor) << ", tile " << cell.x << "," << cell.y);
         SearchRequest request;
         request.start = cell;
@@ -148,7 +148,7 @@ TEST_CASE("a character's plan and a crowd field's route agree on cost at the sam
       // The tile search's polyline, measured by the planner's own probes (recordStages; with the
       // straight-line stage off, so every plan searches), and the default pipeline's path.
       PlannerSettings tileSearch;
-      tileSearch.exactAnyAngle = false;
+      tileSearch.search = SearchMode::Tiles;
       tileSearch.recordStages = true;
       tileSearch.enabled[std::size_t(PathStage::StraightLine)] = false;
       PlannerSettings defaults;
@@ -158,7 +158,7 @@ TEST_CASE("a character's plan and a crowd field's route agree on cost at the sam
       for (int q = 0; q < 12; ++q) {
         const Cell start = randomTile(random, map, false);
         if (!field.reachable(start) || start == goal) continue;
-        INFO(layoutName(layout.kind()) << " trial " << trial << " factor " << int(factor) << " from " << start.x << ","
+        INFO(toString(layout.kind()) << " trial " << trial << " factor " << int(factor) << " from " << start.x << ","
                                        << start.y << " to " << goal.x << "," << goal.y);
         PathRequest request{layout.tileCenter(start), layout.tileCenter(goal), kWalk, 0.0f};
         request.dangerFactor = factor;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A crowd field that follows a walking goal (issue 53 item 1): CrowdField::trackGoal costs what
+// A crowd field that follows a walking goal: CrowdField::trackGoal costs what
 // changes near the goal, the directions always reach the goal, a distance exceeds the exact one
 // by at most twice the goal's walk since the last exact refresh, and the refresh, run in slices,
 // lands the exact field bit for bit.
@@ -338,8 +338,8 @@ TEST_CASE("Edits during a tracked field's refresh: the refresh lands the exact f
 TEST_CASE("A tracked goal cut off from where the refresh began: the field is built for it, exact, still tracking",
           "[field][tracking]") {
   // A corridor: the refresh begins at x = 21, the goal walks on to x = 30, and a wall at x = 26,
-  // beyond what the refresh has read, cuts the two apart. (Review of issue 53: the refresh then
-  // had no route to lay and rebuilt with tracking ended.)
+  // beyond what the refresh has read, cuts the two apart. (A review found that the refresh
+  // then had no route to lay and rebuilt with tracking ended.)
   const TileMap map = test::mapFromAscii(Layout::square(), {"........................................"});
   const CostField costs = CostField::build(map, TerrainTable::kWalk).value();
   CrowdField tracked(costs), exact(costs);

@@ -284,7 +284,7 @@ TEST_CASE("segmentExit: where a segment leaves a tile, told apart from tileAt al
         was = inside;
       }
       const auto exit = layout.segmentExit(cell, from, to);
-      INFO(layoutName(layout.kind()) << " cell " << cell.x << "," << cell.y << " from " << from.transpose() << " to "
+      INFO(toString(layout.kind()) << " cell " << cell.x << "," << cell.y << " from " << from.transpose() << " to "
                                      << to.transpose());
       if (firstInside < 0 || firstInside == lastInside) {
         // Misses the tile, or grazes it at most one sample long: only a sliver can be cut.

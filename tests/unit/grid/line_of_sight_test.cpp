@@ -340,7 +340,7 @@ TEST_CASE("traversal and line of sight match a brute-force reference", "[grid][l
         const Vec2 from = randomPoint(random, map, kindA), to = randomPoint(random, map, kindB);
         if ((from - to).norm() < 1e-3f) continue;
         const Reference expected = reference(map, TerrainTable::kWalk, from, to);
-        INFO("layout " << layoutName(layout.kind()) << " from (" << from.x() << "," << from.y() << ") to ("
+        INFO("layout " << toString(layout.kind()) << " from (" << from.x() << "," << from.y() << ") to ("
                        << to.x() << "," << to.y() << ")");
         REQUIRE(tilesCrossed(layout, from, to) == expected.crossed);
         REQUIRE(hasLineOfSight(map, TerrainTable::kWalk, from, to) == expected.clear);

@@ -189,7 +189,7 @@ TEST_CASE("regions follow edits in place: the same regions as a fresh computatio
         regions.update(map, changed);
         const RegionMap fresh = RegionMap::compute(map, TerrainTable::kWalk);
         std::string why;
-        INFO(layoutName(layout.kind()) << " trial " << trial << " edit " << e);
+        INFO(toString(layout.kind()) << " trial " << trial << " edit " << e);
         const bool same = samePartition(map, regions, fresh, why);
         INFO(why);
         REQUIRE(same);

@@ -123,7 +123,7 @@ TEST_CASE("probeSegment matches brute-force clearance and sampled cost", "[grid]
         const SegmentProbe probe = probeSegment(map, TerrainTable::kWalk, a, b, radius);
         const bool sees = hasLineOfSight(map, TerrainTable::kWalk, a, b);
         const double gap = clearance(map, TerrainTable::kWalk, a, b);
-        INFO(layoutName(layout.kind()) << " (" << a.x() << "," << a.y() << ")->(" << b.x() << "," << b.y() << ") r "
+        INFO(toString(layout.kind()) << " (" << a.x() << "," << a.y() << ")->(" << b.x() << "," << b.y() << ") r "
                                        << radius << " gap " << gap);
         // Away from the decision boundary the answer must match the brute force exactly.
         if (std::abs(gap - radius) < 1e-4) continue;
@@ -171,7 +171,7 @@ TEST_CASE("probeSegment prices segments along edges and through corners as the c
         to += normal * nudge;
         const SegmentProbe probe = probeSegment(map, TerrainTable::kWalk, from, to, 0.0f);
         const test::SegmentJudgement judged = test::judgeSegment(map, TerrainTable::kWalk, from, to, 0.0);
-        INFO(layoutName(layout.kind()) << " from " << from.transpose() << " to " << to.transpose());
+        INFO(toString(layout.kind()) << " from " << from.transpose() << " to " << to.transpose());
         REQUIRE(probe.clear == judged.clear);
         if (!probe.clear) continue;
         ++segments;
@@ -208,7 +208,7 @@ TEST_CASE("probes for wide bodies (up to 3 tiles) match brute-force clearance, a
         const float radius = round ? 0.5f * float(std::uniform_int_distribution<int>(1, 6)(random))
                                    : std::uniform_real_distribution<float>(0.5f, 3.0f)(random);
         const SegmentProbe probe = probeSegment(map, TerrainTable::kWalk, a, b, radius);
-        INFO(layoutName(layout.kind()) << " (" << a.x() << "," << a.y() << ")->(" << b.x() << "," << b.y() << ") r " << radius);
+        INFO(toString(layout.kind()) << " (" << a.x() << "," << a.y() << ")->(" << b.x() << "," << b.y() << ") r " << radius);
         REQUIRE(probe.clear == probeSegment(map, TerrainTable::kWalk, b, a, radius).clear);
         REQUIRE(probe.clear == tester.probe(a, b, radius).clear);
         const double gap = clearance(map, TerrainTable::kWalk, a, b);

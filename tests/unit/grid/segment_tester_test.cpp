@@ -44,7 +44,7 @@ TEST_CASE("SegmentTester agrees with probeSegment on random weighted maps", "[gr
                                           : std::uniform_real_distribution<float>(0.0f, 0.49f * size)(random);
         const SegmentProbe exact = probeSegment(map, mobility, a, b, radius);
         const SegmentProbe fast = tester.probe(a, b, radius);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << " from "
+        INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << " from "
                                        << a.transpose() << " to " << b.transpose());
         REQUIRE(fast.clear == exact.clear);
         if (exact.clear) CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
@@ -68,7 +68,7 @@ TEST_CASE("SegmentTester agrees with probeSegment on random weighted maps", "[gr
     }
     // The fast paths must actually answer a good share of the queries (clear ones cheaply, and
     // clear or blocked ones without the walk), on squares and hexes alike.
-    INFO(layoutName(layout.kind()) << ": " << fastClear << " cheaply clear, " << fastAnswers << " answered without the walk, of "
+    INFO(toString(layout.kind()) << ": " << fastClear << " cheaply clear, " << fastAnswers << " answered without the walk, of "
                                    << total);
     CHECK(fastClear > total / 10);
     CHECK(fastAnswers > total / 4);
@@ -118,7 +118,7 @@ TEST_CASE("SegmentTester prices hex segments across terrain of several costs as 
         const float radius = q % 3 == 0 ? 0.0f : std::uniform_real_distribution<float>(0.0f, 0.45f)(random);
         const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, radius);
         const SegmentProbe fast = tester.probe(a, b, radius);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
+        INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
                                        << b.transpose() << " radius " << radius);
         REQUIRE(fast.clear == exact.clear);
         REQUIRE(exact.clear);
@@ -132,7 +132,7 @@ TEST_CASE("SegmentTester prices hex segments across terrain of several costs as 
         ++total;
       }
     }
-    INFO(layoutName(layout.kind()) << ": " << pricedAcross << " of " << total << " priced across several costs without the walk");
+    INFO(toString(layout.kind()) << ": " << pricedAcross << " of " << total << " priced across several costs without the walk");
     CHECK(pricedAcross > total / 4);
   }
 }
@@ -176,7 +176,7 @@ TEST_CASE("SegmentTester settles hex segments near walls and along edges as prob
         const float radius = q % 4 == 0 ? 0.0f : std::uniform_real_distribution<float>(0.05f, 0.45f)(random);
         const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, radius);
         const SegmentProbe fast = tester.probe(a, b, radius);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
+        INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
                                        << b.transpose() << " radius " << radius);
         REQUIRE(fast.clear == exact.clear);
         if (exact.clear) CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
@@ -194,7 +194,7 @@ TEST_CASE("SegmentTester settles hex segments near walls and along edges as prob
         }
       }
     }
-    INFO(layoutName(layout.kind()) << ": near walls " << nearWallsAnswered << " of " << nearWalls
+    INFO(toString(layout.kind()) << ": near walls " << nearWallsAnswered << " of " << nearWalls
                                    << " answered without the walk; diagonals across several costs " << alongEdgesAnswered
                                    << " of " << alongEdges);
     CHECK(nearWallsAnswered > nearWalls / 2);
@@ -238,7 +238,7 @@ TEST_CASE("SegmentTester settles hex segments at radius 0 that pass a wall's cor
         }
         const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, 0.0f);
         const SegmentProbe fast = tester.probe(a, b, 0.0f);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
+        INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " from " << a.transpose() << " to "
                                        << b.transpose());
         REQUIRE(fast.clear == exact.clear);
         if (exact.clear) CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
@@ -253,7 +253,7 @@ TEST_CASE("SegmentTester settles hex segments at radius 0 that pass a wall's cor
         }
       }
     }
-    INFO(layoutName(base.kind()) << ": " << grazingAnswered << " of " << grazing << " clear segments within 1e-3 of a wall "
+    INFO(toString(base.kind()) << ": " << grazingAnswered << " of " << grazing << " clear segments within 1e-3 of a wall "
                                  << "answered without the walk; " << clear << " clear, " << blocked << " blocked");
     CHECK(clear > 500);
     CHECK(blocked > 500);
@@ -290,7 +290,7 @@ TEST_CASE("SegmentTester prices short hex segments in the map's first and last l
       const Vec2 a = centre + Vec2(offset(random), offset(random)), b = centre + Vec2(offset(random), offset(random));
       const SegmentProbe exact = probeSegment(map, TerrainTable::kWalk, a, b, 0.0f);
       const SegmentProbe fast = tester.probe(a, b, 0.0f);
-      INFO(layoutName(layout.kind()) << " query " << q << " from " << a.transpose() << " to " << b.transpose());
+      INFO(toString(layout.kind()) << " query " << q << " from " << a.transpose() << " to " << b.transpose());
       REQUIRE(fast.clear == exact.clear);
       if (exact.clear) CHECK(fast.cost == Approx(exact.cost).epsilon(1e-9).margin(1e-9));
     }

@@ -122,7 +122,7 @@ TEST_CASE("navigation data follows random edits in place, equal to data built af
       CHECK(data.clearance(TerrainTable::kFly) == nullptr);
       for (int e = 0; e < 40; ++e) {
         const std::string what = randomEdit(random, map, world);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " edit " << e << ": " << what);
+        INFO(toString(layout.kind()) << " trial " << trial << " edit " << e << ": " << what);
         const bool unchangedData = what == "none" || what == "door state";
         if (!unchangedData) CHECK_FALSE(data.current());
         const NavUpdate update = data.update();
@@ -226,7 +226,7 @@ TEST_CASE("ready() answers for the mobility, radius and cost list asked: plans o
           "between random edits, each equal to the plan on data built afresh",
           "[nav][edits][property]") {
   // A game that follows the contract asks ready() before each plan and prepares what is not; a
-  // narrow character prepared first must not make a wide one look ready (issue 49).
+  // narrow character prepared first must not make a wide one look ready.
   constexpr TerrainCost kCheapSwamp[] = {{TerrainId{3}, 0.75f}, {TerrainId{4}, 0.0f}};
   constexpr TerrainCost kNoWater[] = {{TerrainId{2}, TerrainTable::kImpassable}, {TerrainId{0}, 2.0f}};
   const std::span<const TerrainCost> costLists[] = {{}, kCheapSwamp, kNoWater};
@@ -255,7 +255,7 @@ TEST_CASE("ready() answers for the mobility, radius and cost list asked: plans o
         const float radius = randomRadius(random, layout);
         const int costList = int(random() % std::size(costLists));
         const std::span<const TerrainCost> costs = costLists[costList];
-        INFO(layoutName(layout.kind()) << " trial " << trial << " step " << step << ": mobility " << int(mobility.value)
+        INFO(toString(layout.kind()) << " trial " << trial << " step " << step << ": mobility " << int(mobility.value)
                                        << " radius " << radius << " cost list " << costList);
         QueryFilter filter;
         filter.costs = costs;
@@ -309,7 +309,7 @@ TEST_CASE("ready() answers for the mobility, radius and cost list asked: plans o
   CHECK(prepared > 300);
   CHECK(succeeded > 100);
   CHECK(refusedForData > 200);
-  CHECK(wideAfterNarrow > 20);  // the case of issue 49, met many times
+  CHECK(wideAfterNarrow > 20);  // a narrow character prepared before a wide one, met many times
 }
 
 TEST_CASE("the exact any-angle search on patched navigation data: bit for bit its answers on data built afresh",
@@ -318,7 +318,7 @@ TEST_CASE("the exact any-angle search on patched navigation data: bit for bit it
   // the edits patch in place. Maps of one cost (where it runs), walls put up and knocked down.
   std::mt19937 random(27);
   PlannerSettings exact;
-  exact.exactAnyAngle = true;
+  exact.search = SearchMode::ExactAnyAngle;
   int compared = 0, searched = 0;
   for (int trial = 0; trial < 12; ++trial) {
     const int w = std::uniform_int_distribution<int>(4, 30)(random), h = std::uniform_int_distribution<int>(4, 30)(random);
@@ -431,7 +431,7 @@ TEST_CASE("navigation data: the contract with queries, the journal's reach and b
   CHECK_FALSE(data.ready(TerrainTable::kFly, 0.0f));
 }
 
-TEST_CASE("ready(): a narrow character prepared does not make a wide one ready (issue 49)", "[nav]") {
+TEST_CASE("ready(): a narrow character prepared does not make a wide one ready", "[nav]") {
   // The shared case: on the town, radius 0.4 planned and then 1.5 on the same data.
   TileMap map = test::mapFromAscii(Layout::square(), {
                                                          "..........",
@@ -511,7 +511,7 @@ TEST_CASE("landmarks after edits: never a wrong search, and refreshed in steps t
         const std::vector<std::int64_t> reference = test::dijkstraCosts(map, TerrainTable::kWalk, s);
         if (!map.passable(s, TerrainTable::kWalk) || !map.passable(g, TerrainTable::kWalk)) continue;
         const std::int64_t expected = reference[std::size_t(map.index(g))];
-        INFO(layoutName(layout.kind()) << " round " << round << " query " << q);
+        INFO(toString(layout.kind()) << " round " << round << " query " << q);
         if (expected < 0) {
           CHECK(result.status == Status::NoPath);
         } else {
@@ -590,7 +590,7 @@ TEST_CASE("planners on shared navigation data allocate nothing once warm", "[nav
     NavData data(world);
     REQUIRE(data.prepare(TerrainTable::kWalk, 0.2f) == Status::Ok);
     PlannerSettings settings;
-    settings.exactAnyAngle = exact;
+    settings.search = exact ? SearchMode::ExactAnyAngle : SearchMode::Tiles;
     Planner planner(data, settings);
     PathResult result;
     std::vector<PathRequest> requests;

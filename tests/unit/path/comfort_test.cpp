@@ -95,7 +95,7 @@ std::uint64_t randomPlansDigest(std::optional<float> comfort, PlannerSettings se
       World world(map);
       addRawFeatures(random, world, true);
       settings.recordStages = true;
-      settings.anyAngleSearch = trial % 5 == 2;
+      settings.search = trial % 5 == 2 ? SearchMode::AnyAngle : SearchMode::ExactAnyAngle;
       Planner planner(world, settings);
       PathResult result, again;
       for (int q = 0; q < 8; ++q) {
@@ -201,7 +201,7 @@ TEST_CASE("comfort keeps every promise of the pipeline on random maps, never fai
       const std::vector<const Door*> walls = test::wallDoors(world.doors());
       PlannerSettings settings;
       settings.recordStages = true;
-      settings.anyAngleSearch = trial % 6 == 2;
+      settings.search = trial % 6 == 2 ? SearchMode::AnyAngle : SearchMode::ExactAnyAngle;
       Planner planner(world, settings);
       PathResult with, without;
       for (int q = 0; q < 10; ++q) {
@@ -222,7 +222,7 @@ TEST_CASE("comfort keeps every promise of the pipeline on random maps, never fai
         const Status plain = planner.plan(request, without);
         request.comfort = comfort;
         const Status status = planner.plan(request, with);
-        INFO(layoutName(layout.kind()) << " tile " << tile << " radius " << request.radius << " comfort " << comfort
+        INFO(toString(layout.kind()) << " tile " << tile << " radius " << request.radius << " comfort " << comfort
                                        << " from " << request.start.transpose() << " to " << request.goal.transpose()
                                        << " trial " << trial << " query " << q);
         // Never fails where the path without comfort is found, never finds one where it is not.
@@ -233,7 +233,8 @@ TEST_CASE("comfort keeps every promise of the pipeline on random maps, never fai
         if (!isSuccess(status)) continue;
         // The hard rules: every segment and the curve keep the radius from walls and closed doors,
         // and the cost invariant holds stage by stage (the judge of invariants_test).
-        const std::string violation = test::costInvariantViolation(map, request, with, walls, settings.anyAngleSearch, entities);
+        const std::string violation = test::costInvariantViolation(map, request, with, walls,
+                                                                     settings.search == SearchMode::AnyAngle, entities);
         INFO(violation);
         REQUIRE(violation.empty());
         std::vector<Vec2> curve;
@@ -365,7 +366,7 @@ TEST_CASE("where a passage is narrower, comfort gives way down to the radius and
         request.comfort = 0.0f;
         REQUIRE(planner.plan(request, without) == Status::Ok);
         request.comfort = comfort;
-        INFO(layoutName(c.map.layout().kind()) << " radius " << radius << " comfort " << comfort);
+        INFO(toString(c.map.layout().kind()) << " radius " << radius << " comfort " << comfort);
         REQUIRE(planner.plan(request, with) == Status::Ok);
         const Clearances tight = clearances(c.map, without), roomy = clearances(c.map, with);
         INFO("clearance without comfort " << tight.polyline << ", with " << roomy.polyline << " (curve " << roomy.curve << ")");
@@ -449,7 +450,7 @@ TEST_CASE("comfort allocates nothing once warm, also where it compares with the 
     Planner planner(world);
     PathResult result;
     const std::uint64_t allocations = test::warmPlanAllocations(planner, requests, result);  // before INFO, which allocates
-    INFO(layoutName(layout.kind()));
+    INFO(toString(layout.kind()));
     CHECK(allocations == 0);
   }
 }

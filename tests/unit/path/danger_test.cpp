@@ -194,7 +194,7 @@ TEST_CASE("danger: the search's cost equals an independent Dijkstra's under the 
           const Cell goal{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
           const std::int64_t expected = best[std::size_t(map.index(goal))];
           const SearchResult result = searchOn(*layer, start, goal);
-          INFO(layoutName(layout.kind()) << " trial " << trial << " factor " << factor);
+          INFO(toString(layout.kind()) << " trial " << trial << " factor " << factor);
           if (expected < 0) {
             CHECK(!isSuccess(result.status));
             continue;
@@ -261,7 +261,7 @@ TEST_CASE("danger: factor 0 plans bit for bit as a world without danger; a facto
         CHECK(digestOf(zero) == digestOf(noDanger));
         const Status expectedStatus = onReference.plan(request, expected);
         request.dangerFactor = std::uint8_t(factor);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " factor " << factor);
+        INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " factor " << factor);
         CHECK(onDanger.plan(request, weighted) == expectedStatus);
         CHECK(digestOf(weighted) == digestOf(expected));
         REQUIRE(shared.prepare(kWalk, radius, {}, std::uint8_t(factor)) == Status::Ok);
@@ -367,7 +367,7 @@ TEST_CASE("danger: edits to danger and tiles, then update(), plan as data built 
           request.start = layout.tileCenter(s);
           request.goal = layout.tileCenter(g);
           PathResult patched, built;
-          INFO(layoutName(layout.kind()) << " trial " << trial << " round " << round << " query " << q);
+          INFO(toString(layout.kind()) << " trial " << trial << " round " << round << " query " << q);
           CHECK(onShared.plan(request, patched) == onFresh.plan(request, built));
           CHECK(digestOf(patched) == digestOf(built));
           ++compared;

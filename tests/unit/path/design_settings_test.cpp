@@ -80,7 +80,7 @@ TEST_CASE("designer settings: the world's comfort, smoothing and detour margin p
       Planner byMap(designed), byCode(coded, code), plain(coded), byOwnComfort(coded, ownComfort);
       for (int query = 0; query < 12; ++query) {
         PathRequest request = randomRequest(random, map);
-        INFO(layoutName(layout.kind()) << " round " << round << " query " << query);
+        INFO(toString(layout.kind()) << " round " << round << " query " << query);
         PathResult a, b, c;
         const Status status = byMap.plan(request, a);
         CHECK(byCode.plan(request, b) == status);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// PathRequest::goalFallback (issue 55, a reachable goal): a click on water, a wall, a table, an
+// PathRequest::goalFallback (a reachable goal): a click on water, a wall, a table, an
 // island or off the map plans to the centre of the nearest reachable tile, ties by cost; checked
 // on exact cases and against a brute force on random maps.
 #include <catch2/catch.hpp>
@@ -198,7 +198,7 @@ TEST_CASE("goal fallback chooses the nearest reachable tile on random square and
       const MobilityId mobility = trial % 3 == 2 ? TerrainTable::kSwim : TerrainTable::kWalk;
       Planner planner(map);
       PathResult result, plain;
-      INFO(layoutName(layout.kind()) << " trial " << trial);
+      INFO(toString(layout.kind()) << " trial " << trial);
       for (int q = 0; q < 14; ++q) {
         const Cell startTile{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         if (!map.passable(startTile, mobility)) continue;

@@ -59,7 +59,7 @@ void checkQuery(Planner& planner, const World& world, const PathRequest& request
   const std::vector<const Door*> walls = test::wallDoors(world.doors());
   PathResult result;
   const Status status = planner.plan(request, result);
-  INFO(layoutName(layout.kind()) << (layout.hexStagger() == HexStagger::Even ? " even" : "") << " tile "
+  INFO(toString(layout.kind()) << (layout.hexStagger() == HexStagger::Even ? " even" : "") << " tile "
        << layout.tileSize() << " radius " << request.radius << " from " << request.start.transpose() << " to "
        << request.goal.transpose() << " any-angle " << anyAngle << " status " << toString(status) << " ("
        << result.reason << ")");
@@ -175,7 +175,7 @@ TEST_CASE("every path keeps its promises on random hex and square maps with cost
       settings.recordStages = true;
       // Now and then the any-angle search, for characters it serves (narrower than half a hex edge).
       const bool anyAngle = trial % 7 == 3;
-      settings.anyAngleSearch = anyAngle;
+      settings.search = anyAngle ? SearchMode::AnyAngle : SearchMode::ExactAnyAngle;
       Planner planner(world, settings);
       for (int q = 0; q < 6; ++q) {
         float radius = 0.0f;
@@ -250,7 +250,7 @@ TEST_CASE("the exact any-angle search keeps every promise too, on square maps of
       ++counts.maps;
       PlannerSettings settings;
       settings.recordStages = true;
-      settings.exactAnyAngle = true;
+      settings.search = SearchMode::ExactAnyAngle;
       if (trial % 2 == 0) settings.comfort = 0.0f;
       Planner planner(world, settings);
       for (int q = 0; q < 6; ++q) {

@@ -83,7 +83,7 @@ TEST_CASE("slices: beginPlan and continuePlan give what plan() gives, whatever t
       const Status want = Planner(world).plan(request, expected);
       failures += isSuccess(want) ? 0 : 1;
       for (std::int64_t budget : {1, 7, 50}) {
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << query << " budget " << budget);
+        INFO(toString(layout.kind()) << " trial " << trial << " query " << query << " budget " << budget);
         PathResult got;
         const int before = inProgress;
         const Status status = planInSlices(planner, request, got, budget, inProgress);

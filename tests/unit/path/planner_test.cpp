@@ -66,7 +66,7 @@ TEST_CASE("planner: bends round a wall corner", "[path]") {
   for (const bool exact : {true, false}) {
     INFO((exact ? "exact any-angle search (the default)" : "8-way search"));
     PlannerSettings settings;
-    settings.exactAnyAngle = exact;
+    settings.search = exact ? SearchMode::ExactAnyAngle : SearchMode::Tiles;
     Planner planner(map, settings);
     PathResult result;
     PathRequest request{Vec2(0.5f, 0.5f), Vec2(0.5f, 2.5f)};
@@ -185,7 +185,7 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
       const TileMap map = test::randomMap(random, layout, w, h, 0.2);
       // Every other map with the any-angle search.
       PlannerSettings settings;
-      settings.anyAngleSearch = trial % 2 == 1;
+      settings.search = trial % 2 == 1 ? SearchMode::AnyAngle : SearchMode::ExactAnyAngle;
       settings.recordStages = true;
       Planner planner(map, settings);
       PathResult result;
@@ -199,8 +199,8 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
         if (!start || !goal) continue;
         const PathRequest request{*start, *goal, mobility, radius};
         const Status status = planner.plan(request, result);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << " any-angle "
-                                        << settings.anyAngleSearch);
+        INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << " any-angle "
+                                        << (settings.search == SearchMode::AnyAngle));
         REQUIRE((status == Status::Ok || status == Status::NoPath));
         if (status != Status::Ok) {
           // NoPath only for goals the search cannot reach, never for want of a clear polyline.
@@ -224,7 +224,7 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
         if (result.tilePath.empty()) continue;  // straight line
         ++viaSearch;
         // The cost invariant, stage by stage, judged independently (support/path_checks).
-        const bool anyAngle = settings.anyAngleSearch && !widerThanHalfHexEdge(layout, radius);
+        const bool anyAngle = settings.search == SearchMode::AnyAngle && !widerThanHalfHexEdge(layout, radius);
         const std::string broken = test::costInvariantViolation(map, request, result, {}, anyAngle);
         INFO(broken);
         CHECK(broken.empty());

@@ -71,7 +71,7 @@ TEST_CASE("ProbeMemo answers as the segment tester does, on every layout", "[pat
         }
         questions.push_back({0, b, a, 0.2f, 0.0f});  // (the reversed segment is its own question)
       }
-      INFO(layoutName(layout.kind()) << " trial " << trial);
+      INFO(toString(layout.kind()) << " trial " << trial);
       askAll(random, memo, tester, questions, 3000);
       // A new plan: forgotten, and answered again.
       memo.clear();

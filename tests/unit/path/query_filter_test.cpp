@@ -105,7 +105,7 @@ TEST_CASE("query filter: terrain costs plan exactly as a map whose terrain table
       World editedWorld(editedMap);
       copyFeatures(world, editedWorld);
       PlannerSettings settings;
-      settings.anyAngleSearch = trial % 4 == 3;
+      settings.search = trial % 4 == 3 ? SearchMode::AnyAngle : SearchMode::ExactAnyAngle;
       Planner filtered(world, settings), plain(world, settings), reference(editedWorld, settings);
       // The same through shared data, prepared for the filter explicitly.
       NavData shared(world);
@@ -127,7 +127,7 @@ TEST_CASE("query filter: terrain costs plan exactly as a map whose terrain table
         const Status gotShared = onShared.plan(request, d);
         request.filter = nullptr;
         (void)plain.plan(request, c);
-        INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << ": "
+        INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius << ": "
                                        << toString(got) << " (" << a.reason << ") vs " << toString(expected) << " ("
                                        << b.reason << ")");
         CHECK(got == expected);

@@ -9,6 +9,7 @@
 #include "support/path_checks.hpp"
 #include "support/test_maps.hpp"
 
+#include <array>
 #include <cmath>
 #include <queue>
 #include <random>
@@ -207,7 +208,7 @@ TEST_CASE("stage 3 on random hex maps of one cost: clear, never longer than the 
             std::vector<Vec2> out;
             StageStats stats;
             controlPointStage(context, {}, result.tilePath, {}, {}, {}, start, goal, out, stats);
-            INFO(layoutName(layout.kind()) << " trial " << trial << " radius " << radius << " comfort " << comfort);
+            INFO(toString(layout.kind()) << " trial " << trial << " radius " << radius << " comfort " << comfort);
             const test::PolylineJudgement judged = test::judgePolyline(map, TerrainTable::kWalk, out, radius * tile);
             INFO(judged.why);
             REQUIRE(judged.clear);
@@ -302,8 +303,7 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
   for (int trial = 0; trial < 30; ++trial) {
     const TileMap map = test::randomMap(random, Layout::square(), 16, 14, 0.25, false);
     PlannerSettings settings;
-    settings.anyAngleSearch = anyAngle;
-    settings.exactAnyAngle = search == 2;
+    settings.search = std::array{SearchMode::Tiles, SearchMode::AnyAngle, SearchMode::ExactAnyAngle}[search];
     settings.recordStages = true;
     settings.comfort = 0.0f;  // taut paths: the optimum is pulled tight against the corners
     Planner planner(map, settings);

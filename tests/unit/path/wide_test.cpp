@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Characters wider than a tile (issue 27) through the whole pipeline, judged independently
+// Characters wider than a tile through the whole pipeline, judged independently
 // (support/path_checks) on random square and hex maps of rooms and blocks, for radii from half a
 // tile to 3 tiles: every segment and the smoothed curve keep the radius from every forbidden tile
 // and the map's edge, the one cost model holds stage by stage, the path begins and ends on the
@@ -120,7 +120,7 @@ TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through ev
       PlannerSettings settings;
       settings.recordStages = true;
       Planner planner(world, settings);
-      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, tile " << tile << ", trial " << trial
+      INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, tile " << tile << ", trial " << trial
                                      << ", radius " << radius);
       for (int q = 0; q < 15; ++q) {
         // Points that keep the radius (and a little more), half the time on a tile's centre; every
@@ -427,7 +427,7 @@ TEST_CASE("a wide body a door was closed on steps back to the nearest centre tha
   CHECK(result.controlPoints.front() == Vec2(4.5f, 2.5f));
 }
 
-TEST_CASE("a wide body's plan does not depend on where the map sits in the world (review of issue 27)", "[path][wide]") {
+TEST_CASE("a wide body's plan does not depend on where the map sits in the world", "[path][wide]") {
   // Two rooms joined by a corridor exactly 3 tiles wide (rows 4-6), tiles of 0.7: a body of 1.5
   // tiles fits the corridor touching both walls. Far from the world's origin the float tile
   // centres come out closer to the walls than near it; the probes allow for that as the search's

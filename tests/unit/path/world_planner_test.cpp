@@ -454,7 +454,7 @@ TEST_CASE("a path point within furniture by a wall corner: the way goes round to
     PathResult result;
     PlannerSettings settings;
     settings.recordStages = true;
-    settings.exactAnyAngle = exact;
+    settings.search = exact ? SearchMode::ExactAnyAngle : SearchMode::Tiles;
     Planner recording(world, settings);
     REQUIRE(recording.plan(request, result) == Status::Ok);
     const std::vector<Vec2>& stage6 = result.stagePoints[5];  // stage k's points at k - 1
@@ -547,7 +547,7 @@ TEST_CASE("paths with entities and doors keep every invariant on random maps", "
       world.setDoorListener(&listener);
       for (bool anyAngle : {false, true}) {
         PlannerSettings settings;
-        settings.anyAngleSearch = anyAngle;
+        settings.search = anyAngle ? SearchMode::AnyAngle : SearchMode::ExactAnyAngle;
         settings.recordStages = true;
         Planner planner(world, settings);
         PathResult result;
@@ -559,7 +559,7 @@ TEST_CASE("paths with entities and doors keep every invariant on random maps", "
           request.character = EntityId{std::uniform_int_distribution<std::uint32_t>(0, 50)(random)};
           const int callsBefore = listener.calls;
           const Status status = planner.plan(request, result);
-          INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " status " << toString(status));
+          INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " status " << toString(status));
           CHECK(listener.calls - callsBefore == (status == Status::StoppedAtDoor ? 1 : 0));
           if (!isSuccess(status)) continue;
           ++queries;
@@ -656,7 +656,7 @@ TEST_CASE("a warm planner allocates nothing: every stage reuses its memory", "[p
       curved += result.smoothed.spans().size() > 1 ? 1 : 0;
     }
     const std::uint64_t allocations = test::allocationCount() - before;  // before INFO, which allocates
-    INFO(layoutName(layout.kind()) << " radius " << radius);
+    INFO(toString(layout.kind()) << " radius " << radius);
     CHECK(allocations == 0);
     CHECK(curved > 10);
   }

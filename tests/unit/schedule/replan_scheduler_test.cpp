@@ -225,7 +225,7 @@ TEST_CASE("scheduler: a body pressed against a wall (a hair inside its radius) i
       }
       scheduler.update(0.0, ReplanBudget{});
       for (const ReplanEvent& event : eventsOf(scheduler)) {
-        INFO(layoutName(layout.kind()) << " trial " << trial << " radius " << radius << ": " << describe(event));
+        INFO(toString(layout.kind()) << " trial " << trial << " radius " << radius << ": " << describe(event));
         // Never refused for where it stands (a goal across the map's walls may be out of reach).
         CHECK(event.status != Status::StartBlocked);
         if (event.kind == ReplanEventKind::GoalUnreachable) continue;

@@ -306,15 +306,15 @@ TEST_CASE("search context: the exact any-angle mode gives legal tiles along the 
   CHECK(context.findPath(swamp.grid, request, result) == Status::InvalidArgument);  // two costs
 }
 
-TEST_CASE("planner with exactAnyAngle: paths of radius 0 pulled taut are the shortest any-angle routes",
+TEST_CASE("planner with SearchMode::ExactAnyAngle: paths of radius 0 pulled taut are the shortest any-angle routes",
           "[path][anya]") {
   std::mt19937 random(5);
   PlannerSettings settings;
-  settings.exactAnyAngle = true;
+  settings.search = SearchMode::ExactAnyAngle;
   settings.comfort = 0.0f;
   settings.recordStages = true;
   PlannerSettings eightWay = settings;
-  eightWay.exactAnyAngle = false;
+  eightWay.search = SearchMode::Tiles;
   PlannerSettings comfortable = settings;
   comfortable.comfort = 0.25f;
   int compared = 0, shorter = 0, wider = 0, offCorners = 0;
@@ -460,7 +460,7 @@ TEST_CASE("the exact search from or to a corner where blocked tiles touch diagon
   CHECK(result.vertices.size() >= 3);
 }
 
-TEST_CASE("planner with exactAnyAngle on tiles of other sizes and origins: never a failure the 8-way planner has not",
+TEST_CASE("planner with SearchMode::ExactAnyAngle on tiles of other sizes and origins: never a failure the 8-way planner has not",
           "[path][anya]") {
   // The route's corners become float world points off the lattice: rounded into a blocked tile,
   // the route is not taken as it is (the stages work from its tiles).
@@ -471,10 +471,10 @@ TEST_CASE("planner with exactAnyAngle on tiles of other sizes and origins: never
     for (int trial = 0; trial < 40; ++trial) {
       const TileMap map = test::randomMap(random, layout, 6 + trial % 15, 5 + trial % 13, 0.2, false);
       PlannerSettings exact;
-      exact.exactAnyAngle = true;
+      exact.search = SearchMode::ExactAnyAngle;
       exact.comfort = trial % 2 == 0 ? 0.0f : 0.25f;
       PlannerSettings eightWay = exact;
-      eightWay.exactAnyAngle = false;
+      eightWay.search = SearchMode::Tiles;
       Planner a(map, exact), b(map, eightWay);
       for (int q = 0; q < 5; ++q) {
         const Cell s{std::uniform_int_distribution<int>(0, map.width() - 1)(random),

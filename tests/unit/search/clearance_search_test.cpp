@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The search for characters of any size (issue 27): only tiles and steps the body fits through,
+// The search for characters of any size: only tiles and steps the body fits through,
 // optimal among those, checked against a plain Dijkstra whose fit rule comes from the tile
 // polygons by brute force (support/path_checks), not from Clearance.
 #include <catch2/catch.hpp>
@@ -66,7 +66,7 @@ TEST_CASE("the search for wide characters is optimal among the routes they fit t
         }
         return Cell{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
       };
-      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", radius " << radius);
+      INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", radius " << radius);
       for (int q = 0; q < 10; ++q) {
         const Cell start = anyEnd(), goal = anyEnd();
         if (!map.passable(start, mobility)) continue;

@@ -112,7 +112,7 @@ TEST_CASE("searches with gates equal Dijkstra with the same rule on random maps"
               request.jumpPoints = jumps;
               request.gates = &rule;
               context.findPath(*grid, request, result);
-              INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", jumps "
+              INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", jumps "
                                              << jumps << ", landmarks " << landmarks);
               if (expected < 0) {
                 REQUIRE(result.status == (map.passable(goal, TerrainTable::kWalk) ? Status::NoPath : Status::GoalBlocked));

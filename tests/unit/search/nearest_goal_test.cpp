@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SearchRequest::nearestIfUnreachable (issue 55, a reachable goal): for a goal tile the search
+// SearchRequest::nearestIfUnreachable (a reachable goal): for a goal tile the search
 // cannot reach, the reachable tile whose centre is nearest to the asked point, ties by cost —
 // judged by brute force: every tile's cost from a plain Dijkstra with the same rules (gates, body
 // width), then the nearest of the reachable ones, written here from the definition.
@@ -125,7 +125,7 @@ TEST_CASE("the nearest reachable tile: islands, walls and water on random square
       REQUIRE(grid.ok());
       SearchContext context;
       SearchResult result;
-      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial);
+      INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial);
       for (int q = 0; q < 12; ++q) {
         const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         if (!map.passable(start, mobility)) continue;
@@ -178,7 +178,7 @@ TEST_CASE("the nearest reachable tile behind closed gates: the search floods wha
       const test::StepRule steps = test::referenceRule(map, gates, rule);
       SearchContext context;
       SearchResult result;
-      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial);
+      INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial);
       for (int q = 0; q < 8; ++q) {
         const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         if (!map.passable(start, TerrainTable::kWalk)) continue;
@@ -217,7 +217,7 @@ TEST_CASE("the nearest reachable tile a wide body fits on", "[search][nearest][c
       const std::function<bool(Cell)> fits = [&](Cell c) { return fit.fits(c); };
       SearchContext context;
       SearchResult result;
-      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", radius " << radius);
+      INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", radius " << radius);
       for (int q = 0; q < 10; ++q) {
         const Cell start{std::uniform_int_distribution<int>(0, w - 1)(random), std::uniform_int_distribution<int>(0, h - 1)(random)};
         if (!fit.fits(start)) continue;

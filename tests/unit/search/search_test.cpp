@@ -133,7 +133,7 @@ TEST_CASE("one cost model: the search's cost of a tile path is what the geometry
           REQUIRE(step.clear);
           geometric += step.cost;
         }
-        INFO(layoutName(layout.kind()) << " from " << a.x << "," << a.y << " to " << b.x << "," << b.y);
+        INFO(toString(layout.kind()) << " from " << a.x << "," << a.y << " to " << b.x << "," << b.y);
         CHECK(result.cost * double(layout.tileSize()) == Approx(geometric).epsilon(1e-6).margin(1e-6));
         mixed += map.cost(a, TerrainTable::kWalk) != map.cost(b, TerrainTable::kWalk) ? 1 : 0;
       }
@@ -258,7 +258,7 @@ TEST_CASE("A* equals Dijkstra on random weighted square and hex maps", "[search]
             const std::int64_t expected = best[std::size_t(map.index(goal))];
             for (bool jumps : {true, false}) {
               const SearchResult result = search(grid, start, goal, jumps);
-              INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", jumps " << jumps);
+              INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, trial " << trial << ", jumps " << jumps);
               if (expected < 0) {
                 REQUIRE(!isSuccess(result.status));
                 continue;
@@ -317,7 +317,7 @@ TEST_CASE("searches that outgrow the compact node table go on in the node array,
       request.maxExpansions = q % 4 == 1 ? 1500 : 0;
       Status status = context.findPath(grid, request, result);
       while (status == Status::InProgress) status = context.resume(1500, result);
-      INFO(layoutName(layout.kind()) << " " << layout.connectivity() << "-way, query " << q);
+      INFO(toString(layout.kind()) << " " << layout.connectivity() << "-way, query " << q);
       if (expected < 0) {
         CHECK_FALSE(isSuccess(status));
         continue;
@@ -1212,7 +1212,7 @@ TEST_CASE("any-angle routes are clear, priced right and walk legal tile paths on
           const Cell startTile = layout.tileAt(start), goalTile = layout.tileAt(goal);
           if (!map.contains(startTile) || !map.contains(goalTile)) continue;
           const SearchResult result = anyAngleSearch(grid, lines, start, goal, radius);
-          INFO(layoutName(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius);
+          INFO(toString(layout.kind()) << " trial " << trial << " query " << q << " radius " << radius);
           if (!map.passable(startTile, mobility) || !map.passable(goalTile, mobility)) {
             CHECK(!isSuccess(result.status));
             continue;
@@ -1362,7 +1362,7 @@ TEST_CASE("hex jump points: the cost of an independent Dijkstra on thousands of 
     weighted += grid.uniformCost() ? 0 : 1;
     const std::int64_t expected = test::dijkstraCosts(map, TerrainTable::kWalk, start)[std::size_t(map.index(goal))];
     const SearchResult jumps = search(grid, start, goal, true);
-    INFO(layoutName(layout.kind()) << " trial " << trial << " " << w << "x" << h);
+    INFO(toString(layout.kind()) << " trial " << trial << " " << w << "x" << h);
     if (expected < 0) {
       CHECK_FALSE(isSuccess(jumps.status));
       ++unreachable;
@@ -1396,7 +1396,7 @@ TEST_CASE("hex directions: a displacement splits into its one canonical route, a
     for (std::int32_t q = -12; q <= 12; ++q) {
       for (std::int32_t r = -12; r <= 12; ++r) {
         const HexDirections::Split split = hex.split({q, r});
-        INFO(layoutName(layout.kind()) << " delta " << q << ", " << r);
+        INFO(toString(layout.kind()) << " delta " << q << ", " << r);
         if (q == 0 && r == 0) {
           CHECK(split.primary == 0);
           CHECK(split.secondary == 0);
@@ -1460,7 +1460,7 @@ TEST_CASE("hex jump table: entries equal a walk along each run, and after tile a
         for (int probe = 0; probe < 200; ++probe) {
           const Cell cell{int(random() % unsigned(w)), int(random() % unsigned(h))};
           const int d = int(random() % 6);
-          INFO(layoutName(layout.kind()) << " trial " << trial << " edit " << e << " at " << cell.x << "," << cell.y << " direction " << d);
+          INFO(toString(layout.kind()) << " trial " << trial << " edit " << e << " at " << cell.x << "," << cell.y << " direction " << d);
           REQUIRE(grid.jumpDistances(grid.padded(cell))[d] == walked(cell, d));
           ++compared;
         }
