@@ -4,6 +4,7 @@
 /// Umbrella header: everything public in rpgnav.
 
 #include "rpgnav/core/assert.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/layout.hpp"

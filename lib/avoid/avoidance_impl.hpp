@@ -10,7 +10,7 @@
 #include "half_plane_lp.hpp"
 #include "obstacle_planes.hpp"
 #include "passages.hpp"
-#include "rpgnav/nav/nav_data.hpp"
+#include "rpgnav/core/limits.hpp"
 
 #include <algorithm>
 #include <array>

@@ -20,7 +20,7 @@ bool validAvoidanceSettings(const AvoidanceSettings& s) noexcept {
 Status LocalAvoidance::Impl::prepare(std::span<const AvoidanceAgent> input, std::span<const Entity> obstacles,
                                      double step) {
   if (!(step > 0.0) || !std::isfinite(step)) return Status::InvalidArgument;
-  const float maxRadius = NavData::kMaxRadiusTiles * tile;
+  const float maxRadius = kMaxRadiusTiles * tile;
   for (const AvoidanceAgent& agent : input) {
     if (agent.id.value == 0 || !finite(agent.position) || !finite(agent.velocity) ||
         !finite(agent.preferred) || !(agent.radius >= 0.0f && agent.radius <= maxRadius) ||

@@ -122,7 +122,7 @@ class CDoorPolicy final : public DoorPolicy {
                       : action == RPGNAV_DOOR_AVOID ? DoorAction::Avoid
                                                     : DoorAction::Pass;
     // A cost outside the policy's range would fail every plan; the hook's contract says [0, 1000].
-    decision.cost = std::isfinite(cost) ? std::clamp(cost, 0.0f, 1000.0f) : 0.0f;
+    decision.cost = std::isfinite(cost) ? std::clamp(cost, 0.0f, kMaxDoorCost) : 0.0f;
     return decision;
   }
 };

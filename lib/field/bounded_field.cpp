@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fields bounded by their followers (CrowdField::setFollowers): the integration stops once every
 // follower is settled, grows when one walks out, and rescans near goals that moved a little.
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include "field/settle_kernels.hpp"
 #include "grid/step_cost.hpp"
@@ -10,8 +10,8 @@
 
 namespace rpgnav {
 
-void CrowdField::setFollowers(std::span<const Cell> followers, std::int32_t marginTiles) {
-  m_work = {};
+void CrowdField::Impl::setFollowers(std::span<const Cell> followers, std::int32_t marginTiles) {
+  m_diagnostics.work = {};
   leaveTracking();  // (a bounded field is built exactly from here on)
   m_marginTiles = std::max(marginTiles, 0);
   m_followers.clear();
@@ -33,7 +33,7 @@ void CrowdField::setFollowers(std::span<const Cell> followers, std::int32_t marg
   growBounded();
 }
 
-void CrowdField::clearFollowers() {
+void CrowdField::Impl::clearFollowers() {
   if (!m_bounded) return;
   m_bounded = false;
   m_limit = kUnreachable;
@@ -46,7 +46,7 @@ void CrowdField::clearFollowers() {
   rebuild();
 }
 
-bool CrowdField::beyondBound(std::uint32_t tile) const noexcept {
+bool CrowdField::Impl::beyondBound(std::uint32_t tile) const noexcept {
   if (m_distance[tile] < m_limit) return false;
   for (const Move& move : movesOf(tile)) {
     if (m_distance[std::size_t(std::ptrdiff_t(tile) + move.offset)] < m_limit) return false;
@@ -54,7 +54,7 @@ bool CrowdField::beyondBound(std::uint32_t tile) const noexcept {
   return true;
 }
 
-void CrowdField::seedGoals(std::vector<std::uint32_t>& seeds) {
+void CrowdField::Impl::seedGoals(std::vector<std::uint32_t>& seeds) {
   for (const Cell goal : m_goals) {
     m_distance[padded(goal)] = 0;
     seeds.push_back(std::uint32_t(padded(goal)));
@@ -67,7 +67,7 @@ void CrowdField::seedGoals(std::vector<std::uint32_t>& seeds) {
   }
 }
 
-std::pair<Cell, Cell> CrowdField::settledBox() const noexcept {
+std::pair<Cell, Cell> CrowdField::Impl::settledBox() const noexcept {
   const Cell whole{m_costs.width() - 1, m_costs.height() - 1};
   if (m_limit == kUnreachable || !m_sources.empty()) return {{0, 0}, whole};
   // A settled tile's distance is below the limit, and every step costs at least the lightest
@@ -85,11 +85,11 @@ std::pair<Cell, Cell> CrowdField::settledBox() const noexcept {
   return {low, high};
 }
 
-void CrowdField::buildBounded() {
-  m_work.rebuilt = true;
-  m_buildTimes = {};
+void CrowdField::Impl::buildBounded() {
+  m_diagnostics.work.rebuilt = true;
+  m_diagnostics.build = {};
   const bool canonical = buildBoundedCanonical();
-  m_buildTimes.canonical = canonical;
+  m_diagnostics.build.canonical = canonical;
   m_boundedEdits = m_mapEdits;
   if (canonical) return;
   // Everything the last bounded field wrote goes back to unreached.
@@ -102,7 +102,7 @@ void CrowdField::buildBounded() {
   growBounded();
 }
 
-void CrowdField::growBounded() {
+void CrowdField::Impl::growBounded() {
   // The followers still to reach: not settled, not known to be cut off.
   m_farthestFollower = 0;
   m_pendingFollowers = 0;
@@ -141,7 +141,7 @@ void CrowdField::growBounded() {
       ++fresh;
     }
     m_settledTiles += fresh;
-    m_work.tiles += std::int64_t(m_settled.size());
+    m_diagnostics.work.tiles += std::int64_t(m_settled.size());
     const auto [low, high] = settledBox();
     const std::int64_t box = std::int64_t(high.x - low.x + 1) * (high.y - low.y + 1);
     if (fresh * kSweepShare > box) {
@@ -152,7 +152,7 @@ void CrowdField::growBounded() {
       }
     } else {
       for (std::size_t i = m_region.size() - std::size_t(fresh); i < m_region.size(); ++i) settle(m_region[i]);
-      m_work.tiles += fresh;
+      m_diagnostics.work.tiles += fresh;
     }
     m_settled.clear();
     m_region.insert(m_region.end(), m_frontier.begin(), m_frontier.end());
@@ -166,29 +166,29 @@ void CrowdField::growBounded() {
   m_pendingFollowers = 0;
 }
 
-void CrowdField::resetWritten() {
+void CrowdField::Impl::resetWritten() {
   for (const std::uint32_t tile : m_region) {
     m_distance[tile] = kUnreachable;
     m_direction[tile] = kNoDirection;
   }
-  m_work.tiles += std::int64_t(m_region.size());
+  m_diagnostics.work.tiles += std::int64_t(m_region.size());
   m_region.clear();
   clearRows(true);
 }
 
-void CrowdField::clearRows(bool directions) {
+void CrowdField::Impl::clearRows(bool directions) {
   for (std::size_t y = 0; y < m_rows.size(); ++y) {
     RowSpan& span = m_rows[y];
     if (span.low > span.high) continue;
     const std::size_t first = padded({span.low, std::int32_t(y)}), count = std::size_t(span.high - span.low + 1);
     std::fill_n(m_distance.begin() + std::ptrdiff_t(first), count, kUnreachable);
     if (directions) std::fill_n(m_direction.begin() + std::ptrdiff_t(first), count, kNoDirection);
-    m_work.tiles += std::int64_t(count);
+    m_diagnostics.work.tiles += std::int64_t(count);
     span = {};
   }
 }
 
-void CrowdField::rowsFromRegion() {
+void CrowdField::Impl::rowsFromRegion() {
   // Padded tile -> row and column by a multiplication (a division per tile would cost more than
   // the rest of a canonical build), corrected where rounding put it one row off.
   const auto stride = std::uint64_t(m_stride);
@@ -206,11 +206,11 @@ void CrowdField::rowsFromRegion() {
       span.high = std::max(span.high, x);
     }
   }
-  m_work.tiles += std::int64_t(m_region.size());
+  m_diagnostics.work.tiles += std::int64_t(m_region.size());
   m_region.clear();
 }
 
-bool CrowdField::buildBoundedCanonical() {
+bool CrowdField::Impl::buildBoundedCanonical() {
   // The last bounded field must be this map's and must have stopped short of the whole
   // component (its limit bounds where the new one lies), and every new goal must lie in it.
   if (!oneWeightSquare() || !m_boundsExact || m_boundedEdits != m_mapEdits || m_limit == kUnreachable || m_limit <= 0 ||
@@ -402,7 +402,7 @@ __attribute__((target("avx2"))) std::size_t finishRowAvx2(std::int64_t* distance
 }  // namespace
 #endif
 
-bool CrowdField::finishBoundedRows(std::int64_t stop, std::int64_t straight, std::int64_t diagonal) {
+bool CrowdField::Impl::finishBoundedRows(std::int64_t stop, std::int64_t straight, std::int64_t diagonal) {
   std::ptrdiff_t offset[8];
   for (std::size_t k = 0; k < 8; ++k) offset[k] = m_moves[0][k].offset;
   const SettleArrays arrays = settleArrays();
@@ -413,7 +413,7 @@ bool CrowdField::finishBoundedRows(std::int64_t stop, std::int64_t straight, std
     const RowSpan area = m_area[std::size_t(y)];
     if (area.low > area.high) continue;
     const std::size_t row = padded({area.low, y}), width = std::size_t(area.high - area.low + 1);
-    m_work.tiles += std::int64_t(width);
+    m_diagnostics.work.tiles += std::int64_t(width);
     std::size_t first = std::size_t(-1), last = 0, x = 0;
 #if RPGNAV_FIELD_AVX2
     if (avx2) {

@@ -2,7 +2,7 @@
 // The canonical integration of whole fields on maps of one weight: routes scanned along straight
 // lines from jump points, a sweep that checks every tile against its neighbours (and picks its
 // direction), and Dial's algorithm from the tiles found too high.
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include "field/settle_kernels.hpp"
 #include "grid/step_cost.hpp"
@@ -107,10 +107,10 @@ __attribute__((target("avx2"))) std::size_t checkHexRowAvx2(const std::int64_t* 
 #endif
 
 
-bool CrowdField::integrateCanonical() {
-  m_buildTimes.canonical = false;
-  m_buildTimes.scanMicros = m_buildTimes.checkMicros = m_buildTimes.repairMicros = 0.0;
-  m_buildTimes.repaired = 0;
+bool CrowdField::Impl::integrateCanonical() {
+  m_diagnostics.build.canonical = false;
+  m_diagnostics.build.scanMicros = m_diagnostics.build.checkMicros = m_diagnostics.build.repairMicros = 0.0;
+  m_diagnostics.build.repaired = 0;
   // One weight on every passable tile, so a route's cost is its count of straight and diagonal
   // steps; no sources and no crossings that cost extra (doors that block are in the move bits).
   if (!scansWhole() || !m_boundsExact || m_stopEarly || m_recording || m_seeds.empty()) return false;
@@ -119,16 +119,16 @@ bool CrowdField::integrateCanonical() {
   const std::int64_t straight = 2 * halfStraightCost(m_lightest), diagonal = 2 * halfDiagonalCost(m_lightest);
   const bool scanned = m_parityMatters ? scanCanonicalHex(straight, kUnreachable) : scanCanonical(straight, diagonal, kUnreachable);
   const auto scanEnd = Clock::now();
-  m_buildTimes.scanMicros = std::chrono::duration<double, std::micro>(scanEnd - begin).count();
+  m_diagnostics.build.scanMicros = std::chrono::duration<double, std::micro>(scanEnd - begin).count();
   if (!scanned) {  // it gave up: Dial's algorithm from the goals alone
     std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
     for (const std::uint32_t goal : m_seeds) m_distance[goal] = 0;
     return false;
   }
   // The check and the directions in one sweep (both compare every tile with its neighbours).
-  m_work.tiles += m_parityMatters ? settleCheckingHex(straight) : settleChecking(straight, diagonal);  // as settleAll()
+  m_diagnostics.work.tiles += m_parityMatters ? settleCheckingHex(straight) : settleChecking(straight, diagonal);  // as settleAll()
   const auto checked = Clock::now();
-  m_buildTimes.repaired = std::int64_t(m_seeds.size());
+  m_diagnostics.build.repaired = std::int64_t(m_seeds.size());
   if (!m_seeds.empty()) {
     // Every distance is a real route's and every tile too high is lowered to what a neighbour
     // offers and spreads that: the edges all meet Bellman's condition again, so the field is
@@ -143,9 +143,9 @@ bool CrowdField::integrateCanonical() {
     refreshDirections();
   }
   const auto repaired = Clock::now();
-  m_buildTimes.canonical = true;
-  m_buildTimes.checkMicros = std::chrono::duration<double, std::micro>(checked - scanEnd).count();
-  m_buildTimes.repairMicros = std::chrono::duration<double, std::micro>(repaired - checked).count();
+  m_diagnostics.build.canonical = true;
+  m_diagnostics.build.checkMicros = std::chrono::duration<double, std::micro>(checked - scanEnd).count();
+  m_diagnostics.build.repairMicros = std::chrono::duration<double, std::micro>(repaired - checked).count();
   return true;
 }
 
@@ -165,7 +165,7 @@ constexpr std::int64_t kJumpShare = 16, kJumpSlack = 256;
 // nearest first, each handed to `expand` unless it was reached sooner since; false when jump
 // points come too often for the tiles written (see kJumpShare).
 template <typename Expand>
-bool CrowdField::drainJumpPoints(std::uint8_t goalDirections, const std::int64_t& written, Expand&& expand) {
+bool CrowdField::Impl::drainJumpPoints(std::uint8_t goalDirections, const std::int64_t& written, Expand&& expand) {
   std::vector<JumpPoint>& heap = m_jumpPoints;
   heap.clear();
   for (const std::uint32_t goal : m_seeds) heap.push_back({0, goal, goalDirections});
@@ -185,12 +185,12 @@ bool CrowdField::drainJumpPoints(std::uint8_t goalDirections, const std::int64_t
   return true;
 }
 
-void CrowdField::pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions, unsigned turns) {
+void CrowdField::Impl::pushJumpPoint(std::int64_t reached, std::size_t tile, unsigned directions, unsigned turns) {
   m_jumpPoints.push_back({reached, std::uint32_t(tile), std::uint8_t(directions), std::uint8_t(turns)});
   std::push_heap(m_jumpPoints.begin(), m_jumpPoints.end(), jumpPointLater);
 }
 
-bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal, std::int64_t cap) {
+bool CrowdField::Impl::scanCanonical(std::int64_t straight, std::int64_t diagonal, std::int64_t cap) {
   std::ptrdiff_t offset[8];
   for (std::size_t k = 0; k < 8; ++k) offset[k] = m_moves[0][k].offset;
   const std::uint8_t* open = m_open.data();
@@ -252,7 +252,7 @@ bool CrowdField::scanCanonical(std::int64_t straight, std::int64_t diagonal, std
 // the side's (its secondaries cover the ground behind). A primary run's right side is its own
 // secondary's. Every distance written is a real route's (the repair after the check makes the
 // field exact whatever the scan misses).
-bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
+bool CrowdField::Impl::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
   // A hex move's offset depends on the tile's parity (its row's or column's shift). A run carries
   // its tile's parity along (each move leads to a known one) rather than reading it back from the
   // tile it has just loaded: that read sat in the chain of loads from one step to the next.
@@ -340,7 +340,7 @@ bool CrowdField::scanCanonicalHex(std::int64_t straight, std::int64_t cap) {
   return ownBits ? scan(forcedByOwnBits) : scan(forcedByNeighbour);
 }
 
-bool CrowdField::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept {
+bool CrowdField::Impl::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::int64_t straight, std::int64_t diagonal) const noexcept {
   const std::int64_t here = m_distance[tile];
   const unsigned bits = m_half[tile] != 0 ? m_open[tile] : 0u;
   // (here - step never overflows: distances lie in [0, kUnreachable].)
@@ -352,13 +352,13 @@ bool CrowdField::tooHigh(std::size_t tile, const std::ptrdiff_t* offset, std::in
   return high;
 }
 
-std::int64_t CrowdField::settleChecking(std::int64_t straight, std::int64_t diagonal) {
+std::int64_t CrowdField::Impl::settleChecking(std::int64_t straight, std::int64_t diagonal) {
   std::ptrdiff_t offset[8];
   for (std::size_t k = 0; k < 8; ++k) offset[k] = m_moves[0][k].offset;
   const SettleArrays arrays = settleArrays();
   std::int64_t reachable = 0;
   m_seeds.clear();
-  m_work.tiles += std::int64_t(m_costs.width()) * m_costs.height();  // every tile looked at, as settleRange()
+  m_diagnostics.work.tiles += std::int64_t(m_costs.width()) * m_costs.height();  // every tile looked at, as settleRange()
 #if RPGNAV_FIELD_AVX2
   static const bool avx2 = detail::cpuHasAvx2();
 #endif
@@ -381,7 +381,7 @@ std::int64_t CrowdField::settleChecking(std::int64_t straight, std::int64_t diag
   return reachable;
 }
 
-std::int64_t CrowdField::settleCheckingHex(std::int64_t straight) {
+std::int64_t CrowdField::Impl::settleCheckingHex(std::int64_t straight) {
   std::ptrdiff_t offsets[4][6];
   for (std::size_t parity = 0; parity < 4; ++parity) {
     for (std::size_t k = 0; k < 6; ++k) offsets[parity][k] = m_moves[parity][k].offset;
@@ -389,7 +389,7 @@ std::int64_t CrowdField::settleCheckingHex(std::int64_t straight) {
   const SettleArrays arrays = settleArrays();
   std::int64_t reachable = 0;
   m_seeds.clear();
-  m_work.tiles += std::int64_t(m_costs.width()) * m_costs.height();  // every tile looked at, as settleRange()
+  m_diagnostics.work.tiles += std::int64_t(m_costs.width()) * m_costs.height();  // every tile looked at, as settleRange()
   const auto width = std::size_t(m_costs.width());
 #if RPGNAV_FIELD_AVX2
   static const bool avx2 = detail::cpuHasAvx2();

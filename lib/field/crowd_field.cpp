@@ -4,7 +4,7 @@
 // repaired in place), flow.cpp (directions and flow vectors), doors_and_danger.cpp, and the
 // integrations: dial.cpp (Dial's algorithm), canonical_scan.cpp (maps of one weight),
 // bounded_field.cpp (fields bounded by their followers), goal_tracking.cpp (a walking goal).
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include "field/settle_kernels.hpp"
 #include "grid/clearance.hpp"
@@ -21,7 +21,7 @@ namespace rpgnav {
 
 static_assert(CrowdField::kStep == kCostScale, "the fields count in the tile search's units");
 
-CrowdField::CrowdField(const CostField& costs)
+CrowdField::Impl::Impl(const CostField& costs)
     : m_costs(costs), m_stride(costs.width() + 2), m_danger(costs.layout(), costs.width(), costs.height()) {
   const std::size_t size = std::size_t(m_stride) * std::size_t(costs.height() + 2);
   m_rate.assign(size, 0.0f);
@@ -80,7 +80,7 @@ CrowdField::CrowdField(const CostField& costs)
   measureWeights();
 }
 
-void CrowdField::refreshOpen(std::size_t tile) noexcept {
+void CrowdField::Impl::refreshOpen(std::size_t tile) noexcept {
   unsigned open = 0;
   const std::vector<Move>& moves = movesOf(tile);
   const auto at = [&](std::ptrdiff_t offset) { return m_half[std::size_t(std::ptrdiff_t(tile) + offset)]; };
@@ -95,28 +95,28 @@ void CrowdField::refreshOpen(std::size_t tile) noexcept {
   m_open[tile] = std::uint8_t((m_open[tile] & ~((1u << (m_parityMatters ? kParityShift : 8)) - 1)) | open);
 }
 
-float CrowdField::rateFor(Cell cell) const noexcept {
+float CrowdField::Impl::rateFor(Cell cell) const noexcept {
   const float cost = m_costs.cost(cell);
   if (cost == TerrainTable::kImpassable) return 0.0f;
   // The tile search's range (it refuses terrain beyond it): a rate's half steps fit 64-bit sums.
   return DangerMap::weightedCost(std::clamp(cost, kMinSearchCost, kMaxSearchCost), m_danger.danger(cell), m_factor);
 }
 
-std::int64_t CrowdField::lightestStep() const noexcept { return 2 * halfStraightCost(m_lightest); }
+std::int64_t CrowdField::Impl::lightestStep() const noexcept { return 2 * halfStraightCost(m_lightest); }
 
-std::int64_t CrowdField::heaviestStep() const noexcept {
+std::int64_t CrowdField::Impl::heaviestStep() const noexcept {
   return 2 * (m_moves[0].size() == 8 ? halfDiagonalCost(m_heaviest) : halfStraightCost(m_heaviest));
 }
 
-void CrowdField::refreshWeight(Cell cell) { setWeight(padded(cell), rateFor(cell)); }
+void CrowdField::Impl::refreshWeight(Cell cell) { setWeight(padded(cell), rateFor(cell)); }
 
-void CrowdField::storeRate(std::size_t tile, float rate) noexcept {
+void CrowdField::Impl::storeRate(std::size_t tile, float rate) noexcept {
   m_rate[tile] = rate;
   m_half[tile] = rate > 0.0f ? halfStraightCost(rate) : 0;
   if (!m_halfDiagonal.empty()) m_halfDiagonal[tile] = rate > 0.0f ? halfDiagonalCost(rate) : 0;
 }
 
-void CrowdField::setWeight(std::size_t tile, float rate) {
+void CrowdField::Impl::setWeight(std::size_t tile, float rate) {
   const float old = m_rate[tile];
   if (old == rate) return;
   storeRate(tile, rate);
@@ -145,7 +145,7 @@ void CrowdField::setWeight(std::size_t tile, float rate) {
   if (m_lightCount == 0 || m_heavyCount == 0) m_boundsExact = false;
 }
 
-void CrowdField::refreshOpenAround() {
+void CrowdField::Impl::refreshOpenAround() {
   if (m_flipped.empty()) return;
   const std::uint32_t mark = freshStamp();
   const auto stride = std::size_t(m_stride), height = std::size_t(m_costs.height());
@@ -163,7 +163,7 @@ void CrowdField::refreshOpenAround() {
   m_flipped.clear();
 }
 
-std::uint32_t CrowdField::freshStamp(std::uint32_t count) noexcept {
+std::uint32_t CrowdField::Impl::freshStamp(std::uint32_t count) noexcept {
   // Stamps compare equal to a generation: before the counter wraps, every stamp is cleared.
   if (m_generation > std::numeric_limits<std::uint32_t>::max() - count) {
     std::fill(m_stamp.begin(), m_stamp.end(), 0u);
@@ -173,7 +173,7 @@ std::uint32_t CrowdField::freshStamp(std::uint32_t count) noexcept {
   return m_generation - count + 1;
 }
 
-void CrowdField::measureWeights() {
+void CrowdField::Impl::measureWeights() {
   m_lightest = std::numeric_limits<float>::max();
   m_heaviest = kMinSearchCost;
   m_lightCount = m_heavyCount = 0;
@@ -189,7 +189,7 @@ void CrowdField::measureWeights() {
   if (!m_boundsExact) m_lightest = m_heaviest = 1.0f;
 }
 
-void CrowdField::setSources(std::span<const Source> sources) {
+void CrowdField::Impl::setSources(std::span<const Source> sources) {
   for (const Cell goal : m_goals) m_goalMark[padded(goal)] = 0;
   m_goals.clear();
   for (const auto& [tile, cost] : m_sources) m_fixed[tile] = 0;
@@ -202,7 +202,7 @@ void CrowdField::setSources(std::span<const Source> sources) {
   rebuild();
 }
 
-void CrowdField::setGoals(std::span<const Cell> goals) {
+void CrowdField::Impl::setGoals(std::span<const Cell> goals) {
   for (const auto& [tile, cost] : m_sources) m_fixed[tile] = 0;
   m_sources.clear();
   for (const Cell goal : m_goals) m_goalMark[padded(goal)] = 0;
@@ -215,7 +215,7 @@ void CrowdField::setGoals(std::span<const Cell> goals) {
   rebuild();
 }
 
-Status CrowdField::addGoal(Cell goal) {
+Status CrowdField::Impl::addGoal(Cell goal) {
   if (!m_costs.contains(goal)) return Status::InvalidArgument;
   if (!m_sources.empty()) {
     std::vector<Cell> goals = m_goals;
@@ -228,14 +228,14 @@ Status CrowdField::addGoal(Cell goal) {
   return Status::Ok;
 }
 
-Status CrowdField::removeGoal(Cell goal) {
+Status CrowdField::Impl::removeGoal(Cell goal) {
   if (!m_costs.contains(goal)) return Status::InvalidArgument;
   const auto removed = std::uint32_t(padded(goal));
   update({}, std::span(&removed, 1), {});
   return Status::Ok;
 }
 
-Status CrowdField::moveGoal(Cell from, Cell to) {
+Status CrowdField::Impl::moveGoal(Cell from, Cell to) {
   if (!m_costs.contains(from) || !m_costs.contains(to)) return Status::InvalidArgument;
   if (from == to) return Status::Ok;
   if (!m_sources.empty()) {
@@ -247,12 +247,12 @@ Status CrowdField::moveGoal(Cell from, Cell to) {
   return Status::Ok;
 }
 
-Status CrowdField::setCost(Cell cell, std::uint8_t cost) {
+Status CrowdField::Impl::setCost(Cell cell, std::uint8_t cost) {
   const TileCost tile{cell, cost};
   return setCosts(std::span(&tile, 1));
 }
 
-Status CrowdField::setCosts(std::span<const TileCost> tiles) {
+Status CrowdField::Impl::setCosts(std::span<const TileCost> tiles) {
   for (const TileCost& tile : tiles) {
     if (!m_costs.contains(tile.cell) || tile.cost == 0) return Status::InvalidArgument;
   }
@@ -265,11 +265,11 @@ Status CrowdField::setCosts(std::span<const TileCost> tiles) {
   return Status::Ok;
 }
 
-Status CrowdField::syncWithMap(const TileMap& map) { return syncWith(map, nullptr); }
+Status CrowdField::Impl::syncWithMap(const TileMap& map) { return syncWith(map, nullptr); }
 
-Status CrowdField::syncWithMap(const TileMap& map, const Clearance& clearance) { return syncWith(map, &clearance); }
+Status CrowdField::Impl::syncWithMap(const TileMap& map, const Clearance& clearance) { return syncWith(map, &clearance); }
 
-Status CrowdField::syncWith(const TileMap& map, const Clearance* clearance) {
+Status CrowdField::Impl::syncWith(const TileMap& map, const Clearance* clearance) {
   std::vector<Cell>& changed = m_changedCells;
   changed.clear();
   CostField fresh = m_costs;
@@ -283,7 +283,7 @@ Status CrowdField::syncWith(const TileMap& map, const Clearance* clearance) {
   return Status::Ok;
 }
 
-std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
+std::int64_t CrowdField::Impl::bestFromNeighbours(std::size_t tile) const noexcept {
   if (isGoal(tile)) return 0;
   std::int64_t best = kUnreachable;
   if (m_half[tile] == 0) return best;
@@ -305,7 +305,7 @@ std::int64_t CrowdField::bestFromNeighbours(std::size_t tile) const noexcept {
   return best;
 }
 
-void CrowdField::markGoal(std::size_t tile, bool goal) {
+void CrowdField::Impl::markGoal(std::size_t tile, bool goal) {
   const std::size_t stride = std::size_t(m_stride);
   const Cell cell{std::int32_t(tile % stride) - 1, std::int32_t(tile / stride) - 1};
   m_goalMark[tile] = goal ? 1 : 0;
@@ -316,12 +316,12 @@ void CrowdField::markGoal(std::size_t tile, bool goal) {
   }
 }
 
-void CrowdField::rebuild() {
-  m_work = {};
+void CrowdField::Impl::rebuild() {
+  m_diagnostics.work = {};
   build();
 }
 
-void CrowdField::build() {
+void CrowdField::Impl::build() {
   leaveTracking();  // (an exact build ends tracking)
   if (m_bounded) {
     buildBounded();
@@ -333,17 +333,17 @@ void CrowdField::build() {
   std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
   m_seeds.clear();
   seedGoals(m_seeds);
-  m_work.rebuilt = true;
+  m_diagnostics.work.rebuilt = true;
   // (The canonical integration picks the directions in the sweep that checks its distances.)
   const bool canonical = integrateCanonical();
   if (!canonical) propagate();
   const auto integrated = Clock::now();
-  if (!canonical) m_work.tiles += settleAll();  // the tiles the integration settled: the reachable ones
-  m_buildTimes.integrationMicros = std::chrono::duration<double, std::micro>(integrated - begin).count();
-  m_buildTimes.flowMicros = std::chrono::duration<double, std::micro>(Clock::now() - integrated).count();
+  if (!canonical) m_diagnostics.work.tiles += settleAll();  // the tiles the integration settled: the reachable ones
+  m_diagnostics.build.integrationMicros = std::chrono::duration<double, std::micro>(integrated - begin).count();
+  m_diagnostics.build.flowMicros = std::chrono::duration<double, std::micro>(Clock::now() - integrated).count();
 }
 
-bool CrowdField::sameField(const CrowdField& other) const noexcept {
+bool CrowdField::Impl::sameField(const Impl& other) const noexcept {
   if (m_direction != other.m_direction || m_distance.size() != other.m_distance.size()) return false;
   if (m_base == other.m_base) return m_distance == other.m_distance;
   for (std::size_t tile = 0; tile < m_distance.size(); ++tile) {
@@ -354,11 +354,11 @@ bool CrowdField::sameField(const CrowdField& other) const noexcept {
   return true;
 }
 
-std::int64_t CrowdField::reachableCount() const noexcept {
+std::int64_t CrowdField::Impl::reachableCount() const noexcept {
   return std::int64_t(std::count_if(m_distance.begin(), m_distance.end(), [this](std::int64_t d) { return d < m_limit; }));
 }
 
-std::uint64_t CrowdField::digest() const noexcept {
+std::uint64_t CrowdField::Impl::digest() const noexcept {
   std::uint64_t hash = 1469598103934665603ull;
   auto add = [&hash](std::uint64_t value) {
     for (int i = 0; i < 8; ++i) hash = (hash ^ ((value >> (8 * i)) & 0xff)) * 1099511628211ull;
@@ -376,6 +376,72 @@ std::uint64_t CrowdField::digest() const noexcept {
   }
   return hash;
 }
+
+// --- CrowdField: each call forwarded to its Impl ---
+
+CrowdField::CrowdField(const CostField& costs) : m_impl(std::make_unique<Impl>(costs)) {}
+CrowdField::CrowdField(const CrowdField& other) : m_impl(std::make_unique<Impl>(*other.m_impl)) {}
+CrowdField& CrowdField::operator=(const CrowdField& other) {
+  if (this != &other) m_impl = std::make_unique<Impl>(*other.m_impl);
+  return *this;
+}
+CrowdField::CrowdField(CrowdField&& other) noexcept = default;
+CrowdField& CrowdField::operator=(CrowdField&& other) noexcept = default;
+CrowdField::~CrowdField() = default;
+
+const CostField& CrowdField::costs() const noexcept { return m_impl->costs(); }
+void CrowdField::setGoals(std::span<const Cell> goals) { m_impl->setGoals(goals); }
+Status CrowdField::addGoal(Cell goal) { return m_impl->addGoal(goal); }
+Status CrowdField::removeGoal(Cell goal) { return m_impl->removeGoal(goal); }
+Status CrowdField::moveGoal(Cell from, Cell to) { return m_impl->moveGoal(from, to); }
+const std::vector<Cell>& CrowdField::goals() const noexcept { return m_impl->goals(); }
+void CrowdField::setSources(std::span<const Source> sources) { m_impl->setSources(sources); }
+Status CrowdField::setCost(Cell cell, std::uint8_t cost) { return m_impl->setCost(cell, cost); }
+Status CrowdField::setCosts(std::span<const TileCost> tiles) { return m_impl->setCosts(tiles); }
+Status CrowdField::syncWithMap(const TileMap& map) { return m_impl->syncWithMap(map); }
+Status CrowdField::syncWithMap(const TileMap& map, const Clearance& clearance) { return m_impl->syncWithMap(map, clearance); }
+Status CrowdField::setDanger(int layer, Cell cell, std::uint8_t danger) { return m_impl->setDanger(layer, cell, danger); }
+Result<std::uint32_t> CrowdField::addDangerStamp(const DangerStamp& stamp) { return m_impl->addDangerStamp(stamp); }
+Status CrowdField::removeDangerStamp(std::uint32_t id) { return m_impl->removeDangerStamp(id); }
+Status CrowdField::setDoor(Cell a, Cell b, DoorState state) { return m_impl->setDoor(a, b, state); }
+Status CrowdField::removeDoor(Cell a, Cell b) { return m_impl->removeDoor(a, b); }
+Status CrowdField::setDoorCosts(const DoorCosts& costs) { return m_impl->setDoorCosts(costs); }
+const CrowdField::DoorCosts& CrowdField::doorCosts() const noexcept { return m_impl->doorCosts(); }
+std::size_t CrowdField::doorCount() const noexcept { return m_impl->doorCount(); }
+void CrowdField::setDangerFactor(std::uint8_t factor) { m_impl->setDangerFactor(factor); }
+std::uint8_t CrowdField::dangerFactor() const noexcept { return m_impl->dangerFactor(); }
+std::uint8_t CrowdField::danger(Cell cell) const noexcept { return m_impl->danger(cell); }
+const DangerMap& CrowdField::dangerMap() const noexcept { return m_impl->dangerMap(); }
+void CrowdField::rebuild() { m_impl->rebuild(); }
+const CrowdField::Diagnostics& CrowdField::diagnostics() const noexcept { return m_impl->diagnostics(); }
+std::int64_t CrowdField::repairAllowance() const noexcept { return m_impl->repairAllowance(); }
+void CrowdField::setFollowers(std::span<const Cell> followers, std::int32_t marginTiles) {
+  m_impl->setFollowers(followers, marginTiles);
+}
+void CrowdField::clearFollowers() { m_impl->clearFollowers(); }
+bool CrowdField::bounded() const noexcept { return m_impl->bounded(); }
+std::int64_t CrowdField::settledCount() const noexcept { return m_impl->settledCount(); }
+Status CrowdField::trackGoal(Cell to) { return m_impl->trackGoal(to); }
+Status CrowdField::startTracking() { return m_impl->startTracking(); }
+std::int64_t CrowdField::refreshTracking(std::int64_t tileBudget, double micros) {
+  return m_impl->refreshTracking(tileBudget, micros);
+}
+bool CrowdField::tracking() const noexcept { return m_impl->tracking(); }
+bool CrowdField::exact() const noexcept { return m_impl->exact(); }
+std::int64_t CrowdField::trackedTravel() const noexcept { return m_impl->trackedTravel(); }
+bool CrowdField::refreshing() const noexcept { return m_impl->refreshing(); }
+std::uint64_t CrowdField::refreshesLanded() const noexcept { return m_impl->refreshesLanded(); }
+void CrowdField::setTrackingWave(std::int64_t tiles) noexcept { m_impl->setTrackingWave(tiles); }
+std::int64_t CrowdField::trackingWave() const noexcept { return m_impl->trackingWave(); }
+std::int64_t CrowdField::distance(Cell cell) const noexcept { return m_impl->distance(cell); }
+std::uint8_t CrowdField::direction(Cell cell) const noexcept { return m_impl->direction(cell); }
+Vec2 CrowdField::flow(Cell cell) const noexcept { return m_impl->flow(cell); }
+Vec2 CrowdField::flowAt(Vec2 world) const noexcept {
+  return world.allFinite() ? m_impl->flow(m_impl->costs().layout().tileAt(world)) : Vec2::Zero();
+}
+std::int64_t CrowdField::reachableCount() const noexcept { return m_impl->reachableCount(); }
+std::uint64_t CrowdField::digest() const noexcept { return m_impl->digest(); }
+bool operator==(const CrowdField& a, const CrowdField& b) noexcept { return a.m_impl->sameField(*b.m_impl); }
 
 FieldFollower::Step FieldFollower::advance(const CrowdField& field, Vec2 position, double distance) noexcept {
   Step step;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The integration by Dial's algorithm: tiles settled in buckets of distance from the seeds, the
 // general way for any weights, sources and door crossings, and the repair after edits.
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include "field/settle_kernels.hpp"
 #include "grid/step_cost.hpp"
@@ -10,7 +10,7 @@
 
 namespace rpgnav {
 
-std::pair<int, std::size_t> CrowdField::bucketShape() const noexcept {
+std::pair<int, std::size_t> CrowdField::Impl::bucketShape() const noexcept {
   // Dial's algorithm: buckets as wide as the largest power of two not above the cheapest step (a
   // shift finds the bucket), so a settled tile's candidates land in later buckets, never its own,
   // and each bucket is settled in any order. Circular (a power-of-two count, so a mask finds the
@@ -26,7 +26,7 @@ std::pair<int, std::size_t> CrowdField::bucketShape() const noexcept {
   return {shift, std::min(most, std::bit_ceil(std::size_t(((heaviestStep() + m_largestExtra) >> shift) + 2)))};
 }
 
-void CrowdField::propagate() {
+void CrowdField::Impl::propagate() {
   if (m_seeds.empty()) return;
   const auto [shift, count] = bucketShape();
   if (m_buckets.size() < count) m_buckets.resize(count);
@@ -54,7 +54,7 @@ void CrowdField::propagate() {
 constexpr std::size_t kPrefetchTiles = std::size_t(1) << 16;
 
 template <bool kSources, std::size_t kStraight, std::size_t kDiagonal>
-void CrowdField::propagateWith(int shift, std::size_t mask) {
+void CrowdField::Impl::propagateWith(int shift, std::size_t mask) {
   // The move tables as plain local arrays, and the buckets as raw pointers: the stores into the
   // distances cannot alias them, so the compiler keeps them in registers.
   constexpr std::size_t kMoves = kStraight + kDiagonal;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Doors (blocking moves, or crossings that cost extra under the door costs) and danger (layers,
 // stamps and the factor that weighs them into the tiles' rates).
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include "grid/step_cost.hpp"
 
@@ -9,7 +9,7 @@
 
 namespace rpgnav {
 
-Status CrowdField::setDoor(Cell a, Cell b, DoorState state) {
+Status CrowdField::Impl::setDoor(Cell a, Cell b, DoorState state) {
   if (!m_costs.contains(a) || !m_costs.contains(b)) return Status::InvalidArgument;
   const auto tileA = std::uint32_t(padded(a)), tileB = std::uint32_t(padded(b));
   const std::vector<Move>& moves = movesOf(tileA);
@@ -21,7 +21,7 @@ Status CrowdField::setDoor(Cell a, Cell b, DoorState state) {
     return (door.a == tileA && door.b == tileB) || (door.a == tileB && door.b == tileA);
   });
   if (found != m_doors.end() && found->state == state) {
-    m_work = {};
+    m_diagnostics.work = {};
     return Status::Ok;
   }
   if (found != m_doors.end()) {
@@ -35,7 +35,7 @@ Status CrowdField::setDoor(Cell a, Cell b, DoorState state) {
   return Status::Ok;
 }
 
-Status CrowdField::removeDoor(Cell a, Cell b) {
+Status CrowdField::Impl::removeDoor(Cell a, Cell b) {
   if (!m_costs.contains(a) || !m_costs.contains(b)) return Status::InvalidArgument;
   const auto tileA = std::uint32_t(padded(a)), tileB = std::uint32_t(padded(b));
   const auto found = std::find_if(m_doors.begin(), m_doors.end(), [&](const FieldDoor& door) {
@@ -49,8 +49,8 @@ Status CrowdField::removeDoor(Cell a, Cell b) {
   return Status::Ok;
 }
 
-Status CrowdField::setDoorCosts(const DoorCosts& costs) {
-  const auto valid = [](float cost) { return cost == DoorCosts::kBlocks || (cost >= 0.0f && cost <= 1000.0f); };
+Status CrowdField::Impl::setDoorCosts(const DoorCosts& costs) {
+  const auto valid = [](float cost) { return cost == DoorCosts::kBlocks || (cost >= 0.0f && cost <= kMaxDoorCost); };
   if (!valid(costs.closedCost) || !valid(costs.lockedCost)) return Status::InvalidArgument;
   m_doorCosts = costs;
   applyDoors();
@@ -58,20 +58,20 @@ Status CrowdField::setDoorCosts(const DoorCosts& costs) {
   return Status::Ok;
 }
 
-std::int64_t CrowdField::crossingExtra(DoorState state) const noexcept {
+std::int64_t CrowdField::Impl::crossingExtra(DoorState state) const noexcept {
   const float cost = state == DoorState::Open ? 0.0f : state == DoorState::Closed ? m_doorCosts.closedCost : m_doorCosts.lockedCost;
   if (cost == DoorCosts::kBlocks) return -1;
   // Tile steps on cost-1 ground (as the planner prices a door: lib/path/query_doors.cpp).
   return std::llround(double(cost) * double(kStep));
 }
 
-std::span<const CrowdField::Crossing> CrowdField::crossingsOf(std::size_t tile) const noexcept {
+std::span<const CrowdField::Impl::Crossing> CrowdField::Impl::crossingsOf(std::size_t tile) const noexcept {
   const Crossing key{std::uint32_t(tile), 0, 0};
   const auto [first, last] = std::equal_range(m_crossings.begin(), m_crossings.end(), key);
   return {first, last};
 }
 
-void CrowdField::applyDoors() {
+void CrowdField::Impl::applyDoors() {
   ++m_mapEdits;
   // The tiles whose bits change: those the doors marked before and those they mark now.
   std::vector<std::uint32_t> before;
@@ -135,31 +135,31 @@ void CrowdField::applyDoors() {
   for (const std::uint32_t tile : m_doorMarked) refreshOpen(tile);
 }
 
-Status CrowdField::setDanger(int layer, Cell cell, std::uint8_t danger) {
+Status CrowdField::Impl::setDanger(int layer, Cell cell, std::uint8_t danger) {
   if (const Status status = m_danger.setDanger(layer, cell, danger); status != Status::Ok) return status;
   applyDangerEdit();
   return Status::Ok;
 }
 
-Result<std::uint32_t> CrowdField::addDangerStamp(const DangerStamp& stamp) {
+Result<std::uint32_t> CrowdField::Impl::addDangerStamp(const DangerStamp& stamp) {
   auto id = m_danger.addStamp(stamp);
   if (id) applyDangerEdit();
   return id;
 }
 
-Status CrowdField::removeDangerStamp(std::uint32_t id) {
+Status CrowdField::Impl::removeDangerStamp(std::uint32_t id) {
   if (const Status status = m_danger.removeStamp(id); status != Status::Ok) return status;
   applyDangerEdit();
   return Status::Ok;
 }
 
-void CrowdField::applyDangerEdit() {
+void CrowdField::Impl::applyDangerEdit() {
   m_weightChanges.clear();
   for (const Cell cell : m_danger.lastTouched()) m_weightChanges.push_back({std::uint32_t(padded(cell)), rateFor(cell)});
   update(m_weightChanges, {}, {});
 }
 
-void CrowdField::setDangerFactor(std::uint8_t factor) {
+void CrowdField::Impl::setDangerFactor(std::uint8_t factor) {
   if (factor == m_factor) return;
   m_factor = factor;
   applyDoors();  // crossings cost tile steps of cost-1 ground, whose weight the factor sets

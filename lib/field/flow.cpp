@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Directions and flow: each tile's direction (the first move its distance comes from), set by
 // sweeps after a build or a repair, and the flow vector read from the neighbours' distances.
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include "field/settle_kernels.hpp"
 #include "grid/step_cost.hpp"
@@ -12,11 +12,11 @@
 
 namespace rpgnav {
 
-CrowdField::SettleArrays CrowdField::settleArrays() noexcept {
+CrowdField::Impl::SettleArrays CrowdField::Impl::settleArrays() noexcept {
   return {m_distance.data(), m_half.data(), m_halfDiagonal.data(), m_open.data(), m_direction.data(), m_parityMatters ? (1u << kParityShift) - 1 : 0xffu};
 }
 
-void CrowdField::settle(std::size_t tile) noexcept {
+void CrowdField::Impl::settle(std::size_t tile) noexcept {
   if (!m_doorSide.empty() && m_doorSide[tile] != 0) {
     settleWithCrossings(tile);
     return;
@@ -34,14 +34,14 @@ void CrowdField::settle(std::size_t tile) noexcept {
   }
 }
 
-std::int64_t CrowdField::settleAll() noexcept {
+std::int64_t CrowdField::Impl::settleAll() noexcept {
   const std::int64_t reachable = settleRange({0, 0}, {m_costs.width() - 1, m_costs.height() - 1});
   for (const Crossing& crossing : m_crossings) settleWithCrossings(crossing.tile);  // (a few tiles)
   return reachable;
 }
 
-std::int64_t CrowdField::settleRange(Cell low, Cell high) noexcept {
-  m_work.tiles += std::int64_t(high.x - low.x + 1) * (high.y - low.y + 1);
+std::int64_t CrowdField::Impl::settleRange(Cell low, Cell high) noexcept {
+  m_diagnostics.work.tiles += std::int64_t(high.x - low.x + 1) * (high.y - low.y + 1);
   const SettleArrays arrays = settleArrays();
   const auto width = std::size_t(high.x - low.x + 1);
   std::int64_t reachable = 0;
@@ -93,7 +93,7 @@ std::int64_t CrowdField::settleRange(Cell low, Cell high) noexcept {
 }
 
 template <std::size_t kMoves>
-Vec2 CrowdField::flowWith(std::size_t tile, const Move* moves) const noexcept {
+Vec2 CrowdField::Impl::flowWith(std::size_t tile, const Move* moves) const noexcept {
   // The downhill neighbours blended by how fast they descend (drop / step length); where two
   // equally good ways cancel out, the direction's alone. Without branches per move: a closed,
   // uphill, level or unreachable neighbour drops by 0. (The rule settle() once stored per tile:
@@ -125,7 +125,7 @@ Vec2 CrowdField::flowWith(std::size_t tile, const Move* moves) const noexcept {
   }
 }
 
-Vec2 CrowdField::blendFlow(const std::int64_t* drop, const Move* moves, std::size_t count, std::uint8_t best) noexcept {
+Vec2 CrowdField::Impl::blendFlow(const std::int64_t* drop, const Move* moves, std::size_t count, std::uint8_t best) noexcept {
   float fastest = 0.0f;
   Vec2 sum = Vec2::Zero();
   for (std::size_t k = 0; k < count; ++k) {
@@ -136,14 +136,14 @@ Vec2 CrowdField::blendFlow(const std::int64_t* drop, const Move* moves, std::siz
   return pickFlow(sum, fastest, moves[best].unit);
 }
 
-Vec2 CrowdField::pickFlow(Vec2 sum, float fastest, Vec2 chosen) noexcept {
+Vec2 CrowdField::Impl::pickFlow(Vec2 sum, float fastest, Vec2 chosen) noexcept {
   // The blend, unless it is too weak to trust (ways that cancel out) or strays more than 60°
   // from the step the direction takes: then that step's own way.
   const float length = sum.norm();
   return !(fastest > 0.0f) || length < 1e-3f * fastest || sum.dot(chosen) < 0.5f * length ? chosen : Vec2(sum / length);
 }
 
-Vec2 CrowdField::flow(Cell cell) const noexcept {
+Vec2 CrowdField::Impl::flow(Cell cell) const noexcept {
   if (!m_costs.contains(cell)) return Vec2::Zero();
   const std::size_t tile = padded(cell);
   if (m_direction[tile] == kNoDirection) return Vec2::Zero();  // a goal, no goal reachable, or not settled
@@ -155,7 +155,7 @@ Vec2 CrowdField::flow(Cell cell) const noexcept {
 // A tile beside doors whose crossings cost extra: its downhill moves, the crossings among them
 // (settle()'s and flow()'s rules, written plainly: only such tiles come here). Fills the drop
 // of each move (0 for the others) and returns the direction.
-std::uint8_t CrowdField::dropsWithCrossings(std::size_t tile, std::int64_t* drop) const noexcept {
+std::uint8_t CrowdField::Impl::dropsWithCrossings(std::size_t tile, std::int64_t* drop) const noexcept {
   const std::int64_t here = m_distance[tile];
   const std::vector<Move>& moves = movesOf(tile);
   std::int64_t extra[8] = {};
@@ -177,12 +177,12 @@ std::uint8_t CrowdField::dropsWithCrossings(std::size_t tile, std::int64_t* drop
   return best;
 }
 
-void CrowdField::settleWithCrossings(std::size_t tile) noexcept {
+void CrowdField::Impl::settleWithCrossings(std::size_t tile) noexcept {
   std::int64_t drop[8];
   m_direction[tile] = dropsWithCrossings(tile, drop);
 }
 
-Vec2 CrowdField::flowWithCrossings(std::size_t tile) const noexcept {
+Vec2 CrowdField::Impl::flowWithCrossings(std::size_t tile) const noexcept {
   std::int64_t drop[8];
   const std::uint8_t best = dropsWithCrossings(tile, drop);
   if (best == kNoDirection) return Vec2::Zero();
@@ -190,7 +190,7 @@ Vec2 CrowdField::flowWithCrossings(std::size_t tile) const noexcept {
   return blendFlow(drop, moves.data(), moves.size(), best);
 }
 
-void CrowdField::refreshDirections() {
+void CrowdField::Impl::refreshDirections() {
   const std::uint32_t counted = freshStamp(2), looked = counted + 1;
   // The tiles propagate() settled and those an edit touched, and their neighbours (border tiles,
   // the padding, have no direction and no neighbours to look at).
@@ -199,7 +199,7 @@ void CrowdField::refreshDirections() {
   for (const std::uint32_t tile : m_settled) {
     if (m_stamp[tile] != counted) {
       m_stamp[tile] = counted;
-      ++m_work.tiles;
+      ++m_diagnostics.work.tiles;
     }
   }
   m_touched.insert(m_touched.end(), m_settled.begin(), m_settled.end());
@@ -210,7 +210,7 @@ void CrowdField::refreshDirections() {
     // stopped listing what it settled, those were reachable tiles: the sweep counts them.)
     m_touched.clear();
     const std::int64_t reachable = settleAll();
-    if (m_sweepDirections) m_work.tiles += reachable;
+    if (m_sweepDirections) m_diagnostics.work.tiles += reachable;
     m_sweepDirections = false;
     return;
   }
@@ -231,7 +231,7 @@ void CrowdField::refreshDirections() {
       }
     }
   }
-  m_work.tiles += settled;
+  m_diagnostics.work.tiles += settled;
   m_touched.clear();
 }
 

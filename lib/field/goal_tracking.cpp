@@ -4,7 +4,7 @@
 // guarantees rest: every reachable tile but the goal has a direction whose move is open, and its
 // stored distance is at least the step's cost plus the stored distance of the tile it steps to
 // (so directions only go downhill and end at the goal).
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,7 +19,7 @@ namespace {
 constexpr std::size_t kClearedPerVisit = 16;
 }  // namespace
 
-void CrowdField::enterTracking() {
+void CrowdField::Impl::enterTracking() {
   // Stored values stay within [0, 2^62): a route's cost is below 2^26 tiles × 2^35 (a step costs
   // at most 2 × halfDiagonalCost(1000)) = 2^61 above the bias, and the goal's stored value falls
   // from the bias by the walk, which trackGoal keeps below 2^59 (2^24 of the dearest steps,
@@ -41,14 +41,14 @@ void CrowdField::enterTracking() {
   m_refreshPhase = RefreshPhase::idle;
 }
 
-void CrowdField::leaveTracking() noexcept {
+void CrowdField::Impl::leaveTracking() noexcept {
   m_tracking = false;
   m_base = 0;
   m_travel = 0;
   m_refreshPhase = RefreshPhase::idle;
 }
 
-std::uint8_t CrowdField::moveOnto(std::size_t tile, std::size_t onto) const noexcept {
+std::uint8_t CrowdField::Impl::moveOnto(std::size_t tile, std::size_t onto) const noexcept {
   const std::vector<Move>& moves = movesOf(tile);
   const std::ptrdiff_t offset = std::ptrdiff_t(onto) - std::ptrdiff_t(tile);
   for (std::size_t k = 0; k < moves.size(); ++k) {
@@ -57,7 +57,7 @@ std::uint8_t CrowdField::moveOnto(std::size_t tile, std::size_t onto) const noex
   return kNoDirection;
 }
 
-bool CrowdField::chainFrom(std::size_t from, std::size_t most) {
+bool CrowdField::Impl::chainFrom(std::size_t from, std::size_t most) {
   m_chain.clear();
   std::size_t tile = from;
   for (;;) {
@@ -71,7 +71,7 @@ bool CrowdField::chainFrom(std::size_t from, std::size_t most) {
   }
 }
 
-std::int64_t CrowdField::reverseChain() {
+std::int64_t CrowdField::Impl::reverseChain() {
   // The chain runs from the new goal c0 to the old one cm along the directions. Its reported
   // distances r become cost(c0 → ci) = r(c0) − r(ci) with the directions turned round; every
   // other tile keeps its stored value and so reports r + r(c0) as m_base falls by r(c0): its
@@ -89,12 +89,12 @@ std::int64_t CrowdField::reverseChain() {
   return travel;
 }
 
-std::int64_t CrowdField::spreadWave(std::size_t goal) {
+std::int64_t CrowdField::Impl::spreadWave(std::size_t goal) {
   m_wave.assign(1, {m_distance[goal], std::uint32_t(goal)});
   return spreadQueued(m_trackingWave, 0);
 }
 
-std::int64_t CrowdField::spreadQueued(std::int64_t most, std::uint32_t within) {
+std::int64_t CrowdField::Impl::spreadQueued(std::int64_t most, std::uint32_t within) {
   // Dijkstra's algorithm from the queued tiles over the tiles they improve. A tile lowered takes
   // the step back to the tile that lowered it (downhill by exactly that step); a tile left in the
   // heap when the wave stops keeps its lowered distance and direction, which are valid.
@@ -126,7 +126,7 @@ std::int64_t CrowdField::spreadQueued(std::int64_t most, std::uint32_t within) {
   return settled;
 }
 
-bool CrowdField::stepValid(std::size_t tile) const noexcept {
+bool CrowdField::Impl::stepValid(std::size_t tile) const noexcept {
   if (m_distance[tile] == kUnreachable) return true;
   if (m_half[tile] == 0) return false;  // walled up
   const std::uint8_t direction = m_direction[tile];
@@ -137,7 +137,7 @@ bool CrowdField::stepValid(std::size_t tile) const noexcept {
   return m_distance[next] != kUnreachable && m_distance[tile] >= m_distance[next] + stepCost(tile, next, move);
 }
 
-void CrowdField::lowerFromNeighbours(std::size_t tile) {
+void CrowdField::Impl::lowerFromNeighbours(std::size_t tile) {
   if (m_half[tile] == 0 || isGoal(tile)) return;
   const std::vector<Move>& moves = movesOf(tile);
   bool lowered = false;
@@ -155,7 +155,7 @@ void CrowdField::lowerFromNeighbours(std::size_t tile) {
   if (lowered) m_wave.push_back({m_distance[tile], std::uint32_t(tile)});
 }
 
-void CrowdField::refreshAfterEdit() {
+void CrowdField::Impl::refreshAfterEdit() {
   if (m_refreshPhase != RefreshPhase::settling) return;  // (clearing: no weight read yet)
   if (lightestStep() < (std::int64_t(1) << m_refreshShift)) {  // its buckets are too wide now
     m_refreshPhase = RefreshPhase::idle;
@@ -185,7 +185,7 @@ void CrowdField::refreshAfterEdit() {
   }
 }
 
-bool CrowdField::repairTracked() {
+bool CrowdField::Impl::repairTracked() {
   refreshAfterEdit();
   m_exactNow = false;  // (ground made cheaper spreads only as far as a wave; equal ways may differ)
   // Steps made dearer or closed: the tiles whose own step broke its rule, and every tile whose
@@ -251,17 +251,17 @@ bool CrowdField::repairTracked() {
     for (const Move& move : movesOf(tile)) lowerFromNeighbours(std::size_t(std::ptrdiff_t(tile) + move.offset));
   }
   work += spreadQueued(m_trackingWave, 0);
-  m_work.tiles += work;
+  m_diagnostics.work.tiles += work;
   return true;
 }
 
-Status CrowdField::startTracking() {
+Status CrowdField::Impl::startTracking() {
   if (m_goals.size() != 1 || !m_sources.empty() || m_bounded || !m_crossings.empty()) return Status::InvalidArgument;
   if (!m_tracking) enterTracking();
   return Status::Ok;
 }
 
-Status CrowdField::trackGoal(Cell to) {
+Status CrowdField::Impl::trackGoal(Cell to) {
   if (!m_costs.contains(to) || m_goals.size() != 1 || !m_sources.empty()) return Status::InvalidArgument;
   const Cell from = m_goals.front();
   if (from == to) return Status::Ok;
@@ -271,21 +271,21 @@ Status CrowdField::trackGoal(Cell to) {
       m_chain.back() != padded(from) || (m_tracking && m_base - (m_distance[target] - m_base) < kTrackingBias / 2)) {
     return moveGoal(from, to);
   }
-  m_work = {};
+  m_diagnostics.work = {};
   if (!m_tracking) {
     enterTracking();
-    m_work.tiles = std::int64_t(m_distance.size());
+    m_diagnostics.work.tiles = std::int64_t(m_distance.size());
   }
   const std::int64_t travel = reverseChain();
   markGoal(padded(from), false);
   markGoal(target, true);
   m_travel += travel;
   m_exactNow = false;
-  m_work.tiles += std::int64_t(m_chain.size()) + spreadWave(target);
+  m_diagnostics.work.tiles += std::int64_t(m_chain.size()) + spreadWave(target);
   return Status::Ok;
 }
 
-std::int64_t CrowdField::refreshTracking(std::int64_t tileBudget, double micros) {
+std::int64_t CrowdField::Impl::refreshTracking(std::int64_t tileBudget, double micros) {
   if (!m_tracking || tileBudget <= 0 || std::isnan(micros)) return 0;
   using Clock = std::chrono::steady_clock;
   const bool timed = micros > 0.0;
@@ -404,7 +404,7 @@ std::int64_t CrowdField::refreshTracking(std::int64_t tileBudget, double micros)
   return work;
 }
 
-void CrowdField::installRefresh() {
+void CrowdField::Impl::installRefresh() {
   m_distance.swap(m_refreshDistance);
   m_direction.swap(m_refreshDirection);
   m_base = kTrackingBias;

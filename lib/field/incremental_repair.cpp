@@ -2,7 +2,7 @@
 // Edits taken in place (CrowdField::update): the tiles whose routes an edit broke are found and
 // settled again from their neighbours, and ground made cheaper spreads its lower distances; past
 // an allowance of tile visits the field is rebuilt instead.
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include "field/settle_kernels.hpp"
 #include "grid/step_cost.hpp"
@@ -11,14 +11,14 @@
 
 namespace rpgnav {
 
-std::int64_t CrowdField::repairAllowance() const noexcept {
+std::int64_t CrowdField::Impl::repairAllowance() const noexcept {
   const std::int64_t share = scansWhole() ? kScanAllowanceShare : kAllowanceShare;
   return std::max<std::int64_t>(kMinimumAllowance, std::int64_t(m_costs.width()) * m_costs.height() / share);
 }
 
-void CrowdField::update(std::span<const WeightChange> changes, std::span<const std::uint32_t> removedGoals,
+void CrowdField::Impl::update(std::span<const WeightChange> changes, std::span<const std::uint32_t> removedGoals,
                         std::span<const std::uint32_t> addedGoals, std::span<const std::uint32_t> reshaped) {
-  m_work = {};
+  m_diagnostics.work = {};
   // Weights and goals first: the repair reads the new ones. A tile whose weight rose (or that
   // was walled up) and a goal that went may leave tiles behind them with distances too low; a
   // tile that got cheaper (or opened) and a new goal may offer better routes.
@@ -88,7 +88,7 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
     build();
     return;
   }
-  m_work.tiles += seeding;
+  m_diagnostics.work.tiles += seeding;
   m_touched.clear();
   // The tiles whose route may have used a dearer step or a lost goal: the risen tiles, their
   // neighbours (who step onto them) and the lost goals. The support test in findAffected keeps
@@ -126,7 +126,7 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
     improve(tile);
     for (const Move& move : movesOf(tile)) improve(std::uint32_t(std::ptrdiff_t(tile) + move.offset));
   }
-  m_work.tiles += std::int64_t(m_affected.size());
+  m_diagnostics.work.tiles += std::int64_t(m_affected.size());
   m_recording = true;
   m_sweepDirections = false;
   m_sweepAbove = std::size_t(m_costs.width()) * std::size_t(m_costs.height()) / (m_moves[0].size() + 1);
@@ -147,7 +147,7 @@ void CrowdField::update(std::span<const WeightChange> changes, std::span<const s
   refreshDirections();
 }
 
-bool CrowdField::findAffected(std::int64_t budget) {
+bool CrowdField::Impl::findAffected(std::int64_t budget) {
   // Candidates in order of their old distance: a candidate keeps its distance when a neighbour
   // that is not affected still offers it (such supporters are nearer, so already decided);
   // otherwise it is affected and the tiles that may have routed through it become candidates.
@@ -237,11 +237,11 @@ bool CrowdField::findAffected(std::int64_t budget) {
   if (gaveUp) {
     for (std::vector<std::uint32_t>& bucket : m_repairBuckets) bucket.clear();
   }
-  m_work.tiles += spent;
+  m_diagnostics.work.tiles += spent;
   return !gaveUp;
 }
 
-bool CrowdField::supportedBesides(std::size_t tile, std::int64_t was, std::uint32_t affectedMark) const noexcept {
+bool CrowdField::Impl::supportedBesides(std::size_t tile, std::int64_t was, std::uint32_t affectedMark) const noexcept {
   if (isGoal(tile)) return true;  // a goal always is
   if (m_half[tile] == 0) return false;
   const std::vector<Move>& moves = movesOf(tile);

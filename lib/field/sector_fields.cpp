@@ -24,7 +24,7 @@ std::int64_t stepCost(float a, float b) {
 }  // namespace
 
 SectorFields::SectorFields(const CostField& costs, int size)
-    : m_costs(costs), m_size(std::clamp(size, 4, kMaxSectorSize) + std::clamp(size, 4, kMaxSectorSize) % 2) {
+    : m_costs(costs), m_size(std::clamp(size, kMinSectorSize, kMaxSectorSize) + std::clamp(size, kMinSectorSize, kMaxSectorSize) % 2) {
   m_columns = (costs.width() + m_size - 1) / m_size;
   m_rows = (costs.height() + m_size - 1) / m_size;
   const int sectors = m_columns * m_rows;

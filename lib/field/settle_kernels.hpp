@@ -4,7 +4,7 @@
 // scan's check, the bounded field's rows).
 #pragma once
 
-#include "rpgnav/field/crowd_field.hpp"
+#include "field/crowd_field_impl.hpp"
 
 #include "core/intrinsics.hpp"
 
@@ -22,7 +22,7 @@
 
 namespace rpgnav {
 
-struct CrowdField::SettleArrays {
+struct CrowdField::Impl::SettleArrays {
   const std::int64_t* distance;
   const std::int64_t* half;          // m_half
   const std::int64_t* halfDiagonal;  // m_halfDiagonal
@@ -32,7 +32,7 @@ struct CrowdField::SettleArrays {
 };
 
 template <std::size_t kMoves>
-[[gnu::always_inline]] inline void CrowdField::settleWith(const SettleArrays& arrays, std::size_t tile,
+[[gnu::always_inline]] inline void CrowdField::Impl::settleWith(const SettleArrays& arrays, std::size_t tile,
                                                           const std::ptrdiff_t* offset) noexcept {
   // The direction: the first move (in the layout's fixed order) the distance comes from, i.e.
   // whose neighbour's distance plus the step to it equals this tile's. Without branches per

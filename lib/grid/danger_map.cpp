@@ -58,7 +58,7 @@ bool DangerMap::changesSince(std::uint64_t version, std::vector<Change>& out) co
 }
 
 Status DangerMap::setDanger(int layer, Cell cell, std::uint8_t danger) {
-  if (layer < 0 || layer >= kMaxLayers || cell.x < 0 || cell.y < 0 || cell.x >= m_width || cell.y >= m_height) {
+  if (layer < 0 || layer >= kMaxDangerLayers || cell.x < 0 || cell.y < 0 || cell.x >= m_width || cell.y >= m_height) {
     return Status::InvalidArgument;
   }
   if (m_layers.size() <= std::size_t(layer)) m_layers.resize(std::size_t(layer) + 1);
@@ -73,7 +73,7 @@ Status DangerMap::setDanger(int layer, Cell cell, std::uint8_t danger) {
 }
 
 Status DangerMap::setLayer(int layer, std::span<const std::uint8_t> values) {
-  if (layer < 0 || layer >= kMaxLayers || values.size() != m_sum.size()) return Status::InvalidArgument;
+  if (layer < 0 || layer >= kMaxDangerLayers || values.size() != m_sum.size()) return Status::InvalidArgument;
   if (m_layers.size() <= std::size_t(layer)) m_layers.resize(std::size_t(layer) + 1);
   std::vector<std::uint8_t>& mine = m_layers[std::size_t(layer)];
   if (mine.empty()) mine.assign(m_sum.size(), 0);

@@ -156,7 +156,7 @@ Cell Layout::tileAtLocal(const Eigen::Vector2d& asked) const noexcept {
   if (m_kind == LayoutKind::Square) {
     return {floorToIndex(asked.x()), floorToIndex(asked.y())};
   }
-  // Points far beyond any map (kMaxSide tiles) are pulled in to 2^29 so that the rounding below
+  // Points far beyond any map (kMaxMapSide tiles) are pulled in to 2^29 so that the rounding below
   // stays in int range; NaN goes to the low corner, as floorToIndex sends it.
   static constexpr double kFar = double(1 << 29);
   auto saturate = [](double v) { return v >= -kFar ? std::min(v, kFar) : -kFar; };

@@ -11,10 +11,10 @@ namespace rpgnav {
 namespace {
 
 
-// Far beyond any map (kMaxSide tiles): walking there would only count blocked tiles, and int32
+// Far beyond any map (kMaxMapSide tiles): walking there would only count blocked tiles, and int32
 // cell coordinates would overflow.
 bool withinWalkRange(const detail::Vec2d& p) {
-  constexpr double kLimit = 8.0 * TileMap::kMaxSide;
+  constexpr double kLimit = 8.0 * kMaxMapSide;
   return std::abs(p.x()) < kLimit && std::abs(p.y()) < kLimit;
 }
 

@@ -25,9 +25,9 @@ constexpr std::array<DesignSettingKey, 8> kDesignSettingKeys{{
     {"comfort", &DesignSettings::comfort, 0.0f, false, 8.0f, "tiles"},
     {"smoothing", &DesignSettings::smoothing, 0.0f, false, 8.0f, "tiles"},
     {"detour-margin", &DesignSettings::detourMargin, 0.0f, false, 2.0f, "tiles"},
-    {"door-cost-open", &DesignSettings::openDoorCost, 0.0f, false, 1000.0f, "tile steps"},
-    {"door-cost-closed", &DesignSettings::closedDoorCost, 0.0f, false, 1000.0f, "tile steps"},
-    {"door-cost-locked", &DesignSettings::lockedDoorCost, 0.0f, false, 1000.0f, "tile steps"},
+    {"door-cost-open", &DesignSettings::openDoorCost, 0.0f, false, kMaxDoorCost, "tile steps"},
+    {"door-cost-closed", &DesignSettings::closedDoorCost, 0.0f, false, kMaxDoorCost, "tile steps"},
+    {"door-cost-locked", &DesignSettings::lockedDoorCost, 0.0f, false, kMaxDoorCost, "tile steps"},
     {"replan-interval", &DesignSettings::replanInterval, 0.0f, true, 60.0f, "seconds"},
     {"stickiness", &DesignSettings::stickiness, 0.0f, false, 1.0f, "fraction"},
 }};

@@ -267,7 +267,7 @@ bool SegmentTester::keeps(Vec2 from, Vec2 to, float clearance) const {
   if (!a.allFinite() || !b.allFinite() || !std::isfinite(clearance)) return false;
   const double radius = double(clearance) / double(layout.tileSize());
   // (Far beyond any map, as probeSegment: not clear.)
-  constexpr double kFar = 8.0 * TileMap::kMaxSide;
+  constexpr double kFar = 8.0 * kMaxMapSide;
   if (a.cwiseAbs().maxCoeff() >= kFar || b.cwiseAbs().maxCoeff() >= kFar) return false;
   const double pad = detail::keptDistance(radius, a, b, detail::worldTilesOf(from, to, layout.tileSize()));
   if (!m_hexCosts.empty()) return keepsHex(a, b, radius, pad);

@@ -209,7 +209,7 @@ class SegmentTester {
     constexpr double kRadius = kHexCircumradius, kPitch = kHexPitch;
     const int along = m_hexFlat ? 1 : 0, across = 1 - along;
     // Far beyond any map (NaN too) nothing is walked: the answer is "a tile in the way".
-    constexpr double kFar = 8.0 * TileMap::kMaxSide;
+    constexpr double kFar = 8.0 * kMaxMapSide;
     if (!(std::max({std::abs(a[along]), std::abs(a[across]), std::abs(b[along]), std::abs(b[across]), reach}) < kFar)) {
       return false;
     }

@@ -13,7 +13,7 @@ namespace {
 std::optional<Error> checkShape(const Layout& layout, std::int32_t width, std::int32_t height) {
   const std::string size = std::to_string(width) + "x" + std::to_string(height);
   if (width < 1 || height < 1) return Error{Status::InvalidArgument, "map size " + size + ": each side must be at least 1"};
-  if (width > TileMap::kMaxSide || height > TileMap::kMaxSide || std::int64_t(width) * height > TileMap::kMaxTiles) {
+  if (width > kMaxMapSide || height > kMaxMapSide || std::int64_t(width) * height > kMaxMapTiles) {
     return Error{Status::LimitExceeded, "map size " + size + " is over the limits of 32768 per side and 2^26 tiles"};
   }
   if (!std::isfinite(layout.tileSize()) || !(layout.tileSize() > 0.0f) || !std::isfinite(layout.origin().x()) ||
@@ -81,7 +81,7 @@ std::optional<Cell> TileMap::tileAt(Vec2 world) const noexcept {
   if (!std::isfinite(world.x()) || !std::isfinite(world.y())) return std::nullopt;
   const Eigen::Vector2d local = m_layout.toLocal(world);
   // Reject far-away points before converting to int32 (which would overflow).
-  if (std::abs(local.x()) > 4.0 * kMaxSide || std::abs(local.y()) > 4.0 * kMaxSide) return std::nullopt;
+  if (std::abs(local.x()) > 4.0 * kMaxMapSide || std::abs(local.y()) > 4.0 * kMaxMapSide) return std::nullopt;
   const Cell cell = m_layout.tileAtLocal(local);
   if (!contains(cell)) return std::nullopt;
   return cell;

@@ -8,9 +8,6 @@
 namespace rpgnav {
 namespace {
 
-constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t(TileMap::kMaxTiles) * 2 + 4096;
-constexpr std::uintmax_t kMaxScenarioBytes = std::uintmax_t(1) << 30;
-
 struct SymbolRule {
   char symbol;
   const char* name;
@@ -35,7 +32,7 @@ TerrainTable movingAiTerrain() {
   return table;
 }
 
-// Reads "key value" header line; value must be an integer in [1, kMaxSide].
+// Reads "key value" header line; value must be an integer in [1, kMaxMapSide].
 std::optional<Error> readDimension(detail::TextReader& reader, std::string_view key, std::int32_t& out) {
   std::string_view line;
   if (!reader.nextLine(line)) return reader.errorAt(reader.lineNumber() + 1, 1, "expected '" + std::string(key) + " N', found end of file");
@@ -49,7 +46,7 @@ std::optional<Error> readDimension(detail::TextReader& reader, std::string_view 
     return reader.error(tokens.size() > 1 ? tokens[1].column : int(line.size()) + 1,
                         "expected one whole number after '" + std::string(key) + "'");
   }
-  if (value < 1 || value > TileMap::kMaxSide) {
+  if (value < 1 || value > kMaxMapSide) {
     return reader.error(tokens[1].column, std::string(key) + " " + std::to_string(value) + " is outside 1..32768");
   }
   out = std::int32_t(value);
@@ -70,7 +67,7 @@ Result<TileMap> parseMovingAiMap(std::string_view text, std::string_view fileNam
   std::int32_t height = 0, width = 0;
   if (auto error = readDimension(reader, "height", height)) return *error;
   if (auto error = readDimension(reader, "width", width)) return *error;
-  if (std::int64_t(width) * height > TileMap::kMaxTiles) {
+  if (std::int64_t(width) * height > kMaxMapTiles) {
     return reader.error(1, "map of " + std::to_string(width) + "x" + std::to_string(height) +
                                " tiles exceeds the 2^26 tile limit");
   }
@@ -119,7 +116,7 @@ Result<TileMap> parseMovingAiMap(std::string_view text, std::string_view fileNam
 }
 
 Result<TileMap> readMovingAiMap(const std::filesystem::path& path) {
-  auto text = detail::readWholeFile(path, kMaxFileBytes);
+  auto text = detail::readWholeFile(path, kMaxMovingAiMapBytes);
   if (!text) return text.error();
   return parseMovingAiMap(*text, path.string());
 }
@@ -171,7 +168,7 @@ Result<std::vector<ScenarioEntry>> parseScenario(std::string_view text, std::str
     constexpr const char* kFieldName[7] = {"bucket", "map width", "map height", "start x", "start y", "goal x", "goal y"};
     for (int i = 0; i < 7; ++i) {
       const detail::Token& token = tokens[std::size_t(kIntegerField[i])];
-      if (!detail::parseInteger(token.text, numbers[i]) || numbers[i] < 0 || numbers[i] > TileMap::kMaxSide) {
+      if (!detail::parseInteger(token.text, numbers[i]) || numbers[i] < 0 || numbers[i] > kMaxMapSide) {
         return reader.error(token.column, std::string("expected ") + kFieldName[i] + " as a whole number in 0..32768, found " +
                                               detail::quote(token.text));
       }

@@ -21,8 +21,6 @@ using detail::quote;
 using detail::TextReader;
 using detail::Token;
 
-constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t(1) << 28;
-
 // Strips a trailing "; comment" (';' is never a legend symbol) and surrounding blanks.
 std::string_view stripComment(std::string_view line) {
   const std::size_t semicolon = line.find(';');
@@ -146,9 +144,9 @@ class Parser {
       } else if (key.text == "size") {
         if (auto error = duplicate(haveSize)) return error;
         if (auto error = expectCount(tokens, 3, "size WIDTH HEIGHT")) return error;
-        if (auto error = parseInt(tokens[1], 1, TileMap::kMaxSide, "width", width)) return error;
-        if (auto error = parseInt(tokens[2], 1, TileMap::kMaxSide, "height", height)) return error;
-        if (width * height > TileMap::kMaxTiles) {
+        if (auto error = parseInt(tokens[1], 1, kMaxMapSide, "width", width)) return error;
+        if (auto error = parseInt(tokens[2], 1, kMaxMapSide, "height", height)) return error;
+        if (width * height > kMaxMapTiles) {
           return errorHere(tokens[1], "map of " + std::to_string(width) + "x" + std::to_string(height) +
                                           " tiles exceeds the 2^26 tile limit");
         }
@@ -347,8 +345,8 @@ class Parser {
     }
     const Token name{tokens[1].text.substr(0, tokens[1].text.size() - 1), tokens[1].column};
     if (auto error = parseName(name, m_dangerNames)) return error;
-    if (m_dangerLayers.size() >= std::size_t(DangerLayerSpec::kMaxLayers)) {
-      return errorHere(tokens[0], "expected at most " + std::to_string(DangerLayerSpec::kMaxLayers) + " danger layers");
+    if (m_dangerLayers.size() >= std::size_t(kMaxDangerLayers)) {
+      return errorHere(tokens[0], "expected at most " + std::to_string(kMaxDangerLayers) + " danger layers");
     }
     m_dangerLayers.push_back({std::string(name.text), std::vector<std::uint8_t>(std::size_t(m_width) * std::size_t(m_height), 0)});
     return std::nullopt;
@@ -472,13 +470,13 @@ Result<MapDocument> parseRpgMap(std::string_view text, std::string_view fileName
 }
 
 Result<MapDocument> readRpgMap(const std::filesystem::path& path) {
-  auto text = detail::readWholeFile(path, kMaxFileBytes);
+  auto text = detail::readWholeFile(path, kMaxMapFileBytes);
   if (!text) return text.error();
   return parseRpgMap(*text, path.string());
 }
 
 Result<MapDocument> readMapFile(const std::filesystem::path& path) {
-  auto text = detail::readWholeFile(path, kMaxFileBytes);
+  auto text = detail::readWholeFile(path, kMaxMapFileBytes);
   if (!text) return text.error();
   const std::string_view view = *text;
   const std::size_t start = view.find_first_not_of(" \t\r\n");

@@ -52,9 +52,9 @@ std::optional<Error> invalidFeature(const MapDocument& document) {
     return invalid("setting " + invalidSetting);
   }
   names.clear();
-  if (document.dangerLayers.size() > std::size_t(DangerLayerSpec::kMaxLayers)) {
+  if (document.dangerLayers.size() > std::size_t(kMaxDangerLayers)) {
     return invalid(std::to_string(document.dangerLayers.size()) + " danger layers, at most " +
-                   std::to_string(DangerLayerSpec::kMaxLayers) + " allowed");
+                   std::to_string(kMaxDangerLayers) + " allowed");
   }
   for (const DangerLayerSpec& layer : document.dangerLayers) {
     if (!TerrainTable::isValidName(layer.name)) return invalid("invalid danger layer name " + quote(layer.name));

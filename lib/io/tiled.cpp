@@ -128,9 +128,9 @@ void readDanger(const TiledMap& map, MapDocument& document) {
     }
     document.dangerFactor = std::uint8_t(value);
   }
-  if (map.dangerLayers.size() > std::size_t(DangerLayerSpec::kMaxLayers)) {
+  if (map.dangerLayers.size() > std::size_t(kMaxDangerLayers)) {
     fail(std::to_string(map.dangerLayers.size()) + " layers of class danger, at most " +
-         std::to_string(DangerLayerSpec::kMaxLayers) + " allowed");
+         std::to_string(kMaxDangerLayers) + " allowed");
   }
   std::set<std::string> names;
   for (const TiledMap::DangerLayer& layer : map.dangerLayers) {
@@ -304,7 +304,7 @@ Result<MapDocument> parseTiledMap(std::string_view text, std::string_view fileNa
 }
 
 Result<MapDocument> readTiledMap(const std::filesystem::path& path) {
-  auto text = detail::readWholeFile(path, kMaxFileBytes);
+  auto text = detail::readWholeFile(path, kMaxMapFileBytes);
   if (!text) return text.error();
   return parseTiledMap(*text, path.string());
 }

@@ -26,8 +26,6 @@ namespace rpgnav::tiled {
 
 using detail::quote;
 
-// The largest map or tileset file read.
-inline constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t(1) << 28;
 // Deeper nesting than any Tiled map has (groups in groups) would only exhaust the parsers' stack.
 inline constexpr int kMaxNesting = 64;
 // Tile ids carry flip and rotation flags in their top four bits.

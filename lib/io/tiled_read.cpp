@@ -326,7 +326,7 @@ ptree parseTree(std::string_view text, bool json) {
 // An external tileset (.tsx or .tsj) next to the map.
 void addExternalTileset(TiledMap& map, const std::filesystem::path& folder, const std::string& source, std::uint32_t firstGid) {
   const std::filesystem::path path = folder / source;
-  auto text = detail::readWholeFile(path, kMaxFileBytes);
+  auto text = detail::readWholeFile(path, kMaxMapFileBytes);
   if (!text) throw Failure{text.status(), std::string(text.message())};
   const std::string_view view = *text;
   const std::size_t start = view.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
@@ -360,7 +360,7 @@ void readHeader(TiledMap& map, const std::function<std::string(const char*)>& ge
   const std::string infinite = get("infinite");
   map.infinite = infinite == "1" || infinite == "true";
   if (map.width < 1 || map.height < 1) fail("map size " + std::to_string(map.width) + "x" + std::to_string(map.height) + ": each side must be at least 1");
-  if (map.width > TileMap::kMaxSide || map.height > TileMap::kMaxSide || map.width * map.height > TileMap::kMaxTiles) {
+  if (map.width > kMaxMapSide || map.height > kMaxMapSide || map.width * map.height > kMaxMapTiles) {
     fail("map of " + std::to_string(map.width) + "x" + std::to_string(map.height) + " tiles exceeds the 2^26 tile limit");
   }
   if (!(map.tileWidth > 0.0) || !(map.tileHeight > 0.0)) fail("tile width and height must be positive");

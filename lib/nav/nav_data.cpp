@@ -15,7 +15,7 @@ SizeClass sizeClassOf(const Layout& layout, float radius) noexcept {
 }
 
 std::size_t NavLayer::memoryBytes() const noexcept {
-  return sizeof(*this) + m_grid.memoryBytes() + m_lines.memoryBytes() + m_corners.memoryBytes() + m_costs.memoryBytes();
+  return sizeof(*this) + m_grid.memoryBytes() + m_lines.memoryBytes() + m_corners.memoryBytes();
 }
 
 NavData::Impl::Impl(const World& world, NavDataSettings settings)
@@ -71,10 +71,8 @@ Result<std::unique_ptr<NavLayer>> NavData::Impl::build(const TileMap& map, Mobil
   const std::vector<SearchGate> doors = gates();
   auto grid = SearchGrid::build(map, mobility, search, doors);
   if (!grid) return grid.error();
-  auto costs = CostField::build(map, mobility);
-  if (!costs) return costs.error();
-  return std::unique_ptr<NavLayer>(new NavLayer(map, std::move(grid.value()), SegmentTester(map, mobility),
-                                                ConvexCorners(map, mobility), std::move(costs.value()), size));
+  return std::unique_ptr<NavLayer>(
+      new NavLayer(map, std::move(grid.value()), SegmentTester(map, mobility), ConvexCorners(map, mobility), size));
 }
 
 Status NavData::Impl::prepare(MobilityId mobility, float radius) { return prepare(mobility, radius, {}); }
@@ -83,7 +81,7 @@ Status NavData::Impl::preparePlain(MobilityId mobility, float radius) {
   const TileMap& map = m_world->map();
   if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
-  if (m_settings.landmarks < 0 || m_settings.landmarks > 16) return Status::InvalidArgument;
+  if (m_settings.landmarks < 0 || m_settings.landmarks > kMaxLandmarks) return Status::InvalidArgument;
   if (!current()) update();
   if (widerThanHalfTile(map.layout(), radius)) {
     const std::size_t index = mobility.value;
@@ -148,7 +146,7 @@ Result<std::unique_ptr<TileMap>> NavData::Impl::filteredMap(MobilityId mobility,
       auto added = table.addTerrain("danger." + std::to_string(terrain.value) + "." + std::to_string(value));
       if (!added) {
         return Error{Status::LimitExceeded, "the map's terrains and danger values make more than " +
-                                                std::to_string(TerrainTable::kMaxTerrains) +
+                                                std::to_string(kMaxTerrains) +
                                                 " (terrain, danger) pairs, or a terrain is named danger.T.D"};
       }
       for (int m = 0; m < table.mobilityCount(); ++m) {
@@ -199,7 +197,7 @@ Status NavData::Impl::prepare(MobilityId mobility, float radius, std::span<const
   const TileMap& map = m_world->map();
   if (!map.terrain().valid(mobility)) return Status::InvalidArgument;
   if (!std::isfinite(radius) || radius < 0.0f || radius > kMaxRadiusTiles * map.layout().tileSize()) return Status::InvalidArgument;
-  if (m_settings.landmarks < 0 || m_settings.landmarks > 16) return Status::InvalidArgument;
+  if (m_settings.landmarks < 0 || m_settings.landmarks > kMaxLandmarks) return Status::InvalidArgument;
   if (!current()) update();
   const Filtered* known = filtered(mobility, costs, dangerFactor);
   Filtered* entry = known != nullptr ? &m_filtered[std::size_t(known - m_filtered.data())] : nullptr;
@@ -311,8 +309,6 @@ std::optional<Error> NavLayer::patchTiles(const TileMap& map, std::span<const Ti
   m_lines.update(map, pairs, costsChanged);
   const std::pair<Cell, Cell> whole[] = {{Cell{0, 0}, Cell{map.width() - 1, map.height() - 1}}};
   m_corners.update(map, costsChanged ? std::span<const std::pair<Cell, Cell>>(whole) : pairs);
-  std::vector<Cell> changed;
-  m_costs.refresh(map, costsChanged ? std::span<const std::pair<Cell, Cell>>() : pairs, costsChanged, changed);
   return std::nullopt;
 }
 

@@ -6,15 +6,13 @@
 #include "grid/clearance.hpp"
 #include "grid/convex_corners.hpp"
 #include "grid/segment_tester.hpp"
-#include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/nav/nav_data.hpp"
 #include "search/search_grid.hpp"
 
 namespace rpgnav {
 
 /// The data for one mobility and size class: the search grid (cost classes, jump tables, region
-/// labels, door gates, landmarks), the line bitmaps (SegmentTester), the convex corners, and the
-/// cost bytes crowd fields are built from.
+/// labels, door gates, landmarks), the line bitmaps (SegmentTester) and the convex corners.
 class NavLayer {
  public:
   /// The map the layer was built on: the world's, or for terrain cost overrides (see
@@ -26,8 +24,6 @@ class NavLayer {
   const SearchGrid& grid() const noexcept { return m_grid; }
   const SegmentTester& lines() const noexcept { return m_lines; }
   const ConvexCorners& corners() const noexcept { return m_corners; }
-  /// The cost bytes for crowd fields (CrowdField and SectorFields copy them).
-  const CostField& costs() const noexcept { return m_costs; }
   /// Bytes the layer holds (its arrays' capacities; the index rows' headers included).
   std::size_t memoryBytes() const noexcept;
 
@@ -42,17 +38,14 @@ class NavLayer {
   }
   /// SearchGrid::refreshLandmarks; returns the sweeps made.
   int refreshLandmarks(int sweeps) { return m_grid.refreshLandmarks(sweeps); }
-  NavLayer(const TileMap& map, SearchGrid grid, SegmentTester lines, ConvexCorners corners, CostField costs,
-           SizeClass size)
-      : m_map(&map), m_grid(std::move(grid)), m_lines(std::move(lines)), m_corners(std::move(corners)),
-        m_costs(std::move(costs)), m_size(size) {}
+  NavLayer(const TileMap& map, SearchGrid grid, SegmentTester lines, ConvexCorners corners, SizeClass size)
+      : m_map(&map), m_grid(std::move(grid)), m_lines(std::move(lines)), m_corners(std::move(corners)), m_size(size) {}
 
  private:
   const TileMap* m_map;
   SearchGrid m_grid;
   SegmentTester m_lines;
   ConvexCorners m_corners;
-  CostField m_costs;
   SizeClass m_size;
 };
 

@@ -20,14 +20,6 @@ constexpr double kComfortTerrainShare = 0.01;
 
 }  // namespace
 
-std::span<const EntityId> Planner::Impl::ignored(const PathRequest& request) {
-  if (request.filter == nullptr || request.filter->ignore.empty()) return request.ignore;
-  if (request.ignore.empty()) return request.filter->ignore;
-  m_ignored.assign(request.ignore.begin(), request.ignore.end());
-  m_ignored.insert(m_ignored.end(), request.filter->ignore.begin(), request.filter->ignore.end());
-  return m_ignored;
-}
-
 // Stage 3 after the exact search for a radius or comfort above 0: the route's points, each corner
 // it turns on replaced by a point off that corner, radius and comfort (and a margin) away from
 // both edges of the blocked tile there, diagonally out. When every segment of that polyline keeps
@@ -195,7 +187,7 @@ std::optional<double> Planner::Impl::endRun(const RunResult& result, PathResult&
       if (cost <= share * length * context.lines.cheapestCost() && !tail.straightCheaper) return cost;
       tail.taut.emplace(context);
       tail.taut->comfort = 0.0f;
-      tail.counted = out.stages;
+      tail.counted = m_diagnostics.stages;
       tail.run = Tail::Run::Taut;
       return std::nullopt;
     }
@@ -205,8 +197,8 @@ std::optional<double> Planner::Impl::endRun(const RunResult& result, PathResult&
       if (!tail.straightCheaper && cost * result->second <= share * result->first * length) {
         // The point counts describe the path returned (probes and times count both runs).
         for (std::size_t s = 0; s < tail.counted.size(); ++s) {
-          out.stages[s].pointsIn = tail.counted[s].pointsIn;
-          out.stages[s].pointsOut = tail.counted[s].pointsOut;
+          m_diagnostics.stages[s].pointsIn = tail.counted[s].pointsIn;
+          m_diagnostics.stages[s].pointsOut = tail.counted[s].pointsOut;
         }
         return cost;
       }
@@ -242,20 +234,20 @@ std::optional<Status> Planner::Impl::afterRefine(double cost, PathResult& out) {
         out.door = DoorId{0};
         out.stopPoint = Vec2::Zero();
         out.tilePath.clear();
-        out.anyAngleRoute = false;
+        m_diagnostics.anyAngleRoute = false;
         out.searchLength = double((request.goal - request.start).norm());
         if (m_settings.recordStages) {
           for (int stage = int(PathStage::Search); stage <= int(PathStage::StraightenBackward); ++stage) {
-            out.stagePoints[std::size_t(stage)].clear();
-            out.stageCosts[std::size_t(stage)] = std::numeric_limits<double>::quiet_NaN();
+            m_diagnostics.stagePoints[std::size_t(stage)].clear();
+            m_diagnostics.stageCosts[std::size_t(stage)] = std::numeric_limits<double>::quiet_NaN();
           }
-          out.searchCost = std::numeric_limits<double>::quiet_NaN();
+          m_diagnostics.searchCost = std::numeric_limits<double>::quiet_NaN();
         }
         record(out, PathStage::StraightLine);
-        if (m_settings.recordStages) out.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
+        if (m_settings.recordStages) m_diagnostics.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
       } else if (m_settings.recordStages) {
-        out.stagePoints[std::size_t(PathStage::StraightenBackward)] = out.controlPoints;
-        out.stageCosts[std::size_t(PathStage::StraightenBackward)] = m_straight.cost;
+        m_diagnostics.stagePoints[std::size_t(PathStage::StraightenBackward)] = out.controlPoints;
+        m_diagnostics.stageCosts[std::size_t(PathStage::StraightenBackward)] = m_straight.cost;
       }
     }
   }
@@ -276,7 +268,7 @@ bool Planner::Impl::refineStage(PathStage stage, const StageContext& context, co
         // doors): stages 4 to 6 could only keep it. Stage 3 takes it for the control points,
         // unless the float rounding of its corners (world points off the tile grid's lattice)
         // put one inside a blocked tile: then stage 3 works from its tiles.
-        StageStats& stats = out.stats(PathStage::ControlPoints);
+        StageStats& stats = m_diagnostics.stats(PathStage::ControlPoints);
         detail::StageTimer timer(stats, m_lap);
         stats.ran = true;
         stats.pointsIn = std::int32_t(out.tilePath.size());
@@ -284,10 +276,10 @@ bool Planner::Impl::refineStage(PathStage stage, const StageContext& context, co
         stats.pointsOut = std::int32_t(points.size());
         if (const auto measured = measurePolyline(context, points, stats.probes)) {
           if (records) {
-            out.stagePoints[std::size_t(PathStage::Search)] = points;
-            out.searchCost = polylineCost(context, points);
-            out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
-            out.anyAngleRoute = true;
+            m_diagnostics.stagePoints[std::size_t(PathStage::Search)] = points;
+            m_diagnostics.searchCost = polylineCost(context, points);
+            m_diagnostics.stageCosts[std::size_t(PathStage::Search)] = m_diagnostics.searchCost;
+            m_diagnostics.anyAngleRoute = true;
             record(out, PathStage::ControlPoints, context);
           }
           result = measured;
@@ -295,13 +287,13 @@ bool Planner::Impl::refineStage(PathStage stage, const StageContext& context, co
         }
       }
       if (m_searchExact &&
-          exactRouteOffCorners(context, request.start, goal, points, out.stats(PathStage::ControlPoints), out.tilePath.size())) {
+          exactRouteOffCorners(context, request.start, goal, points, m_diagnostics.stats(PathStage::ControlPoints), out.tilePath.size())) {
         if (records) {
-          out.stagePoints[std::size_t(PathStage::Search)] = points;
-          out.anyAngleRoute = true;
+          m_diagnostics.stagePoints[std::size_t(PathStage::Search)] = points;
+          m_diagnostics.anyAngleRoute = true;
         }
       } else {
-        StageStats& stats = out.stats(PathStage::ControlPoints);
+        StageStats& stats = m_diagnostics.stats(PathStage::ControlPoints);
         detail::StageTimer timer(stats, m_lap);
         ControlPointSettings settings = m_settings.controlPoints;
         settings.exitPoints = settings.exitPoints && m_settings.enabledStage(PathStage::ControlPoints);
@@ -313,19 +305,19 @@ bool Planner::Impl::refineStage(PathStage stage, const StageContext& context, co
         const std::span<const std::int32_t> routeTiles =
             fromRoute ? std::span<const std::int32_t>(m_searchResult.vertexTiles) : std::span<const std::int32_t>();
         controlPointStage(context, settings, out.tilePath, through, route, routeTiles, request.start, goal, points, stats,
-                          records ? &out.stagePoints[std::size_t(PathStage::Search)] : nullptr);
-        if (records) out.anyAngleRoute = !route.empty();
+                          records ? &m_diagnostics.stagePoints[std::size_t(PathStage::Search)] : nullptr);
+        if (records) m_diagnostics.anyAngleRoute = !route.empty();
       }
       if (records) {
-        out.searchCost = polylineCost(context, out.stagePoints[std::size_t(PathStage::Search)]);
-        out.stageCosts[std::size_t(PathStage::Search)] = out.searchCost;
+        m_diagnostics.searchCost = polylineCost(context, m_diagnostics.stagePoints[std::size_t(PathStage::Search)]);
+        m_diagnostics.stageCosts[std::size_t(PathStage::Search)] = m_diagnostics.searchCost;
         record(out, PathStage::ControlPoints, context);
       }
       return false;
     }
     case PathStage::StraightenForward:
       if (m_settings.enabledStage(PathStage::StraightenForward)) {
-        StageStats& stats = out.stats(PathStage::StraightenForward);
+        StageStats& stats = m_diagnostics.stats(PathStage::StraightenForward);
         detail::StageTimer timer(stats, m_lap);
         straightenStage(context, m_settings.straighten, false, points, stats);
       }
@@ -333,7 +325,7 @@ bool Planner::Impl::refineStage(PathStage stage, const StageContext& context, co
       return false;
     case PathStage::CornerRouting:
       if (m_settings.enabledStage(PathStage::CornerRouting)) {
-        StageStats& stats = out.stats(PathStage::CornerRouting);
+        StageStats& stats = m_diagnostics.stats(PathStage::CornerRouting);
         detail::StageTimer timer(stats, m_lap);
         cornerRoutingStage(context, m_settings.cornerRouting, points, stats);
       }
@@ -342,7 +334,7 @@ bool Planner::Impl::refineStage(PathStage stage, const StageContext& context, co
     default: break;
   }
   if (m_settings.enabledStage(PathStage::StraightenBackward)) {
-    StageStats& stats = out.stats(PathStage::StraightenBackward);
+    StageStats& stats = m_diagnostics.stats(PathStage::StraightenBackward);
     detail::StageTimer timer(stats, m_lap);
     straightenStage(context, m_settings.straighten, true, points, stats);
     if (m_settings.enabledStage(PathStage::CornerRouting)) {
@@ -384,7 +376,7 @@ bool Planner::Impl::detoursStep(PathResult& out, std::chrono::steady_clock::time
   }
   StageContext& after = *m_tail.after;
   if (m_settings.enabledStage(PathStage::Detours)) {
-    StageStats& stats = out.stats(PathStage::Detours);
+    StageStats& stats = m_diagnostics.stats(PathStage::Detours);
     detail::StageTimer timer(stats, m_lap);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     if (!detourStageUntil(after, m_plan.detours, entities, points, out.detours, m_tail.outcome, stats, m_tail.detours,
@@ -413,7 +405,7 @@ std::optional<Status> Planner::Impl::smoothingStep(PathResult& out, std::chrono:
   const DetourOutcome& outcome = m_tail.outcome;
   std::vector<Vec2>& points = out.controlPoints;
   if (m_settings.enabledStage(PathStage::Smoothing)) {
-    StageStats& stats = out.stats(PathStage::Smoothing);
+    StageStats& stats = m_diagnostics.stats(PathStage::Smoothing);
     detail::StageTimer timer(stats, m_lap);
     const EntityQuery entities{m_world->entitySource(), request.character, request.ignore};
     SmoothingSettings smoothing = m_plan.smoothing;

@@ -69,14 +69,14 @@ void Planner::Impl::reserveSearch() {
   if (walk == nullptr && exactSearchMayRun()) m_search.reserveExact();
 }
 
-void Planner::Impl::record(PathResult& out, PathStage stage) const {
-  if (m_settings.recordStages && out.stats(stage).ran) out.stagePoints[std::size_t(stage)] = out.controlPoints;
+void Planner::Impl::record(const PathResult& out, PathStage stage) {
+  if (m_settings.recordStages && m_diagnostics.stats(stage).ran) m_diagnostics.stagePoints[std::size_t(stage)] = out.controlPoints;
 }
 
-void Planner::Impl::record(PathResult& out, PathStage stage, const StageContext& context) const {
-  if (!m_settings.recordStages || !out.stats(stage).ran) return;
-  out.stagePoints[std::size_t(stage)] = out.controlPoints;
-  out.stageCosts[std::size_t(stage)] = polylineCost(context, out.controlPoints);
+void Planner::Impl::record(const PathResult& out, PathStage stage, const StageContext& context) {
+  if (!m_settings.recordStages || !m_diagnostics.stats(stage).ran) return;
+  m_diagnostics.stagePoints[std::size_t(stage)] = out.controlPoints;
+  m_diagnostics.stageCosts[std::size_t(stage)] = polylineCost(context, out.controlPoints);
 }
 
 Status Planner::Impl::fail(PathResult& out, Status status, std::string_view reason) {
@@ -84,7 +84,7 @@ Status Planner::Impl::fail(PathResult& out, Status status, std::string_view reas
   out.reason.assign(reason);
   out.controlPoints.clear();
   out.tilePath.clear();
-  out.anyAngleRoute = false;
+  m_diagnostics.anyAngleRoute = false;
   out.detours.clear();
   out.smoothed.clear();
   out.searchLength = out.length = out.cost = 0.0;
@@ -159,12 +159,12 @@ Cell nearestMapTile(const TileMap& map, Vec2 point) {
 Status Planner::Impl::plan(const PathRequest& request, PathResult& out) { return beginPlan(request, out, PlanSlice{}); }
 
 const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& out) {
-  out.stages = {};
-  for (auto& snapshot : out.stagePoints) snapshot.clear();
-  out.stageCosts.fill(std::numeric_limits<double>::quiet_NaN());
-  out.searchCost = std::numeric_limits<double>::quiet_NaN();
+  m_diagnostics.stages = {};
+  for (auto& snapshot : m_diagnostics.stagePoints) snapshot.clear();
+  m_diagnostics.stageCosts.fill(std::numeric_limits<double>::quiet_NaN());
+  m_diagnostics.searchCost = std::numeric_limits<double>::quiet_NaN();
   out.tilePath.clear();
-  out.anyAngleRoute = false;
+  m_diagnostics.anyAngleRoute = false;
   out.controlPoints.clear();
   out.route.clear();
   out.detours.clear();
@@ -185,7 +185,7 @@ const NavLayer* Planner::Impl::prepare(const PathRequest& request, PathResult& o
   if (!finite(request.start) || !finite(request.goal)) return failed(Status::InvalidArgument, "start or goal is not finite");
   if (!m_map->terrain().valid(request.mobility)) return failed(Status::InvalidArgument, "unknown mobility");
   if (!std::isfinite(request.radius) || request.radius < 0.0f ||
-      request.radius > NavData::kMaxRadiusTiles * layout.tileSize()) {
+      request.radius > kMaxRadiusTiles * layout.tileSize()) {
     return failed(Status::InvalidArgument, "radius must be at least 0 and at most 3 tiles");
   }
   m_plan = designedSettings(m_settings, m_world->designSettings());
@@ -289,7 +289,6 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const
   // A goal that touches such a door (or comes within its radius, on the way to its tile's
   // centre as well) cannot be reached without touching it: GoalBlocked.
   PathRequest request = asked;
-  request.ignore = ignored(asked);
   if (m_entry.pressed) {
     // Pressed against a wall: the plan runs from the tile centre found, the path begins with
     // the step out there (exempt from the radius, as the step back from a door).
@@ -327,7 +326,7 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const
   if (m_settings.enabledStage(PathStage::StraightLine) && !m_goalRefused) {
     bool straight = false;
     {
-      StageStats& stats = out.stats(PathStage::StraightLine);
+      StageStats& stats = m_diagnostics.stats(PathStage::StraightLine);
       detail::StageTimer timer(stats, m_lap);
       // A door with a price is a wall here too: a way round it might be cheaper.
       if (doors) {
@@ -341,7 +340,7 @@ Status Planner::Impl::beginPlan(const PathRequest& asked, PathResult& out, const
     if (straight) {
       out.searchLength = double((request.goal - request.start).norm());
       record(out, PathStage::StraightLine);
-      if (m_settings.recordStages) out.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
+      if (m_settings.recordStages) m_diagnostics.stageCosts[std::size_t(PathStage::StraightLine)] = m_straight.cost;
       out.route = out.controlPoints;
       keepRequest(request, asked.start);
       return startTail(context, request.goal, PathStage::Detours, false, slice, out);
@@ -401,7 +400,7 @@ Status Planner::Impl::searchAndFinish(const PlanSlice& slice, bool resume, PathR
   const bool wide = widerThanHalfTile(layout, request.radius);
   StageContext context = stageContext(request, *data);
   {
-    StageStats& stats = out.stats(PathStage::Search);
+    StageStats& stats = m_diagnostics.stats(PathStage::Search);
     detail::StageTimer timer(stats, m_lap);
     stats.ran = true;
     Status status = Status::Ok;
@@ -489,7 +488,6 @@ Status Planner::Impl::replanAlong(const PathRequest& asked, const PathResult& pr
   const NavLayer* data = prepare(asked, out);
   if (data == nullptr) return out.status;
   PathRequest request = asked;
-  request.ignore = ignored(asked);
   const std::vector<Vec2>& route = previous.route;
   if (!isSuccess(previous.status) || route.size() < 2) {
     return fail(out, Status::InvalidArgument, "replanAlong needs an earlier successful plan with a route");
@@ -566,6 +564,7 @@ void Planner::cancelPlan() noexcept {
 Status Planner::replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out, PlanSlice slice) {
   return m_impl->replanAlong(request, previous, out, slice);
 }
+const PlanDiagnostics& Planner::diagnostics() const noexcept { return m_impl->diagnostics(); }
 const PlannerSettings& Planner::settings() const noexcept { return std::as_const(*m_impl).settings(); }
 PlannerSettings& Planner::settings() noexcept { return m_impl->settings(); }
 const World& Planner::world() const noexcept { return std::as_const(*m_impl).world(); }

@@ -84,14 +84,13 @@ class RPGNAV_HIDDEN Planner::Impl {
   const NavData& navData() const noexcept { return *m_data; }
   NavData* ownNavData() noexcept { return m_ownData.get(); }
 
+  const PlanDiagnostics& diagnostics() const noexcept { return m_diagnostics; }
+
  private:
   // The layer for a request (preparing and updating the planner's own data); nullptr with the
   // failure in `out`.
   const NavLayer* layerFor(MobilityId mobility, float radius, std::span<const TerrainCost> costs, std::uint8_t dangerFactor,
                            PathResult& out);
-  // The entities the request ignores: its own list and its filter's (merged into m_ignored when
-  // both have some).
-  std::span<const EntityId> ignored(const PathRequest& request);
   Status fail(PathResult& out, Status status, std::string_view reason);
   // The checks and set-up every plan starts with; nullptr (out holds the failure) or the layer.
   const NavLayer* prepare(const PathRequest& request, PathResult& out);
@@ -108,8 +107,8 @@ class RPGNAV_HIDDEN Planner::Impl {
   // when that is what runs there, else the tile search's.
   void reserveSearch();
   // With PlannerSettings::recordStages: the control points after a stage (and their cost).
-  void record(PathResult& out, PathStage stage) const;
-  void record(PathResult& out, PathStage stage, const StageContext& context) const;
+  void record(const PathResult& out, PathStage stage);
+  void record(const PathResult& out, PathStage stage, const StageContext& context);
   // The stages' context for a request (its comfort resolved against the settings).
   StageContext stageContext(const PathRequest& request, const NavLayer& data);
   // What the designer tunes (comfort, smoothing, detour margin), taken from the world once per
@@ -171,11 +170,11 @@ class RPGNAV_HIDDEN Planner::Impl {
   const NavData* m_data;
   PlannerSettings m_settings;
   SearchContext m_search;
+  PlanDiagnostics m_diagnostics;  // of the plan under way or the last one (see Planner::diagnostics)
   // The query's map for every terrain question: the world's, or its filter's layer's (see
   // NavLayer::map); and a wide body's clearance on it.
   const TileMap* m_map = nullptr;
   const Clearance* m_clearance = nullptr;
-  std::vector<EntityId> m_ignored;  // see ignored()
   SearchResult m_searchResult;
   std::unique_ptr<detail::QueryDoors> m_doors;
   std::vector<Barrier> m_barriers;

@@ -31,7 +31,7 @@ DoorDecision QueryDoors::decision(DoorId id) const {
   if (m_stamp[index] != m_query) {
     DoorDecision decided = m_policy->decide(*m_world->door(id), m_traveller);
     // A cost that is not a number, negative or huge would break the search's sums.
-    decided.cost = std::isfinite(decided.cost) ? std::clamp(decided.cost, 0.0f, 1000.0f) : 1000.0f;
+    decided.cost = std::isfinite(decided.cost) ? std::clamp(decided.cost, 0.0f, kMaxDoorCost) : kMaxDoorCost;
     m_decisions[index] = decided;
     m_decidedState[index] = m_world->door(id)->state;
     m_stamp[index] = m_query;

@@ -15,7 +15,9 @@ using Clock = std::chrono::steady_clock;
 Status PlanJob::run(Planner& planner) {
   // The ignore list points at the job's own copy (the scheduler's character may change meanwhile).
   request.ignore = followed.value != 0 ? std::span<const EntityId>(&followed, 1) : std::span<const EntityId>();
-  return previous != nullptr ? planner.replanAlong(request, *previous, result) : planner.plan(request, result);
+  const Status status = previous != nullptr ? planner.replanAlong(request, *previous, result) : planner.plan(request, result);
+  expansions = planner.diagnostics().stats(PathStage::Search).expansions;
+  return status;
 }
 
 
@@ -58,7 +60,7 @@ void ReplanScheduler::Impl::acceptJobs(double now, std::span<PlanJob> jobs) {
     Character* character = find(job.character);
     if (character == nullptr || !character->jobOut || character->generation != job.generation) continue;
     character->jobOut = false;
-    m_stats.expansions += job.result.stats(PathStage::Search).expansions;
+    m_stats.expansions += job.expansions;
     if (job.previous != nullptr && job.result.status == Status::NoPath) {
       // The route is no longer clear: search afresh, first thing.
       planAfreshFirst(*character, job.reason, now);

@@ -150,7 +150,7 @@ Status ReplanScheduler::Impl::add(const CharacterSpec& spec) {
   const TileMap& map = m_world->map();
   if (spec.id.value == 0 || find(spec.id) != nullptr) return Status::InvalidArgument;
   if (!map.terrain().valid(spec.mobility)) return Status::InvalidArgument;
-  if (!std::isfinite(spec.radius) || spec.radius < 0.0f || spec.radius > NavData::kMaxRadiusTiles * map.layout().tileSize()) {
+  if (!std::isfinite(spec.radius) || spec.radius < 0.0f || spec.radius > kMaxRadiusTiles * map.layout().tileSize()) {
     return Status::InvalidArgument;
   }
   if (!std::isfinite(spec.speed) || !(spec.speed > 0.0f)) return Status::InvalidArgument;
@@ -499,9 +499,10 @@ void ReplanScheduler::Impl::update(double now, ReplanBudget budget) {
   };
   // What the first call of a plan spent before the planner could first stop: all but the
   // stages after stage 1.
-  auto learnStart = [&](const PathResult& result, double callMicros) {
+  auto learnStart = [&](double callMicros) {
+    const auto& stages = m_planner.diagnostics().stages;
     double later = 0.0;
-    for (std::size_t s = std::size_t(PathStage::Search); s < result.stages.size(); ++s) later += result.stages[s].micros;
+    for (std::size_t s = std::size_t(PathStage::Search); s < stages.size(); ++s) later += stages[s].micros;
     m_startMicros.add(std::max(0.0, callMicros - later));
   };
   // A plan's call came back: InProgress keeps it for the next update (true: stop for now);
@@ -533,14 +534,14 @@ void ReplanScheduler::Impl::update(double now, ReplanBudget budget) {
     } else {
       m_inProgress = EntityId{0};
       const bool along = m_inProgressAlong;
-      const std::int64_t before = m_scratch.stats(PathStage::Search).expansions;
+      const std::int64_t before = m_planner.diagnostics().stats(PathStage::Search).expansions;
       ++m_stats.slices;
       const auto sliceBegin = Clock::now();
       const Status status = m_planner.continuePlan(m_scratch, piece());
       const double micros = std::chrono::duration<double, std::micro>(Clock::now() - sliceBegin).count();
       (along ? m_stats.alongMicros : m_stats.fullMicros) += micros;
       worked = true;
-      const std::int64_t after = m_scratch.stats(PathStage::Search).expansions;
+      const std::int64_t after = m_planner.diagnostics().stats(PathStage::Search).expansions;
       const std::int64_t expansions = after >= before ? after - before : after;  // a restarted search counts anew
       used += expansions;
       m_stats.expansions += expansions;
@@ -564,7 +565,7 @@ void ReplanScheduler::Impl::update(double now, ReplanBudget budget) {
       const Status status = m_planner.replanAlong(request, character->path, m_scratch, piece());
       const double alongMicros = std::chrono::duration<double, std::micro>(Clock::now() - alongBegin).count();
       m_stats.alongMicros += alongMicros;
-      learnStart(m_scratch, alongMicros);
+      learnStart(alongMicros);
       worked = true;
       if (status != Status::NoPath) {
         busy = settle(*character, reason, true, status);
@@ -581,10 +582,10 @@ void ReplanScheduler::Impl::update(double now, ReplanBudget budget) {
     const Status status = m_planner.beginPlan(request, m_scratch, piece());
     const double planMicros = std::chrono::duration<double, std::micro>(Clock::now() - planBegin).count();
     m_stats.fullMicros += planMicros;
-    learnStart(m_scratch, planMicros);
+    learnStart(planMicros);
     worked = true;
     ++m_stats.slices;
-    const std::int64_t expansions = m_scratch.stats(PathStage::Search).expansions;
+    const std::int64_t expansions = m_planner.diagnostics().stats(PathStage::Search).expansions;
     used += expansions;
     m_stats.expansions += expansions;
     busy = settle(*character, reason, false, status);

@@ -490,7 +490,7 @@ class SearchContext {
   std::int32_t m_goalX = 0;  // padded coordinates of the goal
   std::int32_t m_goalY = 0;
   int m_landmarkCount = 0;
-  std::array<std::uint32_t, 16> m_goalLandmarks{};  // the goal's landmark distances
+  std::array<std::uint32_t, kMaxLandmarks> m_goalLandmarks{};  // the goal's landmark distances
   bool m_partial = false;
   // nearestIfUnreachable (see SearchRequest). With m_goal < 0 the search has no single goal:
   // several equally near tiles (m_goalSet, sorted padded indices; the first closed ends it) or,

@@ -137,8 +137,8 @@ Result<SearchGrid> SearchGrid::build(const TileMap& map, MobilityId mobility, co
                                      std::span<const SearchGate> gates) {
   const TerrainTable& terrain = map.terrain();
   if (!terrain.valid(mobility)) return Error{Status::InvalidArgument, "unknown mobility"};
-  if (settings.landmarks < 0 || settings.landmarks > 16) {
-    return Error{Status::InvalidArgument, "landmarks must be 0..16"};
+  if (settings.landmarks < 0 || settings.landmarks > kMaxLandmarks) {
+    return Error{Status::InvalidArgument, "landmarks must be 0.." + std::to_string(kMaxLandmarks)};
   }
   if (!(settings.clearance >= 0.0f && settings.clearance < 0.5f)) {
     return Error{Status::InvalidArgument, "clearance must be at least 0 and under half a tile"};

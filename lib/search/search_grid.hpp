@@ -199,7 +199,7 @@ class SearchGrid {
     const std::size_t bucket = std::size_t(cell.y / kGateBucket) * std::size_t(m_gateBucketsWide) + std::size_t(cell.x / kGateBucket);
     return {m_gateBucketList.data() + m_gateBucketStart[bucket], m_gateBucketStart[bucket + 1] - m_gateBucketStart[bucket]};
   }
-  /// A body of up to 3 tiles (NavData::kMaxRadiusTiles) stepping between two neighbours' centres
+  /// A body of up to 3 tiles (kMaxRadiusTiles) stepping between two neighbours' centres
   /// comes within its radius only of the edges of tiles whose centres lie within 4.42 tiles of
   /// the step's first tile's: 5 rows or columns of hexes' offset coordinates, fewer on squares.
   static constexpr std::int32_t kGateReach = 6;

@@ -24,7 +24,7 @@ World::World(const TileMap& map) : m_map(&map), m_danger(map) {
 
 std::uint64_t World::edgeKey(Cell a, Cell b) noexcept {
   if (b < a) std::swap(a, b);
-  // Tiles are at most kMaxSide (2^15) per side: 16 bits per coordinate.
+  // Tiles are at most kMaxMapSide (2^15) per side: 16 bits per coordinate.
   return (std::uint64_t(std::uint16_t(a.x)) << 48) | (std::uint64_t(std::uint16_t(a.y)) << 32) |
          (std::uint64_t(std::uint16_t(b.x)) << 16) | std::uint64_t(std::uint16_t(b.y));
 }
@@ -136,7 +136,7 @@ void World::doorsNear(Vec2 low, Vec2 high, float reach, std::vector<DoorId>& out
 }
 
 Status World::setDangerLayers(std::span<const DangerLayerSpec> layers) {
-  if (layers.size() > std::size_t(DangerMap::kMaxLayers)) return Status::InvalidArgument;
+  if (layers.size() > std::size_t(kMaxDangerLayers)) return Status::InvalidArgument;
   for (const DangerLayerSpec& layer : layers) {
     if (layer.values.size() != std::size_t(m_map->tileCount())) return Status::InvalidArgument;
   }

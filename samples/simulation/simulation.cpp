@@ -73,7 +73,7 @@ Result<SimulationReport> runSimulation(World& world, const SimulationOptions& op
   const float tile = layout.tileSize();
   const MobilityId walk = TerrainTable::kWalk;
   if (options.characters < 0 || !(options.fps > 0.0) || !(options.seconds >= 0.0) || !(options.speed > 0.0f) ||
-      !(options.radius >= 0.0f && options.radius <= NavData::kMaxRadiusTiles) || !(options.wanderMax >= options.wanderMin)) {
+      !(options.radius >= 0.0f && options.radius <= kMaxRadiusTiles) || !(options.wanderMax >= options.wanderMin)) {
     return Error{Status::InvalidArgument, "simulation options out of range"};
   }
   const float radius = options.radius * tile;

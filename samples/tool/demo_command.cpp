@@ -142,7 +142,7 @@ int demoCommand(Arguments args) {
               eye.x, eye.y, visible);
   std::printf("* A* to the stairs down > (%d,%d): %s, %zu tiles, length %.2f, %lld nodes expanded\n", stairs.x,
               stairs.y, std::string(toString(route.status)).c_str(), route.tilePath.size(), route.searchLength,
-              static_cast<long long>(route.stats(PathStage::Search).expansions));
+              static_cast<long long>(tilePlanner.diagnostics().stats(PathStage::Search).expansions));
   // A character crosses the dungeon with the whole pipeline, from the entrance to the library's
   // chest; a guard stands in the corridor.
   World world(map);

@@ -29,7 +29,7 @@ constexpr const char* kUsage =
     "    (0-255; # starts a comment)\n";
 
 // The map file's layers share the field's layer numbering with the --danger file.
-static_assert(DangerLayerSpec::kMaxLayers == CrowdField::kMaxDangerLayers);
+static_assert(kMaxDangerLayers == kMaxDangerLayers);
 
 // Reads a --danger file into danger layer `layer`; false after saying what is wrong.
 bool readDangerFile(const std::string& path, int layer, CrowdField& field, std::int64_t& tiles) {
@@ -105,9 +105,9 @@ int fieldCommand(Arguments args) {
     goals.push_back(*map.tileAt(point));
   }
   const std::vector<DangerLayerSpec>& layers = document->dangerLayers;
-  if (!dangerPath.empty() && layers.size() >= std::size_t(CrowdField::kMaxDangerLayers)) {
+  if (!dangerPath.empty() && layers.size() >= std::size_t(kMaxDangerLayers)) {
     std::fprintf(stderr, "rpgnav field: --danger would be danger layer %zu, but the map has %zu already (at most %d)\n",
-                 layers.size() + 1, layers.size(), CrowdField::kMaxDangerLayers);
+                 layers.size() + 1, layers.size(), kMaxDangerLayers);
     return 1;
   }
   CrowdField field(CostField::build(map, *mobility).value());

@@ -33,7 +33,7 @@ constexpr const char* kUsage =
     "    leads to the centre of the reachable tile nearest to it (status PartialPath)\n"
     "  --entities FILE: one entity per line, 'x y radius [flat|static|moving ...]' (# starts a comment)\n";
 
-void text(const PathResult& result, const World& world, const EntityNames& names) {
+void text(const PathResult& result, const PlanDiagnostics& diagnostics, const World& world, const EntityNames& names) {
   std::printf("status %s%s%s\n", std::string(toString(result.status)).c_str(), result.reason.empty() ? "" : ": ", result.reason.c_str());
   if (!isSuccess(result.status)) return;
   if (result.fallbackGoal) {
@@ -58,7 +58,7 @@ void text(const PathResult& result, const World& world, const EntityNames& names
               result.smoothed.length());
   for (const Vec2& p : result.controlPoints) std::printf("  %.4f,%.4f\n", double(p.x()), double(p.y()));
   for (int s = 0; s < kPathStageCount; ++s) {
-    const StageStats& stats = result.stages[std::size_t(s)];
+    const StageStats& stats = diagnostics.stages[std::size_t(s)];
     if (!stats.ran) continue;
     std::printf("  %-20s %8.1f us  %4d -> %4d points  %4d probes\n", std::string(toString(PathStage(s))).c_str(),
                 stats.micros, stats.pointsIn, stats.pointsOut, stats.probes);
@@ -170,9 +170,9 @@ int pathCommand(Arguments args) {
     request.goalFallback = nearest;
     planner.plan(request, result);
     if (asJson || !queries.empty()) {
-      std::puts(pathJson(result, world, names).c_str());
+      std::puts(pathJson(result, planner.diagnostics(), world, names).c_str());
     } else {
-      text(result, world, names);
+      text(result, planner.diagnostics(), world, names);
     }
     return isSuccess(result.status);
   };
@@ -190,13 +190,13 @@ int pathCommand(Arguments args) {
       if (world.dangerFactor() > 0) picture.danger(world.danger(), world.dangerFactor());
       picture.world(world);
       picture.tiles(result.tilePath, "#00ffff", "A* tiles");
-      picture.polyline(result.stagePoints[std::size_t(PathStage::ControlPoints)], "#7f7f7f", 0.05f, true,
+      picture.polyline(planner.diagnostics().stagePoints[std::size_t(PathStage::ControlPoints)], "#7f7f7f", 0.05f, true,
                        "control points (stage 3)");
-      picture.polyline(result.stagePoints[std::size_t(PathStage::StraightenForward)], "#17becf", 0.06f, true,
+      picture.polyline(planner.diagnostics().stagePoints[std::size_t(PathStage::StraightenForward)], "#17becf", 0.06f, true,
                        "straightened from the start (4)");
-      picture.polyline(result.stagePoints[std::size_t(PathStage::CornerRouting)], "#ff7f0e", 0.07f, true,
+      picture.polyline(planner.diagnostics().stagePoints[std::size_t(PathStage::CornerRouting)], "#ff7f0e", 0.07f, true,
                        "corner routing (5)");
-      picture.polyline(result.stagePoints[std::size_t(PathStage::StraightenBackward)], "#2ca02c", 0.08f, true,
+      picture.polyline(planner.diagnostics().stagePoints[std::size_t(PathStage::StraightenBackward)], "#2ca02c", 0.08f, true,
                        "straightened from the goal (6)");
       picture.polyline(result.controlPoints, "#d62728", 0.06f, true, "control points (7: detours)");
       picture.route(result.smoothed, radius, "#9400d3", "smoothed path (8)");

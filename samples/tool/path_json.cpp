@@ -40,7 +40,8 @@ std::string jsonString(std::string_view text) {
 
 std::string jsonPoint(Vec2 p) { return "[" + jsonNumber(p.x()) + "," + jsonNumber(p.y()) + "]"; }
 
-std::string pathJsonFields(const PathResult& result, const World& world, const EntityNames& names, bool withTimes) {
+std::string pathJsonFields(const PathResult& result, const PlanDiagnostics& diagnostics, const World& world,
+                           const EntityNames& names, bool withTimes) {
   std::string out = "{\"status\":\"" + std::string(toString(result.status)) + "\"";
   out += ",\"reason\":" + jsonString(result.reason);
   if (result.status == Status::StoppedAtDoor) {
@@ -74,12 +75,12 @@ std::string pathJsonFields(const PathResult& result, const World& world, const E
   for (std::size_t i = 0; i < result.tilePath.size(); ++i) {
     out += (i ? ",[" : "[") + std::to_string(result.tilePath[i].x) + "," + std::to_string(result.tilePath[i].y) + "]";
   }
-  out += "],\"astar_cost\":" + jsonNumber(result.searchCost);
+  out += "],\"astar_cost\":" + jsonNumber(diagnostics.searchCost);
   out += ",\"stage_costs\":{";
   bool firstCost = true;
   for (int s = 0; s < kPathStageCount; ++s) {
-    const double cost = result.stageCosts[std::size_t(s)];
-    if (!result.stages[std::size_t(s)].ran || std::isnan(cost)) continue;
+    const double cost = diagnostics.stageCosts[std::size_t(s)];
+    if (!diagnostics.stages[std::size_t(s)].ran || std::isnan(cost)) continue;
     out += (firstCost ? "\"" : ",\"") + std::string(toString(PathStage(s))) + "\":" + jsonNumber(cost);
     firstCost = false;
   }
@@ -98,7 +99,7 @@ std::string pathJsonFields(const PathResult& result, const World& world, const E
   if (!withTimes) return out;
   out += ",\"stages\":{";
   for (int s = 0; s < kPathStageCount; ++s) {
-    const StageStats& stats = result.stages[std::size_t(s)];
+    const StageStats& stats = diagnostics.stages[std::size_t(s)];
     out += (s ? ",\"" : "\"") + std::string(toString(PathStage(s))) + "\":" + jsonNumber(stats.ran ? stats.micros : 0.0);
   }
   out += "}";

@@ -23,10 +23,13 @@ std::string jsonPoint(Vec2 p);
 
 // The object's fields, without the closing brace, so that a command can add its own. Without
 // `withTimes` the stages' timings are left out: what remains is the same text for the same plan.
-std::string pathJsonFields(const PathResult& result, const World& world, const EntityNames& names,
-                           bool withTimes = true);
-inline std::string pathJson(const PathResult& result, const World& world, const EntityNames& names) {
-  return pathJsonFields(result, world, names) + "}";
+// `diagnostics` is the planner's for this plan (Planner::diagnostics, with recordStages for the
+// costs).
+std::string pathJsonFields(const PathResult& result, const PlanDiagnostics& diagnostics, const World& world,
+                           const EntityNames& names, bool withTimes = true);
+inline std::string pathJson(const PathResult& result, const PlanDiagnostics& diagnostics, const World& world,
+                            const EntityNames& names) {
+  return pathJsonFields(result, diagnostics, world, names) + "}";
 }
 
 }  // namespace rpgnav::tool

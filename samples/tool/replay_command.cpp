@@ -247,7 +247,7 @@ class Replay {
     // A radius out of range fails here and in the plan below, which says why in its result; the
     // data refusing a valid radius is the cost list's doing (a cost the search cannot take).
     const bool radiusValid = std::isfinite(radius) && radius >= 0.0f &&
-                             radius <= NavData::kMaxRadiusTiles * m_map.layout().tileSize();
+                             radius <= kMaxRadiusTiles * m_map.layout().tileSize();
     if (fresh && m_data.prepare(*mobility, radius, m_costs) != Status::Ok && radiusValid) {
       return error = "the navigation data refused the cost list (a cost outside the search's range?)", false;
     }
@@ -261,7 +261,7 @@ class Replay {
     const double planMicros = microsSince(start);
     if (m_verify && !verify(request, error)) return false;
     if (m_asJson) {
-      std::string out = pathJsonFields(m_result, m_world, m_names);
+      std::string out = pathJsonFields(m_result, m_planner.diagnostics(), m_world, m_names);
       out += ",\"edit_us\":" + jsonNumber(m_editMicros) + ",\"prepare_us\":" + jsonNumber(prepareMicros) +
              ",\"plan_us\":" + jsonNumber(planMicros) + "}";
       std::puts(out.c_str());
@@ -291,8 +291,8 @@ class Replay {
     Planner planner(fresh, plannerSettings());
     PathResult expected;
     planner.plan(request, expected);
-    const std::string a = pathJsonFields(m_result, m_world, m_names, false);
-    const std::string b = pathJsonFields(expected, fresh, m_names, false);
+    const std::string a = pathJsonFields(m_result, m_planner.diagnostics(), m_world, m_names, false);
+    const std::string b = pathJsonFields(expected, planner.diagnostics(), fresh, m_names, false);
     if (a == b) return true;
     std::size_t at = 0;
     while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;

@@ -188,7 +188,7 @@ int scenCommand(Arguments args) {
       finalLength = isSuccess(path.status) ? path.length / double(map.layout().tileSize()) : -1.0;
       totalMicros.push_back(total);
       double after = 0.0;
-      for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) after += path.stages[std::size_t(s)].micros;
+      for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) after += planner.diagnostics().stages[std::size_t(s)].micros;
       afterSearchMicros.push_back(after);
     }
     if (csv) {

@@ -102,9 +102,9 @@ int main(int argc, char** argv) {
         ++failed;
         continue;
       }
-      detour.push_back(result.stats(PathStage::Detours).micros);
+      detour.push_back(planner.diagnostics().stats(PathStage::Detours).micros);
       double sum = 0.0;
-      for (const StageStats& stats : result.stages) sum += stats.micros;
+      for (const StageStats& stats : planner.diagnostics().stages) sum += stats.micros;
       total.push_back(sum);
       detoured += result.detours.empty() ? 0 : 1;
       blocked += status == Status::BlockedByEntity ? 1 : 0;

@@ -77,8 +77,8 @@ Build fullBuild(const TileMap& map, CrowdField& field, int runs = 9) {
     const auto begin = Clock::now();
     field.setGoals(std::vector<Cell>{goal});
     best.totalUs = std::min(best.totalUs, micros(begin));
-    best.integrationUs = std::min(best.integrationUs, field.lastBuild().integrationMicros);
-    best.flowUs = std::min(best.flowUs, field.lastBuild().flowMicros);
+    best.integrationUs = std::min(best.integrationUs, field.diagnostics().build.integrationMicros);
+    best.flowUs = std::min(best.flowUs, field.diagnostics().build.flowMicros);
   }
   return best;
 }
@@ -89,13 +89,13 @@ void printBuild(const char* name, const TileMap& map, const CrowdField& field, c
               build.totalUs * 1000.0 / double(map.tileCount()));
 }
 
-// One kind of edit: each one's time, and the most tiles one visited (CrowdField::lastWork).
+// One kind of edit: each one's time, and the most tiles one visited (CrowdField::diagnostics().work).
 struct Edits {
   std::vector<double> micros;
   double mostTiles = 0.0;
   void add(double us, const CrowdField& field) {
     micros.push_back(us);
-    mostTiles = std::max(mostTiles, double(field.lastWork().tiles));
+    mostTiles = std::max(mostTiles, double(field.diagnostics().work.tiles));
   }
 };
 
@@ -236,7 +236,7 @@ void trackedGoal(const std::filesystem::path& movingAi, std::mt19937& random) {
       begin = Clock::now();
       field.trackGoal(to);
       steps.push_back(micros(begin));
-      mostStepTiles = std::max(mostStepTiles, field.lastWork().tiles);
+      mostStepTiles = std::max(mostStepTiles, field.diagnostics().work.tiles);
       if (step % 10 == 9) {
         begin = Clock::now();
         if (walls.size() < 4) {
@@ -395,7 +395,7 @@ int main(int argc, char** argv) {
     }
     for (std::size_t k = 0; k < layouts.size(); ++k) {
       const Layout& layout = layouts[k];
-      const CrowdField::BuildTimes& last = fields[k].lastBuild();
+      const CrowdField::BuildTimes& last = fields[k].diagnostics().build;
       std::printf("%-34s %10d %10lld %10.3f %14.3f %10.3f %10s   %s %.3f / %.3f / %.3f (%lld)\n",
                   (std::string(name) + " " + std::string(toString(layout.kind()))).c_str(), tiles[k].tileCount(),
                   (long long)fields[k].reachableCount(), best[k].totalUs / 1000.0, best[k].integrationUs / 1000.0,
@@ -425,7 +425,7 @@ int main(int argc, char** argv) {
     if (!map) continue;
     CrowdField field(CostField::build(*map, TerrainTable::kWalk).value());
     const double full = fullBuild(*map, field).totalUs;
-    const double fullWork = double(field.lastWork().tiles);
+    const double fullWork = double(field.diagnostics().work.tiles);
     const std::vector<Cell> open = openTiles(*map);
     std::uniform_int_distribution<std::size_t> pick(0, open.size() - 1);
     Edits steps, toggles, besides, buildings, rebuilds;
@@ -502,7 +502,7 @@ int main(int argc, char** argv) {
   if (auto map = readMovingAiMap(movingAi / "cities" / "Berlin_0_1024.map")) {
     CrowdField field(CostField::build(*map, TerrainTable::kWalk).value());
     const Build whole = fullBuild(*map, field);
-    const std::int64_t wholeTiles = field.lastWork().tiles;
+    const std::int64_t wholeTiles = field.diagnostics().work.tiles;
     const Cell start = field.goals().front();
     std::vector<Cell> followers;
     std::uniform_int_distribution<int> offset(-64, 64);
@@ -532,11 +532,11 @@ int main(int argc, char** argv) {
       }
       const auto begin = Clock::now();
       field.moveGoal(from, to);
-      scanned += field.lastBuild().canonical;
-      std::int64_t tiles = field.lastWork().tiles;
+      scanned += field.diagnostics().build.canonical;
+      std::int64_t tiles = field.diagnostics().work.tiles;
       field.setFollowers(followers, 8);
       steps.push_back(micros(begin));
-      tiles += field.lastWork().tiles;
+      tiles += field.diagnostics().work.tiles;
       mostTiles = std::max(mostTiles, tiles);
       mostSettled = std::max(mostSettled, field.settledCount());
     }

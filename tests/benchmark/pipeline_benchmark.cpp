@@ -98,17 +98,17 @@ void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& ba
     for (int tries = 0; search.size() < 1000 && tries < 100000; ++tries) {
       const Cell a{x(random), y(random)}, b{x(random), y(random)};
       const PathRequest request{map.layout().tileCenter(a), map.layout().tileCenter(b), TerrainTable::kWalk, 0.2f};
-      if (planner.plan(request, result) != Status::Ok || !result.stats(PathStage::Search).ran) continue;
-      search.push_back(result.stats(PathStage::Search).micros);
+      if (planner.plan(request, result) != Status::Ok || !planner.diagnostics().stats(PathStage::Search).ran) continue;
+      search.push_back(planner.diagnostics().stats(PathStage::Search).micros);
       double rest = 0;
       for (int s = int(PathStage::ControlPoints); s <= int(PathStage::StraightenBackward); ++s) {
-        rest += result.stages[std::size_t(s)].micros;
-        probes[std::size_t(s - int(PathStage::ControlPoints))] += result.stages[std::size_t(s)].probes;
+        rest += planner.diagnostics().stages[std::size_t(s)].micros;
+        probes[std::size_t(s - int(PathStage::ControlPoints))] += planner.diagnostics().stages[std::size_t(s)].probes;
 
       }
       refine.push_back(rest);
 
-      smoothing.push_back(result.stats(PathStage::Smoothing).micros);
+      smoothing.push_back(planner.diagnostics().stats(PathStage::Smoothing).micros);
     }
     const double count = double(std::max<std::size_t>(search.size(), 1));
     std::printf("%-20s %7zu %10.1f %12.1f %10.1f   %5.1f %5.1f %5.1f %5.1f\n",
@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
         sum += excess;
         worst = std::max(worst, excess);
         searchSum += (result.searchLength - row.optimal) / row.optimal * 100.0;
-        searchMicros.push_back(result.stats(PathStage::Search).micros);
+        searchMicros.push_back(planner.diagnostics().stats(PathStage::Search).micros);
         ++counted;
       }
       std::printf("%-7s %-16s %7zu %7d %10.4f %10.4f %10.4f %10.1f\n", search, name, rows.size(), failed,
@@ -211,13 +211,13 @@ int main(int argc, char** argv) {
       for (const ScenarioEntry& entry : *scenario) {
         const PathRequest request{map->layout().tileCenter(entry.start), map->layout().tileCenter(entry.goal)};
         if (planner.plan(request, result) != Status::Ok) continue;
-        search.push_back(result.stats(PathStage::Search).micros);
+        search.push_back(planner.diagnostics().stats(PathStage::Search).micros);
         double rest = 0, probed = 0;
         // Part 1's stages (3-6): the ones the search issue's ratio is about.
         for (int s = int(PathStage::ControlPoints); s <= int(PathStage::StraightenBackward); ++s) {
-          rest += result.stages[std::size_t(s)].micros;
-          probed += result.stages[std::size_t(s)].probes;
-          stages[std::size_t(s - int(PathStage::ControlPoints))].push_back(result.stages[std::size_t(s)].micros);
+          rest += planner.diagnostics().stages[std::size_t(s)].micros;
+          probed += planner.diagnostics().stages[std::size_t(s)].probes;
+          stages[std::size_t(s - int(PathStage::ControlPoints))].push_back(planner.diagnostics().stages[std::size_t(s)].micros);
         }
         after.push_back(rest);
         probes.push_back(probed);
@@ -255,12 +255,12 @@ int main(int argc, char** argv) {
         }
         if (status != Status::Ok) continue;
         plans.push_back(best);
-        searches.push_back(result.stats(PathStage::Search).micros);
+        searches.push_back(planner.diagnostics().stats(PathStage::Search).micros);
         double middle = 0, probed = 0;
         for (int stage = int(PathStage::ControlPoints); stage <= int(PathStage::StraightenBackward); ++stage) {
-          middle += result.stages[std::size_t(stage)].micros;
-          probed += result.stages[std::size_t(stage)].probes;
-          stageProbes[std::size_t(stage - int(PathStage::ControlPoints))] += result.stages[std::size_t(stage)].probes;
+          middle += planner.diagnostics().stages[std::size_t(stage)].micros;
+          probed += planner.diagnostics().stages[std::size_t(stage)].probes;
+          stageProbes[std::size_t(stage - int(PathStage::ControlPoints))] += planner.diagnostics().stages[std::size_t(stage)].probes;
         }
         middles.push_back(middle);
         probes.push_back(probed);
@@ -335,11 +335,11 @@ int main(int argc, char** argv) {
           double rest = 0, total = 0;
           std::int32_t probed = 0;
           for (int s = int(PathStage::ControlPoints); s < kPathStageCount; ++s) {
-            rest += result.stages[std::size_t(s)].micros;
-            probed += result.stages[std::size_t(s)].probes;
+            rest += planner.diagnostics().stages[std::size_t(s)].micros;
+            probed += planner.diagnostics().stages[std::size_t(s)].probes;
           }
-          for (const StageStats& stage : point.stages) total += stage.micros;
-          search.push_back(result.stats(PathStage::Search).micros);
+          for (const StageStats& stage : pointPlanner.diagnostics().stages) total += stage.micros;
+          search.push_back(planner.diagnostics().stats(PathStage::Search).micros);
           after.push_back(rest);
           pointTotal.push_back(total);
           probes.push_back(double(probed));
@@ -402,9 +402,9 @@ int main(int argc, char** argv) {
             // smoothed time only.
             const auto sampling = std::chrono::steady_clock::now();
             result.smoothed.sample(0.01, curve);
-            stage = std::min(stage, result.stats(PathStage::Smoothing).micros +
+            stage = std::min(stage, smoothedPlanner.diagnostics().stats(PathStage::Smoothing).micros +
                                         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - sampling).count());
-            if (pass < 2) repaired += result.stats(PathStage::Smoothing).repairs;
+            if (pass < 2) repaired += smoothedPlanner.diagnostics().stats(PathStage::Smoothing).repairs;
           } else {
             const auto begin = std::chrono::steady_clock::now();
             ok = ok && unsmoothedPlanner.plan(request, unsmoothedResult) == Status::Ok;

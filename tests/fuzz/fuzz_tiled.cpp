@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const rpgnav::TileMap& map = document->map;
-  if (map.tileCount() < 1 || map.tileCount() > rpgnav::TileMap::kMaxTiles) std::abort();
+  if (map.tileCount() < 1 || map.tileCount() > rpgnav::kMaxMapTiles) std::abort();
   for (const rpgnav::DoorSpec& door : document->doors) {
     if (!map.contains(door.a) || !map.contains(door.b) || !map.layout().sharedEdge(door.a, door.b)) std::abort();
   }

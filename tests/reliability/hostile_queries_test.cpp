@@ -229,7 +229,7 @@ TEST_CASE("hostile queries: 100,000 planner, search, sight and field calls, each
         // Edits at the same cells and at bad danger layers: off the map is refused, never written.
         const int layer = int(std::int8_t(random() % 256)) % 10;
         const Status danger = field.setDanger(layer, a, std::uint8_t(random()));
-        REQUIRE(danger == (layer >= 0 && layer < CrowdField::kMaxDangerLayers && map.contains(a) ? Status::Ok : Status::InvalidArgument));
+        REQUIRE(danger == (layer >= 0 && layer < kMaxDangerLayers && map.contains(a) ? Status::Ok : Status::InvalidArgument));
         const auto cost = std::uint8_t(random());  // 0 is no cost byte: refused too
         REQUIRE((field.setCost(b, cost) == Status::Ok) == (map.contains(b) && cost != 0));
         // Builds for a mobility the terrain table does not know are refused.

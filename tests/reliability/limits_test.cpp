@@ -36,12 +36,12 @@ TEST_CASE("limits: maps over 32768 per side or 2^26 tiles are refused before any
 
 TEST_CASE("limits: a registry takes 2^20 entities, refuses the next, and still works", "[reliability][limits]") {
   EntityRegistry registry;
-  for (std::uint32_t i = 1; i <= EntityRegistry::kMaxEntities; ++i) {
+  for (std::uint32_t i = 1; i <= kMaxEntities; ++i) {
     REQUIRE(registry.add({EntityId{i}, Vec2(float(i % 1024), float(i / 1024)), 0.3f, kEntityStatic}) == Status::Ok);
   }
-  const auto last = std::uint32_t(EntityRegistry::kMaxEntities);
+  const auto last = std::uint32_t(kMaxEntities);
   CHECK(registry.add({EntityId{last + 1}, Vec2(1.0f, 1.0f), 0.3f, kEntityStatic}) == Status::LimitExceeded);
-  CHECK(registry.size() == EntityRegistry::kMaxEntities);
+  CHECK(registry.size() == kMaxEntities);
   CHECK(registry.find(EntityId{last + 1}) == nullptr);
   // Room again after a removal; queries see the registry as it is.
   REQUIRE(registry.remove(EntityId{5}) == Status::Ok);
@@ -56,20 +56,20 @@ TEST_CASE("limits: a world takes 2^20 doors and refuses the next with a message"
   const TileMap map = TileMap::create(Layout::square(), 1024, 1024, test::testTerrain(), TerrainId{0}).value();
   World world(map);
   std::size_t added = 0;
-  for (int y = 0; y < 1024 && added < World::kMaxDoors; ++y) {
-    for (int x = 0; x + 1 < 1024 && added < World::kMaxDoors; ++x) {
+  for (int y = 0; y < 1024 && added < kMaxDoors; ++y) {
+    for (int x = 0; x + 1 < 1024 && added < kMaxDoors; ++x) {
       REQUIRE(world.addDoor({"", {x, y}, {x + 1, y}, DoorState::Open}).ok());
       ++added;
     }
   }
-  for (int x = 0; added < World::kMaxDoors; ++x) {
+  for (int x = 0; added < kMaxDoors; ++x) {
     REQUIRE(world.addDoor({"", {x, 0}, {x, 1}, DoorState::Open}).ok());
     ++added;
   }
   const auto refused = world.addDoor({"one too many", {5, 500}, {5, 501}, DoorState::Closed});
   REQUIRE(refused.status() == Status::LimitExceeded);
   CHECK_THAT(std::string(refused.message()), Catch::Contains("doors"));
-  CHECK(world.doors().size() == World::kMaxDoors);
+  CHECK(world.doors().size() == kMaxDoors);
   CHECK(world.findDoor("one too many") == nullptr);
   // The full world still plans (every door open).
   Planner planner(world);
@@ -86,11 +86,11 @@ TEST_CASE("limits: a scheduler takes 2^20 characters and refuses the next", "[re
   spec.speed = 1.0f;
   spec.position = Vec2(3.5f, 3.5f);
   spec.goal = Goal::at(Vec2(60.5f, 60.5f));
-  for (std::uint32_t i = 1; i <= ReplanScheduler::kMaxCharacters; ++i) {
+  for (std::uint32_t i = 1; i <= kMaxCharacters; ++i) {
     spec.id = EntityId{i};
     REQUIRE(scheduler.add(spec) == Status::Ok);
   }
-  spec.id = EntityId{std::uint32_t(ReplanScheduler::kMaxCharacters) + 1};
+  spec.id = EntityId{std::uint32_t(kMaxCharacters) + 1};
   CHECK(scheduler.add(spec) == Status::LimitExceeded);
   REQUIRE(scheduler.remove(EntityId{1}) == Status::Ok);
   CHECK(scheduler.add(spec) == Status::Ok);
@@ -100,7 +100,7 @@ TEST_CASE("limits: absurd sector sizes and smoothing tolerances are clamped, not
   std::mt19937 random(3);
   const TileMap map = test::randomMap(random, Layout::square(), 40, 30, 0.2);
   const CostField costs = CostField::build(map, TerrainTable::kWalk).value();
-  CHECK(SectorFields(costs, INT_MAX).size() == SectorFields::kMaxSectorSize);
+  CHECK(SectorFields(costs, INT_MAX).size() == kMaxSectorSize);
   CHECK(SectorFields(costs, INT_MIN).size() == 4);
   CHECK(SectorFields(costs, 7).size() == 8);
   // A tolerance of 1e-30 tiles would ask for millions of table points; 1e-4 is the floor.

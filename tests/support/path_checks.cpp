@@ -459,8 +459,9 @@ std::string differingSegment(const TileMap& map, const PathRequest& request, std
 }  // namespace
 
 std::string costInvariantViolation(const TileMap& map, const PathRequest& request, const PathResult& result,
-                                   std::span<const Door* const> walls, bool anyAngle, bool detours) {
-  anyAngle = anyAngle || result.anyAngleRoute;
+                                   const PlanDiagnostics& diagnostics, std::span<const Door* const> walls, bool anyAngle,
+                                   bool detours) {
+  anyAngle = anyAngle || diagnostics.anyAngleRoute;
   const Layout& layout = map.layout();
   const double radius = double(request.radius);
   // Costs compared with room for rounding: the stages compare their own sums to 10⁻⁹, and the
@@ -491,7 +492,7 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
     rest.controlPoints.erase(rest.controlPoints.begin());
     rest.cost -= step.cost;
     if (!rest.route.empty() && rest.route.front() == request.start) rest.route.erase(rest.route.begin());
-    const std::string violation = costInvariantViolation(map, from, rest, walls, anyAngle, detours);
+    const std::string violation = costInvariantViolation(map, from, rest, diagnostics, walls, anyAngle, detours);
     return violation.empty() ? "" : "after the step out: " + violation;
   }
   const PolylineJudgement final = judgePolyline(map, request.mobility, result.controlPoints, radius, walls);
@@ -507,7 +508,7 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
   if (routeEnd != request.goal && result.door.value == 0 && result.status != Status::BlockedByEntity) {
     return "the route ends neither at the goal nor at a door";
   }
-  const std::vector<Vec2>& searched = result.stagePoints[std::size_t(PathStage::Search)];
+  const std::vector<Vec2>& searched = diagnostics.stagePoints[std::size_t(PathStage::Search)];
   if (searched.size() < 2) return "no search polyline recorded";
   if (!anyAngle) {
     // Its shape: start, every A* tile's centre in order, goal; other points only on the edge
@@ -536,8 +537,8 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
   }
   const PolylineJudgement search = judgePolyline(map, request.mobility, searched, radius, walls);
   if (!search.clear) return "search polyline: " + search.why;
-  if (!near(result.searchCost, search.cost)) {
-    return "searchCost " + std::to_string(result.searchCost) + " but judged " + std::to_string(search.cost);
+  if (!near(diagnostics.searchCost, search.cost)) {
+    return "searchCost " + std::to_string(diagnostics.searchCost) + " but judged " + std::to_string(search.cost);
   }
   if (!anyAngle) {
     const auto reference = radiusKeepingCentrePolyline(map, request.mobility, result.tilePath, request.start,
@@ -553,13 +554,13 @@ std::string costInvariantViolation(const TileMap& map, const PathRequest& reques
   double previous = search.cost;
   for (const PathStage stage : {PathStage::ControlPoints, PathStage::StraightenForward, PathStage::CornerRouting,
                                 PathStage::StraightenBackward}) {
-    const std::vector<Vec2>& points = result.stagePoints[std::size_t(stage)];
-    if (!result.stats(stage).ran || points.empty()) continue;
+    const std::vector<Vec2>& points = diagnostics.stagePoints[std::size_t(stage)];
+    if (!diagnostics.stats(stage).ran || points.empty()) continue;
     const std::string name(toString(stage));
     const PolylineJudgement judged = judgePolyline(map, request.mobility, points, radius, walls);
     if (!judged.clear) return name + ": " + judged.why;
-    if (!near(result.stageCosts[std::size_t(stage)], judged.cost)) {
-      return name + " cost " + std::to_string(result.stageCosts[std::size_t(stage)]) + " but judged " +
+    if (!near(diagnostics.stageCosts[std::size_t(stage)], judged.cost)) {
+      return name + " cost " + std::to_string(diagnostics.stageCosts[std::size_t(stage)]) + " but judged " +
              std::to_string(judged.cost) + differingSegment(map, request, points);
     }
     if (!noMore(judged.cost, previous)) {

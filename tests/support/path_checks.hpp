@@ -112,13 +112,14 @@ std::vector<const Door*> wallDoors(std::span<const Door> doors);
 /// characters, points on the shared edges between them — and the goal or door stop; after the
 /// any-angle search, `anyAngle`, its route) and the polyline after each of stages 3 to 6 that ran
 /// are clear for the character (walls and `walls` doors at the radius), none costs more than the
-/// one before, each costs what the planner measured (stageCosts, searchCost), the search's costs
+/// one before, each costs what the planner measured (`diagnostics`: stageCosts, searchCost), the search's costs
 /// no more than radiusKeepingCentrePolyline through the same tiles (within a thousandth: the
 /// planner's hex portal points keep 10⁻⁴ tiles beyond the radius), and the final control points
 /// are clear too and, unless `detours` (entities in the world: stage 7 goes round them, which the
 /// tile search does not see), cost no more than the search's polyline. Returns what broke, or "".
 std::string costInvariantViolation(const TileMap& map, const PathRequest& request, const PathResult& result,
-                                   std::span<const Door* const> walls, bool anyAngle, bool detours = false);
+                                   const PlanDiagnostics& diagnostics, std::span<const Door* const> walls, bool anyAngle,
+                                   bool detours = false);
 
 /// Distance from the segment a→b to a convex tile polygon (0 when it touches or enters it), exact.
 double segmentToPolygon(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const TilePolygon& polygon);

@@ -5,6 +5,7 @@
 /// model that turns danger into travel cost for characters and crowd fields alike.
 
 #include "rpgnav/core/export.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
 #include "rpgnav/grid/layout.hpp"
@@ -18,7 +19,7 @@ namespace rpgnav {
 
 class TileMap;
 
-/// Danger per tile: up to kMaxLayers layers of one value 0-255 per tile (a wolves' forest, a
+/// Danger per tile: up to kMaxDangerLayers layers of one value 0-255 per tile (a wolves' forest, a
 /// pickpockets' market) plus stamps (a disc round a point: a turret's range, a fire, a queue at a
 /// bridge), added up and clamped to 255.
 ///
@@ -33,8 +34,6 @@ class TileMap;
 /// Thread-safety: const members may be called concurrently; edits must not overlap with reads.
 class RPGNAV_API DangerMap {
  public:
-  static constexpr int kMaxLayers = 8;
-
   /// A disc of danger round a point. Every tile whose centre lies within `radius` (world units) of
   /// `centre`, and the tile holding the centre, gets peak × (1 − falloff × d / radius) rounded
   /// (d: the tile centre's distance to `centre`): falloff 0 is a flat disc, 1 falls to 0 at the rim.
@@ -51,7 +50,7 @@ class RPGNAV_API DangerMap {
   DangerMap(const Layout& layout, std::int32_t width, std::int32_t height);
   explicit DangerMap(const TileMap& map);
 
-  /// One tile of a layer (layer 0..kMaxLayers-1). InvalidArgument for another layer or a tile off the map.
+  /// One tile of a layer (layer 0..kMaxDangerLayers-1). InvalidArgument for another layer or a tile off the map.
   Status setDanger(int layer, Cell cell, std::uint8_t danger);
   /// A whole layer at once (row-major, one value per tile), as one edit. InvalidArgument for
   /// another layer or another number of values.

@@ -48,8 +48,6 @@ struct EntitySpec {
 /// A named danger layer as authored in a map file: one value 0-255 per tile, row-major
 /// (width × height), for the danger layer of the same position (DangerMap::setLayer, CrowdField::setDanger).
 struct DangerLayerSpec {
-  /// At most this many layers per map.
-  static constexpr int kMaxLayers = DangerMap::kMaxLayers;
   std::string name;
   std::vector<std::uint8_t> values;
   friend bool operator==(const DangerLayerSpec&, const DangerLayerSpec&) = default;

@@ -4,6 +4,7 @@
 /// TerrainTable: what each terrain costs each kind of mobility.
 
 #include "rpgnav/core/export.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
 
@@ -15,11 +16,6 @@
 #include <vector>
 
 namespace rpgnav {
-
-/// Terrain costs the search accepts for a passable terrain (wider ranges would overflow 64-bit
-/// sums on the largest maps or lose precision).
-inline constexpr float kMinSearchCost = 1.0f / 1024.0f;
-inline constexpr float kMaxSearchCost = 1000.0f;
 
 /// A terrain's cost for one query instead of the table's (see QueryFilter): > 0 and finite, the
 /// multiplier; <= 0 or +infinity, forbidden. [Limit: not NaN; a multiplier the search can take,
@@ -37,8 +33,6 @@ struct TerrainCost {
 /// with any other use.
 class RPGNAV_API TerrainTable {
  public:
-  static constexpr int kMaxMobilities = 8;
-  static constexpr int kMaxTerrains = 255;
   static constexpr MobilityId kWalk{0};
   static constexpr MobilityId kSwim{1};
   static constexpr MobilityId kFly{2};

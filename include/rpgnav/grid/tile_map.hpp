@@ -4,6 +4,7 @@
 /// TileMap: the terrain of every tile of a square or hex map, plus its layout and terrain table.
 
 #include "rpgnav/core/export.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/core/assert.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
@@ -34,13 +35,8 @@ struct TileEdit {
 /// caches built from the map (region labels, search data, fields) can tell they are stale.
 class RPGNAV_API TileMap {
  public:
-  /// Limits: at most kMaxSide tiles per side and kMaxTiles (67 million) in all, so that a map and
-  /// everything built from it stays within memory (a crowd field costs about 30 bytes a tile).
-  static constexpr std::int32_t kMaxSide = 32768;
-  static constexpr std::int64_t kMaxTiles = std::int64_t(1) << 26;
-
-  /// A map filled with `fill`. Fails with LimitExceeded when a side exceeds kMaxSide or the area
-  /// kMaxTiles; with InvalidArgument when a side is below 1, the tile size or origin is not finite
+  /// A map filled with `fill`. Fails with LimitExceeded when a side exceeds kMaxMapSide or the area
+  /// kMaxMapTiles (core/limits.hpp); with InvalidArgument when a side is below 1, the tile size or origin is not finite
   /// and positive, or `fill` is not in `terrain`.
   static Result<TileMap> create(const Layout& layout, std::int32_t width, std::int32_t height,
                                 TerrainTable terrain, TerrainId fill);

@@ -25,7 +25,7 @@ struct MapDocument {
   /// The designer's danger factor for crowd fields (CrowdField::setDangerFactor): 0 ignores
   /// danger, 255 all but ignores distance.
   std::uint8_t dangerFactor = 0;
-  /// Named danger layers, in CrowdField layer order (at most DangerLayerSpec::kMaxLayers).
+  /// Named danger layers, in CrowdField layer order (at most kMaxDangerLayers).
   std::vector<DangerLayerSpec> dangerLayers;
   /// The designer's settings (`[settings]`): the defaults of planners and schedulers on a world
   /// given them (World::addFeatures, World::setDesignSettings).
@@ -41,7 +41,7 @@ RPGNAV_API Result<MapDocument> readRpgMap(const std::filesystem::path& path);
 /// without a symbol, an invalid or duplicate name, a door not on an edge between two map tiles or
 /// sharing its edge with another, an entity off the map or with a negative or NaN radius, a
 /// danger layer with an invalid or duplicate name or without one value per tile, more than
-/// DangerLayerSpec::kMaxLayers danger layers, a setting its limits do not allow
+/// kMaxDangerLayers danger layers, a setting its limits do not allow
 /// (designSettingKeys).
 RPGNAV_API Result<std::string> writeRpgMap(const MapDocument& document);
 

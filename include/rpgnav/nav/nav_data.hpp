@@ -5,6 +5,7 @@
 /// thread, and kept up to date with the world's edits in place.
 
 #include "rpgnav/core/export.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/world/world.hpp"
 
@@ -28,7 +29,7 @@ RPGNAV_API SizeClass sizeClassOf(const Layout& layout, float radius) noexcept;
 struct NavDataSettings {
   /// Landmarks for the ALT heuristic on every layer: exact distances to far-apart tiles, which
   /// make long searches expand fewer nodes for 4 bytes a tile each (see the README's Search, and
-  /// NavData::refreshLandmarks for how they follow edits). [Limit: 0..16]
+  /// NavData::refreshLandmarks for how they follow edits). [Limit: 0..kMaxLandmarks]
   int landmarks = 0;
 };
 
@@ -75,8 +76,6 @@ class RPGNAV_API NavData {
   NavData(const NavData&) = delete;
   NavData& operator=(const NavData&) = delete;
 
-  /// Characters up to this many tiles in radius.
-  static constexpr float kMaxRadiusTiles = 3.0f;
   /// Builds the layer for `mobility` and characters of `radius` (world units) when it is not
   /// there yet (after bringing the data up to date), and for a radius of half a tile or more the
   /// mobility's clearance (one byte per tile, shared by every radius). InvalidArgument for an
@@ -102,7 +101,7 @@ class RPGNAV_API NavData {
   /// layer (or the cost list's), bit for bit. update() patches them after danger edits in place,
   /// as after tile edits (a pair the table has not seen yet builds the copy afresh).
   /// LimitExceeded when the map holds more (terrain, danger) pairs than the terrain table has
-  /// room for (TerrainTable::kMaxTerrains in all); the names "danger.T.D" are taken for them.
+  /// room for (kMaxTerrains in all); the names "danger.T.D" are taken for them.
   /// The danger factor unset is the world's (World::dangerFactor), here and below.
   Status prepare(MobilityId mobility, float radius, std::span<const TerrainCost> costs,
                  std::optional<std::uint8_t> dangerFactor = std::nullopt);

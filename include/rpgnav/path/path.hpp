@@ -24,11 +24,11 @@
 namespace rpgnav {
 
 /// What one query may use, beside what the world says (Detour's dtQueryFilter): its own door
-/// policy, its own terrain costs, entities it ignores. A request points at one (PathRequest::
+/// policy and its own terrain costs (the entities a query ignores are PathRequest::ignore). A request points at one (PathRequest::
 /// filter); the filter and everything it points at are read during plan() (for a sliced plan,
 /// until continuePlan returns another status than InProgress), and must stay valid that long.
 ///
-/// Costs: a door policy or ignore list costs nothing beyond the calls. Terrain costs make the
+/// Costs: a door policy costs nothing beyond its calls. Terrain costs make the
 /// query read a layer of navigation data of its own, built on a copy of the map with those costs
 /// (NavData::prepare with the list): a planner on its own data builds it at the first query that
 /// names the list (a map copy and a full layer build, like a new mobility), shared data needs it
@@ -43,8 +43,6 @@ struct QueryFilter {
   /// TerrainCost: a multiplier, or forbidden). Every stage uses them: the search, the line of
   /// sight costs of stages 3-8, the start and goal checks. Empty: the table's.
   std::span<const TerrainCost> costs;
-  /// Entities that are no obstacle in this query, besides PathRequest::ignore.
-  std::span<const EntityId> ignore;
 };
 
 /// One query: where a character is, where it wants to go, and how it moves.
@@ -57,7 +55,7 @@ struct PathRequest {
   /// and steps its body fits (NavData::clearance), its path begins and ends on such a tile's
   /// centre (its own, or one touching it), and a door (one tile edge) lets through only a body
   /// of exactly half a tile; see the README, "Large characters". [Limit: 0 <= radius <= 3 ×
-  /// tileSize (NavData::kMaxRadiusTiles)]
+  /// tileSize (kMaxRadiusTiles)]
   float radius = 0.0f;
   /// The character planned for (EntityId{0}: none): never an obstacle to itself; the door policy
   /// and listener are told who it is.
@@ -78,8 +76,8 @@ struct PathRequest {
   /// ReplanScheduler turns it off for its characters and tells the listener itself, once per
   /// change of where a character waits (see ReplanScheduler).
   bool tellDoorListener = true;
-  /// The query's own door policy, terrain costs and ignored entities (nullptr: the world's
-  /// policy, the table's costs, `ignore` alone). See QueryFilter for how long it must live.
+  /// The query's own door policy and terrain costs (nullptr: the world's policy, the table's
+  /// costs). See QueryFilter for how long it must live.
   const QueryFilter* filter = nullptr;
   /// How much the world's danger (World::danger) weighs against distance (unset: the world's
   /// designer factor, World::dangerFactor, the map file's `danger-factor`): 0 ignores it (the
@@ -177,13 +175,18 @@ struct PathResult {
   double searchLength = 0.0;
   double length = 0.0;  ///< Length of controlPoints, world units.
   double cost = 0.0;    ///< Weighted cost of controlPoints (length in each tile × its cost).
+};
+
+/// What a plan did, stage by stage (Planner::diagnostics): for the tool, benchmarks, pictures,
+/// debugging and checks; a game never needs it. The counters are kept for every plan (a clock
+/// read per stage); the points and costs only with PlannerSettings::recordStages.
+struct PlanDiagnostics {
   std::array<StageStats, kPathStageCount> stages{};
-  /// With PlannerSettings::recordStages (for pictures, debugging and checks; empty otherwise):
-  /// the control points after each stage that ran. For the search (stage 2), the polyline its
-  /// route stands for, which stage 3 starts from: the start, the centre of every A* tile (with,
-  /// for hex characters at least half a hex edge wide, a point at the free end of each edge whose
-  /// middle passes too close to a blocked corner or closed door), the goal; after the any-angle
-  /// search, the route's own vertices.
+  /// With PlannerSettings::recordStages (empty otherwise): the control points after each stage
+  /// that ran. For the search (stage 2), the polyline its route stands for, which stage 3 starts
+  /// from: the start, the centre of every A* tile (with, for hex characters at least half a hex
+  /// edge wide, a point at the free end of each edge whose middle passes too close to a blocked
+  /// corner or closed door), the goal; after the any-angle search, the route's own vertices.
   std::array<std::vector<Vec2>, kPathStageCount> stagePoints;
   /// With PlannerSettings::recordStages: stagePoints of the search are an any-angle route's
   /// vertices, which stage 3 started from (after Theta*, or after the exact any-angle search for

@@ -90,8 +90,8 @@ struct PlannerSettings {
   /// Indexed by PathStage; a disabled stage passes the path on unchanged (disabling control
   /// points gives plain tile centres).
   std::array<bool, kPathStageCount> enabled{true, true, true, true, true, true, true, true};
-  /// Keep a copy of the control points after every stage in PathResult::stagePoints, and
-  /// measure the path's cost after each (PathResult::stageCosts, PathResult::searchCost): for
+  /// Keep a copy of the control points after every stage in PlanDiagnostics::stagePoints, and
+  /// measure the path's cost after each (PlanDiagnostics::stageCosts, searchCost): for
   /// pictures, debugging and checking the cost invariant. Costs a probe per segment per stage.
   bool recordStages = false;
   bool enabledStage(PathStage stage) const noexcept { return enabled[std::size_t(stage)]; }
@@ -189,6 +189,10 @@ class RPGNAV_API Planner {
   /// then, and continuePlan goes on (`previous` is not read after this call). A change of the
   /// tiles or doors in between ends it with NoPath (plan afresh).
   Status replanAlong(const PathRequest& request, const PathResult& previous, PathResult& out, PlanSlice slice);
+
+  /// What the plan under way, or the last plan, did stage by stage (its slices together); the
+  /// next plan, replanAlong or validation failure starts it afresh.
+  const PlanDiagnostics& diagnostics() const noexcept;
 
   const PlannerSettings& settings() const noexcept;
   PlannerSettings& settings() noexcept;

@@ -31,6 +31,7 @@
 /// (or none), the same calls with the same times give the same paths and events.
 
 #include "rpgnav/core/export.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/avoid/local_avoidance.hpp"
 #include "rpgnav/path/planner.hpp"
 #include "rpgnav/world/world.hpp"
@@ -55,7 +56,7 @@ struct Goal {
 struct CharacterSpec {
   EntityId id{0};  ///< Non-zero and unique in the scheduler; also the path's PathRequest::character.
   MobilityId mobility = MobilityId{0};
-  float radius = 0.0f;  ///< World units, 0 <= radius <= 3 tiles (NavData::kMaxRadiusTiles).
+  float radius = 0.0f;  ///< World units, 0 <= radius <= 3 tiles (kMaxRadiusTiles).
   float speed = 1.0f;   ///< World units per second (> 0): move() and the "stuck" test use it.
   Vec2 position = Vec2(0.0f, 0.0f);
   Goal goal;
@@ -215,6 +216,7 @@ struct RPGNAV_API PlanJob {
   /// request.ignore at it.
   EntityId followed{0};
   std::uint32_t generation = 0;  ///< Matches the character's queue state when handed out.
+  std::int64_t expansions = 0;   ///< The search's expansions (set by run), for the scheduler's statistics.
   Status run(Planner& planner);
 };
 
@@ -233,12 +235,10 @@ class RPGNAV_API ReplanScheduler {
   ReplanScheduler(const ReplanScheduler&) = delete;
   ReplanScheduler& operator=(const ReplanScheduler&) = delete;
 
-  /// At most this many characters (about a million) in one scheduler.
-  static constexpr std::size_t kMaxCharacters = std::size_t(1) << 20;
   /// InvalidArgument for id 0, an id already registered, a mobility the terrain table does not
   /// know, a radius out of [0, 3 tiles], a speed that is not positive, a non-finite point, or a
   /// filter whose terrain costs the data cannot be built with;
-  /// LimitExceeded when kMaxCharacters are registered already. The character is planned at the
+  /// LimitExceeded when kMaxCharacters (core/limits.hpp) are registered already. The character is planned at the
   /// first update (its phase is spread over the interval after).
   Status add(const CharacterSpec& character);
   /// InvalidArgument for an unknown id.

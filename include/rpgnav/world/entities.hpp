@@ -6,6 +6,7 @@
 /// rather push positions.
 
 #include "rpgnav/core/export.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
 
@@ -77,11 +78,9 @@ class RPGNAV_API EntityRegistry final : public EntitySource {
   EntityRegistry(EntityRegistry&&) noexcept;
   EntityRegistry& operator=(EntityRegistry&&) noexcept;
 
-  /// At most this many entities (about a million) at once.
-  static constexpr std::size_t kMaxEntities = std::size_t(1) << 20;
-
   /// InvalidArgument for a position that is not finite, a radius that is negative or not finite,
-  /// or an id already registered; LimitExceeded when kMaxEntities are registered already.
+  /// or an id already registered; LimitExceeded when kMaxEntities (core/limits.hpp) are registered
+  /// already.
   Status add(const Entity& entity);
   /// InvalidArgument for a non-finite position or an unknown id.
   Status move(EntityId id, Vec2 position);

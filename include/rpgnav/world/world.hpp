@@ -5,6 +5,7 @@
 /// them. The Planner reads it; the game edits it between queries.
 
 #include "rpgnav/core/export.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/grid/danger_map.hpp"
 #include "rpgnav/grid/map_features.hpp"
@@ -35,11 +36,9 @@ class RPGNAV_API World {
   const TileMap& map() const noexcept { return *m_map; }
 
   // --- Doors ---
-  /// At most this many doors (about a million) in a world.
-  static constexpr std::size_t kMaxDoors = std::size_t(1) << 20;
   /// Adds a door on the edge between spec.a and spec.b. InvalidArgument when the tiles are not
   /// both on the map, do not share an edge, or the edge already has a door; LimitExceeded when
-  /// the world has kMaxDoors already.
+  /// the world has kMaxDoors (core/limits.hpp) already.
   Result<DoorId> addDoor(const DoorSpec& spec);
   /// Takes a door away (a door smashed or bricked up): its edge is free again (another door may
   /// be added there) and it is open from now on; its id is not reused (Door::removed).
@@ -80,7 +79,7 @@ class RPGNAV_API World {
   DangerMap& danger() noexcept { return m_danger; }
   const DangerMap& danger() const noexcept { return m_danger; }
   /// Sets the authored danger layers (from a map file) as layers 0, 1, ... InvalidArgument (and
-  /// nothing set) for more than DangerMap::kMaxLayers or a layer without one value per tile.
+  /// nothing set) for more than kMaxDangerLayers or a layer without one value per tile.
   Status setDangerLayers(std::span<const DangerLayerSpec> layers);
   /// The designer's danger factor (a map file's `danger-factor`): what plans weigh danger with
   /// when their request names no factor (PathRequest::dangerFactor, CharacterSpec::dangerFactor

@@ -265,7 +265,7 @@ TEST_CASE("crowd field: danger layers weighed against distance by the factor", "
   auto costs = CostField::build(test::mapFromAscii(Layout::square(), {"..."}), TerrainTable::kWalk);
   CrowdField field(*costs);
   CHECK(field.setDanger(-1, {0, 0}, 1) == Status::InvalidArgument);
-  CHECK(field.setDanger(CrowdField::kMaxDangerLayers, {0, 0}, 1) == Status::InvalidArgument);
+  CHECK(field.setDanger(kMaxDangerLayers, {0, 0}, 1) == Status::InvalidArgument);
   CHECK(field.setDanger(0, {3, 0}, 1) == Status::InvalidArgument);
 }
 
@@ -374,8 +374,8 @@ TEST_CASE("crowd field: exact cases, ties, pockets and bad input", "[field]") {
   CHECK(field.flowAt(Vec2(-1e30f, 1e30f)) == Vec2::Zero());
   CHECK(field.flowAt(map.layout().tileCenter(behind)) == field.flow(behind));
   // The build's cost, split into the integration field and the flow field read from it.
-  CHECK(field.lastBuild().integrationMicros > 0.0);
-  CHECK(field.lastBuild().flowMicros > 0.0);
+  CHECK(field.diagnostics().build.integrationMicros > 0.0);
+  CHECK(field.diagnostics().build.flowMicros > 0.0);
   // Goals in walls or off the map are ignored.
   field.setGoals(std::vector<Cell>{{3, 2}, {-5, 0}});
   CHECK(field.reachableCount() == 0);
@@ -483,13 +483,13 @@ void editSequence(std::mt19937& random, const Layout& layout, int width, int hei
     }
     ++counts.edits;
     if (field.reachableCount() < reachableBefore - 1) ++counts.disconnections;
-    const CrowdField::Work work = field.lastWork();
+    const CrowdField::Work work = field.diagnostics().work;
     CrowdField full = field;
     full.rebuild();
     REQUIRE(field.digest() == full.digest());
     REQUIRE(field == full);
     // Never dearer than a rebuild, counted in tile visits: a repair gives up within its allowance.
-    REQUIRE(work.tiles <= full.lastWork().tiles + field.repairAllowance());
+    REQUIRE(work.tiles <= full.diagnostics().work.tiles + field.repairAllowance());
     counts.rebuilt += work.rebuilt;
   }
 }
@@ -685,39 +685,39 @@ TEST_CASE("crowd field: a repair that would cost more than a rebuild gives up fo
   const TileMap map = test::randomMap(random, Layout::square(), 64, 64, 0.0, false);
   CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
   field.setGoals(std::vector<Cell>{{32, 32}});
-  const std::int64_t rebuildTiles = field.lastWork().tiles;
-  CHECK(field.lastWork().rebuilt);
+  const std::int64_t rebuildTiles = field.diagnostics().work.tiles;
+  CHECK(field.diagnostics().work.rebuilt);
   CHECK(rebuildTiles == 2 * 64 * 64);  // every tile settled once, then given its direction
   // (A rebuild here scans: square 8-way, one weight. A weighted field's rebuild costs more a
   // tile, and its repairs may look at more.)
-  CHECK(field.lastBuild().canonical);
+  CHECK(field.diagnostics().build.canonical);
   CHECK(field.repairAllowance() == std::max(CrowdField::kMinimumAllowance, 64 * 64 / CrowdField::kScanAllowanceShare));
   {
     std::mt19937 terrain(6);
     CrowdField weighted(CostField::build(test::randomMap(terrain, Layout::square(), 64, 64, 0.0, true), TerrainTable::kWalk).value());
     weighted.setGoals(std::vector<Cell>{{32, 32}});
-    CHECK_FALSE(weighted.lastBuild().canonical);
+    CHECK_FALSE(weighted.diagnostics().build.canonical);
     CHECK(weighted.repairAllowance() == 64 * 64 / CrowdField::kAllowanceShare);
   }
   // A wall in a far corner: a small repair, no rebuild.
   REQUIRE(field.setCost({1, 1}, CostField::kImpassable) == Status::Ok);
-  CHECK_FALSE(field.lastWork().rebuilt);
-  CHECK(field.lastWork().tiles < 100);
+  CHECK_FALSE(field.diagnostics().work.rebuilt);
+  CHECK(field.diagnostics().work.tiles < 100);
   // A wall beside the goal: nearly every distance behind it changes; the repair gives up within
   // its allowance and rebuilds.
   REQUIRE(field.setCost({33, 32}, CostField::kImpassable) == Status::Ok);
-  CHECK(field.lastWork().rebuilt);
-  CHECK(field.lastWork().tiles <= rebuildTiles + field.repairAllowance());
+  CHECK(field.diagnostics().work.rebuilt);
+  CHECK(field.diagnostics().work.tiles <= rebuildTiles + field.repairAllowance());
   CrowdField full = field;
   full.rebuild();
   CHECK(field == full);
   // The only goal moving: every distance changes, so a rebuild straight away (nothing wasted).
   REQUIRE(field.moveGoal({32, 32}, {31, 32}) == Status::Ok);
-  CHECK(field.lastWork().rebuilt);
-  CHECK(field.lastWork().tiles == full.lastWork().tiles);
+  CHECK(field.diagnostics().work.rebuilt);
+  CHECK(field.diagnostics().work.tiles == full.diagnostics().work.tiles);
   // An edit that changes nothing costs nothing.
   REQUIRE(field.setCost({1, 1}, CostField::kImpassable) == Status::Ok);
-  CHECK(field.lastWork().tiles == 0);
+  CHECK(field.diagnostics().work.tiles == 0);
 }
 
 TEST_CASE("crowd field: batches apply all their tiles or none", "[field][incremental]") {
@@ -903,7 +903,7 @@ TEST_CASE("crowd field bounded by followers: exact where settled, covering every
           const std::int64_t settledBefore = bounded.settledCount();
           REQUIRE(bounded.setCost(cell, cost) == Status::Ok);
           REQUIRE(whole.setCost(cell, cost) == Status::Ok);
-          if (bounded.lastWork().tiles == 0 && bounded.settledCount() == settledBefore) ++skipped;  // beyond the bound
+          if (bounded.diagnostics().work.tiles == 0 && bounded.settledCount() == settledBefore) ++skipped;  // beyond the bound
         } else if (kind < 70) {
           // A door near the goal: shut, bashed through (closed ones), or opened.
           const Cell centre = bounded.goals().empty() ? goal : bounded.goals().front();
@@ -961,30 +961,30 @@ TEST_CASE("crowd field bounded by followers: a goal step costs the area, not the
   const TileMap map = TileMap::create(Layout::square(), 200, 200, terrain, tiles).value();
   CrowdField field(CostField::build(map, TerrainTable::kWalk).value());
   field.setGoals(std::vector<Cell>{{50, 50}});
-  const std::int64_t wholeWork = field.lastWork().tiles;
+  const std::int64_t wholeWork = field.diagnostics().work.tiles;
   std::vector<Cell> followers{{44, 50}, {56, 53}, {50, 45}, {47, 55}};
   field.setFollowers(followers, 2);
   CHECK(field.settledCount() < 400);
   CHECK(field.settled({44, 50}));
   CHECK_FALSE(field.settled({60, 50}));  // 10 tiles out: beyond the followers and the margin
   REQUIRE(field.moveGoal({50, 50}, {51, 50}) == Status::Ok);
-  CHECK(field.lastWork().rebuilt);
+  CHECK(field.diagnostics().work.rebuilt);
   // (By the canonical scan: it looks at a band a few tiles wider than the settled area.)
-  CHECK(field.lastBuild().canonical);
-  CHECK(field.lastWork().tiles < wholeWork / 20);
+  CHECK(field.diagnostics().build.canonical);
+  CHECK(field.diagnostics().work.tiles < wholeWork / 20);
   // A wall far away: nothing to do.
   REQUIRE(field.setCost({190, 190}, CostField::kImpassable) == Status::Ok);
-  CHECK(field.lastWork().tiles == 0);
+  CHECK(field.diagnostics().work.tiles == 0);
   // A follower walled in (the pocket): looked for once, over the whole reachable map, then left
   // out: the next goal step resets that whole area once, and the one after costs the area again.
   followers.push_back({155, 155});
   field.setFollowers(followers, 2);
   CHECK_FALSE(field.settled({155, 155}));
   REQUIRE(field.moveGoal({51, 50}, {52, 50}) == Status::Ok);
-  CHECK(field.lastWork().tiles < wholeWork);
+  CHECK(field.diagnostics().work.tiles < wholeWork);
   REQUIRE(field.moveGoal({52, 50}, {53, 50}) == Status::Ok);
-  CHECK(field.lastBuild().canonical);
-  CHECK(field.lastWork().tiles < wholeWork / 20);
+  CHECK(field.diagnostics().build.canonical);
+  CHECK(field.diagnostics().work.tiles < wholeWork / 20);
   CHECK_FALSE(field.settled({155, 155}));
   // Opening the pocket: the follower is looked for again, and reached.
   REQUIRE(field.setCost({150, 155}, 1) == Status::Ok);
@@ -1218,14 +1218,14 @@ CanonicalCounts checkCanonicalIntegration(std::mt19937& random, std::span<const 
     const bool anyGoal = std::any_of(goals.begin(), goals.end(), [&](Cell goal) { return map.passable(goal, TerrainTable::kWalk); });
     INFO("trial " << trial << " " << toString(layout.kind()) << " " << width << "x" << height);
     // (Where walls are scattered thickly the scan gives up for Dial's algorithm alone.)
-    if (!anyGoal) REQUIRE_FALSE(field.lastBuild().canonical);
-    counts.canonical += field.lastBuild().canonical;
-    counts.repaired += field.lastBuild().repaired > 0;
-    if (field.lastBuild().canonical) {
-      counts.repairedTiles += field.lastBuild().repaired;
+    if (!anyGoal) REQUIRE_FALSE(field.diagnostics().build.canonical);
+    counts.canonical += field.diagnostics().build.canonical;
+    counts.repaired += field.diagnostics().build.repaired > 0;
+    if (field.diagnostics().build.canonical) {
+      counts.repairedTiles += field.diagnostics().build.repaired;
       counts.scannedTiles += field.reachableCount();
     }
-    counts.withDoors += field.lastBuild().canonical && !doors.empty();
+    counts.withDoors += field.diagnostics().build.canonical && !doors.empty();
     const std::vector<int> noDanger(std::size_t(map.tileCount()), 0);
     if (doors.empty()) {
       checkField(map, field, reference(map, TerrainTable::kWalk, goals, 0, noDanger), TerrainTable::kWalk, 0, noDanger);
@@ -1241,7 +1241,7 @@ CanonicalCounts checkCanonicalIntegration(std::mt19937& random, std::span<const 
     std::vector<CrowdField::Source> sources;
     for (const Cell goal : goals) sources.push_back({goal, 0});
     dial.setSources(sources);
-    REQUIRE_FALSE(dial.lastBuild().canonical);
+    REQUIRE_FALSE(dial.diagnostics().build.canonical);
     REQUIRE(field == dial);
     REQUIRE(field.digest() == dial.digest());
   }
@@ -1332,7 +1332,7 @@ TEST_CASE("crowd field bounded by followers: goal steps by the canonical scan eq
         REQUIRE(bounded.moveGoal(goal, to) == Status::Ok);
         REQUIRE(whole.moveGoal(goal, to) == Status::Ok);
         goal = to;
-        (bounded.lastBuild().canonical ? canonical : notCanonical) += 1;
+        (bounded.diagnostics().build.canonical ? canonical : notCanonical) += 1;
       } else {
         // (The field only grows for followers: no fresh build to compare with.)
         pickFollowers(kind < 95 ? 6 : 15);
@@ -1346,7 +1346,7 @@ TEST_CASE("crowd field bounded by followers: goal steps by the canonical scan eq
       for (const TestDoor& door : doors) REQUIRE(fresh.setDoor(door.a, door.b, door.state) == Status::Ok);
       fresh.setGoals(std::vector<Cell>{goal});
       fresh.setFollowers(followers, margin);
-      REQUIRE_FALSE(fresh.lastBuild().canonical);
+      REQUIRE_FALSE(fresh.diagnostics().build.canonical);
       REQUIRE(bounded == fresh);
       REQUIRE(bounded.settledCount() == fresh.settledCount());
       REQUIRE(bounded.digest() == fresh.digest());

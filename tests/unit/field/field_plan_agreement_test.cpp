@@ -180,12 +180,12 @@ TEST_CASE("a character's plan and a crowd field's route agree on cost at the sam
           at = next;
         }
         CHECK(routeCost == field.distance(start));
-        REQUIRE_FALSE(std::isnan(tiles.searchCost));
-        CHECK(tiles.searchCost == Approx(fieldCost).epsilon(1e-5));
+        REQUIRE_FALSE(std::isnan(byTiles.diagnostics().searchCost));
+        CHECK(byTiles.diagnostics().searchCost == Approx(fieldCost).epsilon(1e-5));
         CHECK(tiles.cost <= fieldCost * (1.0 + 1e-5) + 1e-5);
         // The default pipeline: never dearer than the field's route, unless the straight-line rule
         // answered (a clear segment crossing nothing dearer than its ends' tiles, taken unsearched).
-        if (std::isnan(path.searchCost)) {
+        if (std::isnan(byDefault.diagnostics().searchCost)) {
           const double ends = std::max(rateAt(map, world, factor, start), rateAt(map, world, factor, goal));
           CHECK(path.cost <= path.length * ends * (1.0 + 1e-5) + 1e-5);
           ++straight;

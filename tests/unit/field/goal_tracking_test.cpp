@@ -214,7 +214,7 @@ TEST_CASE("A tracked goal's step costs what changes near the goal, not the map",
     REQUIRE(field.trackGoal(to) == Status::Ok);
     goal = to;
     REQUIRE(field.tracking());
-    if (steps > 0) worst = std::max(worst, field.lastWork().tiles);  // (the first re-bases the map)
+    if (steps > 0) worst = std::max(worst, field.diagnostics().work.tiles);  // (the first re-bases the map)
     ++steps;
     // A slice of the refresh each frame: bounded by the budget asked for.
     REQUIRE(field.refreshTracking(500) <= 500);
@@ -224,7 +224,7 @@ TEST_CASE("A tracked goal's step costs what changes near the goal, not the map",
   CHECK(worst <= CrowdField::kTrackingWave + std::int64_t(CrowdField::kTrackingChain) + 1);
   CrowdField exact = field;
   REQUIRE(exact.moveGoal(goal, {goal.x + 1, goal.y}) == Status::Ok);  // the exact way: a rebuild
-  CHECK(exact.lastWork().tiles > 20 * worst);
+  CHECK(exact.diagnostics().work.tiles > 20 * worst);
 }
 
 TEST_CASE("trackGoal's bad inputs and the fields it leaves to moveGoal", "[field][tracking]") {

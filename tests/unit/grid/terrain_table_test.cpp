@@ -77,7 +77,7 @@ TEST_CASE("terrains: unique names and symbols, at most 255", "[grid]") {
   CHECK(table.findTerrainBySymbol('.') == TerrainId{0});
   CHECK_FALSE(table.findTerrainBySymbol(',').has_value());
   CHECK_FALSE(table.findTerrainBySymbol(0).has_value());
-  for (int i = 1; i < TerrainTable::kMaxTerrains; ++i) REQUIRE(table.addTerrain(std::string("t").append(std::to_string(i))).ok());
+  for (int i = 1; i < kMaxTerrains; ++i) REQUIRE(table.addTerrain(std::string("t").append(std::to_string(i))).ok());
   CHECK(table.terrainCount() == 255);
   CHECK(table.addTerrain("one-too-many").status() == Status::InvalidArgument);
 }

@@ -272,7 +272,7 @@ MapDocument randomDocument(std::mt19937& random) {
                                                           : std::uniform_real_distribution<float>(setting.low, setting.high)(random);
     if (allows(setting, value)) document.settings.*setting.member = value;
   }
-  const int layerCount = std::uniform_int_distribution<int>(0, DangerLayerSpec::kMaxLayers)(random);
+  const int layerCount = std::uniform_int_distribution<int>(0, kMaxDangerLayers)(random);
   for (int l = 0; l < layerCount; ++l) {
     DangerLayerSpec layer{randomName(random, "danger" + std::to_string(l) + "_"), std::vector<std::uint8_t>(std::size_t(width * height), 0)};
     {

@@ -199,7 +199,7 @@ class PreparedModel {
     if (radius >= 0.5f * layout.tileSize()) m_clearances.insert({mobility.value, costList});
   }
   bool ready(const Layout& layout, MobilityId mobility, float radius, int costList) const {
-    if (!(radius >= 0.0f && radius <= NavData::kMaxRadiusTiles * layout.tileSize())) return false;
+    if (!(radius >= 0.0f && radius <= kMaxRadiusTiles * layout.tileSize())) return false;
     const bool layer = m_layers.count({mobility.value, int(sizeClassOf(layout, radius)), costList}) > 0;
     const bool clearance = radius < 0.5f * layout.tileSize() || m_clearances.count({mobility.value, costList}) > 0;
     return layer && clearance;
@@ -212,11 +212,11 @@ class PreparedModel {
 
 // A radius for a random plan: anywhere from 0 to 3 tiles, often right at a size class's edge.
 float randomRadius(std::mt19937& random, const Layout& layout) {
-  const float edges[] = {0.0f, kHexHalfEdge, 0.5f, 0.75f, 1.5f, 2.5f, NavData::kMaxRadiusTiles};
+  const float edges[] = {0.0f, kHexHalfEdge, 0.5f, 0.75f, 1.5f, 2.5f, kMaxRadiusTiles};
   const unsigned kind = random() % 3;
   const float tiles = kind == 0   ? edges[random() % std::size(edges)]
                       : kind == 1 ? std::uniform_real_distribution<float>(0.0f, 1.0f)(random)
-                                  : std::uniform_real_distribution<float>(0.0f, NavData::kMaxRadiusTiles)(random);
+                                  : std::uniform_real_distribution<float>(0.0f, kMaxRadiusTiles)(random);
   return tiles * layout.tileSize();
 }
 
@@ -347,7 +347,7 @@ TEST_CASE("the exact any-angle search on patched navigation data: bit for bit it
         onFresh.plan(request, b);
         CHECK(test::digestOf(a) == test::digestOf(b));
         ++compared;
-        searched += a.stats(PathStage::Search).ran && isSuccess(a.status) ? 1 : 0;
+        searched += onPatched.diagnostics().stats(PathStage::Search).ran && isSuccess(a.status) ? 1 : 0;
       }
     }
   }
@@ -607,7 +607,7 @@ TEST_CASE("planners on shared navigation data allocate nothing once warm", "[nav
     int searched = 0;
     for (const PathRequest& request : requests) {
       planner.plan(request, result);
-      searched += result.stats(PathStage::Search).ran ? 1 : 0;
+      searched += planner.diagnostics().stats(PathStage::Search).ran ? 1 : 0;
     }
     CHECK(test::allocationCount() == before);
     CHECK(searched >= 5);

@@ -37,7 +37,7 @@ struct Case {
   // The judge's verdict on the cost invariant; "" when it holds.
   std::string invariant(Vec2 from, Vec2 to, float radius) const {
     return test::costInvariantViolation(map(), {from, to, TerrainTable::kWalk, radius}, result,
-                                        test::wallDoors(world->doors()), false);
+                                        planner->diagnostics(), test::wallDoors(world->doors()), false);
   }
 };
 
@@ -124,7 +124,7 @@ TEST_CASE("case swamp-straight: inside uniform swamp the character walks straigh
   Case c("swamp-straight.rpgmap");
   REQUIRE(c.plan(Vec2(8.5f, 4.5f), Vec2(11.5f, 8.5f), 0.0f) == Status::Ok);
   CHECK(c.result.controlPoints == std::vector<Vec2>{Vec2(8.5f, 4.5f), Vec2(11.5f, 8.5f)});
-  CHECK_FALSE(c.result.stats(PathStage::Search).ran);
+  CHECK_FALSE(c.planner->diagnostics().stats(PathStage::Search).ran);
   CHECK(c.result.length == Approx(5.0));
   CHECK(c.result.cost == Approx(15.0));
   // From the floor into the swamp the line crosses nothing dearer than its ends: straight too.
@@ -133,7 +133,7 @@ TEST_CASE("case swamp-straight: inside uniform swamp the character walks straigh
   // Across the swamp from floor to floor: dearer than both ends, so the search decides, and the
   // way round (cost 12.x) beats the straight line through the swamp (16).
   REQUIRE(c.plan(Vec2(5.5f, 5.5f), Vec2(14.5f, 5.5f), 0.0f) == Status::Ok);
-  CHECK(c.result.stats(PathStage::Search).ran);
+  CHECK(c.planner->diagnostics().stats(PathStage::Search).ran);
   CHECK(c.result.cost < 9.0 + 2 * 3.0);
 }
 

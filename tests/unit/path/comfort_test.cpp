@@ -105,9 +105,9 @@ std::uint64_t randomPlansDigest(std::optional<float> comfort, PlannerSettings se
         request.comfort = comfort;
         (void)planner.plan(request, result);
         test::addResult(digest, result);
-        for (std::size_t s = 0; s < result.stagePoints.size(); ++s) {
-          digest.addAll(std::span<const Vec2>(result.stagePoints[s]));
-          digest.add(result.stageCosts[s]);
+        for (std::size_t s = 0; s < planner.diagnostics().stagePoints.size(); ++s) {
+          digest.addAll(std::span<const Vec2>(planner.diagnostics().stagePoints[s]));
+          digest.add(planner.diagnostics().stageCosts[s]);
         }
         if (isSuccess(result.status) && result.route.size() >= 2) {
           ++planned;
@@ -233,7 +233,7 @@ TEST_CASE("comfort keeps every promise of the pipeline on random maps, never fai
         if (!isSuccess(status)) continue;
         // The hard rules: every segment and the curve keep the radius from walls and closed doors,
         // and the cost invariant holds stage by stage (the judge of invariants_test).
-        const std::string violation = test::costInvariantViolation(map, request, with, walls,
+        const std::string violation = test::costInvariantViolation(map, request, with, planner.diagnostics(), walls,
                                                                      settings.search == SearchMode::AnyAngle, entities);
         INFO(violation);
         REQUIRE(violation.empty());
@@ -274,7 +274,7 @@ TEST_CASE("comfort keeps every promise of the pipeline on random maps, never fai
           // Never longer than the search's route (its cost, on a map of one cost: its length).
           // (The search runs from where a pressed start steps out to.)
           const double stepOut = pressed ? test::judgeSegment(map, request.mobility, with.controlPoints[0], with.controlPoints[1], 0.0).cost : 0.0;
-          if (!with.tilePath.empty()) CHECK(with.cost <= (with.searchCost + stepOut) * (1.0 + 1e-6) + 1e-6);
+          if (!with.tilePath.empty()) CHECK(with.cost <= (planner.diagnostics().searchCost + stepOut) * (1.0 + 1e-6) + 1e-6);
         }
       }
     }

@@ -134,7 +134,7 @@ TEST_CASE("danger: the danger map adds layers and stamps, clamps, journals and r
   CHECK(danger.removeStamp(id.value()) == Status::InvalidArgument);
   // Bad input.
   CHECK(danger.setDanger(-1, {0, 0}, 1) == Status::InvalidArgument);
-  CHECK(danger.setDanger(DangerMap::kMaxLayers, {0, 0}, 1) == Status::InvalidArgument);
+  CHECK(danger.setDanger(kMaxDangerLayers, {0, 0}, 1) == Status::InvalidArgument);
   CHECK(danger.setDanger(0, {6, 0}, 1) == Status::InvalidArgument);
   const std::uint8_t few[] = {1, 2, 3};
   CHECK(danger.setLayer(0, few) == Status::InvalidArgument);

@@ -87,7 +87,7 @@ void checkQuery(Planner& planner, const World& world, const PathRequest& request
     default: FAIL("unexpected status " << toString(status));
   }
   ++counts.planned;
-  const std::string violation = test::costInvariantViolation(map, request, result, walls, anyAngle);
+  const std::string violation = test::costInvariantViolation(map, request, result, planner.diagnostics(), walls, anyAngle);
   INFO(violation);
   REQUIRE(violation.empty());
   counts.doorStops += status == Status::StoppedAtDoor ? 1 : 0;
@@ -103,7 +103,7 @@ void checkQuery(Planner& planner, const World& world, const PathRequest& request
     counts.wideHexNearDoors += nearDoor ? 1 : 0;
     const std::size_t centresAndEnds = result.tilePath.size() + 2;
     counts.portals += !result.tilePath.empty() &&
-                              result.stagePoints[std::size_t(PathStage::Search)].size() > centresAndEnds
+                              planner.diagnostics().stagePoints[std::size_t(PathStage::Search)].size() > centresAndEnds
                           ? 1
                           : 0;
   }
@@ -134,7 +134,7 @@ void checkQuery(Planner& planner, const World& world, const PathRequest& request
     if (straight.dearest <= ends) {
       REQUIRE(status == Status::Ok);
       CHECK(result.controlPoints.size() == 2);
-      CHECK_FALSE(result.stats(PathStage::Search).ran);
+      CHECK_FALSE(planner.diagnostics().stats(PathStage::Search).ran);
     } else if (status == Status::Ok) {
       CHECK(result.cost <= straight.cost * (1 + 1e-7) + 1e-7);
       counts.straightAfterSearch += result.controlPoints.size() == 2 ? 1 : 0;

@@ -37,7 +37,7 @@ Status planInSlices(Planner& planner, const PathRequest& request, PathResult& ou
     REQUIRE(guard < 1000000);
     REQUIRE(planner.planInProgress());
     REQUIRE(out.status == Status::InProgress);
-    const std::int64_t total = out.stats(PathStage::Search).expansions;
+    const std::int64_t total = planner.diagnostics().stats(PathStage::Search).expansions;
     CHECK(total - before <= budget);  // no slice expands more than it was allowed
     before = total;
     ++inProgress;
@@ -80,7 +80,8 @@ TEST_CASE("slices: beginPlan and continuePlan give what plan() gives, whatever t
       if (!start || !goal) continue;
       const PathRequest request{*start, *goal, TerrainTable::kWalk, radius};
       PathResult expected;
-      const Status want = Planner(world).plan(request, expected);
+      Planner whole(world);
+      const Status want = whole.plan(request, expected);
       failures += isSuccess(want) ? 0 : 1;
       for (std::int64_t budget : {1, 7, 50}) {
         INFO(toString(layout.kind()) << " trial " << trial << " query " << query << " budget " << budget);
@@ -91,7 +92,7 @@ TEST_CASE("slices: beginPlan and continuePlan give what plan() gives, whatever t
         CHECK(status == want);
         checkSame(got, expected);
         // Slicing does not change the search: the same nodes, spread over the slices.
-        CHECK(got.stats(PathStage::Search).expansions == expected.stats(PathStage::Search).expansions);
+        CHECK(planner.diagnostics().stats(PathStage::Search).expansions == whole.diagnostics().stats(PathStage::Search).expansions);
         ++compared;
       }
     }
@@ -105,7 +106,9 @@ TEST_CASE("slices: beginPlan and continuePlan give what plan() gives, whatever t
 namespace {
 
 // Everything a plan hands the game, which a plan in slices must give bit for bit.
-void checkIdentical(const PathResult& got, const PathResult& expected, bool recorded) {
+// (`gotStages` and `expectedStages`: the diagnostics of the planners that made them.)
+void checkIdentical(const PathResult& got, const PlanDiagnostics& gotStages, const PathResult& expected,
+                    const PlanDiagnostics& expectedStages, bool recorded) {
   checkSame(got, expected);
   CHECK(got.reason == expected.reason);
   CHECK(got.route == expected.route);
@@ -113,7 +116,7 @@ void checkIdentical(const PathResult& got, const PathResult& expected, bool reco
   CHECK(got.searchLength == expected.searchLength);
   CHECK(got.blocker == expected.blocker);
   CHECK(got.stopPoint == expected.stopPoint);
-  CHECK(got.anyAngleRoute == expected.anyAngleRoute);
+  CHECK(gotStages.anyAngleRoute == expectedStages.anyAngleRoute);
   REQUIRE(got.detours.size() == expected.detours.size());
   for (std::size_t i = 0; i < got.detours.size(); ++i) {
     CHECK(got.detours[i].around == expected.detours[i].around);
@@ -129,11 +132,11 @@ void checkIdentical(const PathResult& got, const PathResult& expected, bool reco
   }
   for (int stage = 0; stage < kPathStageCount; ++stage) {
     CAPTURE(stage);
-    CHECK(got.stages[std::size_t(stage)].ran == expected.stages[std::size_t(stage)].ran);
-    CHECK(got.stages[std::size_t(stage)].pointsIn == expected.stages[std::size_t(stage)].pointsIn);
-    CHECK(got.stages[std::size_t(stage)].pointsOut == expected.stages[std::size_t(stage)].pointsOut);
-    CHECK(got.stages[std::size_t(stage)].probes == expected.stages[std::size_t(stage)].probes);
-    if (recorded) CHECK(got.stagePoints[std::size_t(stage)] == expected.stagePoints[std::size_t(stage)]);
+    CHECK(gotStages.stages[std::size_t(stage)].ran == expectedStages.stages[std::size_t(stage)].ran);
+    CHECK(gotStages.stages[std::size_t(stage)].pointsIn == expectedStages.stages[std::size_t(stage)].pointsIn);
+    CHECK(gotStages.stages[std::size_t(stage)].pointsOut == expectedStages.stages[std::size_t(stage)].pointsOut);
+    CHECK(gotStages.stages[std::size_t(stage)].probes == expectedStages.stages[std::size_t(stage)].probes);
+    if (recorded) CHECK(gotStages.stagePoints[std::size_t(stage)] == expectedStages.stagePoints[std::size_t(stage)]);
   }
 }
 
@@ -204,7 +207,7 @@ TEST_CASE("slices: a deadline stops the stages between two, and the plan comes o
         REQUIRE(sliced.planInProgress());
         // Every call makes progress: a step, a search slice, or a span of stage 8's curve.
         REQUIRE(++calls < 400 + 2 * int(expected.controlPoints.size()));
-        if (got.stats(PathStage::Search).ran && !sliced.planInProgress()) break;
+        if (sliced.diagnostics().stats(PathStage::Search).ran && !sliced.planInProgress()) break;
         step = sliced.continuePlan(got, slice());
       }
       CHECK_FALSE(sliced.planInProgress());
@@ -215,7 +218,7 @@ TEST_CASE("slices: a deadline stops the stages between two, and the plan comes o
         stageStops += calls - 1;
       }
       stopped += calls > 1 ? 1 : 0;
-      checkIdentical(got, expected, settings.recordStages);
+      checkIdentical(got, sliced.diagnostics(), expected, whole.diagnostics(), settings.recordStages);
       ++compared;
       // A plan along the route, in steps too.
       if (status == Status::Ok && expected.route.size() >= 3) {
@@ -230,7 +233,7 @@ TEST_CASE("slices: a deadline stops the stages between two, and the plan comes o
                                               3 + int(expected.route.size() + wholeAlong.controlPoints.size()), alongCalls);
         CHECK(alongStep == alongStatus);
         if (alongStatus == Status::Ok) CHECK(alongCalls >= 2);
-        checkIdentical(slicedAlong, wholeAlong, settings.recordStages);
+        checkIdentical(slicedAlong, sliced.diagnostics(), wholeAlong, whole.diagnostics(), settings.recordStages);
         ++along;
       }
     }
@@ -270,7 +273,7 @@ TEST_CASE("slices: along a route the world changed under, the rest of it is prob
     // (A call per probed segment, per segment of stage 7 and per span of stage 8 at most.)
     const Status step = alongInSteps(sliced, request, first, got, 4 + int(2 * first.route.size() + expected.controlPoints.size()), calls);
     CHECK(step == status);
-    checkIdentical(got, expected, false);
+    checkIdentical(got, sliced.diagnostics(), expected, whole.diagnostics(), false);
     if (status == Status::NoPath) ++blocked;
     // Probed a segment a call: more calls than stages 7 and 8 alone make.
     if (calls > 3) ++stepped;
@@ -301,7 +304,7 @@ TEST_CASE("slices: a door closed while the stages are under way starts the plan 
     PathResult out;
     Status status = planner.beginPlan(request, out, PlanSlice{0, Clock::now()});
     // On to the stages after the search.
-    while (status == Status::InProgress && !out.stats(PathStage::ControlPoints).ran) {
+    while (status == Status::InProgress && !planner.diagnostics().stats(PathStage::ControlPoints).ran) {
       status = planner.continuePlan(out, PlanSlice{0, Clock::now()});
     }
     if (status != Status::InProgress) continue;
@@ -309,7 +312,7 @@ TEST_CASE("slices: a door closed while the stages are under way starts the plan 
     const DoorState was = door.state;
     REQUIRE(world.setDoorState(door.id, was == DoorState::Open ? DoorState::Closed : DoorState::Open) == Status::Ok);
     status = planner.continuePlan(out, PlanSlice{0, Clock::now()});
-    CHECK_FALSE(out.stats(PathStage::ControlPoints).ran);  // begun again: nothing after the search yet
+    CHECK_FALSE(planner.diagnostics().stats(PathStage::ControlPoints).ran);  // begun again: nothing after the search yet
     while (status == Status::InProgress) status = planner.continuePlan(out, PlanSlice{});
     PathResult expected;
     CHECK(status == reference.plan(request, expected));
@@ -483,7 +486,7 @@ TEST_CASE("replanAlong: plans along the rest of the earlier route", "[path][slic
     REQUIRE(along.route.size() == first.route.size() - 1);
     CHECK(along.route.front() == here);
     CHECK(std::equal(along.route.begin() + 1, along.route.end(), first.route.begin() + 2));
-    CHECK_FALSE(along.stats(PathStage::Search).ran);
+    CHECK_FALSE(planner.diagnostics().stats(PathStage::Search).ran);
 
     // A wall across what is left of the route: no longer clear.
     const Vec2 ahead = 0.5f * (first.route[2] + first.route[3]);

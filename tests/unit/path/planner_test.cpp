@@ -48,12 +48,12 @@ TEST_CASE("planner: straight line without a search when start sees goal", "[path
   REQUIRE(planner.plan({Vec2(0.5f, 0.5f), Vec2(5.5f, 1.5f)}, result) == Status::Ok);
   CHECK(result.controlPoints == std::vector<Vec2>{Vec2(0.5f, 0.5f), Vec2(5.5f, 1.5f)});
   CHECK(result.tilePath.empty());
-  CHECK_FALSE(result.stats(PathStage::Search).ran);
+  CHECK_FALSE(planner.diagnostics().stats(PathStage::Search).ran);
   CHECK(result.length == Approx(std::sqrt(26.0)));
   // With stage 1 off the search runs even in the open, and straightening leaves the straight line.
   planner.settings().enabled[std::size_t(PathStage::StraightLine)] = false;
   REQUIRE(planner.plan({Vec2(0.5f, 0.5f), Vec2(5.5f, 1.5f)}, result) == Status::Ok);
-  CHECK(result.stats(PathStage::Search).ran);
+  CHECK(planner.diagnostics().stats(PathStage::Search).ran);
   CHECK(result.controlPoints.size() == 2);
 }
 
@@ -225,10 +225,10 @@ TEST_CASE("planner invariants on random weighted square and hex maps", "[path][p
         ++viaSearch;
         // The cost invariant, stage by stage, judged independently (support/path_checks).
         const bool anyAngle = settings.search == SearchMode::AnyAngle && !widerThanHalfHexEdge(layout, radius);
-        const std::string broken = test::costInvariantViolation(map, request, result, {}, anyAngle);
+        const std::string broken = test::costInvariantViolation(map, request, result, planner.diagnostics(), {}, anyAngle);
         INFO(broken);
         CHECK(broken.empty());
-        if (anyAngle) CHECK(result.searchLength == Approx(polylineLength(result.stagePoints[std::size_t(PathStage::Search)])).epsilon(1e-6));
+        if (anyAngle) CHECK(result.searchLength == Approx(polylineLength(planner.diagnostics().stagePoints[std::size_t(PathStage::Search)])).epsilon(1e-6));
       }
     }
   }
@@ -246,7 +246,7 @@ TEST_CASE("planner: a clear straight line through costly terrain is not taken bl
   Planner planner(map);
   PathResult result;
   REQUIRE(planner.plan({Vec2(2.5f, 2.5f), Vec2(8.5f, 2.5f)}, result) == Status::Ok);
-  CHECK(result.stats(PathStage::Search).ran);
+  CHECK(planner.diagnostics().stats(PathStage::Search).ran);
   CHECK(result.cost < 20.0);  // round the end of the lava strip, not 1005 straight through it
 }
 

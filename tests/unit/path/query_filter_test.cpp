@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // QueryFilter: a request's own terrain costs (exactly the paths of a map whose terrain table has
-// them), door policy and ignored entities.
+// them) and door policy; and the request's ignored entities.
 #include <catch2/catch.hpp>
 
 #include "rpgnav/nav/nav_data.hpp"
@@ -217,10 +217,8 @@ TEST_CASE("query filter: a warm filtered plan allocates nothing", "[path][filter
   const TileMap map = test::randomMap(random, Layout::square(), 40, 40, 0.15);
   World world(map);
   const TerrainCost costs[] = {{terrainOf(map, ','), 1.0f}, {terrainOf(map, '~'), 4.0f}};
-  const EntityId nobody[] = {EntityId{99}};
   QueryFilter filter;
   filter.costs = costs;
-  filter.ignore = nobody;
   const EntityId alsoNobody[] = {EntityId{98}};
   std::vector<PathRequest> requests;
   for (int q = 0; q < 40; ++q) {
@@ -290,10 +288,8 @@ TEST_CASE("query filter: a request's door policy replaces the world's; none mean
   bool viaGap = false;
   for (const Vec2& p : result.controlPoints) viaGap = viaGap || p.y() > 5.0f;
   CHECK(viaGap);
-  // A filter without a policy (costs and ignore only): the world's policy again.
+  // A filter without a policy: the world's policy again.
   filter.doorPolicy = nullptr;
-  const EntityId nobody[] = {EntityId{42}};
-  filter.ignore = nobody;
   CHECK(planner.plan(request, result) == Status::StoppedAtDoor);
   // And the world's policy is not touched by a request's.
   world.setDoorPolicy(&pass);
@@ -304,7 +300,7 @@ TEST_CASE("query filter: a request's door policy replaces the world's; none mean
   world.setDoorPolicy(nullptr);
 }
 
-TEST_CASE("query filter: ignored entities are no obstacle, beside the request's own", "[path][filter][entities]") {
+TEST_CASE("a request's ignored entities are no obstacle, with or without a filter", "[path][filter][entities]") {
   const TileMap map = test::mapFromAscii(Layout::square(), {
                                                                "##########",
                                                                "#........#",
@@ -318,15 +314,18 @@ TEST_CASE("query filter: ignored entities are no obstacle, beside the request's 
   PathResult result;
   REQUIRE(planner.plan(request, result) == Status::BlockedByEntity);
   CHECK(result.blocker == EntityId{7});
-  const EntityId first[] = {EntityId{7}}, second[] = {EntityId{8}};
-  QueryFilter filter;
-  filter.ignore = first;
-  request.filter = &filter;
+  const EntityId first[] = {EntityId{7}}, both[] = {EntityId{8}, EntityId{7}};
+  request.ignore = first;
   REQUIRE(planner.plan(request, result) == Status::BlockedByEntity);
   CHECK(result.blocker == EntityId{8});
-  request.ignore = second;  // both lists count
+  request.ignore = both;
   CHECK(planner.plan(request, result) == Status::Ok);
-  request.filter = nullptr;
+  const TerrainCost costs[] = {{terrainOf(map, '.'), 1.0f}};
+  QueryFilter filter;  // a filter does not change what the request ignores
+  filter.costs = costs;
+  request.filter = &filter;
+  CHECK(planner.plan(request, result) == Status::Ok);
+  request.ignore = {};
   REQUIRE(planner.plan(request, result) == Status::BlockedByEntity);
   CHECK(result.blocker == EntityId{7});
 }

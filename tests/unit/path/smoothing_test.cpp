@@ -272,7 +272,7 @@ void checkSmoothedCurvesOnRandomMaps(const Layout& layout, std::uint32_t seed) {
       if (!isSuccess(planner.plan(request, result))) continue;
       INFO(toString(layout.kind()) << " trial " << trial << " query " << q);
       if (judged) {
-        const std::string broken = test::costInvariantViolation(map, request, result, walls, false, true);
+        const std::string broken = test::costInvariantViolation(map, request, result, planner.diagnostics(), walls, false, true);
         INFO(broken);
         REQUIRE(broken.empty());
       }
@@ -315,7 +315,7 @@ void checkSmoothedCurvesOnRandomMaps(const Layout& layout, std::uint32_t seed) {
       REQUIRE(step.ending == (result.status == Status::StoppedAtDoor ? PathFollower::Ending::DoorStop
                                                                       : PathFollower::Ending::Goal));
       ++curves;
-      repaired += result.stats(PathStage::Smoothing).repairs > 0 ? 1 : 0;
+      repaired += planner.diagnostics().stats(PathStage::Smoothing).repairs > 0 ? 1 : 0;
     }
   }
   INFO(queries << " queries, " << curves << " curves, " << repaired << " repaired");

@@ -313,7 +313,7 @@ TEST_CASE("pipeline: zero-radius paths match the optimal any-angle length on ran
       const Vec2 start(x(random), y(random)), goal(x(random), y(random));
       if (planner.plan({start, goal}, result) != Status::Ok) continue;
       // The cost invariant, stage by stage (support/path_checks).
-      const std::string broken = test::costInvariantViolation(map, {start, goal}, result, {}, anyAngle || search == 2);
+      const std::string broken = test::costInvariantViolation(map, {start, goal}, result, planner.diagnostics(), {}, anyAngle || search == 2);
       INFO(broken);
       CHECK(broken.empty());
       const double optimal = optimalAnyAngle(map, start, goal);

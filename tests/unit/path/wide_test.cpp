@@ -222,7 +222,7 @@ TEST_CASE("wide characters (half a tile to 3 tiles) keep their radius through ev
           }
         }
         counts.nearDoors += nearDoor ? 1 : 0;
-        const std::string violation = test::costInvariantViolation(map, request, result, walls, false, entities);
+        const std::string violation = test::costInvariantViolation(map, request, result, planner.diagnostics(), walls, false, entities);
         INFO(violation);
         REQUIRE(violation.empty());
         if (result.tilePath.empty()) {

@@ -457,7 +457,7 @@ TEST_CASE("a path point within furniture by a wall corner: the way goes round to
     settings.search = exact ? SearchMode::ExactAnyAngle : SearchMode::Tiles;
     Planner recording(world, settings);
     REQUIRE(recording.plan(request, result) == Status::Ok);
-    const std::vector<Vec2>& stage6 = result.stagePoints[5];  // stage k's points at k - 1
+    const std::vector<Vec2>& stage6 = recording.diagnostics().stagePoints[5];  // stage k's points at k - 1
     REQUIRE(stage6.size() >= 3);
     // The case as it was found (after the 8-way search): stage 6 bends inside the counter's space.
     if (!exact) {
@@ -599,7 +599,7 @@ TEST_CASE("paths with entities and doors keep every invariant on random maps", "
           });
           if (!escapes) {
             const bool searchedAnyAngle = anyAngle && !widerThanHalfHexEdge(layout, radius);
-            const std::string broken = test::costInvariantViolation(map, request, result, walls, searchedAnyAngle, true);
+            const std::string broken = test::costInvariantViolation(map, request, result, planner.diagnostics(), walls, searchedAnyAngle, true);
             INFO(broken);
             CHECK(broken.empty());
           }
@@ -683,14 +683,14 @@ TEST_CASE("stage times are each counted once: they add up to no more than plan()
     const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
     REQUIRE(result.controlPoints.size() == 2);
     REQUIRE(result.detours.empty());
-    REQUIRE(result.stats(PathStage::StraightLine).ran);
-    REQUIRE_FALSE(result.stats(PathStage::Search).ran);
+    REQUIRE(planner.diagnostics().stats(PathStage::StraightLine).ran);
+    REQUIRE_FALSE(planner.diagnostics().stats(PathStage::Search).ran);
     double sum = 0.0;
-    for (const StageStats& stats : result.stages) {
+    for (const StageStats& stats : planner.diagnostics().stages) {
       CHECK(stats.micros >= 0.0);
       sum += stats.micros;
     }
-    INFO("stages " << sum << " us, plan() " << wall << " us, of which detours " << result.stats(PathStage::Detours).micros);
+    INFO("stages " << sum << " us, plan() " << wall << " us, of which detours " << planner.diagnostics().stats(PathStage::Detours).micros);
     CHECK(sum <= wall * 1.000001 + 0.001);  // (rounding of the durations to double)
   }
 }

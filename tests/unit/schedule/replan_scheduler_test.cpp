@@ -1398,7 +1398,7 @@ TEST_CASE("scheduler: bad input is refused", "[schedule]") {
   CHECK(scheduler.add(character(2, centre(2, 5), Goal::following(EntityId{2}))) == Status::InvalidArgument);
   CHECK(scheduler.size() == 1);
   CHECK_FALSE(scheduler.info(EntityId{2}).known);
-  // The edge of the allowed: radius 0, and 3 tiles (NavData::kMaxRadiusTiles).
+  // The edge of the allowed: radius 0, and 3 tiles (kMaxRadiusTiles).
   CHECK(scheduler.add(character(2, centre(2, 5), goal, 1.0f, 0.0f)) == Status::Ok);
   CHECK(scheduler.add(character(3, centre(2, 5), goal, 1.0f, 3.0f)) == Status::Ok);
   CHECK(scheduler.size() == 3);

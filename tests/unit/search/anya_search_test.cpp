@@ -362,7 +362,7 @@ TEST_CASE("planner with SearchMode::ExactAnyAngle: paths of radius 0 pulled taut
       }
       CHECK(wideResult.length >= expected - 1e-4);
       ++wider;
-      offCorners += wideResult.anyAngleRoute && wideResult.stats(PathStage::Search).ran ? 1 : 0;
+      offCorners += roomy.diagnostics().anyAngleRoute && roomy.diagnostics().stats(PathStage::Search).ran ? 1 : 0;
     }
   }
   CHECK(compared > 100);
