@@ -94,12 +94,6 @@ static bool parseReal(std::string_view text, T& out) {
 bool parseFloat(std::string_view text, float& out) { return parseReal(text, out); }
 bool parseDouble(std::string_view text, double& out) { return parseReal(text, out); }
 
-std::string formatFloat(float value) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return error == std::errc{} ? std::string(buffer, end) : std::string("nan");
-}
-
 Result<std::string> readWholeFile(const std::filesystem::path& path, std::uintmax_t maxBytes) {
   std::error_code code;
   if (std::filesystem::is_directory(path, code)) {

@@ -2,6 +2,7 @@
 #pragma once
 // Line and token reading shared by the text formats, with file:line:column error messages.
 
+#include "core/format_float.hpp"
 #include "rpgnav/core/status.hpp"
 
 #include <cstdint>
@@ -53,8 +54,6 @@ bool parseInteger(std::string_view text, std::int64_t& out);
 /// Decimal number as float (from_chars rules: no leading '+'); false on junk, NaN or infinity.
 bool parseFloat(std::string_view text, float& out);
 bool parseDouble(std::string_view text, double& out);
-/// Shortest text that parses back to exactly `value`.
-std::string formatFloat(float value);
 
 /// Reads a file into memory; IoError if it cannot be opened or is larger than maxBytes.
 Result<std::string> readWholeFile(const std::filesystem::path& path, std::uintmax_t maxBytes);

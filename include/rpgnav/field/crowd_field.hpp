@@ -23,7 +23,7 @@
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/field/cost_field.hpp"
 #include "rpgnav/grid/danger_map.hpp"
-#include "rpgnav/grid/map_features.hpp"
+#include "rpgnav/grid/door_state.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <cstdint>

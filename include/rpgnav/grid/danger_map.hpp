@@ -11,6 +11,7 @@
 #include "rpgnav/grid/layout.hpp"
 
 #include <cstdint>
+#include <string>
 #include <span>
 #include <utility>
 #include <vector>
@@ -113,6 +114,14 @@ class RPGNAV_API DangerMap {
   void recount(std::size_t tile) noexcept;
   void applyStamp(const Stamp& stamp, int sign);
   void journalTouched();
+};
+
+/// A named danger layer as authored in a map file: one value 0-255 per tile, row-major
+/// (width × height), for the danger layer of the same position (DangerMap::setLayer, CrowdField::setDanger).
+struct DangerLayerSpec {
+  std::string name;
+  std::vector<std::uint8_t> values;
+  friend bool operator==(const DangerLayerSpec&, const DangerLayerSpec&) = default;
 };
 
 }  // namespace rpgnav

@@ -6,8 +6,11 @@
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/status.hpp"
-#include "rpgnav/grid/map_features.hpp"
+#include "rpgnav/grid/danger_map.hpp"
 #include "rpgnav/grid/tile_map.hpp"
+#include "rpgnav/world/design_settings.hpp"
+#include "rpgnav/world/doors.hpp"
+#include "rpgnav/world/entities.hpp"
 
 #include <cstdint>
 #include <filesystem>

@@ -6,7 +6,7 @@
 
 #include "rpgnav/core/export.hpp"
 #include "rpgnav/core/types.hpp"
-#include "rpgnav/grid/map_features.hpp"
+#include "rpgnav/grid/door_state.hpp"
 #include "rpgnav/world/entities.hpp"
 
 #include <array>
@@ -18,6 +18,16 @@ namespace rpgnav {
 struct DoorTag {};
 /// A door's number in its World: 1, 2, ... in the order doors were added; DoorId{0} means no door.
 using DoorId = StrongId<DoorTag, std::uint32_t>;
+
+/// A door as authored (a map file, World::addDoor): on the edge shared by two neighbouring tiles.
+struct DoorSpec {
+  std::string name;
+  Cell a;
+  Cell b;
+  DoorState state = DoorState::Closed;
+  std::string key;  ///< Name of the key that unlocks it; empty for none.
+  friend bool operator==(const DoorSpec&, const DoorSpec&) = default;
+};
 
 /// A door on the edge between two neighbouring tiles.
 struct Door {

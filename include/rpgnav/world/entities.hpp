@@ -13,9 +13,22 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace rpgnav {
+
+/// An entity as authored in a map file: something standing on the map. Non-flat entities have a personal space that paths avoid;
+/// flat ones (rugs, corpses) never block.
+struct EntitySpec {
+  std::string name;
+  Vec2 position = Vec2(0.0f, 0.0f);  ///< World units.
+  float radius = 0.0f;               ///< Personal-space radius, world units.
+  bool flat = false;
+  friend bool operator==(const EntitySpec& a, const EntitySpec& b) {
+    return a.name == b.name && a.position == b.position && a.radius == b.radius && a.flat == b.flat;
+  }
+};
 
 struct EntityTag {};
 /// The game's own id for an entity (any value it likes; ids are unique within one registry).

@@ -1,21 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "rpgnav/grid/map_features.hpp"
+#include "rpgnav/world/design_settings.hpp"
 
-#include "io/text_reader.hpp"
+#include "core/format_float.hpp"
+#include "rpgnav/core/limits.hpp"
 
 #include <array>
 #include <cmath>
 
 namespace rpgnav {
-
-std::string_view toString(DoorState state) noexcept {
-  switch (state) {
-    case DoorState::Open: return "open";
-    case DoorState::Closed: return "closed";
-    case DoorState::Locked: return "locked";
-  }
-  return "unknown";
-}
 
 namespace {
 

@@ -1,57 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file
-/// Doors, entities, danger layers and designer settings as authored in a map file: plain data that
-/// the world module turns into live doors and entities and the defaults its planners and
-/// schedulers use.
+/// Designer settings: what a designer tunes per map, with the limits each is checked against.
 
 #include "rpgnav/core/export.hpp"
-#include "rpgnav/core/types.hpp"
-#include "rpgnav/grid/danger_map.hpp"
 
-#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace rpgnav {
-
-enum class DoorState : std::uint8_t { Open, Closed, Locked };
-
-/// "open", "closed", "locked".
-RPGNAV_API std::string_view toString(DoorState state) noexcept;
-
-/// A door on the edge shared by two neighbouring tiles.
-struct DoorSpec {
-  std::string name;
-  Cell a;
-  Cell b;
-  DoorState state = DoorState::Closed;
-  std::string key;  ///< Name of the key that unlocks it; empty for none.
-  friend bool operator==(const DoorSpec&, const DoorSpec&) = default;
-};
-
-/// Something standing on the map. Non-flat entities have a personal space that paths avoid;
-/// flat ones (rugs, corpses) never block.
-struct EntitySpec {
-  std::string name;
-  Vec2 position = Vec2(0.0f, 0.0f);  ///< World units.
-  float radius = 0.0f;               ///< Personal-space radius, world units.
-  bool flat = false;
-  friend bool operator==(const EntitySpec& a, const EntitySpec& b) {
-    return a.name == b.name && a.position == b.position && a.radius == b.radius && a.flat == b.flat;
-  }
-};
-
-/// A named danger layer as authored in a map file: one value 0-255 per tile, row-major
-/// (width × height), for the danger layer of the same position (DangerMap::setLayer, CrowdField::setDanger).
-struct DangerLayerSpec {
-  std::string name;
-  std::vector<std::uint8_t> values;
-  friend bool operator==(const DangerLayerSpec&, const DangerLayerSpec&) = default;
-};
 
 /// What a designer tunes per map (a map file's `[settings]`, Tiled map properties): the defaults
 /// of the planners and schedulers on the world that holds them (World::setDesignSettings), in
