@@ -402,6 +402,9 @@ class SegmentTester {
   Verdict classifyHexAxis(int family, const Eigen::Vector2d& a, const Eigen::Vector2d& b, double pad, double slack,
                           bool clearOnly, float onlyCost, double& cost, Cell& blocker) const;
   bool keepsHex(Eigen::Vector2d a, Eigen::Vector2d b, double radius, double pad) const;
+  // A hexagon, in a line frame, is where three strips cross, |n·(p - centre)| ≤ ½ for these unit
+  // normals n: across u, and across the two axes at ±60° from it.
+  static constexpr std::array<std::array<double, 2>, 3> kHexStripNormals{{{1.0, 0.0}, {0.5, kHexPitch}, {-0.5, kHexPitch}}};
   // A segment in a hex layout's line frame (u along the lines, v across), asked line after line
   // for the u-range of its points with v in a band, or for the tiles of a line that may come
   // within a reach of it: the segment's slope and normal are worked out once, so a line costs a
