@@ -25,7 +25,20 @@ namespace Rpgnav
     public enum EventKind { NewPath = 0, StoppedAtDoor = 1, BlockedByEntity = 2, GoalUnreachable = 3 }
     public enum ReplanReason { First = 0, Periodic = 1, GoalChanged = 2, GoalMoved = 3, DoorChanged = 4, MapChanged = 5, EntityInCorridor = 6, Stuck = 7 }
 
+    /// <summary>Which search a planner runs (rpgnav_search_mode).</summary>
+    public enum SearchMode { Tiles = 0, AnyAngle = 1, ExactAnyAngle = 2 }
     public static class Mobility { public const byte Walk = 0, Swim = 1, Fly = 2; }
+    /// <summary>The library's fixed limits (RPGNAV_MAX_* in rpgnav.h).</summary>
+    public static class Limits
+    {
+        public const int MaxMapSide = 32768;
+        public const long MaxMapTiles = 67108864;
+        public const int MaxMobilities = 8, MaxTerrains = 255, MaxDangerLayers = 8;
+        public const int MaxEntities = 1048576, MaxDoors = 1048576, MaxCharacters = 1048576;
+        public const float MinSearchCost = 1.0f / 1024.0f, MaxSearchCost = 1000.0f, MaxDoorCost = 1000.0f;
+        /// <summary>A character's radius, in tiles.</summary>
+        public const float MaxRadiusTiles = 3.0f;
+    }
     public static class EntityFlags { public const uint Flat = 1, Static = 2, Moving = 4; }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -206,6 +219,8 @@ namespace Rpgnav
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern PathRequest rpgnav_path_request_default();
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_planner_create(HandleRef world, out IntPtr planner);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_planner_destroy(IntPtr planner);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_planner_set_search_mode(HandleRef planner, SearchMode mode);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern SearchMode rpgnav_planner_search_mode(HandleRef planner);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_path_create(out IntPtr path);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_path_destroy(IntPtr path);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_plan(HandleRef planner, ref PathRequest request, HandleRef path);
@@ -230,6 +245,8 @@ namespace Rpgnav
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_path(HandleRef scheduler, uint id, HandleRef path);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern UIntPtr rpgnav_scheduler_size(HandleRef scheduler);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern long rpgnav_scheduler_late_turns(HandleRef scheduler);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_scheduler_set_search_mode(HandleRef scheduler, SearchMode mode);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern SearchMode rpgnav_scheduler_search_mode(HandleRef scheduler);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern Status rpgnav_field_create(HandleRef world, byte mobility, Cell[] goals, UIntPtr goalCount, out IntPtr field);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] public static extern void rpgnav_field_destroy(IntPtr field);
@@ -481,6 +498,12 @@ namespace Rpgnav
         static IntPtr Create(World world) { IntPtr p; return Native.Made(Native.rpgnav_planner_create(world.Ref, out p), p); }
         protected override void Destroy(IntPtr handle) { Native.rpgnav_planner_destroy(handle); }
         public World World { get { return world; } }
+        /// <summary>The search of the next plans; setting an unknown mode throws.</summary>
+        public SearchMode SearchMode
+        {
+            get { return Native.rpgnav_planner_search_mode(Ref); }
+            set { Native.Check(Native.rpgnav_planner_set_search_mode(Ref, value)); }
+        }
         /// <summary>Plans into `path`; the outcome is the status (also path.Status).</summary>
         public Status Plan(PathRequest request, PathResult path)
         {
@@ -503,6 +526,12 @@ namespace Rpgnav
         /// <summary>Plans begun more than an interval after their turn came due, over every update
         /// so far: when it grows, the budget cannot keep the cadence.</summary>
         public long LateTurns { get { return Native.rpgnav_scheduler_late_turns(Ref); } }
+        /// <summary>The search of the scheduler's plans; setting an unknown mode throws.</summary>
+        public SearchMode SearchMode
+        {
+            get { return Native.rpgnav_scheduler_search_mode(Ref); }
+            set { Native.Check(Native.rpgnav_scheduler_set_search_mode(Ref, value)); }
+        }
         public void Add(Character character) { Native.Check(Native.rpgnav_scheduler_add(Ref, ref character)); }
         public void Remove(uint id) { Native.Check(Native.rpgnav_scheduler_remove(Ref, id)); }
         public void SetGoal(uint id, Vec2 goal) { Native.Check(Native.rpgnav_scheduler_set_goal(Ref, id, goal)); }

@@ -93,6 +93,21 @@ typedef struct rpgnav_cell {
   int32_t x, y;
 } rpgnav_cell;
 
+/** The library's fixed limits (the same as rpgnav/core/limits.hpp): a call that would pass one
+ *  is refused with LIMIT_EXCEEDED or INVALID_ARGUMENT. */
+#define RPGNAV_MAX_MAP_SIDE 32768            /**< tiles per side */
+#define RPGNAV_MAX_MAP_TILES 67108864        /**< tiles per map (2^26) */
+#define RPGNAV_MAX_MOBILITIES 8
+#define RPGNAV_MAX_TERRAINS 255
+#define RPGNAV_MIN_SEARCH_COST (1.0f / 1024.0f) /**< a passable tile's cost is clamped to this range */
+#define RPGNAV_MAX_SEARCH_COST 1000.0f
+#define RPGNAV_MAX_DANGER_LAYERS 8
+#define RPGNAV_MAX_ENTITIES 1048576          /**< per world (2^20) */
+#define RPGNAV_MAX_DOORS 1048576             /**< per world (2^20) */
+#define RPGNAV_MAX_CHARACTERS 1048576        /**< per scheduler (2^20) */
+#define RPGNAV_MAX_DOOR_COST 1000.0f
+#define RPGNAV_MAX_RADIUS_TILES 3.0f         /**< a character's radius, in tiles */
+
 /* ---- Worlds: a map, its doors and entities --------------------------------------------- */
 
 typedef struct rpgnav_world rpgnav_world;
@@ -283,6 +298,18 @@ RPGNAV_C_API rpgnav_path_request rpgnav_path_request_default(void);
 RPGNAV_C_API rpgnav_status rpgnav_planner_create(const rpgnav_world* world, rpgnav_planner** out);
 RPGNAV_C_API void rpgnav_planner_destroy(rpgnav_planner* planner);
 
+/** Which search a planner's stage 2 runs (rpgnav::SearchMode): the tile search (jump points on
+ *  square maps, the cheapest), Theta*-like any-angle, or the exact any-angle search (the default). */
+typedef RPGNAV_ENUM(rpgnav_search_mode) {
+  RPGNAV_SEARCH_TILES = 0,
+  RPGNAV_SEARCH_ANY_ANGLE = 1,
+  RPGNAV_SEARCH_EXACT_ANY_ANGLE = 2
+} rpgnav_search_mode;
+/** Sets the planner's search for its next plans; INVALID_ARGUMENT for NULL or an unknown mode. */
+RPGNAV_C_API rpgnav_status rpgnav_planner_set_search_mode(rpgnav_planner* planner, rpgnav_search_mode mode);
+/** The planner's search (RPGNAV_SEARCH_EXACT_ANY_ANGLE for NULL: the default). */
+RPGNAV_C_API rpgnav_search_mode rpgnav_planner_search_mode(const rpgnav_planner* planner);
+
 /** A path result, reused from plan to plan (it keeps its memory). */
 RPGNAV_C_API rpgnav_status rpgnav_path_create(rpgnav_path** out);
 RPGNAV_C_API void rpgnav_path_destroy(rpgnav_path* path);
@@ -369,6 +396,9 @@ RPGNAV_C_API size_t rpgnav_scheduler_size(const rpgnav_scheduler* scheduler);
  *  summed over every update so far (0 for NULL). When it grows, the budget cannot keep every
  *  character planned about once a second. */
 RPGNAV_C_API int64_t rpgnav_scheduler_late_turns(const rpgnav_scheduler* scheduler);
+/** The search of the scheduler's plans (see rpgnav_planner_set_search_mode). */
+RPGNAV_C_API rpgnav_status rpgnav_scheduler_set_search_mode(rpgnav_scheduler* scheduler, rpgnav_search_mode mode);
+RPGNAV_C_API rpgnav_search_mode rpgnav_scheduler_search_mode(const rpgnav_scheduler* scheduler);
 
 /* ---- Crowd fields: one goal, any number of followers ----------------------------------- */
 

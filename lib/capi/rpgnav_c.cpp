@@ -11,6 +11,15 @@
 using namespace rpgnav;
 using namespace rpgnav::capi;
 
+// The C header's limits are the library's own (rpgnav/core/limits.hpp).
+static_assert(RPGNAV_MAX_MAP_SIDE == kMaxMapSide && RPGNAV_MAX_MAP_TILES == kMaxMapTiles);
+static_assert(RPGNAV_MAX_MOBILITIES == kMaxMobilities && RPGNAV_MAX_TERRAINS == kMaxTerrains);
+static_assert(RPGNAV_MIN_SEARCH_COST == kMinSearchCost && RPGNAV_MAX_SEARCH_COST == kMaxSearchCost);
+static_assert(RPGNAV_MAX_DANGER_LAYERS == kMaxDangerLayers && RPGNAV_MAX_DOOR_COST == kMaxDoorCost);
+static_assert(RPGNAV_MAX_ENTITIES == kMaxEntities && RPGNAV_MAX_DOORS == kMaxDoors &&
+              RPGNAV_MAX_CHARACTERS == kMaxCharacters);
+static_assert(RPGNAV_MAX_RADIUS_TILES == kMaxRadiusTiles);
+
 extern "C" {
 
 const char* rpgnav_status_name(rpgnav_status status) {

@@ -35,6 +35,36 @@ rpgnav_status rpgnav_planner_create(const rpgnav_world* world, rpgnav_planner** 
 
 void rpgnav_planner_destroy(rpgnav_planner* planner) { delete planner; }
 
+namespace {
+
+bool knownSearchMode(rpgnav_search_mode mode) {
+  return mode == RPGNAV_SEARCH_TILES || mode == RPGNAV_SEARCH_ANY_ANGLE || mode == RPGNAV_SEARCH_EXACT_ANY_ANGLE;
+}
+
+// The C numbers are SearchMode's own.
+static_assert(int(SearchMode::Tiles) == RPGNAV_SEARCH_TILES && int(SearchMode::AnyAngle) == RPGNAV_SEARCH_ANY_ANGLE &&
+              int(SearchMode::ExactAnyAngle) == RPGNAV_SEARCH_EXACT_ANY_ANGLE);
+
+rpgnav_status setSearchMode(Planner& planner, rpgnav_search_mode mode, const char* unknown) {
+  if (!knownSearchMode(mode)) return invalid(unknown);
+  planner.settings().search = SearchMode(mode);
+  return report(RPGNAV_OK);
+}
+
+}  // namespace
+
+rpgnav_status rpgnav_planner_set_search_mode(rpgnav_planner* planner, rpgnav_search_mode mode) {
+  return guarded([&] {
+    if (planner == nullptr) return invalid("rpgnav_planner_set_search_mode: planner is NULL");
+    return setSearchMode(planner->planner, mode, "rpgnav_planner_set_search_mode: unknown search mode");
+  });
+}
+
+rpgnav_search_mode rpgnav_planner_search_mode(const rpgnav_planner* planner) {
+  const SearchMode mode = planner == nullptr ? PlannerSettings{}.search : planner->planner.settings().search;
+  return rpgnav_search_mode(mode);
+}
+
 rpgnav_status rpgnav_path_create(rpgnav_path** out) {
   return guarded([&] {
     if (out == nullptr) return invalid("rpgnav_path_create: out is NULL");
@@ -213,6 +243,18 @@ rpgnav_status rpgnav_scheduler_path(const rpgnav_scheduler* scheduler, uint32_t 
 
 int64_t rpgnav_scheduler_late_turns(const rpgnav_scheduler* scheduler) {
   return scheduler == nullptr ? 0 : scheduler->scheduler.lateTurns();
+}
+
+rpgnav_status rpgnav_scheduler_set_search_mode(rpgnav_scheduler* scheduler, rpgnav_search_mode mode) {
+  return guarded([&] {
+    if (scheduler == nullptr) return invalid("rpgnav_scheduler_set_search_mode: scheduler is NULL");
+    return setSearchMode(scheduler->scheduler.planner(), mode, "rpgnav_scheduler_set_search_mode: unknown search mode");
+  });
+}
+
+rpgnav_search_mode rpgnav_scheduler_search_mode(const rpgnav_scheduler* scheduler) {
+  const SearchMode mode = scheduler == nullptr ? PlannerSettings{}.search : scheduler->scheduler.planner().settings().search;
+  return rpgnav_search_mode(mode);
 }
 
 size_t rpgnav_scheduler_size(const rpgnav_scheduler* scheduler) {

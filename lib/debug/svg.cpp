@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rpgnav/debug/svg.hpp"
+#include "debug/svg_impl.hpp"
 
 #include "debug/svg_colours.hpp"
 
@@ -184,7 +184,7 @@ std::string bodyLabel(std::string_view label, std::string_view what, float radiu
 }  // namespace
 
 
-std::string SvgPicture::mark(SvgLegendEntry wanted) {
+std::string SvgPicture::Impl::mark(SvgLegendEntry wanted) {
   if (wanted.label.empty()) {
     const auto replaced = m_replaced.find(wanted.colour);
     return replaced != m_replaced.end() ? replaced->second : wanted.colour;
@@ -199,13 +199,13 @@ std::string SvgPicture::mark(SvgLegendEntry wanted) {
   return drawn;
 }
 
-float SvgPicture::markerRadius(float radius) const {
+float SvgPicture::Impl::markerRadius(float radius) const {
   // A body is drawn at its size unless that would hide it; a point has none, so it gets a glyph
   // large enough to find.
   return radius > 0.0f ? std::max(radius, 2.5f / m_scale) : 4.0f / m_scale;
 }
 
-SvgPicture::SvgPicture(const TileMap& map, MobilityId mobility, float pixelsPerTile)
+SvgPicture::Impl::Impl(const TileMap& map, MobilityId mobility, float pixelsPerTile)
     : m_map(map), m_scale(pixelsPerTile / map.layout().tileSize()) {
   const Layout& layout = map.layout();
   const TerrainTable& terrain = map.terrain();
@@ -271,7 +271,7 @@ SvgPicture::SvgPicture(const TileMap& map, MobilityId mobility, float pixelsPerT
   }
 }
 
-void SvgPicture::tiles(const std::vector<Cell>& cells, std::string_view colour, std::string_view label) {
+void SvgPicture::Impl::tiles(const std::vector<Cell>& cells, std::string_view colour, std::string_view label) {
   const std::string drawn = mark({Kind::Tiles, std::string(colour), std::string(label)});
   const float width = 0.06f * m_map.layout().tileSize();
   for (const Cell& cell : cells) {
@@ -280,7 +280,7 @@ void SvgPicture::tiles(const std::vector<Cell>& cells, std::string_view colour, 
   }
 }
 
-void SvgPicture::polyline(const std::vector<Vec2>& line, std::string_view colour, float width, bool dashed,
+void SvgPicture::Impl::polyline(const std::vector<Vec2>& line, std::string_view colour, float width, bool dashed,
                           std::string_view label) {
   if (line.empty()) return;
   const std::string drawn = mark({Kind::Line, std::string(colour), std::string(label), dashed});
@@ -295,13 +295,13 @@ void SvgPicture::polyline(const std::vector<Vec2>& line, std::string_view colour
   }
 }
 
-void SvgPicture::curve(const std::vector<Vec2>& line, std::string_view colour, float width, std::string_view label) {
+void SvgPicture::Impl::curve(const std::vector<Vec2>& line, std::string_view colour, float width, std::string_view label) {
   if (line.empty()) return;
   const std::string drawn = mark({Kind::Line, std::string(colour), std::string(label)});
   m_body += bandedLine(line, "curve", drawn, width * m_map.layout().tileSize(), 0.0, 0.0);
 }
 
-void SvgPicture::route(const SmoothPath& path, float radius, std::string_view colour, std::string_view label,
+void SvgPicture::Impl::route(const SmoothPath& path, float radius, std::string_view colour, std::string_view label,
                        std::span<const Vec2> controlPoints) {
   if (path.empty()) return;
   const float tile = m_map.layout().tileSize();
@@ -317,7 +317,7 @@ void SvgPicture::route(const SmoothPath& path, float radius, std::string_view co
   }
 }
 
-void SvgPicture::trail(const std::vector<Vec2>& line, float radius, std::string_view colour, std::string_view label,
+void SvgPicture::Impl::trail(const std::vector<Vec2>& line, float radius, std::string_view colour, std::string_view label,
                        bool markEnds) {
   if (line.empty()) return;
   const float tile = m_map.layout().tileSize();
@@ -332,19 +332,19 @@ void SvgPicture::trail(const std::vector<Vec2>& line, float radius, std::string_
   }
 }
 
-void SvgPicture::start(Vec2 point, float radius, std::string_view label) {
+void SvgPicture::Impl::start(Vec2 point, float radius, std::string_view label) {
   const float tile = m_map.layout().tileSize();
   const std::string colour = mark({Kind::Start, std::string(kStartColour), bodyLabel(label, "the body", radius, tile)});
   m_body += startGlyph(point, markerRadius(radius), 0.04 * tile, colour);
 }
 
-void SvgPicture::goal(Vec2 point, float radius, std::string_view label) {
+void SvgPicture::Impl::goal(Vec2 point, float radius, std::string_view label) {
   const float tile = m_map.layout().tileSize();
   const std::string colour = mark({Kind::Goal, std::string(kGoalColour), bodyLabel(label, "the body", radius, tile)});
   m_body += goalGlyph(point, markerRadius(radius), 0.05 * tile, colour);
 }
 
-void SvgPicture::world(const World& world, bool movingEntities) {
+void SvgPicture::Impl::world(const World& world, bool movingEntities) {
   const float tile = m_map.layout().tileSize();
   constexpr std::array<std::string_view, 3> kDoorColours = {"#3cb043", "#e0a010", "#d02020"};
   constexpr std::array<std::string_view, 3> kDoorLabels = {"door open", "door closed", "door locked"};
@@ -375,7 +375,7 @@ void SvgPicture::world(const World& world, bool movingEntities) {
   }
 }
 
-void SvgPicture::field(const CrowdField& field, int arrowEvery) {
+void SvgPicture::Impl::field(const CrowdField& field, int arrowEvery) {
   const Layout& layout = m_map.layout();
   const float tile = layout.tileSize();
   // The distances present, for the colour scale and its legend: reachable tiles only.
@@ -438,7 +438,7 @@ void SvgPicture::field(const CrowdField& field, int arrowEvery) {
   }
 }
 
-std::string SvgPicture::dangerMark(const DangerMap& danger, std::uint8_t factor) {
+std::string SvgPicture::Impl::dangerMark(const DangerMap& danger, std::uint8_t factor) {
   int low = 256, high = 0;
   for (std::int32_t i = 0; i < m_map.tileCount(); ++i) {
     if (const int value = danger.danger(m_map.cellAt(i)); value > 0) low = std::min(low, value), high = std::max(high, value);
@@ -449,7 +449,7 @@ std::string SvgPicture::dangerMark(const DangerMap& danger, std::uint8_t factor)
                    " (layers summed, factor " + std::to_string(factor) + ")"});
 }
 
-void SvgPicture::dangerTiles(const DangerMap& danger, const std::string& colour) {
+void SvgPicture::Impl::dangerTiles(const DangerMap& danger, const std::string& colour) {
   const Layout& layout = m_map.layout();
   for (std::int32_t i = 0; !colour.empty() && i < m_map.tileCount(); ++i) {
     const Cell cell = m_map.cellAt(i);
@@ -461,20 +461,20 @@ void SvgPicture::dangerTiles(const DangerMap& danger, const std::string& colour)
   }
 }
 
-void SvgPicture::danger(const DangerMap& danger, std::uint8_t factor) { dangerTiles(danger, dangerMark(danger, factor)); }
+void SvgPicture::Impl::danger(const DangerMap& danger, std::uint8_t factor) { dangerTiles(danger, dangerMark(danger, factor)); }
 
-void SvgPicture::marker(Vec2 point, std::string_view colour, std::string_view label) {
+void SvgPicture::Impl::marker(Vec2 point, std::string_view colour, std::string_view label) {
   const float tile = m_map.layout().tileSize();
   m_body += ringGlyph(point, 0.3 * tile, 0.08 * tile, mark({Kind::Ring, std::string(colour), std::string(label)}));
 }
 
-Status SvgPicture::save(const std::filesystem::path& path) const {
+Status SvgPicture::Impl::save(const std::filesystem::path& path) const {
   std::ofstream out(path);
   out << str();
   return out ? Status::Ok : Status::IoError;
 }
 
-std::string SvgPicture::str() const {
+std::string SvgPicture::Impl::str() const {
   const TileMap::WorldBox extent = m_map.worldBox();
   const float minX = extent.min.x(), minY = extent.min.y(), maxX = extent.max.x(), maxY = extent.max.y();
   const float tile = m_map.layout().tileSize();

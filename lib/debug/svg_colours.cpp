@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SvgPicture's colours: terrain colours by name, the palettes replacements come from, and the
 // CIELAB distance that keeps a legend's entries apart.
-#include "rpgnav/debug/svg.hpp"
+#include "debug/svg_impl.hpp"
 
 #include "debug/svg_colours.hpp"
 
@@ -132,7 +132,7 @@ double SvgPicture::colourDistance(std::string_view a, std::string_view b) {
   return std::sqrt((x.l - y.l) * (x.l - y.l) + (x.a - y.a) * (x.a - y.a) + (x.b - y.b) * (x.b - y.b));
 }
 
-std::string SvgPicture::distinctColour(std::string_view wanted, Kind kind) const {
+std::string SvgPicture::Impl::distinctColour(std::string_view wanted, Kind kind) const {
   const bool terrain = kind == Kind::Terrain;
   // The smallest difference from the legend's entries: terrain against terrain may be closer.
   auto margin = [&](std::string_view colour) {

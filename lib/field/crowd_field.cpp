@@ -69,9 +69,11 @@ CrowdField::Impl::Impl(const CostField& costs)
       m_open[tile] = std::uint8_t((((x + 1) % 2) + 2 * ((y + 1) % 2)) << kParityShift);
     }
   }
+  const std::span<const std::uint8_t> danger = m_danger.values();  // (one look-up per tile, not a call)
+  RPGNAV_ASSERT(danger.size() == std::size_t(costs.width()) * std::size_t(costs.height()), "danger map of the field's size");
   for (std::int32_t y = 0; y < costs.height(); ++y) {
     for (std::int32_t x = 0; x < costs.width(); ++x) {
-      storeRate(padded({x, y}), rateFor({x, y}));
+      storeRate(padded({x, y}), rateFor({x, y}, danger[std::size_t(y) * std::size_t(costs.width()) + std::size_t(x)]));
     }
   }
   for (std::int32_t y = 0; y < costs.height(); ++y) {
@@ -95,11 +97,13 @@ void CrowdField::Impl::refreshOpen(std::size_t tile) noexcept {
   m_open[tile] = std::uint8_t((m_open[tile] & ~((1u << (m_parityMatters ? kParityShift : 8)) - 1)) | open);
 }
 
-float CrowdField::Impl::rateFor(Cell cell) const noexcept {
+float CrowdField::Impl::rateFor(Cell cell) const noexcept { return rateFor(cell, m_danger.danger(cell)); }
+
+float CrowdField::Impl::rateFor(Cell cell, std::uint8_t danger) const noexcept {
   const float cost = m_costs.cost(cell);
   if (cost == TerrainTable::kImpassable) return 0.0f;
   // The tile search's range (it refuses terrain beyond it): a rate's half steps fit 64-bit sums.
-  return DangerMap::weightedCost(std::clamp(cost, kMinSearchCost, kMaxSearchCost), m_danger.danger(cell), m_factor);
+  return DangerMap::weightedCost(std::clamp(cost, kMinSearchCost, kMaxSearchCost), danger, m_factor);
 }
 
 std::int64_t CrowdField::Impl::lightestStep() const noexcept { return 2 * halfStraightCost(m_lightest); }

@@ -109,6 +109,7 @@ struct RPGNAV_HIDDEN CrowdField::Impl {
   // A tile's rate: its cost with danger weighed in (clamped to the search's range), 0 where it is
   // impassable. Its weights (m_half, m_halfDiagonal) are the half steps at that rate.
   float rateFor(Cell cell) const noexcept;
+  float rateFor(Cell cell, std::uint8_t danger) const noexcept;  // `danger`: the tile's
   // The cost of the step by `move` between `tile` and its neighbour `next`: half of it on each.
   std::int64_t stepCost(std::size_t tile, std::size_t next, const Move& move) const noexcept {
     return move.diagonal ? m_halfDiagonal[tile] + m_halfDiagonal[next] : m_half[tile] + m_half[next];

@@ -23,7 +23,40 @@ std::int64_t stepCost(float a, float b) {
 
 }  // namespace
 
-SectorFields::SectorFields(const CostField& costs, int size)
+struct RPGNAV_HIDDEN SectorFields::Impl {
+  Impl(const CostField& costs, int size);
+  Status setGoal(Cell goal);
+  std::uint8_t direction(Cell cell);
+  Vec2 flow(Cell cell);
+  std::int64_t distance(Cell cell);
+  void prepare(Cell cell);
+  int sectorsBuilt() const noexcept;
+
+  struct Node {  // one side of a portal: its middle tile, in its sector
+    Cell cell;
+    int sector;
+    int partner;  // the node across the border
+    std::int64_t crossing;  // the step from this node's tile onto the partner's
+    std::vector<std::pair<int, std::int64_t>> inward;  // (node v of this sector, cost v → this)
+  };
+  int sectorOf(Cell cell) const noexcept { return (cell.y / m_size) * m_columns + cell.x / m_size; }
+  Cell originOf(int sector) const noexcept { return {(sector % m_columns) * m_size - 2, (sector / m_columns) * m_size - 2}; }
+  CrowdField& fieldOf(int sector);
+  // The sector's tiles with a ring of two round it, all closed (impassable).
+  CostField sectorCosts(int sector) const;
+
+  CostField m_costs;
+  int m_size;
+  int m_columns, m_rows;
+  std::vector<Node> m_nodes;
+  std::vector<std::pair<int, int>> m_portals;  // node pairs
+  std::vector<std::vector<int>> m_sectorNodes;  // per sector
+  Cell m_goal{-1, -1};
+  std::vector<std::int64_t> m_price;  // per node: cost to the goal
+  std::vector<std::unique_ptr<CrowdField>> m_fields;  // per sector, built on demand
+};
+
+SectorFields::Impl::Impl(const CostField& costs, int size)
     : m_costs(costs), m_size(std::clamp(size, kMinSectorSize, kMaxSectorSize) + std::clamp(size, kMinSectorSize, kMaxSectorSize) % 2) {
   m_columns = (costs.width() + m_size - 1) / m_size;
   m_rows = (costs.height() + m_size - 1) / m_size;
@@ -94,7 +127,7 @@ SectorFields::SectorFields(const CostField& costs, int size)
   }
 }
 
-Status SectorFields::setGoal(Cell goal) {
+Status SectorFields::Impl::setGoal(Cell goal) {
   if (!m_costs.contains(goal)) return Status::InvalidArgument;
   m_goal = goal;
   for (auto& field : m_fields) field.reset();
@@ -131,7 +164,7 @@ Status SectorFields::setGoal(Cell goal) {
   return Status::Ok;
 }
 
-CostField SectorFields::sectorCosts(int sector) const {
+CostField SectorFields::Impl::sectorCosts(int sector) const {
   const Cell origin = originOf(sector);
   CostField local = m_costs.crop(origin, m_size + 4, m_size + 4);
   for (std::int32_t y = 0; y < local.height(); ++y) {
@@ -143,7 +176,7 @@ CostField SectorFields::sectorCosts(int sector) const {
   return local;
 }
 
-CrowdField& SectorFields::fieldOf(int sector) {
+CrowdField& SectorFields::Impl::fieldOf(int sector) {
   std::unique_ptr<CrowdField>& field = m_fields[std::size_t(sector)];
   if (field) return *field;
   // The sector and a ring of two tiles round it, where only the tiles across its portals' middles
@@ -169,33 +202,48 @@ CrowdField& SectorFields::fieldOf(int sector) {
   return *field;
 }
 
-void SectorFields::prepare(Cell cell) {
+void SectorFields::Impl::prepare(Cell cell) {
   if (m_costs.contains(cell)) fieldOf(sectorOf(cell));
 }
 
-std::uint8_t SectorFields::direction(Cell cell) {
+std::uint8_t SectorFields::Impl::direction(Cell cell) {
   if (!m_costs.contains(cell)) return CrowdField::kNoDirection;
   const int sector = sectorOf(cell);
   const Cell origin = originOf(sector);
   return fieldOf(sector).direction({cell.x - origin.x, cell.y - origin.y});
 }
 
-Vec2 SectorFields::flow(Cell cell) {
+Vec2 SectorFields::Impl::flow(Cell cell) {
   if (!m_costs.contains(cell)) return Vec2::Zero();
   const int sector = sectorOf(cell);
   const Cell origin = originOf(sector);
   return fieldOf(sector).flow({cell.x - origin.x, cell.y - origin.y});
 }
 
-std::int64_t SectorFields::distance(Cell cell) {
+std::int64_t SectorFields::Impl::distance(Cell cell) {
   if (!m_costs.contains(cell)) return kInfinity;
   const int sector = sectorOf(cell);
   const Cell origin = originOf(sector);
   return fieldOf(sector).distance({cell.x - origin.x, cell.y - origin.y});
 }
 
-int SectorFields::sectorsBuilt() const noexcept {
+int SectorFields::Impl::sectorsBuilt() const noexcept {
   return int(std::count_if(m_fields.begin(), m_fields.end(), [](const auto& field) { return field != nullptr; }));
 }
+
+SectorFields::SectorFields(const CostField& costs, int size) : m_impl(std::make_unique<Impl>(costs, size)) {}
+SectorFields::SectorFields(SectorFields&&) noexcept = default;
+SectorFields& SectorFields::operator=(SectorFields&&) noexcept = default;
+SectorFields::~SectorFields() = default;
+
+Status SectorFields::setGoal(Cell goal) { return m_impl->setGoal(goal); }
+std::uint8_t SectorFields::direction(Cell cell) { return m_impl->direction(cell); }
+Vec2 SectorFields::flow(Cell cell) { return m_impl->flow(cell); }
+std::int64_t SectorFields::distance(Cell cell) { return m_impl->distance(cell); }
+void SectorFields::prepare(Cell cell) { m_impl->prepare(cell); }
+int SectorFields::sectorCount() const noexcept { return m_impl->m_columns * m_impl->m_rows; }
+int SectorFields::sectorsBuilt() const noexcept { return m_impl->sectorsBuilt(); }
+int SectorFields::portalCount() const noexcept { return int(m_impl->m_portals.size()); }
+int SectorFields::size() const noexcept { return m_impl->m_size; }
 
 }  // namespace rpgnav

@@ -10,13 +10,52 @@
 
 namespace rpgnav {
 
-DangerMap::DangerMap(const Layout& layout, std::int32_t width, std::int32_t height)
+struct RPGNAV_HIDDEN DangerMap::Impl {
+  Impl(const Layout& layout, std::int32_t width, std::int32_t height);
+  Impl(const TileMap& map);
+  Status setDanger(int layer, Cell cell, std::uint8_t danger);
+  Status setLayer(int layer, std::span<const std::uint8_t> values);
+  Result<std::uint32_t> addStamp(const Stamp& stamp);
+  Status removeStamp(std::uint32_t id);
+  std::size_t stampCount() const noexcept { return m_stamps.size(); }
+  std::uint8_t danger(Cell cell) const noexcept {
+    return cell.x >= 0 && cell.y >= 0 && cell.x < m_width && cell.y < m_height
+               ? m_sum[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)]
+               : 0;
+  }
+  bool clear() const noexcept { return m_dangerousTiles == 0; }
+  std::int32_t width() const noexcept { return m_width; }
+  std::int32_t height() const noexcept { return m_height; }
+  std::span<const Cell> lastTouched() const noexcept { return m_touched; }
+  std::uint64_t version() const noexcept { return m_version; }
+  bool changesSince(std::uint64_t version, std::vector<Change>& out) const;
+
+  Layout m_layout;
+  std::int32_t m_width = 0;
+  std::int32_t m_height = 0;
+  std::vector<std::vector<std::uint8_t>> m_layers;  // per layer (empty until used), row-major
+  std::vector<std::int32_t> m_stamped;              // the stamps' sum per tile (empty until used)
+  std::vector<std::uint8_t> m_sum;                  // clamped sum of layers and stamps
+  std::size_t m_dangerousTiles = 0;                 // tiles of m_sum above 0
+  std::vector<std::pair<std::uint32_t, Stamp>> m_stamps;
+  std::uint32_t m_nextStampId = 1;
+  std::vector<Cell> m_touched;
+  std::uint64_t m_version = 0;
+  std::vector<Change> m_journal;  // oldest first, at most kJournalLimit
+  std::uint64_t m_forgotten = 0;  // the newest version dropped from the journal
+
+  void recount(std::size_t tile) noexcept;
+  void applyStamp(const Stamp& stamp, int sign);
+  void journalTouched();
+};
+
+DangerMap::Impl::Impl(const Layout& layout, std::int32_t width, std::int32_t height)
     : m_layout(layout),
       m_width(std::max(width, 0)),
       m_height(std::max(height, 0)),
       m_sum(std::size_t(m_width) * std::size_t(m_height), 0) {}
 
-DangerMap::DangerMap(const TileMap& map) : DangerMap(map.layout(), map.width(), map.height()) {}
+DangerMap::Impl::Impl(const TileMap& map) : Impl(map.layout(), map.width(), map.height()) {}
 
 float DangerMap::weightedCost(float cost, std::uint8_t danger, std::uint8_t factor) noexcept {
   // (A cost beyond the search's range stays as it is, for the search to refuse, not capped.)
@@ -24,7 +63,7 @@ float DangerMap::weightedCost(float cost, std::uint8_t danger, std::uint8_t fact
   return std::min(cost + float(factor) * float(danger) / float(256 - int(factor)), kMaxSearchCost);
 }
 
-void DangerMap::recount(std::size_t tile) noexcept {
+void DangerMap::Impl::recount(std::size_t tile) noexcept {
   int sum = m_stamped.empty() ? 0 : m_stamped[tile];
   for (const std::vector<std::uint8_t>& layer : m_layers) sum += layer.empty() ? 0 : layer[tile];
   const auto value = std::uint8_t(std::clamp(sum, 0, 255));
@@ -32,7 +71,7 @@ void DangerMap::recount(std::size_t tile) noexcept {
   m_sum[tile] = value;
 }
 
-void DangerMap::journalTouched() {
+void DangerMap::Impl::journalTouched() {
   ++m_version;
   if (m_touched.empty()) return;
   Change change{m_version, m_touched.front(), m_touched.front()};
@@ -49,7 +88,7 @@ void DangerMap::journalTouched() {
   m_journal.push_back(change);
 }
 
-bool DangerMap::changesSince(std::uint64_t version, std::vector<Change>& out) const {
+bool DangerMap::Impl::changesSince(std::uint64_t version, std::vector<Change>& out) const {
   if (version < m_forgotten) return false;
   for (const Change& change : m_journal) {
     if (change.version > version) out.push_back(change);
@@ -57,7 +96,7 @@ bool DangerMap::changesSince(std::uint64_t version, std::vector<Change>& out) co
   return true;
 }
 
-Status DangerMap::setDanger(int layer, Cell cell, std::uint8_t danger) {
+Status DangerMap::Impl::setDanger(int layer, Cell cell, std::uint8_t danger) {
   if (layer < 0 || layer >= kMaxDangerLayers || cell.x < 0 || cell.y < 0 || cell.x >= m_width || cell.y >= m_height) {
     return Status::InvalidArgument;
   }
@@ -72,7 +111,7 @@ Status DangerMap::setDanger(int layer, Cell cell, std::uint8_t danger) {
   return Status::Ok;
 }
 
-Status DangerMap::setLayer(int layer, std::span<const std::uint8_t> values) {
+Status DangerMap::Impl::setLayer(int layer, std::span<const std::uint8_t> values) {
   if (layer < 0 || layer >= kMaxDangerLayers || values.size() != m_sum.size()) return Status::InvalidArgument;
   if (m_layers.size() <= std::size_t(layer)) m_layers.resize(std::size_t(layer) + 1);
   std::vector<std::uint8_t>& mine = m_layers[std::size_t(layer)];
@@ -88,7 +127,7 @@ Status DangerMap::setLayer(int layer, std::span<const std::uint8_t> values) {
   return Status::Ok;
 }
 
-Result<std::uint32_t> DangerMap::addStamp(const Stamp& stamp) {
+Result<std::uint32_t> DangerMap::Impl::addStamp(const Stamp& stamp) {
   if (!stamp.centre.allFinite() || !std::isfinite(stamp.radius) || stamp.radius < 0.0f || !(stamp.falloff >= 0.0f) ||
       !(stamp.falloff <= 1.0f)) {
     return Error{Status::InvalidArgument, "a danger stamp needs a finite centre, a finite radius >= 0 and a falloff in [0, 1]"};
@@ -99,7 +138,7 @@ Result<std::uint32_t> DangerMap::addStamp(const Stamp& stamp) {
   return id;
 }
 
-Status DangerMap::removeStamp(std::uint32_t id) {
+Status DangerMap::Impl::removeStamp(std::uint32_t id) {
   const auto found = std::find_if(m_stamps.begin(), m_stamps.end(), [id](const auto& each) { return each.first == id; });
   if (found == m_stamps.end()) return Status::InvalidArgument;
   const Stamp stamp = found->second;
@@ -108,7 +147,7 @@ Status DangerMap::removeStamp(std::uint32_t id) {
   return Status::Ok;
 }
 
-void DangerMap::applyStamp(const Stamp& stamp, int sign) {
+void DangerMap::Impl::applyStamp(const Stamp& stamp, int sign) {
   m_touched.clear();
   if (m_width == 0 || m_height == 0) {
     journalTouched();
@@ -149,6 +188,38 @@ void DangerMap::applyStamp(const Stamp& stamp, int sign) {
     }
   }
   journalTouched();
+}
+
+DangerMap::DangerMap() : m_impl(std::make_unique<Impl>(Layout(), 0, 0)) {}
+DangerMap::DangerMap(const DangerMap& other) : m_impl(std::make_unique<Impl>(*other.m_impl)) {}
+DangerMap& DangerMap::operator=(const DangerMap& other) {
+  if (this != &other) *m_impl = *other.m_impl;
+  return *this;
+}
+DangerMap::DangerMap(DangerMap&&) noexcept = default;
+DangerMap& DangerMap::operator=(DangerMap&&) noexcept = default;
+DangerMap::~DangerMap() = default;
+DangerMap::DangerMap(const Layout& layout, std::int32_t width, std::int32_t height)
+    : m_impl(std::make_unique<Impl>(layout, width, height)) {}
+DangerMap::DangerMap(const TileMap& map) : m_impl(std::make_unique<Impl>(map)) {}
+Status DangerMap::setDanger(int layer, Cell cell, std::uint8_t danger) {
+  return m_impl->setDanger(layer, cell, danger);
+}
+Status DangerMap::setLayer(int layer, std::span<const std::uint8_t> values) {
+  return m_impl->setLayer(layer, values);
+}
+Result<std::uint32_t> DangerMap::addStamp(const Stamp& stamp) { return m_impl->addStamp(stamp); }
+Status DangerMap::removeStamp(std::uint32_t id) { return m_impl->removeStamp(id); }
+std::size_t DangerMap::stampCount() const noexcept { return m_impl->stampCount(); }
+std::uint8_t DangerMap::danger(Cell cell) const noexcept { return m_impl->danger(cell); }
+std::span<const std::uint8_t> DangerMap::values() const noexcept { return m_impl->m_sum; }
+bool DangerMap::clear() const noexcept { return m_impl->clear(); }
+std::int32_t DangerMap::width() const noexcept { return m_impl->width(); }
+std::int32_t DangerMap::height() const noexcept { return m_impl->height(); }
+std::span<const Cell> DangerMap::lastTouched() const noexcept { return m_impl->lastTouched(); }
+std::uint64_t DangerMap::version() const noexcept { return m_impl->version(); }
+bool DangerMap::changesSince(std::uint64_t version, std::vector<Change>& out) const {
+  return m_impl->changesSince(version, out);
 }
 
 }  // namespace rpgnav

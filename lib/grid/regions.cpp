@@ -5,8 +5,30 @@
 
 namespace rpgnav {
 
-RegionMap RegionMap::compute(const TileMap& map, MobilityId mobility) {
-  RegionMap regions;
+struct RPGNAV_HIDDEN RegionMap::Impl {
+  static Impl compute(const TileMap& map, MobilityId mobility);
+  void update(const TileMap& map, std::span<const Cell> changed);
+
+  std::int32_t m_width = 0;
+  std::int32_t m_height = 0;
+  MobilityId m_mobility;
+  std::uint64_t m_mapVersion = 0;
+  std::vector<std::uint32_t> m_labels;
+  std::vector<std::uint32_t> m_sizes;
+  std::uint32_t m_regionCount = 0;
+  std::vector<std::uint32_t> m_freeLabels;  // labels of size 0 below labelCount(), to reuse
+
+  std::uint32_t& labelAt(const TileMap& map, Cell cell) { return m_labels[std::size_t(map.index(cell))]; }
+  std::uint32_t newLabel();
+  void dropLabel(std::uint32_t label);
+  // After `closed` tiles of region `label` closed: finds its parts and labels all but one anew.
+  void splitIfNeeded(const TileMap& map, std::uint32_t label, std::span<const Cell> closed);
+  // Relabels every tile of region `from` (connected, holding `seed`) as `to`.
+  void relabel(const TileMap& map, Cell seed, std::uint32_t from, std::uint32_t to);
+};
+
+RegionMap::Impl RegionMap::Impl::compute(const TileMap& map, MobilityId mobility) {
+  Impl regions;
   regions.m_width = map.width();
   regions.m_height = map.height();
   regions.m_mobility = mobility;
@@ -60,7 +82,7 @@ void forEdgeNeighbours(const TileMap& map, Cell cell, Visit&& visit) {
 
 }  // namespace
 
-std::uint32_t RegionMap::newLabel() {
+std::uint32_t RegionMap::Impl::newLabel() {
   ++m_regionCount;
   if (!m_freeLabels.empty()) {
     const std::uint32_t label = m_freeLabels.back();
@@ -71,13 +93,13 @@ std::uint32_t RegionMap::newLabel() {
   return std::uint32_t(m_sizes.size() - 1);
 }
 
-void RegionMap::dropLabel(std::uint32_t label) {
+void RegionMap::Impl::dropLabel(std::uint32_t label) {
   m_sizes[label] = 0;
   --m_regionCount;
   m_freeLabels.push_back(label);
 }
 
-void RegionMap::relabel(const TileMap& map, Cell seed, std::uint32_t from, std::uint32_t to) {
+void RegionMap::Impl::relabel(const TileMap& map, Cell seed, std::uint32_t from, std::uint32_t to) {
   std::vector<Cell> stack{seed};
   labelAt(map, seed) = to;
   while (!stack.empty()) {
@@ -92,7 +114,7 @@ void RegionMap::relabel(const TileMap& map, Cell seed, std::uint32_t from, std::
   }
 }
 
-void RegionMap::splitIfNeeded(const TileMap& map, std::uint32_t label, std::span<const Cell> closed) {
+void RegionMap::Impl::splitIfNeeded(const TileMap& map, std::uint32_t label, std::span<const Cell> closed) {
   // The region's tiles next to the closed ones: each starts a search of its own.
   std::vector<Cell> seeds;
   for (const Cell cell : closed) {
@@ -192,7 +214,7 @@ void RegionMap::splitIfNeeded(const TileMap& map, std::uint32_t label, std::span
   if (m_sizes[label] == 0) dropLabel(label);
 }
 
-void RegionMap::update(const TileMap& map, std::span<const Cell> changed) {
+void RegionMap::Impl::update(const TileMap& map, std::span<const Cell> changed) {
   m_mapVersion = map.version();
   if (map.width() != m_width || map.height() != m_height) {
     *this = compute(map, m_mobility);
@@ -247,5 +269,47 @@ void RegionMap::update(const TileMap& map, std::span<const Cell> changed) {
     });
   }
 }
+
+RegionMap::RegionMap() : m_impl(std::make_unique<Impl>()) {}
+RegionMap::RegionMap(const RegionMap& other) : m_impl(std::make_unique<Impl>(*other.m_impl)) {}
+RegionMap& RegionMap::operator=(const RegionMap& other) {
+  if (this != &other) *m_impl = *other.m_impl;
+  return *this;
+}
+RegionMap::RegionMap(RegionMap&&) noexcept = default;
+RegionMap& RegionMap::operator=(RegionMap&&) noexcept = default;
+RegionMap::~RegionMap() = default;
+
+RegionMap RegionMap::compute(const TileMap& map, MobilityId mobility) {
+  RegionMap regions;
+  *regions.m_impl = Impl::compute(map, mobility);
+  return regions;
+}
+
+void RegionMap::update(const TileMap& map, std::span<const Cell> changed) { m_impl->update(map, changed); }
+
+std::uint32_t RegionMap::regionOf(Cell cell) const noexcept {
+  const Impl& impl = *m_impl;
+  if (cell.x < 0 || cell.y < 0 || cell.x >= impl.m_width || cell.y >= impl.m_height) return kNoRegion;
+  return impl.m_labels[std::size_t(cell.y) * std::size_t(impl.m_width) + std::size_t(cell.x)];
+}
+
+bool RegionMap::connected(Cell a, Cell b) const noexcept {
+  const std::uint32_t r = regionOf(a);
+  return r != kNoRegion && r == regionOf(b);
+}
+
+std::uint32_t RegionMap::regionCount() const noexcept { return m_impl->m_regionCount; }
+std::uint32_t RegionMap::labelCount() const noexcept { return std::uint32_t(m_impl->m_sizes.size()); }
+std::uint32_t RegionMap::regionSize(std::uint32_t region) const noexcept {
+  return region < m_impl->m_sizes.size() ? m_impl->m_sizes[region] : 0;
+}
+MobilityId RegionMap::mobility() const noexcept { return m_impl->m_mobility; }
+std::size_t RegionMap::memoryBytes() const noexcept {
+  const Impl& impl = *m_impl;
+  return sizeof(*this) + sizeof(Impl) +
+         (impl.m_labels.capacity() + impl.m_sizes.capacity() + impl.m_freeLabels.capacity()) * sizeof(std::uint32_t);
+}
+std::uint64_t RegionMap::mapVersion() const noexcept { return m_impl->m_mapVersion; }
 
 }  // namespace rpgnav

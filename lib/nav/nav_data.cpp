@@ -137,8 +137,9 @@ Result<std::unique_ptr<TileMap>> NavData::Impl::filteredMap(MobilityId mobility,
   TerrainTable table = map->terrain();
   pairTerrain.assign(std::size_t(256) * 256, kNoPair);
   std::vector<TerrainId> tiles(map->tiles().begin(), map->tiles().end());
+  const std::span<const std::uint8_t> values = danger.values();
   for (std::int32_t index = 0; index < map->tileCount(); ++index) {
-    const std::uint8_t value = danger.danger(map->cellAt(index));
+    const std::uint8_t value = values[std::size_t(index)];
     if (value == 0) continue;
     const TerrainId terrain = tiles[std::size_t(index)];
     std::uint8_t& pair = pairTerrain[std::size_t(terrain.value) * 256 + value];

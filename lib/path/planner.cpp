@@ -11,6 +11,15 @@
 
 namespace rpgnav {
 
+std::string_view toString(SearchMode mode) noexcept {
+  switch (mode) {
+    case SearchMode::Tiles: return "tiles";
+    case SearchMode::AnyAngle: return "any_angle";
+    case SearchMode::ExactAnyAngle: return "exact_any_angle";
+  }
+  return "unknown";
+}
+
 Planner::Impl::Impl(const NavData& data, PlannerSettings settings)
     : m_world(&data.world()),
       m_data(&data),

@@ -126,6 +126,7 @@ ReplanScheduler::CharacterInfo ReplanScheduler::info(EntityId id) const noexcept
 std::size_t ReplanScheduler::size() const noexcept { return m_impl->m_characters.size(); }
 const SchedulerSettings& ReplanScheduler::settings() const noexcept { return m_impl->m_settings; }
 Planner& ReplanScheduler::planner() noexcept { return m_impl->m_planner; }
+const Planner& ReplanScheduler::planner() const noexcept { return m_impl->m_planner; }
 const NavData& ReplanScheduler::navData() const noexcept { return *m_impl->m_data; }
 NavData& ReplanScheduler::navData() noexcept { return *m_impl->m_data; }
 

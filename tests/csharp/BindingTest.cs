@@ -45,6 +45,10 @@ static class BindingTest
             return 2;
         }
         List<string> lines = new List<string>();
+        bool tooWide = false;
+        try { World.Create(Layout.Square, Limits.MaxMapSide + 1, 1).Dispose(); } catch (RpgnavException e) { tooWide = e.Status != Status.Ok; }
+        Check(tooWide, "a map wider than Limits.MaxMapSide is refused");
+        using (World widest = World.Create(Layout.Square, Limits.MaxMapSide, 1)) Check(widest.Width == Limits.MaxMapSide, "a map of Limits.MaxMapSide is made");
         using (World world = World.Load(args[0]))
         {
             Check(world.Width == 56 && world.Height == 42, "the dungeon is 56 x 42");
@@ -97,6 +101,13 @@ static class BindingTest
                 // Bad input is a status for a plan, an exception for a call.
                 request.Start = new Vec2(float.NaN, 1.0f);
                 Check(planner.Plan(request, path) == Status.InvalidArgument && path.Reason.Length > 0, "NaN start");
+                Check(planner.SearchMode == SearchMode.ExactAnyAngle, "the default search");
+                planner.SearchMode = SearchMode.Tiles;
+                Check(planner.SearchMode == SearchMode.Tiles, "the tile search set");
+                bool refused = false;
+                try { planner.SearchMode = (SearchMode)9; } catch (RpgnavException) { refused = true; }
+                Check(refused && planner.SearchMode == SearchMode.Tiles, "an unknown search mode throws and changes nothing");
+                planner.SearchMode = SearchMode.ExactAnyAngle;
                 world.SetDoorPolicy((DoorInfo door, Traveller who, out float cost) => { throw new InvalidOperationException("game bug"); });
                 request.Start = new Vec2(4.5f, 9.5f);
                 request.Goal = new Vec2(4.5f, 20.5f);
@@ -137,6 +148,9 @@ static class BindingTest
                     }
                 }
                 Check(scheduler.Count == 100, "100 characters");
+                scheduler.SearchMode = SearchMode.AnyAngle;
+                Check(scheduler.SearchMode == SearchMode.AnyAngle, "the scheduler's search set");
+                scheduler.SearchMode = SearchMode.ExactAnyAngle;
                 for (int frame = 0; frame < 60; ++frame)
                 {
                     scheduler.Update(frame / 30.0, 0.0, 20000);

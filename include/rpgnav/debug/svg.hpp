@@ -12,7 +12,7 @@
 #include "rpgnav/world/world.hpp"
 
 #include <filesystem>
-#include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -72,6 +72,9 @@ class RPGNAV_API SvgPicture {
   /// Draws the map's tiles, coloured by terrain (by name: water blue, forest green, walls dark,
   /// ...) and greyed where `mobility` cannot enter. `pixelsPerTile` sets the picture's size.
   SvgPicture(const TileMap& map, MobilityId mobility, float pixelsPerTile = 12.0f);
+  SvgPicture(SvgPicture&&) noexcept;
+  SvgPicture& operator=(SvgPicture&&) noexcept;
+  ~SvgPicture();
 
   /// Outlines tiles (e.g. the A* tiles) in a colour.
   void tiles(const std::vector<Cell>& cells, std::string_view colour, std::string_view label);
@@ -117,7 +120,7 @@ class RPGNAV_API SvgPicture {
   void marker(Vec2 point, std::string_view colour, std::string_view label);
 
   /// The legend so far: terrain first, then overlays in the order they were drawn.
-  const std::vector<SvgLegendEntry>& legend() const noexcept { return m_legend; }
+  const std::vector<SvgLegendEntry>& legend() const noexcept;
   /// CIE76 colour difference (ΔE in CIELAB, D65) of two #rrggbb colours; infinity when either
   /// is not of that form.
   static double colourDistance(std::string_view a, std::string_view b);
@@ -128,23 +131,9 @@ class RPGNAV_API SvgPicture {
   Status save(const std::filesystem::path& path) const;
 
  private:
-  // The colour to draw a mark with: a labelled one's legend entry's (added the first time, its
-  // colour apart from the others'), else the colour asked for or what that was replaced by.
-  std::string mark(SvgLegendEntry wanted);
-  // danger()'s two halves: the legend entry (its colour; empty when no tile has danger), then
-  // the tiles in that colour.
-  std::string dangerMark(const DangerMap& danger, std::uint8_t factor);
-  void dangerTiles(const DangerMap& danger, const std::string& colour);
-  // A colour near `wanted` that stands apart from every legend entry (see the class comment).
-  std::string distinctColour(std::string_view wanted, SvgLegendEntry::Kind kind) const;
-  // The size of a marker for a body of `radius`.
-  float markerRadius(float radius) const;
-
-  const TileMap& m_map;
-  float m_scale;  // pixels per world unit
-  std::string m_body;
-  std::vector<SvgLegendEntry> m_legend;
-  std::map<std::string, std::string, std::less<>> m_replaced;  // requested colour -> drawn colour
+  // The document so far (lib/debug/svg_impl.hpp).
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
 };
 
 }  // namespace rpgnav

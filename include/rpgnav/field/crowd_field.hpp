@@ -352,8 +352,9 @@ class RPGNAV_API SectorFields {
   // Explicit, so that exporting the class from a DLL does not try to make copies of its fields.
   SectorFields(const SectorFields&) = delete;
   SectorFields& operator=(const SectorFields&) = delete;
-  SectorFields(SectorFields&&) noexcept = default;
-  SectorFields& operator=(SectorFields&&) noexcept = default;
+  SectorFields(SectorFields&&) noexcept;
+  SectorFields& operator=(SectorFields&&) noexcept;
+  ~SectorFields();
   /// A new goal: prices the portals; sector fields are built again as asked for. InvalidArgument
   /// off the map; an impassable goal makes every tile unreachable.
   Status setGoal(Cell goal);
@@ -364,34 +365,15 @@ class RPGNAV_API SectorFields {
   bool reachable(Cell cell) { return distance(cell) != CrowdField::kUnreachable; }
   /// Builds the field of the sector holding `cell` now.
   void prepare(Cell cell);
-  int sectorCount() const noexcept { return m_columns * m_rows; }
+  int sectorCount() const noexcept;
   int sectorsBuilt() const noexcept;
-  int portalCount() const noexcept { return int(m_portals.size()); }
-  int size() const noexcept { return m_size; }
+  int portalCount() const noexcept;
+  int size() const noexcept;
 
  private:
-  struct Node {  // one side of a portal: its middle tile, in its sector
-    Cell cell;
-    int sector;
-    int partner;  // the node across the border
-    std::int64_t crossing;  // the step from this node's tile onto the partner's
-    std::vector<std::pair<int, std::int64_t>> inward;  // (node v of this sector, cost v → this)
-  };
-  int sectorOf(Cell cell) const noexcept { return (cell.y / m_size) * m_columns + cell.x / m_size; }
-  Cell originOf(int sector) const noexcept { return {(sector % m_columns) * m_size - 2, (sector / m_columns) * m_size - 2}; }
-  CrowdField& fieldOf(int sector);
-  // The sector's tiles with a ring of two round it, all closed (impassable).
-  CostField sectorCosts(int sector) const;
-
-  CostField m_costs;
-  int m_size;
-  int m_columns, m_rows;
-  std::vector<Node> m_nodes;
-  std::vector<std::pair<int, int>> m_portals;  // node pairs
-  std::vector<std::vector<int>> m_sectorNodes;  // per sector
-  Cell m_goal{-1, -1};
-  std::vector<std::int64_t> m_price;  // per node: cost to the goal
-  std::vector<std::unique_ptr<CrowdField>> m_fields;  // per sector, built on demand
+  // The portal graph, the nodes' prices and the sectors' fields (lib/field/sector_fields.cpp).
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
 };
 
 /// Moves characters along a crowd field: from tile centre to tile centre along the field's

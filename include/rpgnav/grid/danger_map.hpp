@@ -11,6 +11,7 @@
 #include "rpgnav/grid/layout.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <span>
 #include <utility>
@@ -46,10 +47,15 @@ class RPGNAV_API DangerMap {
   };
 
   /// An empty map of no tiles.
-  DangerMap() = default;
+  DangerMap();
   /// No danger anywhere on a map of this layout and size.
   DangerMap(const Layout& layout, std::int32_t width, std::int32_t height);
   explicit DangerMap(const TileMap& map);
+  DangerMap(const DangerMap& other);
+  DangerMap& operator=(const DangerMap& other);
+  DangerMap(DangerMap&&) noexcept;
+  DangerMap& operator=(DangerMap&&) noexcept;
+  ~DangerMap();
 
   /// One tile of a layer (layer 0..kMaxDangerLayers-1). InvalidArgument for another layer or a tile off the map.
   Status setDanger(int layer, Cell cell, std::uint8_t danger);
@@ -62,24 +68,22 @@ class RPGNAV_API DangerMap {
   Result<std::uint32_t> addStamp(const Stamp& stamp);
   /// Takes a stamp away again in one edit. InvalidArgument for an id not in use.
   Status removeStamp(std::uint32_t id);
-  std::size_t stampCount() const noexcept { return m_stamps.size(); }
+  std::size_t stampCount() const noexcept;
 
   /// A tile's danger: every layer's value and stamp added up, clamped to 255 (0 off the map).
-  std::uint8_t danger(Cell cell) const noexcept {
-    return cell.x >= 0 && cell.y >= 0 && cell.x < m_width && cell.y < m_height
-               ? m_sum[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)]
-               : 0;
-  }
+  std::uint8_t danger(Cell cell) const noexcept;
+  /// Every tile's danger(), row-major (width × height values): for loops over many tiles.
+  std::span<const std::uint8_t> values() const noexcept;
   /// True while no tile has any danger.
-  bool clear() const noexcept { return m_dangerousTiles == 0; }
-  std::int32_t width() const noexcept { return m_width; }
-  std::int32_t height() const noexcept { return m_height; }
+  bool clear() const noexcept;
+  std::int32_t width() const noexcept;
+  std::int32_t height() const noexcept;
 
   /// The tiles the last edit touched (whose danger may have changed), in no particular order.
-  std::span<const Cell> lastTouched() const noexcept { return m_touched; }
+  std::span<const Cell> lastTouched() const noexcept;
 
   /// Incremented by every successful edit.
-  std::uint64_t version() const noexcept { return m_version; }
+  std::uint64_t version() const noexcept;
   /// One edit's box of touched tiles (inclusive); an edit that touched none is not journalled.
   struct Change {
     std::uint64_t version = 0;
@@ -97,23 +101,9 @@ class RPGNAV_API DangerMap {
   static float weightedCost(float cost, std::uint8_t danger, std::uint8_t factor) noexcept;
 
  private:
-  Layout m_layout;
-  std::int32_t m_width = 0;
-  std::int32_t m_height = 0;
-  std::vector<std::vector<std::uint8_t>> m_layers;  // per layer (empty until used), row-major
-  std::vector<std::int32_t> m_stamped;              // the stamps' sum per tile (empty until used)
-  std::vector<std::uint8_t> m_sum;                  // clamped sum of layers and stamps
-  std::size_t m_dangerousTiles = 0;                 // tiles of m_sum above 0
-  std::vector<std::pair<std::uint32_t, Stamp>> m_stamps;
-  std::uint32_t m_nextStampId = 1;
-  std::vector<Cell> m_touched;
-  std::uint64_t m_version = 0;
-  std::vector<Change> m_journal;  // oldest first, at most kJournalLimit
-  std::uint64_t m_forgotten = 0;  // the newest version dropped from the journal
-
-  void recount(std::size_t tile) noexcept;
-  void applyStamp(const Stamp& stamp, int sign);
-  void journalTouched();
+  // The layers, stamps, their sum per tile and the journal (lib/grid/danger_map.cpp).
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
 };
 
 /// A named danger layer as authored in a map file: one value 0-255 per tile, row-major

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,14 @@ class RPGNAV_API RegionMap {
  public:
   static constexpr std::uint32_t kNoRegion = std::numeric_limits<std::uint32_t>::max();
 
+  /// No tiles (every regionOf() is kNoRegion).
+  RegionMap();
+  RegionMap(const RegionMap& other);
+  RegionMap& operator=(const RegionMap& other);
+  RegionMap(RegionMap&&) noexcept;
+  RegionMap& operator=(RegionMap&&) noexcept;
+  ~RegionMap();
+
   /// Labels every tile of `map` for `mobility`. O(tiles).
   static RegionMap compute(const TileMap& map, MobilityId mobility);
 
@@ -41,48 +50,25 @@ class RPGNAV_API RegionMap {
   void update(const TileMap& map, std::span<const Cell> changed);
 
   /// The region of a tile, or kNoRegion for tiles outside the map or impassable to the mobility.
-  std::uint32_t regionOf(Cell cell) const noexcept {
-    if (cell.x < 0 || cell.y < 0 || cell.x >= m_width || cell.y >= m_height) return kNoRegion;
-    return m_labels[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)];
-  }
+  std::uint32_t regionOf(Cell cell) const noexcept;
   /// True when both tiles are passable and in the same region.
-  bool connected(Cell a, Cell b) const noexcept {
-    const std::uint32_t r = regionOf(a);
-    return r != kNoRegion && r == regionOf(b);
-  }
+  bool connected(Cell a, Cell b) const noexcept;
   /// How many regions there are.
-  std::uint32_t regionCount() const noexcept { return m_regionCount; }
+  std::uint32_t regionCount() const noexcept;
   /// Labels in use are below this (after update(), some below it may be unused: size 0).
-  std::uint32_t labelCount() const noexcept { return std::uint32_t(m_sizes.size()); }
+  std::uint32_t labelCount() const noexcept;
   /// Number of tiles in a region (0 for a label not in use).
-  std::uint32_t regionSize(std::uint32_t region) const noexcept {
-    return region < m_sizes.size() ? m_sizes[region] : 0;
-  }
-  MobilityId mobility() const noexcept { return m_mobility; }
+  std::uint32_t regionSize(std::uint32_t region) const noexcept;
+  MobilityId mobility() const noexcept;
   /// Bytes held (arrays' capacities).
-  std::size_t memoryBytes() const noexcept {
-    return sizeof(*this) + (m_labels.capacity() + m_sizes.capacity() + m_freeLabels.capacity()) * sizeof(std::uint32_t);
-  }
+  std::size_t memoryBytes() const noexcept;
   /// The map version this snapshot was computed from.
-  std::uint64_t mapVersion() const noexcept { return m_mapVersion; }
+  std::uint64_t mapVersion() const noexcept;
 
  private:
-  std::int32_t m_width = 0;
-  std::int32_t m_height = 0;
-  MobilityId m_mobility;
-  std::uint64_t m_mapVersion = 0;
-  std::vector<std::uint32_t> m_labels;
-  std::vector<std::uint32_t> m_sizes;
-  std::uint32_t m_regionCount = 0;
-  std::vector<std::uint32_t> m_freeLabels;  // labels of size 0 below labelCount(), to reuse
-
-  std::uint32_t& labelAt(const TileMap& map, Cell cell) { return m_labels[std::size_t(map.index(cell))]; }
-  std::uint32_t newLabel();
-  void dropLabel(std::uint32_t label);
-  // After `closed` tiles of region `label` closed: finds its parts and labels all but one anew.
-  void splitIfNeeded(const TileMap& map, std::uint32_t label, std::span<const Cell> closed);
-  // Relabels every tile of region `from` (connected, holding `seed`) as `to`.
-  void relabel(const TileMap& map, Cell seed, std::uint32_t from, std::uint32_t to);
+  // The labels and region sizes (lib/grid/regions.cpp).
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
 };
 
 }  // namespace rpgnav

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 namespace rpgnav {
 
@@ -63,6 +64,9 @@ enum class SearchMode : std::uint8_t {
   /// plan.
   ExactAnyAngle,
 };
+
+/// "tiles", "any_angle", "exact_any_angle" ("unknown" for a number that is no mode).
+RPGNAV_API std::string_view toString(SearchMode mode) noexcept;
 
 /// Every stage's settings, and which stages run. The search (stage 2) always runs when the
 /// straight line does not suffice. A map's designer settings (World::designSettings, its

@@ -311,6 +311,7 @@ class RPGNAV_API ReplanScheduler {
   std::size_t size() const noexcept;
   const SchedulerSettings& settings() const noexcept;
   Planner& planner() noexcept;
+  const Planner& planner() const noexcept;
   /// The navigation data the scheduler's planner and its jobs' planners read.
   const NavData& navData() const noexcept;
   /// The same, to refresh its landmarks after edits (NavData::refreshLandmarks) between updates,

@@ -15,7 +15,7 @@
 
 #include <span>
 #include <string_view>
-#include <unordered_map>
+#include <memory>
 #include <vector>
 
 namespace rpgnav {
@@ -32,8 +32,9 @@ class RPGNAV_API World {
   // moved (which also keeps a DLL export from trying to copy its fields).
   World(const World&) = delete;
   World& operator=(const World&) = delete;
+  ~World();
 
-  const TileMap& map() const noexcept { return *m_map; }
+  const TileMap& map() const noexcept;
 
   // --- Doors ---
   /// Adds a door on the edge between spec.a and spec.b. InvalidArgument when the tiles are not
@@ -48,7 +49,7 @@ class RPGNAV_API World {
   Status setDoorState(DoorId id, DoorState state);
   Status setDoorGameData(DoorId id, std::uint64_t data);
   const Door* door(DoorId id) const noexcept;
-  std::span<const Door> doors() const noexcept { return m_doors; }
+  std::span<const Door> doors() const noexcept;
   /// The door on the edge between two tiles (either order), or nullptr.
   const Door* doorBetween(Cell a, Cell b) const noexcept;
   /// The door of that name (the one in place when a removed door had the name too), or nullptr.
@@ -58,34 +59,34 @@ class RPGNAV_API World {
   void doorsNear(Vec2 low, Vec2 high, float reach, std::vector<DoorId>& out) const;
   /// Changes when doors are added or removed (not when their state changes): navigation data
   /// built with the doors' places must then be updated (NavData::update).
-  std::uint64_t doorLayoutVersion() const noexcept { return m_doorLayoutVersion; }
+  std::uint64_t doorLayoutVersion() const noexcept;
 
   /// The map's version as seen by anything caching paths: bumped by every tile edit and every
   /// door state change.
-  std::uint64_t mapVersion() const noexcept { return m_map->version() + m_doorChanges; }
+  std::uint64_t mapVersion() const noexcept;
 
   // --- Entities ---
   /// The built-in registry (used unless an entity source is set).
-  EntityRegistry& entities() noexcept { return m_entities; }
-  const EntityRegistry& entities() const noexcept { return m_entities; }
+  EntityRegistry& entities() noexcept;
+  const EntityRegistry& entities() const noexcept;
   /// The game's own source of entities instead of the registry (nullptr: back to the registry).
-  void setEntitySource(const EntitySource* source) noexcept { m_source = source; }
-  const EntitySource& entitySource() const noexcept { return m_source ? *m_source : m_entities; }
+  void setEntitySource(const EntitySource* source) noexcept;
+  const EntitySource& entitySource() const noexcept;
 
   // --- Danger ---
   /// How dangerous each tile is, for characters that plan with a danger factor
   /// (PathRequest::dangerFactor): layers and stamps the game edits between queries; then
   /// NavData::update() brings the navigation data of every factor up to date.
-  DangerMap& danger() noexcept { return m_danger; }
-  const DangerMap& danger() const noexcept { return m_danger; }
+  DangerMap& danger() noexcept;
+  const DangerMap& danger() const noexcept;
   /// Sets the authored danger layers (from a map file) as layers 0, 1, ... InvalidArgument (and
   /// nothing set) for more than kMaxDangerLayers or a layer without one value per tile.
   Status setDangerLayers(std::span<const DangerLayerSpec> layers);
   /// The designer's danger factor (a map file's `danger-factor`): what plans weigh danger with
   /// when their request names no factor (PathRequest::dangerFactor, CharacterSpec::dangerFactor
   /// unset), and what NavData::prepare() prepares when it is given none. 0 by default.
-  void setDangerFactor(std::uint8_t factor) noexcept { m_dangerFactor = factor; }
-  std::uint8_t dangerFactor() const noexcept { return m_dangerFactor; }
+  void setDangerFactor(std::uint8_t factor) noexcept;
+  std::uint8_t dangerFactor() const noexcept;
 
   // --- Designer settings ---
   /// The map's designer settings (a map file's `[settings]`): the defaults of every planner and
@@ -96,15 +97,15 @@ class RPGNAV_API World {
   /// InvalidArgument (and nothing set) for a value its limits do not allow (designSettingKeys).
   /// Code that wants its own settings to win clears them: setDesignSettings({}).
   Status setDesignSettings(const DesignSettings& settings);
-  const DesignSettings& designSettings() const noexcept { return m_design; }
+  const DesignSettings& designSettings() const noexcept;
 
   // --- Hooks ---
   /// The door policy (nullptr: back to DefaultDoorPolicy with its default costs, or the designer
   /// settings' door costs).
-  void setDoorPolicy(const DoorPolicy* policy) noexcept { m_policy = policy; }
-  const DoorPolicy& doorPolicy() const noexcept { return m_policy ? *m_policy : m_defaultPolicy; }
-  void setDoorListener(DoorListener* listener) noexcept { m_listener = listener; }
-  DoorListener* doorListener() const noexcept { return m_listener; }
+  void setDoorPolicy(const DoorPolicy* policy) noexcept;
+  const DoorPolicy& doorPolicy() const noexcept;
+  void setDoorListener(DoorListener* listener) noexcept;
+  DoorListener* doorListener() const noexcept;
 
   /// Adds authored doors and entities (from a map file): entities get ids 1, 2, ... in order,
   /// flagged flat, or static otherwise. Stops at the first invalid one (InvalidArgument).
@@ -120,27 +121,9 @@ class RPGNAV_API World {
                      const DesignSettings& settings);
 
  private:
-  static std::uint64_t edgeKey(Cell a, Cell b) noexcept;
-  std::int64_t bucketOf(std::int32_t bx, std::int32_t by) const noexcept;
-
-  const TileMap* m_map;
-  std::vector<Door> m_doors;
-  std::unordered_map<std::uint64_t, std::uint32_t> m_doorByEdge;
-  // Coarse index: doors by the kBucket × kBucket block of tiles their first tile lies in.
-  static constexpr std::int32_t kBucket = 8;
-  std::int32_t m_bucketsX = 0;
-  std::int32_t m_bucketsY = 0;
-  std::vector<std::vector<std::uint32_t>> m_buckets;
-  std::uint64_t m_doorLayoutVersion = 0;
-  std::uint64_t m_doorChanges = 0;
-  EntityRegistry m_entities;
-  DangerMap m_danger;
-  std::uint8_t m_dangerFactor = 0;
-  const EntitySource* m_source = nullptr;
-  DesignSettings m_design;
-  DefaultDoorPolicy m_defaultPolicy;
-  const DoorPolicy* m_policy = nullptr;
-  DoorListener* m_listener = nullptr;
+  // The doors, their edge and area indexes, the entity registry, danger and hooks (lib/world).
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
 };
 
 }  // namespace rpgnav

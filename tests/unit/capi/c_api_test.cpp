@@ -301,6 +301,85 @@ TEST_CASE("c_api: plans equal the C++ planner's, bit for bit, on generated maps"
   INFO("blocked " << blocked);
 }
 
+TEST_CASE("c_api: each search mode plans as the C++ planner of that mode, bit for bit", "[c_api]") {
+  std::mt19937 random(7713);
+  const SearchMode modes[] = {SearchMode::Tiles, SearchMode::AnyAngle, SearchMode::ExactAnyAngle};
+  int differ = 0;  // plans whose control points depend on the mode: the setting reaches the plan
+  for (const Layout& layout : test::allLayouts()) {
+    const std::string text = generatedMap(random, layout);
+    BothWorlds both(text);
+    std::vector<PathRequest> requests;
+    for (int query = 0; query < 12; ++query) {
+      PathRequest request;
+      request.start = queryPoint(random, both.document.map);
+      request.goal = queryPoint(random, both.document.map);
+      request.radius = std::uniform_real_distribution<float>(0.0f, 0.3f)(random);
+      request.comfort = 0.0f;
+      requests.push_back(request);
+    }
+    std::vector<std::vector<std::vector<Vec2>>> points(std::size(modes));
+    for (std::size_t m = 0; m < std::size(modes); ++m) {
+      BothPlanners planners(both.world, both.cworld.get());
+      planners.planner.settings().search = modes[m];
+      REQUIRE(rpgnav_planner_set_search_mode(planners.cplanner, rpgnav_search_mode(modes[m])) == RPGNAV_OK);
+      REQUIRE(rpgnav_planner_search_mode(planners.cplanner) == rpgnav_search_mode(modes[m]));
+      for (const PathRequest& request : requests) {
+        CAPTURE(text, request.start, request.goal, request.radius, toString(modes[m]));
+        planners.expectSamePlan(request);
+        points[m].push_back(planners.path.controlPoints);
+      }
+    }
+    for (std::size_t q = 0; q < requests.size(); ++q) differ += points[0][q] != points[2][q] || points[1][q] != points[2][q];
+  }
+  CHECK(differ > 0);
+}
+
+TEST_CASE("c_api: search modes refuse bad input and default like C++", "[c_api]") {
+  BothWorlds both(writeRpgMap(MapDocument{test::mapFromAscii(Layout::square(), {"....", "...."}), {}, {}, 0, {}}).value());
+  rpgnav_planner* planner = nullptr;
+  REQUIRE(rpgnav_planner_create(both.cworld.get(), &planner) == RPGNAV_OK);
+  CHECK(rpgnav_planner_search_mode(planner) == rpgnav_search_mode(PlannerSettings{}.search));
+  CHECK(rpgnav_planner_search_mode(nullptr) == rpgnav_search_mode(PlannerSettings{}.search));
+  REQUIRE(rpgnav_planner_set_search_mode(planner, RPGNAV_SEARCH_TILES) == RPGNAV_OK);
+  CHECK(rpgnav_planner_set_search_mode(planner, rpgnav_search_mode(3)) == RPGNAV_INVALID_ARGUMENT);
+  CHECK(std::string(rpgnav_last_error()).find("unknown search mode") != std::string::npos);
+  CHECK(rpgnav_planner_set_search_mode(planner, rpgnav_search_mode(-1)) == RPGNAV_INVALID_ARGUMENT);
+  CHECK(rpgnav_planner_search_mode(planner) == RPGNAV_SEARCH_TILES);  // kept
+  CHECK(rpgnav_planner_set_search_mode(nullptr, RPGNAV_SEARCH_TILES) == RPGNAV_INVALID_ARGUMENT);
+  rpgnav_planner_destroy(planner);
+
+  rpgnav_scheduler* scheduler = nullptr;
+  REQUIRE(rpgnav_scheduler_create(both.cworld.get(), &scheduler) == RPGNAV_OK);
+  CHECK(rpgnav_scheduler_search_mode(scheduler) == rpgnav_search_mode(PlannerSettings{}.search));
+  REQUIRE(rpgnav_scheduler_set_search_mode(scheduler, RPGNAV_SEARCH_ANY_ANGLE) == RPGNAV_OK);
+  CHECK(rpgnav_scheduler_search_mode(scheduler) == RPGNAV_SEARCH_ANY_ANGLE);
+  CHECK(rpgnav_scheduler_set_search_mode(scheduler, rpgnav_search_mode(7)) == RPGNAV_INVALID_ARGUMENT);
+  CHECK(rpgnav_scheduler_search_mode(scheduler) == RPGNAV_SEARCH_ANY_ANGLE);
+  CHECK(rpgnav_scheduler_set_search_mode(nullptr, RPGNAV_SEARCH_TILES) == RPGNAV_INVALID_ARGUMENT);
+  rpgnav_scheduler_destroy(scheduler);
+}
+
+TEST_CASE("c_api: the header's limits refuse what the library refuses", "[c_api][limits]") {
+  rpgnav_world* world = nullptr;
+  CHECK(rpgnav_world_create(RPGNAV_SQUARE, RPGNAV_MAX_MAP_SIDE + 1, 1, 1.0f, &world) != RPGNAV_OK);
+  CHECK(world == nullptr);
+  REQUIRE(rpgnav_world_create(RPGNAV_SQUARE, 4, 4, 1.0f, &world) == RPGNAV_OK);
+  rpgnav_planner* planner = nullptr;
+  rpgnav_path* path = nullptr;
+  REQUIRE(rpgnav_planner_create(world, &planner) == RPGNAV_OK);
+  REQUIRE(rpgnav_path_create(&path) == RPGNAV_OK);
+  rpgnav_path_request request = rpgnav_path_request_default();
+  request.start = {0.5f, 0.5f};
+  request.goal = {3.5f, 0.5f};
+  request.radius = RPGNAV_MAX_RADIUS_TILES * 1.5f;
+  CHECK(rpgnav_plan(planner, &request, path) == RPGNAV_INVALID_ARGUMENT);
+  request.radius = 0.2f;
+  CHECK(rpgnav_plan(planner, &request, path) == RPGNAV_OK);
+  rpgnav_path_destroy(path);
+  rpgnav_planner_destroy(planner);
+  rpgnav_world_destroy(world);
+}
+
 TEST_CASE("c_api: a tile edit and a door change reach plans as in C++", "[c_api]") {
   const std::string text = writeRpgMap(MapDocument{test::mapFromAscii(Layout::square(), {"........", "........", "........"}), {}, {}, 0, {}}).value();
   MapDocument document = parseRpgMap(text).value();

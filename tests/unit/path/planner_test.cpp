@@ -38,6 +38,13 @@ std::optional<Vec2> randomStandingPoint(std::mt19937& random, const TileMap& map
 
 }  // namespace
 
+TEST_CASE("search modes have distinct names, and a number that is no mode is unknown", "[planner]") {
+  CHECK(toString(SearchMode::Tiles) == "tiles");
+  CHECK(toString(SearchMode::AnyAngle) == "any_angle");
+  CHECK(toString(SearchMode::ExactAnyAngle) == "exact_any_angle");
+  CHECK(toString(SearchMode(7)) == "unknown");
+}
+
 TEST_CASE("planner: straight line without a search when start sees goal", "[path]") {
   const TileMap map = test::mapFromAscii(Layout::square(), {
                                                                "......",
