@@ -2,6 +2,7 @@
 #include "rpgnav/field/cost_field.hpp"
 
 #include "grid/clearance.hpp"
+#include "rpgnav/core/limits.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 
 #include <algorithm>
@@ -23,6 +24,29 @@ Result<CostField> CostField::build(const TileMap& map, MobilityId mobility) {
   field.m_height = map.height();
   field.m_costs.resize(std::size_t(map.tileCount()));
   for (std::int32_t i = 0; i < map.tileCount(); ++i) field.m_costs[std::size_t(i)] = map.cost(map.cellAt(i), mobility);
+  return field;
+}
+
+Result<CostField> CostField::fromCosts(const Layout& layout, std::int32_t width, std::int32_t height,
+                                       std::span<const float> costs, MobilityId mobility) {
+  if (width < 1 || height < 1 || width > kMaxMapSide || height > kMaxMapSide ||
+      std::int64_t(width) * std::int64_t(height) > kMaxMapTiles) {
+    return Error{Status::InvalidArgument, "a cost field's size must lie in [1, kMaxMapSide] per side, kMaxMapTiles in all"};
+  }
+  if (costs.size() != std::size_t(width) * std::size_t(height)) {
+    return Error{Status::InvalidArgument, "a cost field needs one cost per tile"};
+  }
+  for (const float cost : costs) {
+    if (!(cost > 0.0f) || !(std::isfinite(cost) || cost == TerrainTable::kImpassable)) {
+      return Error{Status::InvalidArgument, "a tile's cost must be finite and above 0, or impassable"};
+    }
+  }
+  CostField field;
+  field.m_layout = layout;
+  field.m_mobility = mobility;
+  field.m_width = width;
+  field.m_height = height;
+  field.m_costs.assign(costs.begin(), costs.end());
   return field;
 }
 

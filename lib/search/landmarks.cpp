@@ -3,39 +3,38 @@
 // bound a tile's remaining cost from below; refreshed a few sweeps at a time after edits.
 #include "search/search_grid.hpp"
 
+#include "rpgnav/core/assert.hpp"
+#include "rpgnav/field/cost_field.hpp"
+#include "rpgnav/field/crowd_field.hpp"
+
 #include <algorithm>
-#include <functional>
 #include <limits>
-#include <queue>
 
 namespace rpgnav {
 
 void SearchGrid::sweep(std::int32_t source, std::vector<std::int64_t>& distance) const {
+  // The library's one tile Dijkstra is the crowd field's: a field over this grid's tiles and costs
+  // with the source as its goal holds every tile's cost to the source, which is the cost from it
+  // (a step costs the same both ways: half at each tile, the same two tiles gating a diagonal),
+  // priced as the search prices steps (grid/step_cost.hpp).
+  std::vector<float> costs(std::size_t(m_width) * std::size_t(m_height));
+  for (std::int32_t y = 0; y < m_height; ++y) {
+    for (std::int32_t x = 0; x < m_width; ++x) {
+      const std::uint8_t costClass = m_class[std::size_t(padded({x, y}))];
+      costs[std::size_t(y) * std::size_t(m_width) + std::size_t(x)] =
+          costClass == 0 ? TerrainTable::kImpassable : m_classCost[costClass];
+    }
+  }
+  auto costField = CostField::fromCosts(m_layout, m_width, m_height, costs, m_mobility);
+  RPGNAV_ASSERT(costField.ok(), "the grid's own costs make a cost field");
+  CrowdField field(costField.value());
+  const Cell goal = cellOf(source);
+  field.setGoals(std::span<const Cell>(&goal, 1));
   distance.assign(std::size_t(paddedCount()), -1);
-  using Item = std::pair<std::int64_t, std::int32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
-  distance[std::size_t(source)] = 0;
-  open.push({0, source});
-  const std::int32_t pw = paddedWidth();
-  while (!open.empty()) {
-    const auto [d, v] = open.top();
-    open.pop();
-    if (d != distance[std::size_t(v)]) continue;
-    const auto moves = m_layout.moves(cellOf(v));
-    for (const NeighbourStep& step : moves) {
-      const std::int32_t u = v + step.dx + step.dy * pw;
-      if (m_class[std::size_t(u)] == 0) continue;
-      if (!step.sharesEdge) {  // diagonal: the same two orthogonal tiles gate both directions
-        const NeighbourStep& a = moves[std::size_t(step.requiresA)];
-        const NeighbourStep& b = moves[std::size_t(step.requiresB)];
-        if (m_class[std::size_t(v + a.dx + a.dy * pw)] == 0 || m_class[std::size_t(v + b.dx + b.dy * pw)] == 0) continue;
-      }
-      const std::int64_t next = d + stepCost(m_class[std::size_t(v)], m_class[std::size_t(u)], !step.sharesEdge);
-      std::int64_t& slot = distance[std::size_t(u)];
-      if (slot < 0 || next < slot) {
-        slot = next;
-        open.push({next, u});
-      }
+  for (std::int32_t y = 0; y < m_height; ++y) {
+    for (std::int32_t x = 0; x < m_width; ++x) {
+      const std::int64_t d = field.distance({x, y});
+      if (d != CrowdField::kUnreachable) distance[std::size_t(padded({x, y}))] = d;
     }
   }
 }

@@ -40,6 +40,12 @@ class RPGNAV_API CostField {
   /// InvalidArgument for an unknown mobility, a clearance of another map or mobility, or a radius
   /// out of [0, 3].
   static Result<CostField> build(const TileMap& map, MobilityId mobility, const Clearance& clearance, double bodyTiles);
+  /// A field over costs of the caller's own (row-major, width × height, each finite and above 0
+  /// or TerrainTable::kImpassable), on `layout`, for `mobility` (a label: nothing is looked up).
+  /// InvalidArgument for a size out of [1, kMaxMapSide] or above kMaxMapTiles, another number of
+  /// costs, or another cost.
+  static Result<CostField> fromCosts(const Layout& layout, std::int32_t width, std::int32_t height,
+                                     std::span<const float> costs, MobilityId mobility = {});
   /// The body's radius in tiles (0: a point, build() without a clearance).
   double bodyTiles() const noexcept { return m_bodyTiles; }
 

@@ -1439,3 +1439,41 @@ TEST_CASE("crowd field followers catch a goal that wanders while walls are built
   }
   CHECK(caught > 1000);
 }
+
+TEST_CASE("a cost field over the caller's own costs equals the map's, and bad costs are refused", "[field]") {
+  std::mt19937 random(515);
+  for (const Layout& layout : test::allLayouts()) {
+    const TileMap map = test::randomMap(random, layout, 23, 17, 0.25, true);
+    const CostField fromMap = CostField::build(map, TerrainTable::kWalk).value();
+    std::vector<float> costs;
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) costs.push_back(fromMap.cost(map.cellAt(i)));
+    auto own = CostField::fromCosts(layout, map.width(), map.height(), costs, TerrainTable::kWalk);
+    REQUIRE(own.ok());
+    CrowdField a(fromMap), b(own.value());
+    const Cell goal = map.cellAt(std::uniform_int_distribution<std::int32_t>(0, map.tileCount() - 1)(random));
+    a.setGoals(std::span<const Cell>(&goal, 1));
+    b.setGoals(std::span<const Cell>(&goal, 1));
+    for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+      REQUIRE(a.distance(map.cellAt(i)) == b.distance(map.cellAt(i)));
+      REQUIRE(a.direction(map.cellAt(i)) == b.direction(map.cellAt(i)));
+    }
+  }
+  const Layout square = Layout::square();
+  const std::vector<float> four(4, 1.0f);
+  CHECK(CostField::fromCosts(square, 2, 2, four).ok());
+  CHECK(CostField::fromCosts(square, 0, 4, four).status() == Status::InvalidArgument);
+  CHECK(CostField::fromCosts(square, -2, -2, four).status() == Status::InvalidArgument);
+  CHECK(CostField::fromCosts(square, kMaxMapSide + 1, 1, four).status() == Status::InvalidArgument);
+  CHECK(CostField::fromCosts(square, kMaxMapSide, kMaxMapSide, four).status() == Status::InvalidArgument);
+  CHECK(CostField::fromCosts(square, 1, 3, four).status() == Status::InvalidArgument);
+  for (const float bad : {0.0f, -1.0f, std::numeric_limits<float>::quiet_NaN(), -TerrainTable::kImpassable}) {
+    std::vector<float> costs = four;
+    costs[2] = bad;
+    CHECK(CostField::fromCosts(square, 2, 2, costs).status() == Status::InvalidArgument);
+  }
+  std::vector<float> walled = four;
+  walled[1] = TerrainTable::kImpassable;
+  const CostField field = CostField::fromCosts(square, 2, 2, walled).value();
+  CHECK(field.at({1, 0}) == CostField::kImpassable);
+  CHECK(field.cost({0, 1}) == 1.0f);
+}

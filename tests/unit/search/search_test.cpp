@@ -552,6 +552,39 @@ TEST_CASE("landmarks keep the search exact and cut expansions on weighted maps",
   CHECK(tooMany.status() == Status::InvalidArgument);
 }
 
+TEST_CASE("landmark distances are an independent Dijkstra's from each landmark, quantised down", "[search][landmarks][property]") {
+  std::mt19937 random(4242);
+  int checked = 0;
+  for (const Layout& layout : {Layout::square(), Layout::square(1.0f, 4), Layout::hexPointy(), Layout::hexFlat(1.0f, Vec2::Zero(), HexStagger::Even)}) {
+    for (int trial = 0; trial < 12; ++trial) {
+      const int w = std::uniform_int_distribution<int>(6, 36)(random);
+      const int h = std::uniform_int_distribution<int>(6, 36)(random);
+      const TileMap map = blobMap(random, layout, w, h);
+      SearchGridSettings settings;
+      settings.landmarks = std::uniform_int_distribution<int>(1, 6)(random);
+      auto built = SearchGrid::build(map, TerrainTable::kWalk, settings);
+      REQUIRE(built.ok());
+      const SearchGrid& grid = built.value();
+      for (std::size_t k = 0; k < grid.landmarks().size(); ++k) {
+        const std::vector<std::int64_t> exact = test::dijkstraCosts(map, TerrainTable::kWalk, grid.landmarks()[k]);
+        for (std::int32_t i = 0; i < map.tileCount(); ++i) {
+          const Cell cell = map.cellAt(i);
+          const std::int64_t d = exact[std::size_t(i)];
+          const std::uint32_t stored = grid.landmarkDistances(grid.padded(cell))[k];
+          CAPTURE(w, h, k, cell.x, cell.y, d);
+          if (d < 0) {
+            REQUIRE(stored == SearchGrid::kLandmarkUnknown);
+          } else {
+            REQUIRE(stored == std::uint32_t(d / SearchGrid::kLandmarkQuantum));
+          }
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 10000);
+}
+
 TEST_CASE("jumps longer than the jump table's reach are chained", "[search]") {
   // 32768 tiles wide: a straight jump along the corridor exceeds the 32767-tile table entries.
   TileMap map = TileMap::create(Layout::square(), 32768, 3, test::testTerrain(), TerrainId{0}).value();
