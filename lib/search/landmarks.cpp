@@ -12,28 +12,30 @@
 
 namespace rpgnav {
 
-void SearchGrid::sweep(std::int32_t source, std::vector<std::int64_t>& distance) const {
+void SearchGrid::sweep(std::int32_t source, std::optional<CrowdField>& field, std::vector<std::int64_t>& distance) const {
   // The library's one tile Dijkstra is the crowd field's: a field over this grid's tiles and costs
   // with the source as its goal holds every tile's cost to the source, which is the cost from it
   // (a step costs the same both ways: half at each tile, the same two tiles gating a diagonal),
   // priced as the search prices steps (grid/step_cost.hpp).
-  std::vector<float> costs(std::size_t(m_width) * std::size_t(m_height));
-  for (std::int32_t y = 0; y < m_height; ++y) {
-    for (std::int32_t x = 0; x < m_width; ++x) {
-      const std::uint8_t costClass = m_class[std::size_t(padded({x, y}))];
-      costs[std::size_t(y) * std::size_t(m_width) + std::size_t(x)] =
-          costClass == 0 ? TerrainTable::kImpassable : m_classCost[costClass];
+  if (!field) {
+    std::vector<float> costs(std::size_t(m_width) * std::size_t(m_height));
+    for (std::int32_t y = 0; y < m_height; ++y) {
+      for (std::int32_t x = 0; x < m_width; ++x) {
+        const std::uint8_t costClass = m_class[std::size_t(padded({x, y}))];
+        costs[std::size_t(y) * std::size_t(m_width) + std::size_t(x)] =
+            costClass == 0 ? TerrainTable::kImpassable : m_classCost[costClass];
+      }
     }
+    auto costField = CostField::fromCosts(m_layout, m_width, m_height, costs, m_mobility);
+    RPGNAV_ASSERT(costField.ok(), "the grid's own costs make a cost field");
+    field.emplace(costField.value());
   }
-  auto costField = CostField::fromCosts(m_layout, m_width, m_height, costs, m_mobility);
-  RPGNAV_ASSERT(costField.ok(), "the grid's own costs make a cost field");
-  CrowdField field(costField.value());
   const Cell goal = cellOf(source);
-  field.setGoals(std::span<const Cell>(&goal, 1));
+  field->setGoals(std::span<const Cell>(&goal, 1));
   distance.assign(std::size_t(paddedCount()), -1);
   for (std::int32_t y = 0; y < m_height; ++y) {
     for (std::int32_t x = 0; x < m_width; ++x) {
-      const std::int64_t d = field.distance({x, y});
+      const std::int64_t d = field->distance({x, y});
       if (d != CrowdField::kUnreachable) distance[std::size_t(padded({x, y}))] = d;
     }
   }
@@ -83,7 +85,7 @@ int SearchGrid::refreshLandmarks(int sweeps) {
   const int count = m_settings.landmarks;
   for (; sweeps > 0 && r.active; --sweeps) {
     if (r.picked.empty() && r.distance.empty()) {
-      sweep(r.seed, r.distance);
+      sweep(r.seed, r.field, r.distance);
       continue;
     }
     // Pick the tile maximising the distance to the nearest chosen landmark (ties: lowest index).
@@ -98,7 +100,7 @@ int SearchGrid::refreshLandmarks(int sweeps) {
       }
     }
     r.picked.push_back(cellOf(pick));
-    sweep(pick, r.distance);
+    sweep(pick, r.field, r.distance);
     for (std::int32_t i = 0; i < paddedCount(); ++i) {
       const std::int64_t d = r.distance[std::size_t(i)];
       const std::int64_t q = d / kLandmarkQuantum;

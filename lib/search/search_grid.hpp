@@ -6,6 +6,7 @@
 
 #include "rpgnav/core/status.hpp"
 #include "rpgnav/core/types.hpp"
+#include "rpgnav/field/crowd_field.hpp"
 #include "rpgnav/grid/regions.hpp"
 #include "rpgnav/grid/tile_map.hpp"
 #include "grid/step_cost.hpp"
@@ -491,6 +492,9 @@ class SearchGrid {
     std::vector<std::int64_t> nearest, distance;
     std::vector<Cell> picked;
     std::vector<std::uint32_t> staged;
+    // The sweeps' field over the grid's costs, made at the refresh's first sweep and kept for the
+    // others (the costs cannot change within one refresh: an edit starts it over).
+    std::optional<CrowdField> field;
   };
   LandmarkRefresh m_refresh;
 
@@ -554,7 +558,7 @@ class SearchGrid {
   void buildLandmarks();
   // Dijkstra over the padded grid from `source` (steps cost the same both ways: distances from it
   // and to it are equal); unreachable tiles get -1.
-  void sweep(std::int32_t source, std::vector<std::int64_t>& distance) const;
+  void sweep(std::int32_t source, std::optional<CrowdField>& field, std::vector<std::int64_t>& distance) const;
 };
 
 }  // namespace rpgnav
