@@ -9,6 +9,15 @@
 #include <cmath>
 
 namespace rpgnav {
+namespace {
+
+// A tile's cost as a cost field takes it: finite and above 0 (as TerrainTable::setCost), or
+// impassable.
+bool validTileCost(float cost) noexcept {
+  return cost > 0.0f && (std::isfinite(cost) || cost == TerrainTable::kImpassable);
+}
+
+}  // namespace
 
 std::uint8_t CostField::byteFor(float cost) noexcept {
   if (!(cost < TerrainTable::kImpassable) || !std::isfinite(cost)) return kImpassable;
@@ -37,7 +46,7 @@ Result<CostField> CostField::fromCosts(const Layout& layout, std::int32_t width,
     return Error{Status::InvalidArgument, "a cost field needs one cost per tile"};
   }
   for (const float cost : costs) {
-    if (!(cost > 0.0f) || !(std::isfinite(cost) || cost == TerrainTable::kImpassable)) {
+    if (!validTileCost(cost)) {
       return Error{Status::InvalidArgument, "a tile's cost must be finite and above 0, or impassable"};
     }
   }
@@ -142,7 +151,7 @@ Status CostField::set(Cell cell, std::uint8_t cost) {
 }
 
 Status CostField::setCost(Cell cell, float cost) {
-  if (!contains(cell) || !(cost > 0.0f) || !(std::isfinite(cost) || cost == TerrainTable::kImpassable)) return Status::InvalidArgument;
+  if (!contains(cell) || !validTileCost(cost)) return Status::InvalidArgument;
   m_costs[std::size_t(cell.y) * std::size_t(m_width) + std::size_t(cell.x)] = cost;
   return Status::Ok;
 }
