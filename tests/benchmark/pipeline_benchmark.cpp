@@ -237,11 +237,12 @@ int main(int argc, char** argv) {
     // tile centre to tile centre, the default settings otherwise (radius 0, every stage on);
     // plan() timed from outside, fastest of three runs per query.
     std::printf("\nhex maps beside square maps of the same tiles: whole default plan, median microseconds\n");
-    std::printf("%-40s %7s %10s %10s %12s %8s   %s\n", "map", "queries", "plan_us", "search_us", "stages_3-6", "probes",
-                "mean probes of stages 3 / 4 / 5 / 6");
+    std::printf("%-40s %7s %10s %10s %12s %8s   %s   %s\n", "map", "queries", "plan_us", "search_us", "stages_3-6", "probes",
+                "mean probes of stages 3 / 4 / 5 / 6", "median us of stages 3 / 4 / 5 / 6");
     auto timePlans = [&](const TileMap& map, const PlannerSettings& settings, const std::vector<std::pair<Cell, Cell>>& lines,
                          std::vector<double>& plans, std::vector<double>& searches, std::vector<double>& middles,
-                         std::vector<double>& probes, std::array<double, 4>& stageProbes) {
+                         std::vector<double>& probes, std::array<double, 4>& stageProbes,
+                         std::array<std::vector<double>, 4>& stageMicros) {
       Planner planner(map, settings);
       PathResult result;
       for (const auto& [start, goal] : lines) {
@@ -261,6 +262,7 @@ int main(int argc, char** argv) {
           middle += planner.diagnostics().stages[std::size_t(stage)].micros;
           probed += planner.diagnostics().stages[std::size_t(stage)].probes;
           stageProbes[std::size_t(stage - int(PathStage::ControlPoints))] += planner.diagnostics().stages[std::size_t(stage)].probes;
+          stageMicros[std::size_t(stage - int(PathStage::ControlPoints))].push_back(planner.diagnostics().stages[std::size_t(stage)].micros);
         }
         middles.push_back(middle);
         probes.push_back(probed);
@@ -289,19 +291,22 @@ int main(int argc, char** argv) {
           }
           std::vector<double> plans, searches, middles, probes;
           std::array<double, 4> stageProbes{};
+          std::array<std::vector<double>, 4> stageMicros;
           auto print = [&](const std::string& label) {
             const double count = double(std::max<std::size_t>(plans.size(), 1));
-            std::printf("%-40s %7zu %10.1f %10.1f %12.1f %8.0f   %.0f / %.0f / %.0f / %.0f\n", label.c_str(), plans.size(),
-                        median(plans), median(searches), median(middles), median(probes), stageProbes[0] / count,
-                        stageProbes[1] / count, stageProbes[2] / count, stageProbes[3] / count);
+            std::printf("%-40s %7zu %10.1f %10.1f %12.1f %8.0f   %.0f / %.0f / %.0f / %.0f   %.1f / %.1f / %.1f / %.1f\n",
+                        label.c_str(), plans.size(), median(plans), median(searches), median(middles), median(probes),
+                        stageProbes[0] / count, stageProbes[1] / count, stageProbes[2] / count, stageProbes[3] / count,
+                        median(stageMicros[0]), median(stageMicros[1]), median(stageMicros[2]), median(stageMicros[3]));
           };
-          timePlans(square, squareSettings, lines, plans, searches, middles, probes, stageProbes);
+          timePlans(square, squareSettings, lines, plans, searches, middles, probes, stageProbes, stageMicros);
           squareMedian = median(plans);
           const std::string suffix = costs ? " +costs" : "";
           print(std::string(name) + " square 8-way" + suffix);
           plans.clear(), searches.clear(), middles.clear(), probes.clear();
           stageProbes = {};
-          timePlans(hex, base, lines, plans, searches, middles, probes, stageProbes);
+          for (auto& micros : stageMicros) micros.clear();
+          timePlans(hex, base, lines, plans, searches, middles, probes, stageProbes, stageMicros);
           char label[96];
           std::snprintf(label, sizeof label, "%s %s%s (%.2fx)", name, std::string(toString(layout.kind())).c_str(), suffix.c_str(),
                         median(plans) / squareMedian);
