@@ -157,7 +157,9 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
         (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
       // The goal, a tile where costs change (or at a gate), or a forced neighbour: a jump point,
       // which goes on from here when expanded (if anywhere).
-      if (leadsOnAfter(at, direction)) relaxHexJump(at, axialAt(k, t, 0), gHere, origin);
+      if (leadsOnAfter(at, direction)) {
+        if (Node* node = hexJumpImproves(at, gHere)) openHexJump(*node, at, axialAt(k, t, 0), gHere, origin);
+      }
       return;
     }
     // The turn from this tile: its secondary run's stop, from the table (or the goal before it).
@@ -168,7 +170,10 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
       if (found >= 0 && leadsOnAfter(found, turn)) relaxHexJump(found, axialAt(k, t, steps), gHere + steps * step, origin);
     } else if (entry > 0) {
       const std::int32_t found = at + turns[here].steps(entry);
-      if (leadsOnAfter(found, turn)) relaxHexJump(found, axialAt(k, t, entry), gHere + entry * step, origin);
+      const std::int64_t gFound = gHere + entry * step;
+      if (leadsOnAfter(found, turn)) {
+        if (Node* node = hexJumpImproves(found, gFound)) openHexJump(*node, found, axialAt(k, t, entry), gFound, origin);
+      }
     }
   }
 }

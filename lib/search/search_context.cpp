@@ -310,8 +310,10 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
 }
 
 void SearchContext::relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent) {
-  Node& node = this->node(index);
-  if ((node.stamp >> 4) == m_generation && g >= node.g) return;
+  if (Node* node = hexJumpImproves(index, g)) openHexJump(*node, index, axial, g, parent);
+}
+
+void SearchContext::openHexJump(Node& node, std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent) {
   node = Node{g, parent, m_generation << 4};
   std::int64_t h = hexHeuristic(axial);
   if (m_landmarkCount > 0) [[unlikely]] h = std::max(h, landmarkBound(index));

@@ -388,6 +388,15 @@ class SearchContext {
   // relaxJump for hex jump points, the tile given by its axial coordinates (the runs know them):
   // the hex step distance inline, no cell worked out from the index.
   void relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent);
+  // relaxHexJump in two halves. The first, inline: the tile's node when `g` improves on what it
+  // holds, else null. On weighted hex maps most of a primary run's turns reach a tile already
+  // reached as cheaply (two in three on sc1/Aftershock with terrain patches): the run asks this
+  // before working out the tile's axial coordinates and making the call. The second opens it.
+  Node* hexJumpImproves(std::int32_t index, std::int64_t g) {
+    Node& reached = node(index);
+    return (reached.stamp >> 4) != m_generation || g < reached.g ? &reached : nullptr;
+  }
+  void openHexJump(Node& node, std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
   // Hex maps: the hex steps from `axial` to the goal × the cheapest step cost.
   std::int64_t hexHeuristic(Axial axial) const noexcept { return hexHeuristic(axial, m_goalAxial); }
