@@ -125,7 +125,11 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const std::int64_t firstStep = grid.stepCost(cls[origin], cls[first], false);
   const std::uint8_t* uniform = grid.uniform();
   if (uniform[first] == 0) {  // (the run would stop there at once: a plain step, no scan)
-    if (leadsOnAfter(first, direction)) relaxHexJump(first, {originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
+    if (leadsOnAfter(first, direction)) {
+      if (Node* node = hexJumpImproves(first, g + firstStep)) {
+        openHexJump(*node, first, {originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
+      }
+    }
     return;
   }
   const std::int64_t step = 2 * grid.halfStraight(cls[first]);
