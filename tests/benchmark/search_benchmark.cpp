@@ -14,6 +14,7 @@
 // line (for quick side-by-side runs of two builds); --only first times first queries on fresh
 // search contexts (see firstQueries).
 #include "grid/clearance.hpp"
+#include "rpgnav/grid/regions.hpp"
 #include "rpgnav/io/moving_ai.hpp"
 #include "rpgnav/io/rpgmap.hpp"
 #include "search/search_context.hpp"
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <deque>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -119,6 +121,50 @@ std::vector<Query> randomQueries(const SearchGrid& grid, int count, std::uint32_
 
 }  // namespace
 
+// The work of hex and square searches on the same tiles, free of the machine's timing noise
+// (--only hex-work, to be run under `valgrind --tool=callgrind
+// --toggle-collect='rpgnav::SearchContext::findPath*'`, which then counts the searches'
+// instructions alone): 200 random queries between tiles connected on both the square map and
+// its hex forms, each searched once, unchecked, on the layout asked (with --costs, the
+// terrain-cost patches of the hex table). The same queries on every layout.
+int hexWork(const std::filesystem::path& movingAi, const std::string& name, const std::string& layoutName, bool costs) {
+  auto map = readMovingAiMap(movingAi / (name + ".map"));
+  if (!map) return std::fprintf(stderr, "%s: %s\n", name.c_str(), std::string(map.message()).c_str()), 2;
+  std::optional<Layout> layout;
+  for (const Layout& candidate : {map->layout(), Layout::hexPointy(), Layout::hexFlat()}) {
+    if (toString(candidate.kind()) == layoutName) layout = candidate;
+  }
+  if (!layout) return std::fprintf(stderr, "--layout: square, hex-pointy or hex-flat\n"), 2;
+  const TileMap pointy = withLayout(*map, Layout::hexPointy()), flat = withLayout(*map, Layout::hexFlat());
+  const TileMap tiles = layout->isHex() ? withLayout(*map, *layout) : *map;
+  const SearchGrid grid = SearchGrid::build(costs ? withCostPatches(tiles, 2026) : tiles, TerrainTable::kWalk).value();
+  const RegionMap onSquare = RegionMap::compute(*map, TerrainTable::kWalk), onPointy = RegionMap::compute(pointy, TerrainTable::kWalk),
+                  onFlat = RegionMap::compute(flat, TerrainTable::kWalk);
+  std::mt19937 random(7);
+  std::uniform_int_distribution<int> x(0, map->width() - 1), y(0, map->height() - 1);
+  std::vector<Query> queries;
+  while (queries.size() < 200) {
+    const Cell a{x(random), y(random)}, b{x(random), y(random)};
+    if (onSquare.connected(a, b) && onPointy.connected(a, b) && onFlat.connected(a, b)) queries.push_back({a, b});
+  }
+  SearchContext context;
+  SearchResult result;
+  double expanded = 0;
+  const auto begin = std::chrono::steady_clock::now();
+  for (const Query& query : queries) {
+    SearchRequest request;
+    request.start = query.start;
+    request.goal = query.goal;
+    request.tilePath = false;
+    context.findPath(grid, request, result);
+    expanded += double(result.expanded);
+  }
+  const double micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
+  std::printf("%s %s%s: 200 queries, %.1f us a query, %.1f expanded a query\n", name.c_str(), layoutName.c_str(),
+              costs ? " +costs" : "", micros / 200.0, expanded / 200.0);
+  return 0;
+}
+
 // Writes over a buffer larger than any cache of the machine, so the next search finds the map's
 // data and its own in memory, not in cache.
 void evictCaches() {
@@ -173,6 +219,8 @@ int main(int argc, char** argv) {
   std::filesystem::path movingAi = RPGNAV_MOVINGAI_DIR, maps = RPGNAV_SAMPLE_MAPS_DIR;
   int repeat = 3, landmarkCount = 8;
   std::string only = "all";
+  std::string workLayout = "square";  // --only hex-work: --layout
+  bool workCosts = false;             // --only hex-work: --costs
   std::string mapFilter;  // --map: names containing it
   int every = 1;
   for (int i = 1; i < argc; ++i) {
@@ -193,13 +241,19 @@ int main(int argc, char** argv) {
       landmarkCount = std::clamp(std::atoi(argv[++i]), 1, 16);
     } else if (arg == "--repeat" && i + 1 < argc) {
       repeat = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--layout" && i + 1 < argc) {
+      workLayout = argv[++i];
+    } else if (arg == "--costs") {
+      workCosts = true;
     } else {
       std::fprintf(stderr, "usage: rpgnav_search_benchmark [--movingai DIR] [--maps DIR] [--repeat N] [--landmarks N]\n"
                    "                              [--only uniform|weighted|wide|hex|first] [--map NAME] [--every K]\n"
-                   "                              [--no-jump-points]\n");
+                   "                              [--no-jump-points]\n"
+                   "       rpgnav_search_benchmark --only hex-work --map NAME --layout square|hex-pointy|hex-flat [--costs]\n");
       return 2;
     }
   }
+  if (only == "hex-work") return hexWork(movingAi, mapFilter, workLayout, workCosts);
   std::printf("%-34s %7s %6s %10s %10s %10s %9s\n", "map", "queries", "wrong", "median_us", "mean_us", "expanded",
               "Mnodes/s");
   const char* uniformMaps[] = {"dao/brc202d",         "dao/orz100d",       "sc1/Aftershock",     "mazes/maze512-1-0",
