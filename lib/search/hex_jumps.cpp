@@ -125,11 +125,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const std::int64_t firstStep = grid.stepCost(cls[origin], cls[first], false);
   const std::uint8_t* uniform = grid.uniform();
   if (uniform[first] == 0) {  // (the run would stop there at once: a plain step, no scan)
-    if (leadsOnAfter(first, direction)) {
-      if (Node* node = hexJumpImproves(first, g + firstStep)) {
-        openHexJump(*node, first, {originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
-      }
-    }
+    if (leadsOnAfter(first, direction)) relaxHexJump(first, Axial{originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
     return;
   }
   const std::int64_t step = 2 * grid.halfStraight(cls[first]);
@@ -161,9 +157,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
         (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
       // The goal, a tile where costs change (or at a gate), or a forced neighbour: a jump point,
       // which goes on from here when expanded (if anywhere).
-      if (leadsOnAfter(at, direction)) {
-        if (Node* node = hexJumpImproves(at, gHere)) openHexJump(*node, at, axialAt(k, t, 0), gHere, origin);
-      }
+      if (leadsOnAfter(at, direction)) relaxHexJump(at, [&] { return axialAt(k, t, 0); }, gHere, origin);
       return;
     }
     // The turn from this tile: its secondary run's stop, from the table (or the goal before it).
@@ -174,10 +168,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
       if (found >= 0 && leadsOnAfter(found, turn)) relaxHexJump(found, axialAt(k, t, steps), gHere + steps * step, origin);
     } else if (entry > 0) {
       const std::int32_t found = at + turns[here].steps(entry);
-      const std::int64_t gFound = gHere + entry * step;
-      if (leadsOnAfter(found, turn)) {
-        if (Node* node = hexJumpImproves(found, gFound)) openHexJump(*node, found, axialAt(k, t, entry), gFound, origin);
-      }
+      if (leadsOnAfter(found, turn)) relaxHexJump(found, [&] { return axialAt(k, t, entry); }, gHere + entry * step, origin);
     }
   }
 }

@@ -309,10 +309,6 @@ void SearchContext::relax(std::int32_t index, Cell cell, std::int64_t g, std::in
   heapPush({g + heuristic(cell, index), g, index, slotOf(node)});
 }
 
-void SearchContext::relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent) {
-  if (Node* node = hexJumpImproves(index, g)) openHexJump(*node, index, axial, g, parent);
-}
-
 void SearchContext::openHexJump(Node& node, std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent) {
   node = Node{g, parent, m_generation << 4};
   std::int64_t h = hexHeuristic(axial);

@@ -387,15 +387,19 @@ class SearchContext {
   void relaxJump(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   // relaxJump for hex jump points, the tile given by its axial coordinates (the runs know them):
   // the hex step distance inline, no cell worked out from the index.
-  void relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent);
-  // relaxHexJump in two halves. The first, inline: the tile's node when `g` improves on what it
-  // holds, else null. On weighted hex maps most of a primary run's turns reach a tile already
-  // reached as cheaply (two in three on sc1/Aftershock with terrain patches): the run asks this
-  // before working out the tile's axial coordinates and making the call. The second opens it.
-  Node* hexJumpImproves(std::int32_t index, std::int64_t g) {
+  // The test, inline, comes before `axialOf()` is called: on weighted hex maps most of a primary
+  // run's turns reach a tile already reached as cheaply (two in three on sc1/Aftershock with
+  // terrain patches), and the run then works out no coordinates and makes no call.
+  template <class AxialOf>
+  void relaxHexJump(std::int32_t index, AxialOf&& axialOf, std::int64_t g, std::int32_t parent) {
     Node& reached = node(index);
-    return (reached.stamp >> 4) != m_generation || g < reached.g ? &reached : nullptr;
+    if ((reached.stamp >> 4) == m_generation && g >= reached.g) return;
+    openHexJump(reached, index, axialOf(), g, parent);
   }
+  void relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent) {
+    relaxHexJump(index, [axial] { return axial; }, g, parent);
+  }
+  // relaxHexJump's second half: `node` (index's) improves, and is opened.
   void openHexJump(Node& node, std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent);
   std::int64_t heuristic(Cell cell, std::int32_t paddedIndex) const noexcept;
   // Hex maps: the hex steps from `axial` to the goal × the cheapest step cost.

@@ -136,7 +136,7 @@ int hexWork(const std::filesystem::path& movingAi, const std::string& name, cons
   }
   if (!layout) return std::fprintf(stderr, "--layout: square, hex-pointy or hex-flat\n"), 2;
   const TileMap pointy = withLayout(*map, Layout::hexPointy()), flat = withLayout(*map, Layout::hexFlat());
-  const TileMap tiles = layout->isHex() ? withLayout(*map, *layout) : *map;
+  const TileMap& tiles = layout->kind() == LayoutKind::HexPointy ? pointy : layout->kind() == LayoutKind::HexFlat ? flat : *map;
   const SearchGrid grid = SearchGrid::build(costs ? withCostPatches(tiles, 2026) : tiles, TerrainTable::kWalk).value();
   const RegionMap onSquare = RegionMap::compute(*map, TerrainTable::kWalk), onPointy = RegionMap::compute(pointy, TerrainTable::kWalk),
                   onFlat = RegionMap::compute(flat, TerrainTable::kWalk);
