@@ -13,33 +13,52 @@ using Point = Eigen::Vector2d;
 
 double cross(const Point& u, const Point& v) { return u.x() * v.y() - u.y() * v.x(); }
 
-// The x-extent of triangle (a, b, c) within the horizontal band lo <= y <= hi; empty when
-// first > second.
-std::pair<double, double> bandExtent(const std::array<Point, 3>& triangle, double lo, double hi) {
-  double first = std::numeric_limits<double>::infinity(), second = -first;
-  for (int i = 0; i < 3; ++i) {
-    const Point& p = triangle[std::size_t(i)];
-    const Point& q = triangle[std::size_t((i + 1) % 3)];
-    double t0 = 0.0, t1 = 1.0;
-    const double dy = q.y() - p.y();
-    if (dy == 0.0) {
-      if (p.y() < lo || p.y() > hi) continue;
-    } else {
-      t0 = (lo - p.y()) / dy;
-      t1 = (hi - p.y()) / dy;
-      if (t0 > t1) std::swap(t0, t1);
-      t0 = std::max(t0, 0.0);
-      t1 = std::min(t1, 1.0);
-      if (t0 > t1) continue;
-    }
-    for (const double t : {t0, t1}) {
-      const double x = p.x() + (q.x() - p.x()) * t;
-      first = std::min(first, x);
-      second = std::max(second, x);
+// The x-extents of a triangle within horizontal bands, one band per row of the index: each edge's
+// y-range and its x per unit of y worked out once per triangle (no division per row).
+class TriangleBands {
+ public:
+  explicit TriangleBands(const std::array<Point, 3>& triangle) {
+    for (std::size_t i = 0; i < 3; ++i) {
+      const Point& p = triangle[i];
+      const Point& q = triangle[(i + 1) % 3];
+      Edge& edge = m_edges[i];
+      edge.from = p;
+      edge.low = std::min(p.y(), q.y());
+      edge.high = std::max(p.y(), q.y());
+      edge.flat = q.y() == p.y();
+      edge.otherX = q.x();
+      edge.xPerY = edge.flat ? 0.0 : (q.x() - p.x()) / (q.y() - p.y());
     }
   }
-  return {first, second};
-}
+
+  // The x-extent within lo <= y <= hi; empty when first > second.
+  std::pair<double, double> extent(double lo, double hi) const noexcept {
+    double first = std::numeric_limits<double>::infinity(), second = -first;
+    for (const Edge& edge : m_edges) {
+      double x0 = 0.0, x1 = 0.0;
+      if (edge.flat) {
+        if (edge.from.y() < lo || edge.from.y() > hi) continue;
+        x0 = edge.from.x(), x1 = edge.otherX;
+      } else {
+        const double y0 = std::max(lo, edge.low), y1 = std::min(hi, edge.high);
+        if (y0 > y1) continue;
+        x0 = edge.from.x() + (y0 - edge.from.y()) * edge.xPerY;
+        x1 = edge.from.x() + (y1 - edge.from.y()) * edge.xPerY;
+      }
+      first = std::min({first, x0, x1});
+      second = std::max({second, x0, x1});
+    }
+    return {first, second};
+  }
+
+ private:
+  struct Edge {
+    Point from;
+    double low, high, otherX, xPerY;
+    bool flat;
+  };
+  std::array<Edge, 3> m_edges;
+};
 
 }  // namespace
 
@@ -219,11 +238,14 @@ void ConvexCorners::inTriangle(Vec2 a, Vec2 b, Vec2 c, float clearance, std::vec
     }
     return false;
   };
+  const TriangleBands bands(triangle);
   const auto [first, last] = rowsMeeting(low, high);
   for (std::size_t r = first; r < last; ++r) {
     const Row& row = m_rows[r];
     if (row.corners.empty()) continue;
-    const auto [x0, x1] = bandExtent(triangle, double(row.low) - reach, double(row.high) + reach);
+    // (The rows' corners are filtered by x with `reach` to spare: an x-extent a rounding off
+    // finds the same corners.)
+    const auto [x0, x1] = bands.extent(double(row.low) - reach, double(row.high) + reach);
     if (x0 > x1) continue;
     auto it = std::lower_bound(row.corners.begin(), row.corners.end(), x0 - reach,
                                [](const ConvexCorner& corner, double x) { return double(corner.point.x()) < x; });

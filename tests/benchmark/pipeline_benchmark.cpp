@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -117,6 +118,56 @@ void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& ba
   }
 }
 
+// The hex table's work without its timing noise (--only hex-work, to be run under `valgrind
+// --tool=callgrind --toggle-collect='rpgnav::Planner::plan*'`, which then counts the plans'
+// instructions alone, stage by stage): the hex table's scenario lines of one map whose ends are
+// connected on both hex forms, each planned once at the default settings on the layout asked
+// (the square one with the 8-way pipeline, as in the table), the terrain-cost patches unless
+// --no-costs. The same lines on every layout.
+int hexWork(const std::filesystem::path& movingAi, const std::string& name, const std::string& layoutName, bool costs,
+            const PlannerSettings& base) {
+  auto map = readMovingAiMap(movingAi / (name + ".map"));
+  auto scenario = readScenario(movingAi / (name + ".map.scen"));
+  if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name.c_str()), 2;
+  std::optional<Layout> layout;
+  for (const Layout& candidate : {map->layout(), Layout::hexPointy(), Layout::hexFlat()}) {
+    if (toString(candidate.kind()) == layoutName) layout = candidate;
+  }
+  if (!layout) return std::fprintf(stderr, "--layout: square, hex-pointy or hex-flat\n"), 2;
+  const TileMap pointy = bench::withLayout(*map, Layout::hexPointy()), flat = bench::withLayout(*map, Layout::hexFlat());
+  const RegionMap onPointy = RegionMap::compute(pointy, TerrainTable::kWalk), onFlat = RegionMap::compute(flat, TerrainTable::kWalk);
+  std::vector<std::pair<Cell, Cell>> lines;
+  const std::size_t stride = std::max<std::size_t>(1, scenario->size() / 200);
+  for (std::size_t k = 0; k < scenario->size() && lines.size() < 200; k += stride) {
+    const ScenarioEntry& entry = (*scenario)[k];
+    if (onPointy.connected(entry.start, entry.goal) && onFlat.connected(entry.start, entry.goal)) lines.emplace_back(entry.start, entry.goal);
+  }
+  const TileMap& tiles = layout->kind() == LayoutKind::HexPointy ? pointy : layout->kind() == LayoutKind::HexFlat ? flat : *map;
+  const TileMap planned = costs ? bench::withCostPatches(tiles, 2026) : tiles;
+  PlannerSettings settings = base;
+  if (!layout->isHex()) settings.search = SearchMode::Tiles;  // the square 8-way pipeline
+  Planner planner(planned, settings);
+  PathResult result;
+  std::array<double, std::size_t(kPathStageCount)> probes{}, micros{}, pointsOut{};
+  int planned_ = 0;
+  for (const auto& [start, goal] : lines) {
+    if (planner.plan({planned.layout().tileCenter(start), planned.layout().tileCenter(goal)}, result) != Status::Ok) continue;
+    ++planned_;
+    for (std::size_t stage = 0; stage < probes.size(); ++stage) {
+      probes[stage] += planner.diagnostics().stages[stage].probes;
+      micros[stage] += planner.diagnostics().stages[stage].micros;
+      pointsOut[stage] += planner.diagnostics().stages[stage].pointsOut;
+    }
+  }
+  std::printf("%s %s%s: %d plans; mean probes, microseconds and points out per stage:\n", name.c_str(), layoutName.c_str(),
+              costs ? " +costs" : "", planned_);
+  for (std::size_t stage = 0; stage < probes.size(); ++stage) {
+    std::printf("  %-22s %8.1f %8.1f %8.1f\n", std::string(toString(PathStage(stage))).c_str(), probes[stage] / std::max(planned_, 1),
+                micros[stage] / std::max(planned_, 1), pointsOut[stage] / std::max(planned_, 1));
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,6 +175,7 @@ int main(int argc, char** argv) {
   std::string speedSearch = "exact";  // --search: the speed table's search (the default: the planner's)
   std::string only = "all";  // --only: one part
   std::string mapFilter;     // --map: the hex table's maps whose name contains this
+  std::string workLayout = "square";  // --only hex-work: --layout
   bool noCosts = false;      // --no-costs: the hex table without its rows with terrain costs
   PlannerSettings base;  // every planner's settings, before each section's own
   for (int i = 1; i < argc; ++i) {
@@ -143,13 +195,17 @@ int main(int argc, char** argv) {
       mapFilter = argv[++i];
     } else if (std::string(argv[i]) == "--no-costs") {
       noCosts = true;
+    } else if (std::string(argv[i]) == "--layout" && i + 1 < argc) {
+      workLayout = argv[++i];
     } else {
       std::fprintf(stderr, "usage: rpgnav_pipeline_benchmark [--movingai DIR] [--maps DIR] [--search 8-way|exact|theta*]\n"
                            "                                 [--comfort TILES] [--map NAME] [--no-costs]\n"
-                           "                                 [--only samples|quality|speed|hex|wide|smoothing|following]\n");
+                           "                                 [--only samples|quality|speed|hex|wide|smoothing|following]\n"
+                           "       rpgnav_pipeline_benchmark --only hex-work --map NAME --layout square|hex-pointy|hex-flat [--no-costs]\n");
       return 2;
     }
   }
+  if (only == "hex-work") return hexWork(movingAi, mapFilter, workLayout, !noCosts, base);
   std::printf("comfort %.3g tiles\n", double(base.comfort));
   auto wants = [&](const char* part) { return only == "all" || only == part; };
   if (wants("samples")) sampleMapSpeed(maps, base);
