@@ -125,7 +125,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
   const std::int64_t firstStep = grid.stepCost(cls[origin], cls[first], false);
   const std::uint8_t* uniform = grid.uniform();
   if (uniform[first] == 0) {  // (the run would stop there at once: a plain step, no scan)
-    if (leadsOnAfter(first, direction)) relaxHexJump(first, Axial{originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
+    relaxHexJump(first, direction, Axial{originAxial.q + a.q, originAxial.r + a.r}, g + firstStep, origin);
     return;
   }
   const std::int64_t step = 2 * grid.halfStraight(cls[first]);
@@ -157,7 +157,7 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
         (cls[at + around[std::size_t(behindLeft)]] == 0 && cls[at + around[std::size_t(left)]] != 0)) {
       // The goal, a tile where costs change (or at a gate), or a forced neighbour: a jump point,
       // which goes on from here when expanded (if anywhere).
-      if (leadsOnAfter(at, direction)) relaxHexJump(at, [&] { return axialAt(k, t, 0); }, gHere, origin);
+      relaxHexJump(at, direction, [&] { return axialAt(k, t, 0); }, gHere, origin);
       return;
     }
     // The turn from this tile: its secondary run's stop, from the table (or the goal before it).
@@ -165,10 +165,10 @@ void SearchContext::hexPrimaryRun(std::int32_t origin, Axial originAxial, bool s
     if (k == goalAt || entry == SearchGrid::kJumpFar) [[unlikely]] {
       std::int32_t steps = 0;
       const std::int32_t found = hexSecondaryRun(at, axialAt(k, t, 0), here, turn, steps);
-      if (found >= 0 && leadsOnAfter(found, turn)) relaxHexJump(found, axialAt(k, t, steps), gHere + steps * step, origin);
+      if (found >= 0) relaxHexJump(found, turn, axialAt(k, t, steps), gHere + steps * step, origin);
     } else if (entry > 0) {
       const std::int32_t found = at + turns[here].steps(entry);
-      if (leadsOnAfter(found, turn)) relaxHexJump(found, [&] { return axialAt(k, t, entry); }, gHere + entry * step, origin);
+      relaxHexJump(found, turn, [&] { return axialAt(k, t, entry); }, gHere + entry * step, origin);
     }
   }
 }
@@ -191,9 +191,10 @@ void SearchContext::expandHexJumpPoint(std::int32_t index, const Node here) {
   auto secondary = [&](int direction, std::int32_t parent) {
     std::int32_t steps = 0;
     const std::int32_t found = hexSecondaryRun(index, axial, shifted, direction, steps);
-    if (found >= 0 && leadsOnAfter(found, direction)) {
+    if (found >= 0) {
       const Axial d = hex.axial[std::size_t(direction)];
-      relaxHexJump(found, {axial.q + steps * d.q, axial.r + steps * d.r}, here.g + steps * 2 * grid.halfStraight(cls[index]), parent);
+      relaxHexJump(found, direction, Axial{axial.q + steps * d.q, axial.r + steps * d.r},
+                   here.g + steps * 2 * grid.halfStraight(cls[index]), parent);
     }
   };
   if (here.parent < 0) {  // the start: every way

@@ -386,18 +386,20 @@ class SearchContext {
   // octile distance (with landmarks, if any): the few instructions a jump point costs there.
   void relaxJump(std::int32_t index, Cell cell, std::int64_t g, std::int32_t parent, std::int32_t dx, std::int32_t dy);
   // relaxJump for hex jump points, the tile given by its axial coordinates (the runs know them):
-  // the hex step distance inline, no cell worked out from the index.
-  // The test, inline, comes before `axialOf()` is called: on weighted hex maps most of a primary
-  // run's turns reach a tile already reached as cheaply (two in three on sc1/Aftershock with
-  // terrain patches), and the run then works out no coordinates and makes no call.
+  // the hex step distance inline, no cell worked out from the index. The tile, reached by a last
+  // step of direction `arrival`, is opened when it improves and leads on (leadsOnAfter). The
+  // improves test, inline, comes first: on weighted hex maps most of a primary run's turns reach
+  // a tile already reached as cheaply (two in three on sc1/Aftershock with terrain patches), and
+  // the run then reads no canonical successors, works out no coordinates and makes no call.
   template <class AxialOf>
-  void relaxHexJump(std::int32_t index, AxialOf&& axialOf, std::int64_t g, std::int32_t parent) {
+  void relaxHexJump(std::int32_t index, int arrival, AxialOf&& axialOf, std::int64_t g, std::int32_t parent) {
     Node& reached = node(index);
     if ((reached.stamp >> 4) == m_generation && g >= reached.g) return;
+    if (!leadsOnAfter(index, arrival)) return;
     openHexJump(reached, index, axialOf(), g, parent);
   }
-  void relaxHexJump(std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent) {
-    relaxHexJump(index, [axial] { return axial; }, g, parent);
+  void relaxHexJump(std::int32_t index, int arrival, Axial axial, std::int64_t g, std::int32_t parent) {
+    relaxHexJump(index, arrival, [axial] { return axial; }, g, parent);
   }
   // relaxHexJump's second half: `node` (index's) improves, and is opened.
   void openHexJump(Node& node, std::int32_t index, Axial axial, std::int64_t g, std::int32_t parent);
