@@ -21,6 +21,13 @@ void SearchContext::clearOpen() {
   m_beyond.clear();
 }
 
+// (Inline in settle, on every bucketed push.)
+[[gnu::always_inline]] inline void SearchContext::putInBucket(std::size_t index, HeapEntry entry) {
+  if (index >= m_buckets.size()) [[unlikely]] m_buckets.resize(index + 1);
+  m_buckets[index].push_back(entry);
+  m_bucketsUsed = std::max(m_bucketsUsed, index + 1);
+}
+
 [[gnu::noinline]] void SearchContext::refillHeap() {
   while (m_heap.empty()) {
     if (m_nextBucket == m_bucketsUsed) {
@@ -74,11 +81,6 @@ void SearchContext::clearOpen() {
   putInBucket(std::size_t(key), entry);
 }
 
-void SearchContext::putInBucket(std::size_t index, HeapEntry entry) {
-  if (index >= m_buckets.size()) m_buckets.resize(index + 1);
-  m_buckets[index].push_back(entry);
-  m_bucketsUsed = std::max(m_bucketsUsed, index + 1);
-}
 
 [[gnu::always_inline]] inline void SearchContext::siftDown(std::size_t position) {
   HeapEntry* heap = m_heap.data();
