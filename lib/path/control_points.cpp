@@ -54,6 +54,14 @@ struct EdgeEnd {
   Cell third;
 };
 
+// A hex tile with its axial coordinates and centre (layout space), worked out once: the corridor
+// asks for two edges of every tile of a path.
+struct HexTile {
+  Axial axial;
+  Point centre;
+};
+HexTile hexTile(const Layout& layout, Cell cell) { return {layout.toAxial(cell), layout.localCenter(cell)}; }
+
 // The ends of the edge between neighbouring hex tiles a and b (left, then right of a→b, layout
 // space), from the tiles' centres and axial coordinates rather than a neighbour-table walk (the
 // corridor asks for every step of a path; Layout::localSharedEdge matches corners and names no
@@ -62,16 +70,20 @@ struct EdgeEnd {
 // (q, r) to (-r, q + r) turns it left in layout space on both hex layouts and either stagger
 // (axial to layout coordinates is linear with a positive determinant; the stagger only offsets
 // the cells). Nothing when a and b are not neighbours.
-std::optional<std::array<EdgeEnd, 2>> hexEdgeEnds(const Layout& layout, Cell a, Cell b) {
-  const Axial pa = layout.toAxial(a), pb = layout.toAxial(b);
+std::optional<std::array<EdgeEnd, 2>> hexEdgeEnds(const Layout& layout, const HexTile& a, const HexTile& b) {
+  const Axial pa = a.axial, pb = b.axial;
   const Axial step{pb.q - pa.q, pb.r - pa.r};
   if (std::max({std::abs(step.q), std::abs(step.r), std::abs(step.q + step.r)}) != 1) return std::nullopt;
-  const Point ca = layout.localCenter(a), cb = layout.localCenter(b);
+  const Point& ca = a.centre;
+  const Point& cb = b.centre;
   const Point middle = 0.5 * (ca + cb), d = cb - ca;
   const Point half = Point(-d.y(), d.x()) * (0.5 / std::sqrt(3.0));  // towards the left end
   const Cell left = layout.fromAxial({pa.q - step.r, pa.r + step.q + step.r});
   const Cell right = layout.fromAxial({pa.q + step.q + step.r, pa.r - step.q});
   return std::array<EdgeEnd, 2>{EdgeEnd{middle + half, left}, EdgeEnd{middle - half, right}};
+}
+std::optional<std::array<EdgeEnd, 2>> hexEdgeEnds(const Layout& layout, Cell a, Cell b) {
+  return hexEdgeEnds(layout, hexTile(layout, a), hexTile(layout, b));
 }
 
 // On hex maps the segment between two neighbouring centres crosses their shared edge at its
@@ -249,10 +261,13 @@ bool corridorPoints(const StageContext& context, const std::vector<Cell>& tiles,
   const double tile = double(layout.tileSize());
   std::vector<Portal>& portals = buffers.portals;
   portals.clear();
+  HexTile before = hexTile(layout, tiles.front());
   for (std::size_t k = 1; k < tiles.size(); ++k) {
-    const auto ends = hexEdgeEnds(layout, tiles[k - 1], tiles[k]);
+    const HexTile after = hexTile(layout, tiles[k]);
+    const auto ends = hexEdgeEnds(layout, before, after);
     if (!ends) return false;
-    const Point centre = layout.localCenter(tiles[k]);
+    const Point& centre = after.centre;
+    before = after;
     const double margin = portalMargin(centre);
     Portal portal = narrowedPortal(context, (*ends)[0], (*ends)[1], cost,
                                    double(comfort.clearance(0)) / tile + kCorridorSlack + margin,
