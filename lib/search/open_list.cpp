@@ -81,7 +81,6 @@ void SearchContext::clearOpen() {
   putInBucket(std::size_t(key), entry);
 }
 
-
 [[gnu::always_inline]] inline void SearchContext::siftDown(std::size_t position) {
   HeapEntry* heap = m_heap.data();
   const std::size_t size = m_heap.size();

@@ -11,6 +11,7 @@
 #include <deque>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rpgnav::bench {
@@ -61,6 +62,21 @@ inline TileMap withLayout(const TileMap& map, const Layout& layout) {
   for (std::int32_t i = 0; i < map.tileCount(); ++i) tiles[std::size_t(i)] = map.terrainAt(map.cellAt(i));
   return TileMap::create(layout, map.width(), map.height(), map.terrain(), std::move(tiles)).value();
 }
+
+// A Moving AI map beside its two hex forms (the benchmarks' --only hex-work): the same tiles as
+// square, pointy and flat tiles.
+struct HexForms {
+  TileMap square, pointy, flat;
+  explicit HexForms(TileMap map)
+      : square(std::move(map)), pointy(withLayout(square, Layout::hexPointy())), flat(withLayout(square, Layout::hexFlat())) {}
+  // The form whose layout `name` names (square, hex-pointy or hex-flat), or null.
+  const TileMap* named(const std::string& name) const {
+    for (const TileMap* form : {&square, &pointy, &flat}) {
+      if (toString(form->layout().kind()) == name) return form;
+    }
+    return nullptr;
+  }
+};
 
 // Steps from `start` to every tile by breadth-first search over the layout's neighbour table
 // (a map of one cost: the optimum in steps, independent of the search), -1 where unreachable.

@@ -27,7 +27,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -119,9 +118,10 @@ void sampleMapSpeed(const std::filesystem::path& maps, const PlannerSettings& ba
 }
 
 // The hex table's work without its timing noise (--only hex-work, to be run under `valgrind
-// --tool=callgrind --toggle-collect='rpgnav::Planner::plan*'`, which then counts the plans'
-// instructions alone, stage by stage): the hex table's scenario lines of one map whose ends are
-// connected on both hex forms, each planned once at the default settings on the layout asked
+// --tool=callgrind --toggle-collect='rpgnav::Planner::Impl::searchAndFinish*'`, which then
+// counts the search and the stages after it alone, not the navigation data the first plan
+// builds): the hex table's scenario lines of one map whose ends are connected on both hex
+// forms, each planned once at the default settings on the layout asked
 // (the square one with the 8-way pipeline, as in the table), the terrain-cost patches unless
 // --no-costs. The same lines on every layout.
 int hexWork(const std::filesystem::path& movingAi, const std::string& name, const std::string& layoutName, bool costs,
@@ -129,12 +129,10 @@ int hexWork(const std::filesystem::path& movingAi, const std::string& name, cons
   auto map = readMovingAiMap(movingAi / (name + ".map"));
   auto scenario = readScenario(movingAi / (name + ".map.scen"));
   if (!map || !scenario) return std::fprintf(stderr, "%s: cannot read\n", name.c_str()), 2;
-  std::optional<Layout> layout;
-  for (const Layout& candidate : {map->layout(), Layout::hexPointy(), Layout::hexFlat()}) {
-    if (toString(candidate.kind()) == layoutName) layout = candidate;
-  }
-  if (!layout) return std::fprintf(stderr, "--layout: square, hex-pointy or hex-flat\n"), 2;
-  const TileMap pointy = bench::withLayout(*map, Layout::hexPointy()), flat = bench::withLayout(*map, Layout::hexFlat());
+  const bench::HexForms forms(std::move(*map));
+  const TileMap* chosen = forms.named(layoutName);
+  if (chosen == nullptr) return std::fprintf(stderr, "--layout: square, hex-pointy or hex-flat\n"), 2;
+  const TileMap &pointy = forms.pointy, &flat = forms.flat;
   const RegionMap onPointy = RegionMap::compute(pointy, TerrainTable::kWalk), onFlat = RegionMap::compute(flat, TerrainTable::kWalk);
   std::vector<std::pair<Cell, Cell>> lines;
   const std::size_t stride = std::max<std::size_t>(1, scenario->size() / 200);
@@ -142,17 +140,16 @@ int hexWork(const std::filesystem::path& movingAi, const std::string& name, cons
     const ScenarioEntry& entry = (*scenario)[k];
     if (onPointy.connected(entry.start, entry.goal) && onFlat.connected(entry.start, entry.goal)) lines.emplace_back(entry.start, entry.goal);
   }
-  const TileMap& tiles = layout->kind() == LayoutKind::HexPointy ? pointy : layout->kind() == LayoutKind::HexFlat ? flat : *map;
-  const TileMap planned = costs ? bench::withCostPatches(tiles, 2026) : tiles;
+  const TileMap planned = costs ? bench::withCostPatches(*chosen, 2026) : *chosen;
   PlannerSettings settings = base;
-  if (!layout->isHex()) settings.search = SearchMode::Tiles;  // the square 8-way pipeline
+  if (!planned.layout().isHex()) settings.search = SearchMode::Tiles;  // the square 8-way pipeline
   Planner planner(planned, settings);
   PathResult result;
   std::array<double, std::size_t(kPathStageCount)> probes{}, micros{}, pointsOut{};
-  int planned_ = 0;
+  int plans = 0;
   for (const auto& [start, goal] : lines) {
     if (planner.plan({planned.layout().tileCenter(start), planned.layout().tileCenter(goal)}, result) != Status::Ok) continue;
-    ++planned_;
+    ++plans;
     for (std::size_t stage = 0; stage < probes.size(); ++stage) {
       probes[stage] += planner.diagnostics().stages[stage].probes;
       micros[stage] += planner.diagnostics().stages[stage].micros;
@@ -160,10 +157,10 @@ int hexWork(const std::filesystem::path& movingAi, const std::string& name, cons
     }
   }
   std::printf("%s %s%s: %d plans; mean probes, microseconds and points out per stage:\n", name.c_str(), layoutName.c_str(),
-              costs ? " +costs" : "", planned_);
+              costs ? " +costs" : "", plans);
   for (std::size_t stage = 0; stage < probes.size(); ++stage) {
-    std::printf("  %-22s %8.1f %8.1f %8.1f\n", std::string(toString(PathStage(stage))).c_str(), probes[stage] / std::max(planned_, 1),
-                micros[stage] / std::max(planned_, 1), pointsOut[stage] / std::max(planned_, 1));
+    std::printf("  %-22s %8.1f %8.1f %8.1f\n", std::string(toString(PathStage(stage))).c_str(), probes[stage] / std::max(plans, 1),
+                micros[stage] / std::max(plans, 1), pointsOut[stage] / std::max(plans, 1));
   }
   return 0;
 }

@@ -28,7 +28,6 @@
 #include <cstdio>
 #include <deque>
 #include <filesystem>
-#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -130,18 +129,15 @@ std::vector<Query> randomQueries(const SearchGrid& grid, int count, std::uint32_
 int hexWork(const std::filesystem::path& movingAi, const std::string& name, const std::string& layoutName, bool costs) {
   auto map = readMovingAiMap(movingAi / (name + ".map"));
   if (!map) return std::fprintf(stderr, "%s: %s\n", name.c_str(), std::string(map.message()).c_str()), 2;
-  std::optional<Layout> layout;
-  for (const Layout& candidate : {map->layout(), Layout::hexPointy(), Layout::hexFlat()}) {
-    if (toString(candidate.kind()) == layoutName) layout = candidate;
-  }
-  if (!layout) return std::fprintf(stderr, "--layout: square, hex-pointy or hex-flat\n"), 2;
-  const TileMap pointy = withLayout(*map, Layout::hexPointy()), flat = withLayout(*map, Layout::hexFlat());
-  const TileMap& tiles = layout->kind() == LayoutKind::HexPointy ? pointy : layout->kind() == LayoutKind::HexFlat ? flat : *map;
-  const SearchGrid grid = SearchGrid::build(costs ? withCostPatches(tiles, 2026) : tiles, TerrainTable::kWalk).value();
-  const RegionMap onSquare = RegionMap::compute(*map, TerrainTable::kWalk), onPointy = RegionMap::compute(pointy, TerrainTable::kWalk),
+  const HexForms forms(std::move(*map));
+  const TileMap* chosen = forms.named(layoutName);
+  if (chosen == nullptr) return std::fprintf(stderr, "--layout: square, hex-pointy or hex-flat\n"), 2;
+  const TileMap &square = forms.square, &pointy = forms.pointy, &flat = forms.flat;
+  const SearchGrid grid = SearchGrid::build(costs ? withCostPatches(*chosen, 2026) : *chosen, TerrainTable::kWalk).value();
+  const RegionMap onSquare = RegionMap::compute(square, TerrainTable::kWalk), onPointy = RegionMap::compute(pointy, TerrainTable::kWalk),
                   onFlat = RegionMap::compute(flat, TerrainTable::kWalk);
   std::mt19937 random(7);
-  std::uniform_int_distribution<int> x(0, map->width() - 1), y(0, map->height() - 1);
+  std::uniform_int_distribution<int> x(0, square.width() - 1), y(0, square.height() - 1);
   std::vector<Query> queries;
   while (queries.size() < 200) {
     const Cell a{x(random), y(random)}, b{x(random), y(random)};
